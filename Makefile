@@ -1,0 +1,27 @@
+# Every target does its own set-up, so a fresh clone needs only `make demo` or `make test`.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test bench lint clean
+
+$(STAMP): pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/regelwerk run rulesets/classic/tictactoe.rules --players 2 --seed 7 --trace demo-trace.jsonl
+	$(BIN)/regelwerk trace show demo-trace.jsonl | head -40
+
+test: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest -q -p no:cacheprovider
+
+bench: $(STAMP)
+	$(BIN)/python bench/run.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info demo-trace.jsonl

@@ -1,0 +1,475 @@
+"""The regelwerk AST: frozen dataclasses, every node with the Span it came from.
+
+The parser (dsl/parse.py) builds these from Lark's tree; the checker, printer and compiler
+read them. Nodes are declarations (`*Decl`), statements (`*Stmt`) and expressions; an
+`ActionDecl` is a schema, never a bound move (that is `interpreter.game.Action`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """Where a node stands in its file: 1-based line and column, end exclusive."""
+
+    file: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+NO_SPAN = Span("<none>", 0, 0, 0, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    span: Span = field(compare=False, repr=False)
+
+
+# ------------------------------------------------------------------ types
+@dataclass(frozen=True, slots=True)
+class NamedType(Node):
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class OptionalType(Node):
+    inner: Node
+
+
+@dataclass(frozen=True, slots=True)
+class ListType(Node):
+    item: Node
+
+
+@dataclass(frozen=True, slots=True)
+class SetType(Node):
+    item: Node
+
+
+@dataclass(frozen=True, slots=True)
+class MapType(Node):
+    key: Node
+    value: Node
+
+
+# ------------------------------------------------------------------ expressions
+@dataclass(frozen=True, slots=True)
+class IntLit(Node):
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class StrLit(Node):
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
+class BoolLit(Node):
+    value: bool
+
+
+@dataclass(frozen=True, slots=True)
+class NoneLit(Node):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Name(Node):
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class ListLit(Node):
+    items: tuple[Node, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MapLit(Node):
+    items: tuple[tuple[Node, Node], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Index(Node):
+    base: Node
+    key: Node
+
+
+@dataclass(frozen=True, slots=True)
+class Field(Node):
+    base: Node
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Call(Node):
+    func: str
+    args: tuple[Node, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BinOp(Node):
+    op: str
+    left: Node
+    right: Node
+
+
+@dataclass(frozen=True, slots=True)
+class Compare(Node):
+    op: str
+    left: Node
+    right: Node
+
+
+@dataclass(frozen=True, slots=True)
+class BoolOp(Node):
+    op: str  # "and" | "or"
+    items: tuple[Node, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Not(Node):
+    operand: Node
+
+
+@dataclass(frozen=True, slots=True)
+class Neg(Node):
+    operand: Node
+
+
+@dataclass(frozen=True, slots=True)
+class Range(Node):
+    low: Node
+    high: Node
+
+
+@dataclass(frozen=True, slots=True)
+class CondExpr(Node):
+    test: Node
+    then: Node
+    orelse: Node
+
+
+@dataclass(frozen=True, slots=True)
+class Aggregate(Node):
+    """`all|any|count|sum|max|min|argmax|argmin|first|streak|list|set x in D where C: E`."""
+
+    kind: str
+    var: str
+    domain: Node
+    where: Node | None
+    body: Node | None
+
+
+# ------------------------------------------------------------------ statements
+@dataclass(frozen=True, slots=True)
+class Target(Node):
+    """An assignable state path: a root name then index keys and fields."""
+
+    root: str
+    steps: tuple[Node | str, ...]  # expression = index key, str = field name
+
+
+@dataclass(frozen=True, slots=True)
+class SetStmt(Node):
+    target: Target
+    value: Node
+
+
+@dataclass(frozen=True, slots=True)
+class AddStmt(Node):
+    value: Node
+    target: Target
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveStmt(Node):
+    value: Node
+    target: Target
+
+
+@dataclass(frozen=True, slots=True)
+class ClearStmt(Node):
+    target: Target
+
+
+@dataclass(frozen=True, slots=True)
+class LetStmt(Node):
+    name: str
+    value: Node
+
+
+@dataclass(frozen=True, slots=True)
+class MoveStmt(Node):
+    item: Node
+    source: Target
+    dest: Target
+
+
+@dataclass(frozen=True, slots=True)
+class DrawStmt(Node):
+    count: Node
+    source: Target
+    dest: Target
+
+
+@dataclass(frozen=True, slots=True)
+class ShuffleStmt(Node):
+    target: Target
+
+
+@dataclass(frozen=True, slots=True)
+class RequireStmt(Node):
+    test: Node
+    message: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class FinishStmt(Node):
+    kind: str  # "winner" | "draw" | "ranking"
+    exprs: tuple[Node, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DoStmt(Node):
+    name: str
+    args: tuple[Node, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayStmt(Node):
+    actions: tuple[str, ...]
+    up_to: int  # how many actions at most; 1 for a plain `play`
+    optional: bool  # whether passing is allowed (always true for `up to`)
+    by: Node | None
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseStmt(Node):
+    name: str
+    domain: Node
+    where: Node | None
+    by: Node | None
+    prompt: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class BreakStmt(Node):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class GotoStmt(Node):
+    phase: str
+
+
+@dataclass(frozen=True, slots=True)
+class LogStmt(Node):
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class IfStmt(Node):
+    branches: tuple[tuple[Node, tuple[Node, ...]], ...]
+    orelse: tuple[Node, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ForStmt(Node):
+    var: str
+    domain: Node
+    body: tuple[Node, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RepeatStmt(Node):
+    times: Node | None  # None: forever (until break, goto or finish)
+    body: tuple[Node, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class WhileStmt(Node):
+    test: Node
+    body: tuple[Node, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Provenance:
+    """The rulebook behind a rule: the quoted sentence, seed lines, spec ids."""
+
+    quote: str | None = None
+    sources: tuple[str, ...] = ()
+    specs: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class TurnStmt(Node):
+    player: Node | None  # None: the current player, then pass to the next in turn order
+    prov: Provenance
+    body: tuple[Node, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseStmt(Node):
+    name: str
+    prov: Provenance
+    body: tuple[Node, ...]
+
+
+# ------------------------------------------------------------------ declarations
+@dataclass(frozen=True, slots=True)
+class Param(Node):
+    name: str
+    type: Node | None
+    domain: Node | None
+
+
+@dataclass(frozen=True, slots=True)
+class GameDecl(Node):
+    title: str
+    prov: Provenance
+
+
+@dataclass(frozen=True, slots=True)
+class PlayersDecl(Node):
+    names: tuple[str, ...]
+    min_count: int
+    max_count: int
+
+
+@dataclass(frozen=True, slots=True)
+class EnumDecl(Node):
+    name: str
+    members: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GridDecl(Node):
+    name: str
+    width: int
+    height: int
+
+
+@dataclass(frozen=True, slots=True)
+class GraphDecl(Node):
+    name: str
+    paths: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class VarDecl(Node):
+    name: str
+    type: Node
+    default: Node | None
+    hidden: str | None  # None | "all" | "owner"
+
+
+@dataclass(frozen=True, slots=True)
+class StateDecl(Node):
+    vars: tuple[VarDecl, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ConstDecl(Node):
+    name: str
+    value: Node
+
+
+@dataclass(frozen=True, slots=True)
+class OptionDecl(Node):
+    name: str
+    type: Node
+    default: Node
+    doc: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class DefineDecl(Node):
+    name: str
+    params: tuple[Param, ...]
+    type: Node | None
+    value: Node
+
+
+@dataclass(frozen=True, slots=True)
+class ActionDecl(Node):
+    name: str
+    params: tuple[Param, ...]
+    prov: Provenance
+    body: tuple[Node, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ProcedureDecl(Node):
+    name: str
+    params: tuple[Param, ...]
+    prov: Provenance
+    body: tuple[Node, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TriggerDecl(Node):
+    test: Node
+    prov: Provenance
+    body: tuple[Node, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HookDecl(Node):
+    event: str  # "turn start" | "turn end"
+    prov: Provenance
+    body: tuple[Node, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class FlowDecl(Node):
+    prov: Provenance
+    body: tuple[Node, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ScoringDecl(Node):
+    value: Node
+
+
+@dataclass(frozen=True, slots=True)
+class IncludeDecl(Node):
+    path: str
+
+
+@dataclass(frozen=True, slots=True)
+class ActionCall(Node):
+    name: str
+    args: tuple[Node, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ScenarioStep(Node):
+    """One line of a scenario: `kind` names it, the other fields hold what it needs."""
+
+    kind: str  # players|seed|option|given|do|expect|legal|illegal|winner|draw|over|not_over
+    value: object = None
+    call: ActionCall | None = None
+    message: str | None = None
+    body: tuple[Node, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ScenarioDecl(Node):
+    name: str
+    prov: Provenance
+    steps: tuple[ScenarioStep, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Module(Node):
+    """One parsed file: its declarations in source order."""
+
+    path: str
+    decls: tuple[Node, ...]

@@ -1,0 +1,61 @@
+"""Diagnostics: one constructor for every problem regelwerk reports about a rules file.
+
+Every stage (parse, check, load of data, scenarios) reports through `Diagnostic`, so the
+format `path:line:col: error: message`, the caret excerpt and the `help:` line are the same
+everywhere. Codes are stable and listed in docs/errors.md.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .ast import Span
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    code: str
+    message: str
+    span: Span
+    help: str | None = None
+    severity: str = "error"
+
+    def format(self, source: str | None = None) -> str:
+        """Render as `path:line:col: error[CODE]: message`, the caret excerpt, and help."""
+        head = f"{self.span}: {self.severity}: {self.message} [{self.code}]"
+        lines = [head]
+        if source is not None and self.span.line > 0:
+            text_lines = source.splitlines()
+            if 0 < self.span.line <= len(text_lines):
+                text = text_lines[self.span.line - 1]
+                gutter = f"{self.span.line:>5} | "
+                lines.append(gutter + text)
+                start = max(self.span.column - 1, 0)
+                if self.span.end_line == self.span.line and self.span.end_column > self.span.column:
+                    width = self.span.end_column - self.span.column
+                else:
+                    width = max(len(text.rstrip()) - start, 1)
+                lines.append(" " * (len(gutter) - 2) + "| " + " " * start + "^" * max(width, 1))
+        if self.help:
+            lines.append(f"help: {self.help}")
+        return "\n".join(lines)
+
+
+class RulesError(Exception):
+    """Raised by library code with every diagnostic found; the CLI prints them and exits 1."""
+
+    def __init__(self, diagnostics: list[Diagnostic], sources: dict[str, str] | None = None):
+        self.diagnostics = diagnostics
+        self.sources = sources or {}
+        super().__init__("\n".join(d.format() for d in diagnostics))
+
+    def format(self) -> str:
+        return "\n".join(d.format(self.sources.get(d.span.file)) for d in self.diagnostics)
+
+
+def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
+    """A `help:` text naming the closest known spelling, if one is close enough."""
+    matches = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)
+    return f"did you mean '{matches[0]}'?" if matches else None

@@ -1,0 +1,611 @@
+"""parse_*: rules text → AST. Lark errors never escape; they become located Diagnostics."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+from pathlib import Path
+
+from lark import Lark, Token, Transformer, Tree, v_args
+from lark.exceptions import (
+    LarkError,
+    UnexpectedCharacters,
+    UnexpectedEOF,
+    UnexpectedInput,
+    UnexpectedToken,
+    VisitError,
+)
+from lark.indenter import Indenter
+
+from . import ast as A
+from .diagnostics import Diagnostic, RulesError
+
+MAX_SOURCE_BYTES = 2_000_000
+MAX_NESTING = 60
+
+
+class _RulesIndenter(Indenter):
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR", "LSQB", "LBRACE"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB", "RBRACE"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 8
+
+
+@functools.cache
+def _parser() -> Lark:
+    grammar = (Path(__file__).with_name("regelwerk.lark")).read_text(encoding="utf-8")
+    return Lark(
+        grammar,
+        parser="lalr",
+        lexer="contextual",
+        postlex=_RulesIndenter(),
+        propagate_positions=True,
+        maybe_placeholders=True,
+        start="start",
+    )
+
+
+# Friendly labels for the terminals Lark names in "expected one of" lists.
+_TERMINAL_LABELS = {
+    "_NL": "end of line",
+    "_INDENT": "an indented block",
+    "_DEDENT": "end of block",
+    "NAME": "a name",
+    "INT": "a number",
+    "STRING": 'a quoted text "..."',
+    "SPEC_ID": "a spec id like KHAN-2C-03",
+    "COMP_OP": "a comparison",
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "LSQB": "'['",
+    "RSQB": "']'",
+    "COLON": "':'",
+    "COMMA": "','",
+    "EQUAL": "'='",
+}
+
+
+def _label(term: str) -> str:
+    if term in _TERMINAL_LABELS:
+        return _TERMINAL_LABELS[term]
+    if term.isupper() and not term.startswith("_"):
+        return f"'{term.lower()}'"
+    return term
+
+
+def _describe(tok: Token) -> str:
+    if tok.type == "_NL":
+        return "end of line"
+    if tok.type == "_INDENT":
+        return "an unexpected indent"
+    if tok.type == "_DEDENT":
+        return "end of block"
+    if tok.type == "$END":
+        return "end of file"
+    return f"'{tok.value}'"
+
+
+def _syntax_diagnostic(err: UnexpectedInput, path: str, text: str) -> Diagnostic:
+    line = getattr(err, "line", 0) or 0
+    col = getattr(err, "column", 0) or 0
+    if isinstance(err, UnexpectedCharacters):
+        ch = text[err.pos_in_stream] if 0 <= err.pos_in_stream < len(text) else "?"
+        span = A.Span(path, line, col, line, col + 1)
+        if ch == "\t":
+            return Diagnostic("E001", "tab character: indent with spaces", span)
+        return Diagnostic("E001", f"unexpected character {ch!r}", span)
+    if isinstance(err, UnexpectedEOF):
+        nlines = text.count("\n") + 1
+        span = A.Span(path, nlines, 1, nlines, 1)
+        return Diagnostic("E002", "unexpected end of file", span, "a block or expression is unfinished")
+    if isinstance(err, UnexpectedToken):
+        tok = err.token
+        tline = tok.line or line or 1
+        tcol = tok.column or col or 1
+        width = len(str(tok.value)) if tok.type not in ("_NL", "_INDENT", "_DEDENT") else 1
+        span = A.Span(path, tline, tcol, tline, tcol + max(width, 1))
+        expected = sorted({_label(t) for t in err.expected if not t.startswith("__")})
+        msg = f"unexpected {_describe(tok)}"
+        help_text = None
+        if tok.type == "_INDENT":
+            msg = "unexpected indent"
+            help_text = "only a block header (action, if, for, ...) may be followed by an indented block"
+        elif tok.type == "EQUAL" and "COMP_OP" in err.expected:
+            help_text = "use '==' to compare; 'set x = v' assigns"
+        elif expected and len(expected) <= 8:
+            help_text = "expected " + ", ".join(expected)
+        return Diagnostic("E003", msg, span, help_text)
+    span = A.Span(path, line or 1, col or 1, line or 1, (col or 1) + 1)
+    return Diagnostic("E003", "syntax error", span)
+
+
+def _span(path: str, meta) -> A.Span:
+    if getattr(meta, "empty", True):
+        return A.Span(path, 0, 0, 0, 0)
+    return A.Span(path, meta.line, meta.column, meta.end_line, meta.end_column)
+
+
+def _tok_span(path: str, tok: Token) -> A.Span:
+    return A.Span(path, tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column)
+
+
+def _unquote(tok: Token) -> str:
+    body = str(tok)[1:-1]
+    out: list[str] = []
+    it = iter(body)
+    for ch in it:
+        if ch == "\\":
+            nxt = next(it, "")
+            out.append({"n": "\n", "t": "\t"}.get(nxt, nxt))
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def _split_body(path: str, items: list) -> tuple[A.Provenance, tuple]:
+    quote_parts: list[str] = []
+    sources: list[str] = []
+    specs: list[str] = []
+    stmts: list = []
+    for it in items:
+        if isinstance(it, Tree) and it.data == "quote":
+            quote_parts.append(" ".join(_unquote(t) for t in it.children))
+        elif isinstance(it, Tree) and it.data == "source":
+            sources.extend(_unquote(t) for t in it.children)
+        elif isinstance(it, Tree) and it.data == "spec":
+            specs.extend(str(t) for t in it.children)
+        else:
+            stmts.append(it)
+    prov = A.Provenance(" ".join(quote_parts) or None, tuple(sources), tuple(specs))
+    return prov, tuple(stmts)
+
+
+@v_args(meta=True)
+class _Builder(Transformer):
+    """Lark tree → AST. Each method is named after the grammar rule (or alias) it builds."""
+
+    def __init__(self, path: str):
+        super().__init__()
+        self.path = path
+
+    def _s(self, meta) -> A.Span:
+        return _span(self.path, meta)
+
+    # -- headers and blocks: kept as trees until the owning declaration splits them
+    def quote(self, meta, children):
+        return Tree("quote", children, meta)
+
+    def source(self, meta, children):
+        return Tree("source", children, meta)
+
+    def spec(self, meta, children):
+        return Tree("spec", children, meta)
+
+    def body(self, meta, children):
+        return _split_body(self.path, children)
+
+    def suite(self, meta, children):
+        return tuple(children)
+
+    def start(self, meta, children):
+        return A.Module(self._s(meta), self.path, tuple(children))
+
+    # -- declarations
+    def game_decl(self, meta, children):
+        prov, _ = _split_body(self.path, children[1:])
+        return A.GameDecl(self._s(meta), _unquote(children[0]), prov)
+
+    def name_list(self, meta, children):
+        return tuple(str(c) for c in children)
+
+    def players_fixed(self, meta, children):
+        names = children[0]
+        return A.PlayersDecl(self._s(meta), names, len(names), len(names))
+
+    def players_range(self, meta, children):
+        lo, hi, names = children
+        return A.PlayersDecl(self._s(meta), names, int(lo), int(hi))
+
+    def enum_decl(self, meta, children):
+        return A.EnumDecl(self._s(meta), str(children[0]), children[1])
+
+    def board_grid(self, meta, children):
+        name, w, h = children
+        return A.GridDecl(self._s(meta), str(name), int(w), int(h))
+
+    def graph_line(self, meta, children):
+        return tuple(str(c) for c in children)
+
+    def board_graph(self, meta, children):
+        return A.GraphDecl(self._s(meta), str(children[0]), tuple(children[1:]))
+
+    def state_decl(self, meta, children):
+        return A.StateDecl(self._s(meta), tuple(children))
+
+    def hidden_all(self, meta, children):
+        return "all"
+
+    def hidden_owner(self, meta, children):
+        return "owner"
+
+    def var_decl(self, meta, children):
+        name, typ, default, vis = children
+        return A.VarDecl(self._s(meta), str(name), typ, default, vis)
+
+    def const_decl(self, meta, children):
+        return A.ConstDecl(self._s(meta), str(children[0]), children[1])
+
+    def option_decl(self, meta, children):
+        name, typ, default, doc = children
+        return A.OptionDecl(self._s(meta), str(name), typ, default, _unquote(doc) if doc else None)
+
+    def params(self, meta, children):
+        return tuple(c for c in children if c is not None)
+
+    def param_typed(self, meta, children):
+        return A.Param(self._s(meta), str(children[0]), children[1], None)
+
+    def param_domain(self, meta, children):
+        return A.Param(self._s(meta), str(children[0]), None, children[1])
+
+    def define_decl(self, meta, children):
+        name, params, typ, value = children
+        return A.DefineDecl(self._s(meta), str(name), params or (), typ, value)
+
+    def action_decl(self, meta, children):
+        name, params, (prov, body) = children
+        return A.ActionDecl(self._s(meta), str(name), params or (), prov, body)
+
+    def procedure_decl(self, meta, children):
+        name, params, (prov, body) = children
+        return A.ProcedureDecl(self._s(meta), str(name), params or (), prov, body)
+
+    def trigger_decl(self, meta, children):
+        test, (prov, body) = children
+        return A.TriggerDecl(self._s(meta), test, prov, body)
+
+    def hook_decl(self, meta, children):
+        event, (prov, body) = children
+        return A.HookDecl(self._s(meta), " ".join(str(event).split()), prov, body)
+
+    def flow_decl(self, meta, children):
+        prov, body = children[0]
+        return A.FlowDecl(self._s(meta), prov, body)
+
+    def scoring_decl(self, meta, children):
+        return A.ScoringDecl(self._s(meta), children[0])
+
+    def include_decl(self, meta, children):
+        return A.IncludeDecl(self._s(meta), _unquote(children[0]))
+
+    # -- types
+    def named_type(self, meta, children):
+        return A.NamedType(self._s(meta), str(children[0]))
+
+    def optional_type(self, meta, children):
+        return A.OptionalType(self._s(meta), children[0])
+
+    def list_type(self, meta, children):
+        return A.ListType(self._s(meta), children[0])
+
+    def set_type(self, meta, children):
+        return A.SetType(self._s(meta), children[0])
+
+    def map_type(self, meta, children):
+        return A.MapType(self._s(meta), children[0], children[1])
+
+    def type_atom(self, meta, children):
+        return children[0]
+
+    # -- statements
+    def target(self, meta, children):
+        root = str(children[0])
+        steps: list = []
+        for c in children[1:]:
+            steps.append(str(c) if isinstance(c, Token) else c)
+        return A.Target(self._s(meta), root, tuple(steps))
+
+    def set_stmt(self, meta, c):
+        return A.SetStmt(self._s(meta), c[0], c[1])
+
+    def add_stmt(self, meta, c):
+        return A.AddStmt(self._s(meta), c[0], c[1])
+
+    def remove_stmt(self, meta, c):
+        return A.RemoveStmt(self._s(meta), c[0], c[1])
+
+    def clear_stmt(self, meta, c):
+        return A.ClearStmt(self._s(meta), c[0])
+
+    def let_stmt(self, meta, c):
+        return A.LetStmt(self._s(meta), str(c[0]), c[1])
+
+    def move_stmt(self, meta, c):
+        return A.MoveStmt(self._s(meta), c[0], c[1], c[2])
+
+    def draw_stmt(self, meta, c):
+        return A.DrawStmt(self._s(meta), c[0], c[1], c[2])
+
+    def shuffle_stmt(self, meta, c):
+        return A.ShuffleStmt(self._s(meta), c[0])
+
+    def require_stmt(self, meta, c):
+        return A.RequireStmt(self._s(meta), c[0], _unquote(c[1]) if c[1] else None)
+
+    def finish_winner(self, meta, c):
+        return ("winner", (c[0],))
+
+    def finish_draw(self, meta, c):
+        return ("draw", ())
+
+    def finish_ranking(self, meta, c):
+        return ("ranking", tuple(c))
+
+    def finish_stmt(self, meta, c):
+        kind, exprs = c[0]
+        return A.FinishStmt(self._s(meta), kind, exprs)
+
+    def do_stmt(self, meta, c):
+        return A.DoStmt(self._s(meta), str(c[0]), tuple(x for x in c[1:] if x is not None))
+
+    def play_up_to(self, meta, c):
+        return ("up_to", int(c[0]))
+
+    def play_optional(self, meta, c):
+        return ("optional", 1)
+
+    def by_clause(self, meta, c):
+        return c[0]
+
+    def where_clause(self, meta, c):
+        return c[0]
+
+    def play_stmt(self, meta, c):
+        count, names, by = c
+        up_to, optional = 1, False
+        if count is not None:
+            kind, n = count
+            up_to, optional = n, True
+        return A.PlayStmt(self._s(meta), names, up_to, optional, by)
+
+    def choose_stmt(self, meta, c):
+        name, domain, where, by, prompt = c
+        return A.ChooseStmt(
+            self._s(meta), str(name), domain, where, by, _unquote(prompt) if prompt else None
+        )
+
+    def break_stmt(self, meta, c):
+        return A.BreakStmt(self._s(meta))
+
+    def goto_stmt(self, meta, c):
+        return A.GotoStmt(self._s(meta), str(c[0]))
+
+    def log_stmt(self, meta, c):
+        return A.LogStmt(self._s(meta), _unquote(c[0]))
+
+    def elif_clause(self, meta, c):
+        return (c[0], c[1])
+
+    def else_clause(self, meta, c):
+        return c[0]
+
+    def if_stmt(self, meta, c):
+        branches = [(c[0], c[1])]
+        orelse: tuple = ()
+        for extra in c[2:]:
+            if isinstance(extra, tuple) and len(extra) == 2 and not isinstance(extra[0], A.Node):
+                orelse = extra
+            elif isinstance(extra, tuple) and len(extra) == 2 and isinstance(extra[1], tuple):
+                branches.append(extra)
+            else:
+                orelse = extra
+        return A.IfStmt(self._s(meta), tuple(branches), tuple(orelse))
+
+    def for_stmt(self, meta, c):
+        return A.ForStmt(self._s(meta), str(c[0]), c[1], c[2])
+
+    def repeat_forever(self, meta, c):
+        return A.RepeatStmt(self._s(meta), None, c[0])
+
+    def repeat_times(self, meta, c):
+        return A.RepeatStmt(self._s(meta), c[0], c[1])
+
+    def while_stmt(self, meta, c):
+        return A.WhileStmt(self._s(meta), c[0], c[1])
+
+    def turn_stmt(self, meta, c):
+        player, (prov, body) = c
+        return A.TurnStmt(self._s(meta), player, prov, body)
+
+    def phase_stmt(self, meta, c):
+        name, (prov, body) = c
+        return A.PhaseStmt(self._s(meta), str(name), prov, body)
+
+    # -- expressions
+    def cond_expr(self, meta, c):
+        return A.CondExpr(self._s(meta), c[0], c[1], c[2])
+
+    def aggregate(self, meta, c):
+        kind, var, domain, where, body = c
+        return A.Aggregate(self._s(meta), str(kind), str(var), domain, where, body)
+
+    def _boolop(self, meta, op: str, c: list) -> A.BoolOp:
+        items: list = []
+        for x in c:  # flatten left-nested chains: a or b or c is one BoolOp
+            if isinstance(x, A.BoolOp) and x.op == op and x.span.line != 0 and not getattr(x, "_paren", False):
+                items.extend(x.items)
+            else:
+                items.append(x)
+        return A.BoolOp(self._s(meta), op, tuple(items))
+
+    def or_op(self, meta, c):
+        return self._boolop(meta, "or", c)
+
+    def and_op(self, meta, c):
+        return self._boolop(meta, "and", c)
+
+    def not_op(self, meta, c):
+        return A.Not(self._s(meta), c[0])
+
+    def compare(self, meta, c):
+        op = " ".join(str(c[1]).split())
+        return A.Compare(self._s(meta), op, c[0], c[2])
+
+    def range_expr(self, meta, c):
+        return A.Range(self._s(meta), c[0], c[1])
+
+    def binop(self, meta, c):
+        return A.BinOp(self._s(meta), str(c[1]), c[0], c[2])
+
+    def neg(self, meta, c):
+        return A.Neg(self._s(meta), c[0])
+
+    def index(self, meta, c):
+        return A.Index(self._s(meta), c[0], c[1])
+
+    def field(self, meta, c):
+        return A.Field(self._s(meta), c[0], str(c[1]))
+
+    def call(self, meta, c):
+        return A.Call(self._s(meta), str(c[0]), tuple(x for x in c[1:] if x is not None))
+
+    def int_lit(self, meta, c):
+        return A.IntLit(self._s(meta), int(c[0]))
+
+    def str_lit(self, meta, c):
+        return A.StrLit(self._s(meta), _unquote(c[0]))
+
+    def true_lit(self, meta, c):
+        return A.BoolLit(self._s(meta), True)
+
+    def false_lit(self, meta, c):
+        return A.BoolLit(self._s(meta), False)
+
+    def none_lit(self, meta, c):
+        return A.NoneLit(self._s(meta))
+
+    def name(self, meta, c):
+        return A.Name(self._s(meta), str(c[0]))
+
+    def list_lit(self, meta, c):
+        return A.ListLit(self._s(meta), tuple(x for x in c if x is not None))
+
+    def map_item(self, meta, c):
+        return (c[0], c[1])
+
+    def map_lit(self, meta, c):
+        return A.MapLit(self._s(meta), tuple(x for x in c if x is not None))
+
+    # -- scenarios
+    def action_call(self, meta, c):
+        return A.ActionCall(self._s(meta), str(c[0]), tuple(x for x in c[1:] if x is not None))
+
+    def scenario_decl(self, meta, c):
+        name = _unquote(c[0])
+        prov, steps = _split_body(self.path, c[1:])
+        return A.ScenarioDecl(self._s(meta), name, prov, steps)
+
+    def sc_players(self, meta, c):
+        return A.ScenarioStep(self._s(meta), "players", int(c[0]))
+
+    def sc_seed(self, meta, c):
+        return A.ScenarioStep(self._s(meta), "seed", int(c[0]))
+
+    def sc_option(self, meta, c):
+        return A.ScenarioStep(self._s(meta), "option", (str(c[0]), c[1]))
+
+    def sc_given(self, meta, c):
+        return A.ScenarioStep(self._s(meta), "given", body=c[0])
+
+    def sc_do(self, meta, c):
+        return A.ScenarioStep(self._s(meta), "do", call=c[0])
+
+    def sc_expect(self, meta, c):
+        return A.ScenarioStep(self._s(meta), "expect", c[0], message=_unquote(c[1]) if c[1] else None)
+
+    def sc_expect_legal(self, meta, c):
+        return A.ScenarioStep(self._s(meta), "legal", call=c[0])
+
+    def sc_expect_illegal(self, meta, c):
+        msg = _unquote(c[1]) if c[1] else None
+        return A.ScenarioStep(self._s(meta), "illegal", call=c[0], message=msg)
+
+    def sc_expect_winner(self, meta, c):
+        return A.ScenarioStep(self._s(meta), "winner", c[0])
+
+    def sc_expect_draw(self, meta, c):
+        return A.ScenarioStep(self._s(meta), "draw")
+
+    def sc_expect_over(self, meta, c):
+        return A.ScenarioStep(self._s(meta), "over")
+
+    def sc_expect_not_over(self, meta, c):
+        return A.ScenarioStep(self._s(meta), "not_over")
+
+
+def _nesting_depth(text: str) -> int:
+    """Cheap guard against hostile nesting before the parser recurses into it."""
+    depth = best = 0
+    for ch in text:
+        if ch in "([{":
+            depth += 1
+            best = max(best, depth)
+        elif ch in ")]}":
+            depth -= 1
+    indent = max((len(line) - len(line.lstrip(" ")) for line in text.splitlines()), default=0)
+    return max(best, indent // 2)
+
+
+def parse_text(text: str, path: str = "<text>") -> A.Module:
+    """Parse one rules text. Raises RulesError with located diagnostics, never a Lark error."""
+    span0 = A.Span(path, 1, 1, 1, 2)
+    if len(text.encode("utf-8", errors="replace")) > MAX_SOURCE_BYTES:
+        raise RulesError([Diagnostic("E004", f"file is larger than {MAX_SOURCE_BYTES} bytes", span0)])
+    if "\x00" in text:
+        raise RulesError([Diagnostic("E001", "file contains a NUL character", span0)])
+    if _nesting_depth(text) > MAX_NESTING:
+        raise RulesError(
+            [Diagnostic("E005", f"nesting deeper than {MAX_NESTING} levels", span0)], {path: text}
+        )
+    if not text.endswith("\n"):
+        text += "\n"
+    try:
+        tree = _parser().parse(text)
+        return _Builder(path).transform(tree)
+    except UnexpectedInput as err:
+        raise RulesError([_syntax_diagnostic(err, path, text)], {path: text}) from None
+    except VisitError as err:  # an AST builder failed: report where, never the traceback
+        inner = err.orig_exc
+        meta = getattr(err.obj, "meta", None)
+        span = _span(path, meta) if meta is not None else span0
+        raise RulesError([Diagnostic("E006", f"cannot build syntax tree: {inner}", span)]) from None
+    except (LarkError, RecursionError) as err:
+        raise RulesError([Diagnostic("E003", f"syntax error: {type(err).__name__}", span0)]) from None
+
+
+def parse_file(path: str | Path) -> A.Module:
+    """Read and parse a `.rules` file; unreadable files become a located diagnostic too."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        span = A.Span(str(path), 0, 0, 0, 0)
+        raise RulesError([Diagnostic("E007", f"cannot read file: {err}", span)]) from None
+    return parse_text(text, str(path))
+
+
+def iter_nodes(node) -> Iterator:
+    """Every AST node below (and including) `node`, depth first: for generic walks."""
+    if isinstance(node, A.Node):
+        yield node
+        for name in node.__dataclass_fields__:
+            if name == "span":
+                continue
+            yield from iter_nodes(getattr(node, name))
+    elif isinstance(node, tuple):
+        for item in node:
+            yield from iter_nodes(item)
+    elif isinstance(node, A.Provenance):
+        return

@@ -1,0 +1,33 @@
+"""Errors the engine raises. None of them is a Python traceback for the user: the CLI
+prints each with its location and exits non-zero."""
+
+from __future__ import annotations
+
+from ..dsl.ast import Span
+
+
+class EngineError(Exception):
+    """Base of every error the engine reports to a user."""
+
+    def __init__(self, message: str, span: Span | None = None, rule: str | None = None):
+        self.message = message
+        self.span = span
+        self.rule = rule
+        where = f"{span}: " if span is not None and span.line else ""
+        super().__init__(f"{where}{message}")
+
+
+class RuleFailure(EngineError):
+    """A rule could not be carried out (a failed assertion, an empty choice, a bad index)."""
+
+
+class IllegalAction(EngineError):
+    """An action that is not legal now; `reason` says which precondition failed."""
+
+
+class BudgetExceeded(EngineError):
+    """A step or trigger-chain budget ran out: a runaway rule."""
+
+
+class SaveError(EngineError):
+    """A saved game that cannot be loaded (corrupt, wrong ruleset, newer format)."""

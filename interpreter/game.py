@@ -1,0 +1,741 @@
+"""The engine: one Game is one play of a ruleset, run by a small VM over compiled blocks.
+
+Everything a game is lives in plain data on this object: the state store (`vars`), the
+current player and phase, the generator state (one int), the VM frames (block, pc, locals,
+rule) and the pending decision. That is why `clone` is a copy of dicts and `to_json` is a
+dump; no Python generator or closure holds game state.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, NamedTuple
+
+from .compile import MISSING, Program
+from .errors import BudgetExceeded, IllegalAction, RuleFailure, SaveError
+from .stdlib import rng
+from .values import decode, deep_copy, jsonable, materialize
+
+SAVE_FORMAT = "regelwerk-save"
+SAVE_VERSION = 1
+MAX_OPS_BETWEEN_DECISIONS = 2_000_000
+MAX_TRIGGER_CHAIN = 200
+
+
+class Action(NamedTuple):
+    """A bound, playable move: an action name and its arguments (`pass`, `choose` built in)."""
+
+    name: str
+    args: tuple = ()
+
+    def __str__(self) -> str:
+        if not self.args:
+            return self.name
+        return f"{self.name}(" + ", ".join(_fmt_arg(a) for a in self.args) + ")"
+
+
+def _fmt_arg(a: Any) -> str:
+    if a is None:
+        return "none"
+    if a is True:
+        return "true"
+    if a is False:
+        return "false"
+    if isinstance(a, (list, tuple, frozenset)):
+        return "[" + ", ".join(_fmt_arg(x) for x in a) + "]"
+    return str(a)
+
+
+class Explanation(NamedTuple):
+    legal: bool
+    action: str
+    reason: str
+    at: str | None
+    checks: list[dict]
+
+
+class Game:
+    """One game in progress. Build it with `Ruleset.new_game`; see docs/architecture.md."""
+
+    def __init__(self, ruleset: Any, players: tuple[str, ...], seed: int, options: dict, record: bool):
+        self.ruleset = ruleset
+        self.prog: Program = ruleset.program(record)
+        self.record = record
+        self.players = players
+        self.seed = seed
+        self.options = options
+        self.consts = ruleset.constants(options)
+        self.vars: dict[str, Any] = {}
+        self.current: str = players[0]
+        self.phase: str | None = None
+        self.round = 0
+        self.rng = rng.seed_state(seed)
+        self.frames: list[list] = []
+        self.pending: dict | None = None
+        self.result: dict | None = None
+        self.step_no = 0
+        self.trig_last: list[bool] = [False] * len(self.prog.triggers)
+        self.journal: list = []
+        self.trace: list[dict] | None = [] if record else None
+        self._step: dict | None = None
+        self._jmark = 0
+
+    # ------------------------------------------------------------------ set-up
+    def start(self) -> Game:
+        domains = self.domains()
+        for name, decl in self.prog.model.vars.items():
+            t = self.prog.var_types[name]
+            default = self.ruleset.eval_static(decl.default, self) if decl.default is not None else None
+            self.vars[name] = materialize(t, default, domains)
+        self.frames = [[self.prog.flow_block, 0, {}, "flow"]]
+        self._run()
+        return self
+
+    def domains(self) -> dict[str, tuple]:
+        d = dict(self.prog.elements)
+        d["Player"] = self.players
+        return d
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def is_over(self) -> bool:
+        return self.result is not None
+
+    @property
+    def scores(self) -> dict[str, int] | None:
+        s = self.prog.model.scoring
+        if s is None:
+            return None
+        value = self.ruleset.eval_static(s.value, self)
+        return {p: value[p] for p in self.players}
+
+    @property
+    def winners(self) -> list[str]:
+        return list(self.result["winners"]) if self.result else []
+
+    def decision_player(self) -> str | None:
+        return self.pending["player"] if self.pending else None
+
+    def legal_actions(self) -> list[Action]:
+        """Every action the deciding player may take now, in a stable order."""
+        p = self.pending
+        if p is None or self.result is not None:
+            return []
+        if p["kind"] == "choose":
+            return [Action("choose", (o,)) for o in p["options"]]
+        frame = self.frames[-1]
+        op = self.prog.blocks[frame[0]][frame[1]]
+        out: list = []
+        actions = self.prog.actions
+        for name in op[1]:
+            actions[name].enum(self, out)
+        if op[2]:
+            out.append(Action("pass"))
+        return out
+
+    # ------------------------------------------------------------------ legality
+    def _parse(self, action: Any) -> Action:
+        if isinstance(action, Action):
+            return action
+        if isinstance(action, str):
+            return parse_action(action)
+        if isinstance(action, tuple) and len(action) == 2:
+            return Action(action[0], tuple(action[1]))
+        raise IllegalAction(f"not an action: {action!r}")
+
+    def explain(self, action: Any) -> Explanation:
+        """Why `action` is or is not legal now: the first failing precondition and its values."""
+        a = self._parse(action)
+        text = str(a)
+        p = self.pending
+        if self.result is not None:
+            return Explanation(False, text, "the game is over", None, [])
+        if p is None:
+            return Explanation(False, text, "no decision is pending", None, [])
+        if p["kind"] == "choose":
+            if a.name != "choose" or len(a.args) != 1:
+                return Explanation(False, text, f"a choice of '{p['var']}' is pending: "
+                                   f"choose one of {', '.join(map(_fmt_arg, p['options']))}", None, [])
+            if a.args[0] not in p["options"]:
+                return Explanation(False, text, f"{_fmt_arg(a.args[0])} is not one of the options "
+                                   f"for '{p['var']}': {', '.join(map(_fmt_arg, p['options']))}", None, [])
+            return Explanation(True, text, "one of the options", None, [])
+        frame = self.frames[-1]
+        op = self.prog.blocks[frame[0]][frame[1]]
+        if a.name == "pass":
+            if op[2]:
+                return Explanation(True, text, "passing is allowed here", None, [])
+            return Explanation(False, text, "passing is not allowed here", None, [])
+        if a.name not in op[1]:
+            known = a.name in self.prog.actions
+            why = (f"'{a.name}' is not offered now" if known else f"unknown action '{a.name}'")
+            return Explanation(False, text, f"{why}; offered: {', '.join(op[1])}", None, [])
+        ca = self.prog.actions[a.name]
+        if len(a.args) != len(ca.params):
+            return Explanation(False, text, f"'{a.name}' takes {len(ca.params)} argument(s) "
+                               f"({', '.join(ca.params)}), got {len(a.args)}", None, [])
+        try:
+            idx = ca.check(self, *a.args)
+        except (RuleFailure, TypeError, KeyError, IndexError) as err:
+            return Explanation(False, text, f"cannot evaluate its preconditions: {err}", None, [])
+        checks = self._checks(ca, a.args)
+        if idx == -1:
+            return Explanation(True, text, "every precondition holds", None, checks)
+        if idx <= -2:
+            pname = ca.params[-idx - 2]
+            decl = ca.decl.params[-idx - 2]
+            return Explanation(False, text, f"{_fmt_arg(a.args[-idx - 2])} is not a possible value "
+                               f"of '{pname}'", f"{decl.span.line}:{decl.span.column}", [])
+        req = ca.requires[idx]
+        from ..dsl.printer import expr_text
+
+        reason = req.message or f"requirement failed: {expr_text(req.test)}"
+        return Explanation(False, text, reason, f"{req.span.line}:{req.span.column}", checks)
+
+    def _checks(self, ca: Any, args: tuple) -> list[dict]:
+        from ..dsl.printer import expr_text
+
+        try:
+            results = ca.explain(self, *args)
+        except (RuleFailure, TypeError, KeyError, IndexError):
+            return []
+        out = []
+        for idx, value, subs in results:
+            req = ca.requires[idx]
+            out.append({
+                "require": expr_text(req.test),
+                "at": f"{req.span.line}:{req.span.column}",
+                "message": req.message,
+                "value": bool(value),
+                "values": {t: jsonable(v) for t, v in subs},
+            })
+        return out
+
+    def is_legal(self, action: Any) -> bool:
+        return self.explain(action).legal
+
+    # ------------------------------------------------------------------ playing
+    def apply(self, action: Any) -> None:
+        """Play one legal action (or choice); illegal ones raise IllegalAction, state untouched."""
+        a = self._parse(action)
+        p = self.pending
+        if self.result is not None:
+            raise IllegalAction(f"{a}: the game is over")
+        if p is None:
+            raise IllegalAction(f"{a}: no decision is pending")
+        frame = self.frames[-1]
+        if p["kind"] == "choose":
+            if a.name != "choose" or len(a.args) != 1 or a.args[0] not in p["options"]:
+                raise IllegalAction(self.explain(a).reason)
+            self.step_no += 1
+            if self.record:
+                self._open(frame[3], False, {p["var"]: jsonable(a.args[0])},
+                           {"kind": "choose", "by": p["player"], "action": str(a)})
+            frame[2][p["var"]] = a.args[0]
+            frame[1] += 1
+            self.pending = None
+            self._run()
+            return
+        op = self.prog.blocks[frame[0]][frame[1]]
+        if a.name == "pass":
+            if not op[2]:
+                raise IllegalAction(f"{a}: passing is not allowed here")
+            self.step_no += 1
+            if self.record:
+                self._open(self._rule_key(frame), False, {}, {"kind": "pass", "by": p["player"], "action": "pass"})
+            frame[1] = op[4]
+            self.pending = None
+            self._run()
+            return
+        ca = self.prog.actions.get(a.name)
+        if ca is None or a.name not in op[1] or len(a.args) != len(ca.params):
+            raise IllegalAction(self.explain(a).reason)
+        try:
+            idx = ca.check(self, *a.args)
+        except (TypeError, KeyError, IndexError):
+            idx = -99
+        if idx != -1:
+            raise IllegalAction(f"{a}: {self.explain(a).reason}")
+        self.step_no += 1
+        if self.record:
+            self._open(f"action:{a.name}", False, dict(zip(ca.params, map(jsonable, a.args), strict=True)),
+                       {"kind": "action", "by": p["player"], "action": str(a)}, self._checks(ca, a.args))
+        frame[1] += 1
+        self.pending = None
+        if ca.effect is not None:
+            if ca.effect(self, *a.args):
+                self._finish_effects()
+                return
+            if self.record:
+                self._close()
+        else:
+            self.frames.append([ca.block, 0, dict(zip(ca.params, a.args, strict=True)), f"action:{a.name}"])
+        self._run()
+
+    def _finish_effects(self) -> None:
+        if self.record:
+            self._close()
+            self._emit_result()
+
+    def finish(self, kind: str, values: list, span_id: int) -> None:
+        """Called by rules: end the game with winners, a draw, or a ranking."""
+        if self.result is not None:
+            return
+        if kind == "draw":
+            winners: list = []
+        elif kind == "winner":
+            v = values[0]
+            winners = list(v) if isinstance(v, (list, tuple, frozenset)) else [v]
+        else:
+            keys = values
+            def rank_key(p: str) -> tuple:
+                return tuple(k[p] if isinstance(k, dict) else 0 for k in keys)
+            best = max(rank_key(p) for p in self.players)
+            winners = [p for p in self.players if rank_key(p) == best]
+        self.result = {"kind": kind, "winners": winners, "scores": jsonable(self.scores)}
+        self.pending = None
+
+    # ------------------------------------------------------------------ the VM
+    def _rule_key(self, frame: list) -> str:
+        key = frame[3]
+        if key == "flow" and self.phase is not None:
+            return f"phase:{self.phase}"
+        return key
+
+    def _run(self) -> None:
+        blocks = self.prog.blocks
+        frames = self.frames
+        budget = MAX_OPS_BETWEEN_DECISIONS
+        chain = 0
+        record = self.record
+        while self.result is None:
+            budget -= 1
+            if budget < 0:
+                raise BudgetExceeded(
+                    f"more than {MAX_OPS_BETWEEN_DECISIONS} steps without a decision in "
+                    f"{self._rule_key(frames[-1])}: a rule loops forever?")
+            frame = frames[-1]
+            op = blocks[frame[0]][frame[1]]
+            kind = op[0]
+            if kind == "seg":
+                frame[1] += 1
+                if record:
+                    self._auto(frame)
+                if op[1](self, frame[2]):
+                    break
+            elif kind == "play" or kind == "choose":
+                if self._fire_triggers():
+                    chain += 1
+                    if chain > MAX_TRIGGER_CHAIN:
+                        raise BudgetExceeded(f"trigger chain longer than {MAX_TRIGGER_CHAIN}")
+                    continue
+                if self.result is not None:
+                    break
+                L = frame[2]
+                if kind == "play":
+                    who = op[3](self, L) if op[3] is not None else self.current
+                    self.pending = {"kind": "play", "player": who}
+                else:
+                    _k, var, dom_fn, where, by, prompt, span = op
+                    who = by(self, L) if by is not None else self.current
+                    if where is not None:
+                        opts = [x for x in dom_fn(self, L) if where(self, {**L, var: x})]
+                    else:
+                        opts = list(dom_fn(self, L))
+                    if not opts:
+                        raise RuleFailure(f"nothing to choose for '{var}'", span)
+                    self.pending = {"kind": "choose", "player": who, "var": var,
+                                    "options": opts, "prompt": prompt}
+                if record:
+                    self._close()
+                return
+            elif kind == "jf":
+                frame[1] = frame[1] + 1 if op[1](self, frame[2]) else op[2]
+            elif kind == "jmp":
+                frame[1] = op[1]
+            elif kind == "for_init":
+                frame[2][op[1]] = [list(op[2](self, frame[2])), 0]
+                frame[1] += 1
+            elif kind == "for_next":
+                items, i = frame[2][op[1]]
+                if i < len(items):
+                    L = frame[2]
+                    L[op[2]] = items[i]
+                    L[op[1]] = [items, i + 1]
+                    frame[1] += 1
+                else:
+                    frame[1] = op[3]
+            elif kind == "cnt_init" or kind == "rep_init":
+                frame[2][op[1]] = op[2] if kind == "cnt_init" else op[2](self, frame[2])
+                frame[1] += 1
+            elif kind == "cnt_next" or kind == "rep_next":
+                n = frame[2][op[1]]
+                if n > 0:
+                    frame[2][op[1]] = n - 1
+                    frame[1] += 1
+                else:
+                    frame[1] = op[2]
+            elif kind == "turn_begin":
+                L = frame[2]
+                L[op[2]] = self.current
+                if op[1] is not None:
+                    self.current = op[1](self, L)
+                frame[1] += 1
+                if record:
+                    self._event(frame, {"event": "turn start", "player": self.current})
+                if self._hooks("turn start"):
+                    break
+            elif kind == "turn_end":
+                frame[1] += 1
+                if self._hooks("turn end"):
+                    break
+                if record:
+                    self._event(frame, {"event": "turn end", "player": self.current})
+                if op[1]:
+                    ps = self.players
+                    i = ps.index(self.current) + 1
+                    if i == len(ps):
+                        self.round += 1
+                        i = 0
+                    self.current = ps[i]
+                else:
+                    self.current = frame[2][op[2]]
+            elif kind == "phase_begin":
+                L = frame[2]
+                L[op[2]] = self.phase
+                self.phase = op[1]
+                frame[1] += 1
+                if record:
+                    self._event(frame, {"event": "phase start", "phase": op[1]})
+            elif kind == "phase_end":
+                if record:
+                    self._event(frame, {"event": "phase end", "phase": op[1]})
+                self.phase = frame[2].get(op[2])
+                frame[1] += 1
+            elif kind == "call":
+                frame[1] += 1
+                pk, ref = self.prog.procedures[op[1]]
+                args = [f(self, frame[2]) for f in op[2]]
+                if pk == "fn":
+                    if record:
+                        self._auto([None, None, None, f"procedure:{op[1]}"])
+                    if ref(self, *args):
+                        break
+                else:
+                    frames.append([ref, 0, dict(zip(op[3], args, strict=True)), f"procedure:{op[1]}"])
+            elif kind == "goto":
+                if record:
+                    self._event(frame, {"event": "goto", "phase": op[1]})
+                del frames[1:]
+                self.phase = None
+                frames[0][1] = self.prog.phase_labels[op[1]]
+            elif kind == "ret":
+                frames.pop()
+                if record and self._step is not None and self._step["automatic"] is False:
+                    self._close()
+                if not frames:
+                    self.finish("ranking" if self.prog.model.scoring else "draw",
+                                [self.scores] if self.prog.model.scoring else [], -1)
+                    break
+            else:  # pragma: no cover - the compiler emits only the kinds above
+                raise RuleFailure(f"unknown op {kind}")
+        if self.result is not None:
+            self.pending = None
+            if record:
+                self._close()
+                self._emit_result()
+
+    def _fire_triggers(self) -> bool:
+        """Fire every trigger whose condition just became true; True if one pushed a block."""
+        trig = self.prog.triggers
+        if not trig:
+            return False
+        last = self.trig_last
+        for i, (test, fn, blk, _decl) in enumerate(trig):
+            now = test(self)
+            if now and not last[i]:
+                self.trig_last = last = list(last)
+                last[i] = True
+                if self.record:
+                    self._open(f"when:{i}", True, {}, None)
+                if fn is not None:
+                    fn(self)
+                    if self.record:
+                        self._close()
+                    if self.result is not None:
+                        return False
+                else:
+                    self.frames.append([blk, 0, {}, f"when:{i}"])
+                    return True
+            elif not now and last[i]:
+                self.trig_last = last = list(last)
+                last[i] = False
+        return False
+
+    def _hooks(self, event: str) -> bool:
+        for fn, key in self.prog.hooks.get(event, ()):
+            if self.record:
+                self._open(key, True, {"player": self.current}, None)
+            if fn(self):
+                return True
+            if self.record:
+                self._close()
+        return False
+
+    # ------------------------------------------------------------------ tracing
+    def _open(self, key: str, automatic: bool, bindings: dict, decision: dict | None,
+              checks: list | None = None) -> None:
+        self._close()
+        info = self.prog.rules.get(key) or {"name": key, "source": [], "spec": [], "quote": None, "at": None}
+        self._step = {
+            "step": None,
+            "phase": self.phase,
+            "player": decision["by"] if decision else self.current,
+            "rule": info["name"],
+            "kind": key.split(":", 1)[0],
+            "source": info["source"],
+            "spec": info["spec"],
+            "quote": info["quote"],
+            "at": info["at"],
+            "bindings": bindings,
+            "checks": checks or [],
+            "changes": [],
+            "chance": [],
+            "events": [],
+            "automatic": automatic,
+            "decision": decision,
+            "_key": key,
+        }
+        self._jmark = len(self.journal)
+
+    def _auto(self, frame: list) -> None:
+        key = self._rule_key(frame) if frame[0] is not None else frame[3]
+        if self._step is None or self._step["_key"] != key:
+            self._open(key, True, {}, None)
+
+    def _event(self, frame: list, ev: dict) -> None:
+        self._auto(frame)
+        self._step["events"].append(ev)
+
+    def note_chance(self, kind: str, what: str, outcome: Any) -> None:
+        if not self.record:
+            return
+        if self._step is None:
+            self._auto(self.frames[-1] if self.frames else [None, None, None, "flow"])
+        self._step["chance"].append({"kind": kind, "what": what, "outcome": jsonable(outcome)})
+
+    def note_log(self, message: str) -> None:
+        if self._step is None:
+            self._auto(self.frames[-1])
+        self._step["events"].append({"event": "log", "message": message})
+
+    def _close(self) -> None:
+        st = self._step
+        if st is None:
+            return
+        self._step = None
+        changes = [
+            {"path": _path_text(path), "old": jsonable(None if old is MISSING else old), "new": jsonable(new)}
+            for (_c, _k, old, new, path) in self.journal[self._jmark:]
+        ]
+        del self.journal[self._jmark:]
+        if not (st["decision"] or changes or st["events"] or st["chance"]):
+            return
+        st["changes"] = changes
+        del st["_key"]
+        st["step"] = len(self.trace)
+        self.trace.append(st)
+
+    def _emit_result(self) -> None:
+        if self.trace is not None and (not self.trace or "result" not in self.trace[-1]):
+            self.trace.append({"result": self.result})
+
+    # ------------------------------------------------------------------ copies
+    def clone(self) -> Game:
+        """An independent copy: the same state, frames, generator and pending decision."""
+        g = Game.__new__(Game)
+        g.ruleset = self.ruleset
+        g.prog = self.prog
+        g.record = self.record
+        g.players = self.players
+        g.seed = self.seed
+        g.options = self.options
+        g.consts = self.consts
+        g.vars = {k: (deep_copy(v) if type(v) is dict else v) for k, v in self.vars.items()}
+        g.current = self.current
+        g.phase = self.phase
+        g.round = self.round
+        g.rng = self.rng
+        g.frames = [[f[0], f[1], dict(f[2]), f[3]] for f in self.frames]
+        g.pending = dict(self.pending) if self.pending is not None else None
+        g.result = self.result
+        g.step_no = self.step_no
+        g.trig_last = self.trig_last
+        g.journal = []
+        g.trace = list(self.trace) if self.trace is not None else None
+        g._step = None
+        g._jmark = 0
+        return g
+
+    def to_json(self) -> dict:
+        """A versioned, self-checking snapshot; `Game.from_json` continues it identically."""
+        return {
+            "format": SAVE_FORMAT,
+            "version": SAVE_VERSION,
+            "ruleset": self.ruleset.title,
+            "ruleset_hash": self.ruleset.hash,
+            "players": list(self.players),
+            "seed": self.seed,
+            "options": jsonable(self.options),
+            "vars": {k: jsonable(v) for k, v in self.vars.items()},
+            "current": self.current,
+            "phase": self.phase,
+            "round": self.round,
+            "rng": str(self.rng),
+            "frames": [[f[0], f[1], jsonable(f[2]), f[3]] for f in self.frames],
+            "pending": jsonable(self.pending),
+            "result": self.result,
+            "step_no": self.step_no,
+            "trig_last": list(self.trig_last),
+        }
+
+    @classmethod
+    def from_json(cls, ruleset: Any, data: Any, record: bool = False) -> Game:
+        """Rebuild a game saved by `to_json`; every field is checked, with a located message."""
+        if not isinstance(data, dict):
+            raise SaveError("save: not a JSON object")
+        if data.get("format") != SAVE_FORMAT:
+            raise SaveError("save.format: not a regelwerk save")
+        version = data.get("version")
+        if not isinstance(version, int) or version > SAVE_VERSION:
+            raise SaveError(f"save.version: {version!r} is newer than this regelwerk understands "
+                            f"({SAVE_VERSION})")
+        if data.get("ruleset_hash") != ruleset.hash:
+            raise SaveError(f"save.ruleset_hash: saved from a different ruleset "
+                            f"({data.get('ruleset')!r}, hash {str(data.get('ruleset_hash'))[:12]})")
+        try:
+            players = tuple(data["players"])
+            g = ruleset.new_game(players=len(players), seed=int(data["seed"]), options=data.get("options") or {},
+                                 record=record, start=False)
+            if g.players != players:
+                raise SaveError("save.players: do not match the ruleset's player names")
+            domains = g.domains()
+            vars_j = data["vars"]
+            if not isinstance(vars_j, dict):
+                raise SaveError("save.vars: not a map")
+            for name, t in g.prog.var_types.items():
+                if name not in vars_j:
+                    raise SaveError(f"save.vars.{name}: missing")
+                g.vars[name] = decode(t, vars_j[name], f"save.vars.{name}", domains)
+            extra = set(vars_j) - set(g.prog.var_types)
+            if extra:
+                raise SaveError(f"save.vars.{sorted(extra)[0]}: not declared in the ruleset")
+            if data["current"] not in players:
+                raise SaveError(f"save.current: {data['current']!r} is not a player")
+            g.current = data["current"]
+            g.phase = data["phase"]
+            g.round = int(data["round"])
+            g.rng = int(data["rng"])
+            frames = data["frames"]
+            nblocks = len(g.prog.blocks)
+            g.frames = []
+            for i, f in enumerate(frames):
+                bid, pc, L, key = f
+                if not (isinstance(bid, int) and 0 <= bid < nblocks and isinstance(pc, int)
+                        and 0 <= pc < len(g.prog.blocks[bid]) and isinstance(L, dict)):
+                    raise SaveError(f"save.frames[{i}]: does not fit the compiled ruleset")
+                g.frames.append([bid, pc, L, str(key)])
+            g.pending = data["pending"]
+            g.result = data["result"]
+            g.step_no = int(data["step_no"])
+            g.trig_last = [bool(x) for x in data["trig_last"]]
+            if len(g.trig_last) != len(g.prog.triggers):
+                raise SaveError("save.trig_last: does not fit the ruleset's triggers")
+        except SaveError:
+            raise
+        except (KeyError, TypeError, ValueError) as err:
+            raise SaveError(f"save: missing or malformed field ({err})") from None
+        return g
+
+    def view(self, player: str) -> dict:
+        """The state as `player` may see it: hidden zones show only their size."""
+        out = {}
+        for name, decl in self.prog.model.vars.items():
+            v = self.vars[name]
+            if decl.hidden == "all":
+                out[name] = _hide(v)
+            elif decl.hidden == "owner" and isinstance(v, dict):
+                out[name] = {k: (jsonable(x) if k == player else _hide(x)) for k, x in v.items()}
+            else:
+                out[name] = jsonable(v)
+        return {"player": player, "current": self.current, "phase": self.phase, "vars": out}
+
+
+def _hide(v: Any) -> Any:
+    if isinstance(v, (list, frozenset)):
+        return {"hidden": len(v)}
+    if isinstance(v, dict):
+        return {k: _hide(x) for k, x in v.items()}
+    return {"hidden": True}
+
+
+def _path_text(path: tuple) -> str:
+    out = str(path[0])
+    for k in path[1:]:
+        out += f"[{_fmt_arg(k)}]"
+    return out
+
+
+def parse_action(text: str) -> Action:
+    """Parse `name`, `name(a, b)` or `choose(x)`: arguments are names, numbers, true/false/none."""
+    s = text.strip()
+    if "(" not in s:
+        if not s or not all(ch.isalnum() or ch == "_" for ch in s):
+            raise IllegalAction(f"cannot read action {text!r}: expected name(arg, ...)")
+        return Action(s, ())
+    if not s.endswith(")"):
+        raise IllegalAction(f"cannot read action {text!r}: missing ')'")
+    name, rest = s[:-1].split("(", 1)
+    name = name.strip()
+    args: list[Any] = []
+    for raw in _split_args(rest):
+        args.append(_parse_value(raw, text))
+    return Action(name, tuple(args))
+
+
+def _split_args(s: str) -> list[str]:
+    out, depth, cur = [], 0, ""
+    for ch in s:
+        if ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        out.append(cur)
+    return out
+
+
+def _parse_value(raw: str, text: str) -> Any:
+    r = raw.strip()
+    if r.startswith("[") and r.endswith("]"):
+        return [_parse_value(x, text) for x in _split_args(r[1:-1])]
+    if r in ("true", "false"):
+        return r == "true"
+    if r == "none":
+        return None
+    if r.lstrip("-").isdigit():
+        return int(r)
+    if r.startswith('"') and r.endswith('"'):
+        return r[1:-1]
+    if r and all(ch.isalnum() or ch == "_" for ch in r):
+        return r
+    raise IllegalAction(f"cannot read argument {r!r} in {text!r}")
+
+
+def dumps(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, sort_keys=True)

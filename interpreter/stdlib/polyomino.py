@@ -1,0 +1,123 @@
+"""Polyomino shapes (tiles covering several squares) and where they fit on a Grid.
+
+Why: tile-laying games (Blokus, Patchwork, Cottage Garden, Tetris-likes) need the distinct
+orientations of a piece and every legal placement; both are derived here once, cached, and
+returned in a deterministic order so replays and traces are stable.
+
+A SHAPE is a frozenset of (dx, dy) int pairs; y grows to the north like on the Grid.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # only for annotations, so this file also loads on its own
+    from .grid import Grid
+
+Cell = tuple[int, int]
+Shape = frozenset[Cell]
+
+_CELL_CHARS = frozenset("#")
+_EMPTY_CHARS = frozenset(". ")
+
+
+def normalize(shape: Iterable[Cell]) -> Shape:
+    """Translate a shape so its minimum x and y are 0; equal pieces then compare equal."""
+    cells = frozenset(shape)
+    if not cells:
+        return cells
+    min_x = min(x for x, _ in cells)
+    min_y = min(y for _, y in cells)
+    return frozenset((x - min_x, y - min_y) for x, y in cells)
+
+
+def rotate_shape(shape: Iterable[Cell], quarter_turns: int = 1) -> Shape:
+    """Turn a shape clockwise by quarter turns (negative = anticlockwise), normalized."""
+    cells = frozenset(shape)
+    for _ in range(quarter_turns % 4):
+        cells = frozenset((y, -x) for x, y in cells)
+    return normalize(cells)
+
+
+def mirror_shape(shape: Iterable[Cell]) -> Shape:
+    """Flip a shape left-right (the 'turn the tile over' move), normalized."""
+    return normalize((-x, y) for x, y in shape)
+
+
+@lru_cache(maxsize=1024)
+def _orientations(shape: Shape, rotate: bool, mirror: bool) -> tuple[Shape, ...]:
+    """Cached core of orientations(); `shape` is already normalized."""
+    bases = (shape, mirror_shape(shape)) if mirror else (shape,)
+    seen: dict[Shape, None] = {}
+    for base in bases:
+        current = base
+        for _ in range(4 if rotate else 1):
+            seen.setdefault(current, None)
+            current = rotate_shape(current)
+    return tuple(seen)
+
+
+def orientations(
+    shape: Iterable[Cell], rotate: bool = True, mirror: bool = True
+) -> tuple[Shape, ...]:
+    """Distinct normalized orientations: the shape itself first, then its rotations
+    clockwise, then (if mirror) the mirrored shape and its rotations. Cached per shape."""
+    return _orientations(normalize(shape), bool(rotate), bool(mirror))
+
+
+def parse_shape(rows: Sequence[str]) -> Shape:
+    """Read ASCII art ('#' = cell, '.' or ' ' = empty; top row = highest y) so rulesets can
+    draw pieces instead of listing coordinates."""
+    if isinstance(rows, str):
+        raise TypeError("parse_shape expects a list of rows; use text.splitlines()")
+    cells: set[Cell] = set()
+    top = len(rows) - 1
+    for i, row in enumerate(rows):
+        for x, char in enumerate(row):
+            if char in _CELL_CHARS:
+                cells.add((x, top - i))
+            elif char not in _EMPTY_CHARS:
+                raise ValueError(f"unexpected {char!r} in shape row {row!r}; use '#' and '.'")
+    if not cells:
+        raise ValueError("a shape needs at least one '#' cell")
+    return normalize(cells)
+
+
+def _fits(
+    offsets: Shape, x0: int, y0: int, grid: Grid, ok: frozenset[str] | None
+) -> frozenset[str] | None:
+    """The squares covered with the shape's origin at (x0, y0), or None if it does not fit."""
+    squares = []
+    for dx, dy in offsets:
+        sq = grid.square_at(x0 + dx, y0 + dy)
+        if sq is None or (ok is not None and sq not in ok):
+            return None
+        squares.append(sq)
+    return frozenset(squares)
+
+
+def placements(
+    shape: Iterable[Cell],
+    grid: Grid,
+    allowed: Callable[[str], bool] | None = None,
+    rotate: bool = True,
+    mirror: bool = True,
+) -> tuple[frozenset[str], ...]:
+    """Every distinct set of squares the shape can cover (in any allowed orientation) with all
+    cells on the board and allowed(sq) true; sorted by the sorted tuple of square names."""
+    cells = normalize(shape)
+    if not cells:
+        raise ValueError("a shape needs at least one cell")
+    ok = None if allowed is None else frozenset(sq for sq in grid.squares if allowed(sq))
+    found: set[frozenset[str]] = set()
+    for orient in orientations(cells, rotate, mirror):
+        width = 1 + max(x for x, _ in orient)
+        height = 1 + max(y for _, y in orient)
+        for y0 in range(grid.height - height + 1):
+            for x0 in range(grid.width - width + 1):
+                squares = _fits(orient, x0, y0, grid, ok)
+                if squares is not None:
+                    found.add(squares)
+    return tuple(sorted(found, key=lambda squares: tuple(sorted(squares))))

@@ -1,0 +1,100 @@
+"""A deterministic PRNG whose whole state is one int (SplitMix64), as pure functions.
+
+Why: game state must be saveable as JSON and replayable bit-for-bit on any machine and
+Python version. Python's `random` keeps hidden state and may change algorithms; here the
+state is a plain int in [0, 2**64) that lives in the game state, and every function
+returns (result, new_state) without side effects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
+
+MASK64 = (1 << 64) - 1
+GOLDEN_GAMMA = 0x9E3779B97F4A7C15
+_MIX1 = 0xBF58476D1CE4E5B9
+_MIX2 = 0x94D049BB133111EB
+
+
+def _check_state(state: int) -> None:
+    """Refuse anything that is not a valid 64-bit state, e.g. a corrupted save file."""
+    if isinstance(state, bool) or not isinstance(state, int) or not 0 <= state <= MASK64:
+        raise ValueError(f"rng state must be an int in [0, 2**64), got {state!r}")
+
+
+def seed_state(seed: int) -> int:
+    """Turn any int seed (negative or huge too) into a valid state: seed mod 2**64."""
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise TypeError(f"seed must be an int, got {type(seed).__name__}")
+    return seed & MASK64
+
+
+def next_u64(state: int) -> tuple[int, int]:
+    """One SplitMix64 step: (uniform value in [0, 2**64), new_state)."""
+    _check_state(state)
+    state = (state + GOLDEN_GAMMA) & MASK64
+    z = state
+    z = ((z ^ (z >> 30)) * _MIX1) & MASK64
+    z = ((z ^ (z >> 27)) * _MIX2) & MASK64
+    return z ^ (z >> 31), state
+
+
+def randbelow(state: int, n: int) -> tuple[int, int]:
+    """Uniform int in [0, n), unbiased by rejecting the top sliver of 2**64 (1 <= n <= 2**64)."""
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 1 << 64:
+        raise ValueError(f"n must be an int in [1, 2**64], got {n!r}")
+    limit = (1 << 64) - (1 << 64) % n  # largest multiple of n not above 2**64
+    while True:
+        value, state = next_u64(state)
+        if value < limit:
+            return value % n, state
+
+
+def randint(state: int, lo: int, hi: int) -> tuple[int, int]:
+    """Uniform int in [lo, hi], both ends inclusive like a die's faces."""
+    if lo > hi:
+        raise ValueError(f"empty range: lo={lo} > hi={hi}")
+    value, state = randbelow(state, hi - lo + 1)
+    return lo + value, state
+
+
+def shuffle(state: int, items: Sequence[T]) -> tuple[list[T], int]:
+    """Fisher-Yates shuffle into a NEW list (input untouched): (shuffled, new_state)."""
+    result = list(items)
+    for i in range(len(result) - 1, 0, -1):
+        j, state = randbelow(state, i + 1)
+        result[i], result[j] = result[j], result[i]
+    return result, state
+
+
+def choice(state: int, seq: Sequence[T]) -> tuple[T, int]:
+    """One uniformly chosen element of a non-empty sequence: (element, new_state)."""
+    if not seq:
+        raise IndexError("cannot choose from an empty sequence")
+    index, state = randbelow(state, len(seq))
+    return seq[index], state
+
+
+def bernoulli(state: int, numerator: int, denominator: int) -> tuple[bool, int]:
+    """True with exact probability numerator/denominator (no floats); always uses one
+    randbelow call so the state sequence does not depend on the probability."""
+    if denominator < 1 or not 0 <= numerator <= denominator:
+        raise ValueError(f"need 0 <= numerator <= denominator >= 1, got {numerator}/{denominator}")
+    value, state = randbelow(state, denominator)
+    return value < numerator, state
+
+
+def roll_dice(state: int, count: int, sides: int) -> tuple[tuple[int, ...], int]:
+    """Roll `count` dice with faces 1..sides: (faces in roll order, new_state)."""
+    if count < 0:
+        raise ValueError(f"count must be >= 0, got {count}")
+    if sides < 1:
+        raise ValueError(f"sides must be >= 1, got {sides}")
+    faces = []
+    for _ in range(count):
+        face, state = randint(state, 1, sides)
+        faces.append(face)
+    return tuple(faces), state

@@ -1,0 +1,133 @@
+"""Typed encoding of state values to JSON and back, with located validation errors.
+
+The state store holds plain Python values: str (players, enum members, squares, nodes),
+int, bool, None, list (never mutated in place), frozenset, and dict (the only mutable
+container). Types come from the checker's type strings, so a save can be validated
+value by value and a bad one is reported with its JSON path.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import SaveError
+
+
+def jsonable(v: Any) -> Any:
+    """A JSON-ready copy of a state value (sets become sorted lists)."""
+    t = type(v)
+    if t in (str, int, bool) or v is None:
+        return v
+    if t is frozenset or t is set:
+        return sorted((jsonable(x) for x in v), key=_sort_key)
+    if t is list or t is tuple or t is range:
+        return [jsonable(x) for x in v]
+    if t is dict:
+        return {str(k): jsonable(x) for k, x in v.items()}
+    return str(v)
+
+
+def _sort_key(x: Any) -> tuple:
+    return (type(x).__name__, str(x))
+
+
+def deep_copy(v: Any) -> Any:
+    """Copy the mutable part of a state value: dicts; lists and sets are shared (immutable)."""
+    if type(v) is dict:
+        return {k: (deep_copy(x) if type(x) is dict else x) for k, x in v.items()}
+    return v
+
+
+def _fail(path: str, msg: str) -> SaveError:
+    return SaveError(f"{path}: {msg}")
+
+
+def decode(t: str, j: Any, path: str, domains: dict[str, tuple]) -> Any:
+    """Turn JSON `j` back into a value of type `t`, checking it on the way."""
+    if t.startswith("opt:"):
+        return None if j is None else decode(t[4:], j, path, domains)
+    if t == "any":
+        return j
+    if t == "int":
+        if type(j) is not int:
+            raise _fail(path, f"expected a whole number, found {j!r}")
+        return j
+    if t == "bool":
+        if type(j) is not bool:
+            raise _fail(path, f"expected true or false, found {j!r}")
+        return j
+    if t == "text":
+        if type(j) is not str:
+            raise _fail(path, f"expected text, found {j!r}")
+        return j
+    if t.startswith("list:"):
+        if type(j) is not list:
+            raise _fail(path, f"expected a list, found {j!r}")
+        return [decode(t[5:], x, f"{path}[{i}]", domains) for i, x in enumerate(j)]
+    if t.startswith("set:"):
+        if type(j) is not list:
+            raise _fail(path, f"expected a list (a set), found {j!r}")
+        items = [decode(t[4:], x, f"{path}[{i}]", domains) for i, x in enumerate(j)]
+        if len(set(items)) != len(items):
+            raise _fail(path, "a set holds each item once")
+        return frozenset(items)
+    if t.startswith("map:"):
+        kt, vt = t[4:].split("->", 1)
+        if type(j) is not dict:
+            raise _fail(path, f"expected a map, found {j!r}")
+        out = {}
+        for k, x in j.items():
+            key: Any = k
+            if kt == "int":
+                try:
+                    key = int(k)
+                except ValueError:
+                    raise _fail(path, f"map key {k!r} is not a number") from None
+            elif kt == "bool":
+                key = k == "True" or k == "true"
+            elif kt in domains and k not in domains[kt]:
+                raise _fail(f"{path}.{k}", f"{k!r} is not a {kt}")
+            out[key] = decode(vt, x, f"{path}.{k}", domains)
+        if kt in domains:
+            missing = [k for k in domains[kt] if k not in out]
+            if missing:
+                raise _fail(path, f"missing entries for {', '.join(map(str, missing[:5]))}")
+        return out
+    if t in domains:
+        if j not in domains[t]:
+            raise _fail(path, f"{j!r} is not a {t}")
+        return j
+    return j
+
+
+def materialize(t: str, default: Any, domains: dict[str, tuple]) -> Any:
+    """The initial value of a state variable of type `t` (maps over finite keys filled in)."""
+    if t.startswith("map:"):
+        kt, vt = t[4:].split("->", 1)
+        if kt in domains:
+            inner_default = default if not isinstance(default, dict) else None
+            if isinstance(default, dict):
+                return {k: materialize(vt, default.get(k), domains) for k in domains[kt]} | {
+                    k: v for k, v in default.items() if k not in domains[kt]
+                }
+            return {k: materialize(vt, inner_default, domains) for k in domains[kt]}
+        return dict(default) if isinstance(default, dict) else {}
+    if default is not None:
+        if isinstance(default, range):
+            return list(default)
+        if t.startswith("set:") and not isinstance(default, frozenset):
+            return frozenset(default)
+        return default
+    if t.startswith("opt:"):
+        return None
+    if t == "int":
+        return 0
+    if t == "bool":
+        return False
+    if t == "text":
+        return ""
+    if t.startswith("list:"):
+        return []
+    if t.startswith("set:"):
+        return frozenset()
+    return None

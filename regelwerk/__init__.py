@@ -1,0 +1,28 @@
+"""regelwerk: board-game rules as text, checked, played and explained.
+
+    import regelwerk
+    rules = regelwerk.load("rulesets/classic/tictactoe.rules")
+    game = rules.new_game(players=2, seed=1)
+    while not game.is_over:
+        game.apply(game.legal_actions()[0])
+"""
+
+from .api import Ruleset, load, load_text
+from .interpreter.errors import BudgetExceeded, EngineError, IllegalAction, RuleFailure, SaveError
+from .interpreter.game import Action, Game
+from .dsl.diagnostics import Diagnostic, RulesError
+
+__all__ = [
+    "Action",
+    "BudgetExceeded",
+    "Diagnostic",
+    "EngineError",
+    "Game",
+    "IllegalAction",
+    "RuleFailure",
+    "Ruleset",
+    "RulesError",
+    "SaveError",
+    "load",
+    "load_text",
+]
