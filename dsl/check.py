@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..interpreter.stdlib.grid import square_name
 from . import ast as A
 from .diagnostics import Diagnostic, did_you_mean
-from ..interpreter.stdlib.grid import square_name
 from .library import LIBRARY
 
 DIRECTIONS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
@@ -79,6 +79,15 @@ def _type_str(t: A.Node | None) -> str:
 type_str = _type_str
 
 
+def pretty_types(msg: str) -> str:
+    """Spell internal type strings (opt:Player, list:Square, map:K->V) as users write them."""
+    import re
+
+    msg = re.sub(r"\bopt:([\w:>-]+)", r"\1?", msg)
+    msg = re.sub(r"\b(list|set):", r"\1 ", msg)
+    return re.sub(r"\bmap:(\w+)->", r"\1 -> ", msg)
+
+
 def strip_opt(t: str) -> str:
     return t[4:] if t.startswith("opt:") else t
 
@@ -130,7 +139,7 @@ class _Checker:
 
     # ---------------------------------------------------------------- reporting
     def err(self, code: str, msg: str, span: A.Span, help: str | None = None) -> None:
-        self.diags.append(Diagnostic(code, msg, span, help))
+        self.diags.append(Diagnostic(code, pretty_types(msg), span, help))
 
     # ---------------------------------------------------------------- declarations
     def declare(self, table: dict, name: str, node: A.Node, what: str) -> None:
@@ -472,7 +481,7 @@ class _Checker:
         scope = dict(scope)
         reachable = True
         for s in stmts:
-            if not reachable:
+            if not reachable and not isinstance(s, A.PhaseStmt):
                 self.err("E302", "unreachable statement", s.span, "it follows a finish, goto or break")
                 reachable = True  # report once per block
                 break

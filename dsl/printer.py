@@ -167,7 +167,8 @@ def _stmt(s: A.Node, depth: int) -> list[str]:
             return [f"{ind}finish winner {expr_text(s.exprs[0])}"]
         return [f"{ind}finish ranking " + " then ".join(expr_text(x) for x in s.exprs)]
     if isinstance(s, A.DoStmt):
-        return [f"{ind}do {s.name}(" + ", ".join(expr_text(a) for a in s.args) + ")"]
+        args = "(" + ", ".join(expr_text(a) for a in s.args) + ")" if s.args else ""
+        return [f"{ind}do {s.name}{args}"]
     if isinstance(s, A.PlayStmt):
         head = "play "
         if s.up_to > 1 or (s.optional and s.up_to != 1):

@@ -110,16 +110,29 @@ class _Gen:
     def ex(self, e: A.Node, sc: dict, rec: list | None = None) -> str:
         """Python source for expression `e`; `rec` (explain mode) collects sub-expressions."""
         code = self._ex(e, sc, rec)
-        if rec is not None and not isinstance(e, (A.IntLit, A.StrLit, A.BoolLit, A.NoneLit)):
-            if not (isinstance(e, A.Name) and e.name not in sc and e.name not in self.m.vars
-                    and e.name not in ("current",)):
-                rec.append(e)
-                return f"_R({len(rec) - 1}, {code})"
+        if rec is not None and self._worth_recording(e, sc):
+            rec.append(e)
+            return f"_R({len(rec) - 1}, {code})"
         return code
+
+    def _worth_recording(self, e: A.Node, sc: dict) -> bool:
+        """Sub-expressions whose values explain a check: not literals, constants or whole maps."""
+        if isinstance(e, (A.IntLit, A.StrLit, A.BoolLit, A.NoneLit, A.ListLit, A.MapLit)):
+            return False
+        if isinstance(e, A.Name):
+            if e.name in sc or e.name == "current":
+                return True
+            if e.name in self.m.vars:
+                t = type_str(self.m.vars[e.name].type)
+                return not t.startswith(("map:", "list:", "set:"))
+            return False
+        return True
 
     def _ex(self, e: A.Node, sc: dict, rec: list | None) -> str:
         m = self.m
-        sub = (lambda x: self.ex(x, sc, rec))
+        def sub(x: A.Node) -> str:
+            return self.ex(x, sc, rec)
+
         if isinstance(e, A.IntLit):
             return repr(e.value)
         if isinstance(e, A.StrLit):
@@ -273,7 +286,9 @@ class _Gen:
             self.stmt(s, sc, out, ind)
 
     def stmt(self, s: A.Node, sc: dict, out: list[str], ind: str) -> None:
-        ex = (lambda x: self.ex(x, sc))
+        def ex(x: A.Node) -> str:
+            return self.ex(x, sc)
+
         if isinstance(s, A.SetStmt):
             val = ex(s.value)
             self.write(s.target, sc, lambda old, ty: val, out, ind)
@@ -515,7 +530,7 @@ def compile_model(model: Model, record: bool) -> Program:
             g.function(f"P_{pid}", [sc[q.name][0] for q in p.params], lines)
             prog.procedures[name] = ("fn", f"P_{pid}")
         prog.rules[f"procedure:{name}"] = _prov_info(name, p.prov, p.span)
-    for name, p in model.procedures.items():
+    for name in model.procedures:
         if name in model.suspends:  # a callable stub so a non-suspending caller fails loudly
             g.function(f"P_{g.proc_ids[name]}", ["*a"], [
                 f"    raise RuleFailure('procedure {name} stops for a decision and cannot run here')"])
@@ -965,3 +980,41 @@ def compile_expr(prog: Program, expr: A.Node, scope: tuple[str, ...] = ()) -> An
     ns = dict(prog.namespace)
     exec(compile("\n".join(g.lines) + "\n", "<regelwerk:expr>", "exec"), ns)
     return ns["EXPR"]
+
+
+def compile_stmts(prog: Program, stmts: tuple) -> Any:
+    """A function (game) running straight-line statements outside the flow (scenario `given`)."""
+    g = _Gen(prog.model, prog.record, prog.elements)
+    g.spans = []
+    g.define_ids = {n: i for i, n in enumerate(prog.model.defines)}
+    g.proc_ids = {n: i for i, n in enumerate(prog.model.procedures)}
+    lines: list[str] = []
+    g.stmts(stmts, {}, lines, "    ")
+    lines.append("    return False")
+    g.function("STMTS", [], lines)
+    ns = dict(prog.namespace)
+    ns["SPANS"] = g.spans
+    exec(compile("\n".join(g.lines) + "\n", "<regelwerk:given>", "exec"), ns)
+    return ns["STMTS"]
+
+
+def compile_explained(prog: Program, expr: A.Node) -> Any:
+    """A function (game) -> (value, [(subexpression text, value)]) for failure messages."""
+    g = _Gen(prog.model, False, prog.elements)
+    g.spans = []
+    g.define_ids = {n: i for i, n in enumerate(prog.model.defines)}
+    g.proc_ids = {n: i for i, n in enumerate(prog.model.procedures)}
+    rec: list = []
+    code = g.ex(expr, {}, rec)
+    texts = [expr_text(r) for r in rec]
+    g.function("EXPLAINED", [], [
+        "    seen = {}",
+        "    def _R(i, v):",
+        "        seen[i] = v",
+        "        return v",
+        f"    value = {code}",
+        f"    return value, [(t, seen[i]) for i, t in enumerate({texts!r}) if i in seen]",
+    ])
+    ns = dict(prog.namespace)
+    exec(compile("\n".join(g.lines) + "\n", "<regelwerk:expect>", "exec"), ns)
+    return ns["EXPLAINED"]

@@ -176,11 +176,10 @@ class Game:
                                f"({', '.join(ca.params)}), got {len(a.args)}", None, [])
         try:
             idx = ca.check(self, *a.args)
-        except (RuleFailure, TypeError, KeyError, IndexError) as err:
+        except (RuleFailure, TypeError, KeyError, IndexError, ValueError) as err:
             return Explanation(False, text, f"cannot evaluate its preconditions: {err}", None, [])
-        checks = self._checks(ca, a.args)
         if idx == -1:
-            return Explanation(True, text, "every precondition holds", None, checks)
+            return Explanation(True, text, "every precondition holds", None, self._checks(ca, a.args))
         if idx <= -2:
             pname = ca.params[-idx - 2]
             decl = ca.decl.params[-idx - 2]
@@ -190,6 +189,7 @@ class Game:
         from ..dsl.printer import expr_text
 
         reason = req.message or f"requirement failed: {expr_text(req.test)}"
+        checks = self._checks(ca, a.args)
         return Explanation(False, text, reason, f"{req.span.line}:{req.span.column}", checks)
 
     def _checks(self, ca: Any, args: tuple) -> list[dict]:
@@ -197,7 +197,7 @@ class Game:
 
         try:
             results = ca.explain(self, *args)
-        except (RuleFailure, TypeError, KeyError, IndexError):
+        except (RuleFailure, TypeError, KeyError, IndexError, ValueError):
             return []
         out = []
         for idx, value, subs in results:
@@ -252,7 +252,7 @@ class Game:
             raise IllegalAction(self.explain(a).reason)
         try:
             idx = ca.check(self, *a.args)
-        except (TypeError, KeyError, IndexError):
+        except (RuleFailure, TypeError, KeyError, IndexError, ValueError):
             idx = -99
         if idx != -1:
             raise IllegalAction(f"{a}: {self.explain(a).reason}")

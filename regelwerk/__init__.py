@@ -8,9 +8,9 @@
 """
 
 from .api import Ruleset, load, load_text
+from .dsl.diagnostics import Diagnostic, RulesError
 from .interpreter.errors import BudgetExceeded, EngineError, IllegalAction, RuleFailure, SaveError
 from .interpreter.game import Action, Game
-from .dsl.diagnostics import Diagnostic, RulesError
 
 __all__ = [
     "Action",

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
-
 from regelwerk.interpreter.stdlib.components import component_of, components
 from regelwerk.interpreter.stdlib.graph import Graph
 from regelwerk.interpreter.stdlib.grid import Grid

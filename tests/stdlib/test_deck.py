@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
 from regelwerk.interpreter.stdlib.deck import deal, draw, peek, put_on_bottom, put_on_top
 
 DECK = ["bottom", "c2", "c3", "c4", "top"]

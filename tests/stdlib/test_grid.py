@@ -7,7 +7,6 @@ from itertools import pairwise
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from regelwerk.interpreter.stdlib.grid import (
     DIRECTIONS,
     Grid,

@@ -6,7 +6,6 @@ import importlib.util
 from pathlib import Path
 
 import pytest
-
 import regelwerk.interpreter.stdlib as stdlib
 
 MODULES = ["aggregate", "components", "deck", "graph", "grid", "polyomino", "rng"]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
 from regelwerk.interpreter.stdlib.grid import Grid
 from regelwerk.interpreter.stdlib.polyomino import (
     mirror_shape,

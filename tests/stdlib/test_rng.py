@@ -8,7 +8,6 @@ from collections import Counter
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
 from regelwerk.interpreter.stdlib import rng
 
 states = st.integers(0, 2**64 - 1)

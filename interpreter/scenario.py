@@ -1,0 +1,123 @@
+"""Scenarios: the rulebook's worked examples as given / do / expect blocks, run as tests."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..dsl import ast as A
+from ..dsl.printer import expr_text
+from .compile import compile_explained, compile_stmts
+from .errors import EngineError, IllegalAction
+from .game import Action, Game, _fmt_arg
+
+
+@dataclass
+class ScenarioResult:
+    name: str
+    span: A.Span
+    passed: bool
+    failure: str | None = None
+    at: A.Span | None = None
+    specs: tuple[str, ...] = field(default_factory=tuple)
+
+
+def _value_text(v: Any) -> str:
+    return _fmt_arg(v) if not isinstance(v, dict) else "{" + ", ".join(
+        f"{k}: {_fmt_arg(x)}" for k, x in v.items()) + "}"
+
+
+class _Run:
+    def __init__(self, ruleset: Any, sc: A.ScenarioDecl):
+        self.ruleset = ruleset
+        self.sc = sc
+        self.players: int | None = None
+        self.seed = 0
+        self.options: dict = {}
+        self.game: Game | None = None
+
+    def ensure(self) -> Game:
+        if self.game is None:
+            self.game = self.ruleset.new_game(players=self.players, seed=self.seed, options=self.options)
+        return self.game
+
+    def value(self, e: A.Node) -> Any:
+        return self.ruleset.eval_static(e, self.ensure())
+
+    def action(self, call: A.ActionCall) -> Action:
+        return Action(call.name, tuple(self.value(a) for a in call.args))
+
+    def step(self, st: A.ScenarioStep) -> str | None:
+        k = st.kind
+        if k == "players":
+            self.players = st.value
+        elif k == "seed":
+            self.seed = st.value
+        elif k == "option":
+            name, e = st.value
+            self.options[name] = self.ruleset.eval_static(e, self.ruleset.new_game(start=False))
+        elif k == "given":
+            g = self.ensure()
+            compile_stmts(g.prog, st.body)(g)
+        elif k == "do":
+            g = self.ensure()
+            a = self.action(st.call)
+            try:
+                g.apply(a)
+            except IllegalAction as err:
+                return f"'{a}' was refused: {err.message}"
+        elif k == "expect":
+            g = self.ensure()
+            value, subs = compile_explained(g.prog, st.value)(g)
+            if value is not True:
+                detail = ", ".join(f"{t} = {_value_text(v)}" for t, v in subs if t != expr_text(st.value))
+                msg = st.message or f"expected {expr_text(st.value)}"
+                return msg + (f"  (where {detail})" if detail else "")
+        elif k in ("legal", "illegal"):
+            g = self.ensure()
+            a = self.action(st.call)
+            ex = g.explain(a)
+            if k == "legal" and not ex.legal:
+                return f"expected '{a}' to be legal, but: {ex.reason}" + (f" (line {ex.at})" if ex.at else "")
+            if k == "illegal":
+                if ex.legal:
+                    return f"expected '{a}' to be illegal, but it is legal"
+                if st.message is not None and st.message != ex.reason:
+                    return f"'{a}' is illegal, but because: {ex.reason!r}, not {st.message!r}"
+        elif k == "winner":
+            g = self.ensure()
+            want = self.value(st.value)
+            want = list(want) if isinstance(want, (list, tuple, frozenset)) else [want]
+            if not g.is_over:
+                return f"expected {', '.join(map(str, want))} to win, but the game is not over"
+            if sorted(g.winners) != sorted(want):
+                got = ", ".join(g.winners) or "nobody (a draw)"
+                return f"expected winner {', '.join(map(str, want))}, got {got}"
+        elif k == "draw":
+            g = self.ensure()
+            if not g.is_over or g.winners:
+                return "expected a draw, got " + ("winner " + ", ".join(g.winners) if g.is_over else "a game not over")
+        elif k == "over":
+            if not self.ensure().is_over:
+                return "expected the game to be over"
+        elif k == "not_over":
+            if self.ensure().is_over:
+                return "expected the game not to be over"
+        return None
+
+
+def run_scenario(ruleset: Any, sc: A.ScenarioDecl) -> ScenarioResult:
+    """Run one scenario; a failure names the line and says what was seen."""
+    run = _Run(ruleset, sc)
+    for st in sc.steps:
+        try:
+            failure = run.step(st)
+        except EngineError as err:
+            failure = f"error: {err.message}"
+        if failure is not None:
+            return ScenarioResult(sc.name, sc.span, False, failure, st.span, sc.prov.specs)
+    return ScenarioResult(sc.name, sc.span, True, specs=sc.prov.specs)
+
+
+def run_scenarios(ruleset: Any) -> list[ScenarioResult]:
+    return [run_scenario(ruleset, sc) for sc in ruleset.model.scenarios]

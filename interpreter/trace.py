@@ -1,0 +1,164 @@
+"""Traces: JSON Lines out (header, steps, result) and a rendering for people.
+
+The same arguments give the same bytes: keys are sorted, no timestamps, no paths that
+depend on the machine. Files are written to a temporary name and then moved into place.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+TRACE_FORMAT = "regelwerk-trace"
+TRACE_VERSION = 1
+
+
+def dump_line(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def header(game: Any) -> dict:
+    return {
+        "format": TRACE_FORMAT,
+        "version": TRACE_VERSION,
+        "ruleset": game.ruleset.title,
+        "ruleset_hash": game.ruleset.hash,
+        "seed": game.seed,
+        "players": list(game.players),
+        "options": game.options,
+    }
+
+
+def trace_lines(game: Any) -> list[str]:
+    lines = [dump_line(header(game))]
+    lines.extend(dump_line(step) for step in game.trace or [])
+    if game.result is not None and (not game.trace or "result" not in game.trace[-1]):
+        lines.append(dump_line({"result": game.result}))
+    return lines
+
+
+def write_atomic(path: str | Path, text: str) -> None:
+    """Write `text` to `path` via a temporary file in the same folder, then rename."""
+    p = Path(path)
+    folder = p.parent if str(p.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, p)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def write_trace(game: Any, path: str | Path) -> None:
+    write_atomic(path, "\n".join(trace_lines(game)) + "\n")
+
+
+def read_trace(path: str | Path) -> list[dict]:
+    out = []
+    with open(path, encoding="utf-8") as fh:
+        for n, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                out.append(json.loads(line))
+            except json.JSONDecodeError as err:
+                raise ValueError(f"{path}:{n}: not a trace line ({err.msg})") from None
+    if not out or out[0].get("format") != TRACE_FORMAT:
+        raise ValueError(f"{path}:1: not a regelwerk trace (no header line)")
+    return out
+
+
+def _v(x: Any) -> str:
+    if x is None:
+        return "none"
+    if x is True:
+        return "true"
+    if x is False:
+        return "false"
+    if isinstance(x, list):
+        return "[" + ", ".join(_v(i) for i in x) + "]"
+    if isinstance(x, dict):
+        return "{" + ", ".join(f"{k}: {_v(v)}" for k, v in x.items()) + "}"
+    return str(x)
+
+
+def render_step(step: dict, only_player: str | None = None) -> list[str]:
+    """Lines for one step: who did what under which rule, its source, checks, changes."""
+    if "result" in step:
+        r = step["result"]
+        if r.get("winners"):
+            text = "winner: " + ", ".join(r["winners"])
+        else:
+            text = "draw"
+        scores = r.get("scores")
+        if scores:
+            text += "  scores: " + ", ".join(f"{p} {s}" for p, s in scores.items())
+        return [f"== game over: {text}"]
+    dec = step.get("decision")
+    who = step.get("player")
+    head = f"#{step['step']:<4} "
+    if dec:
+        head += f"{dec['by']}: {dec['action']}"
+        if dec["kind"] == "action":
+            head += f"  [{step['rule']}]"
+    else:
+        head += f"(automatic) {step['rule']}"
+    if step.get("phase"):
+        head += f"  phase {step['phase']}"
+    out = [head]
+    refs = []
+    if step.get("spec"):
+        refs.append(", ".join(step["spec"]))
+    if step.get("source"):
+        refs.append(", ".join(step["source"]))
+    if refs:
+        out.append("      " + " · ".join(refs))
+    if step.get("quote"):
+        out.append(f"      „{step['quote']}”")
+    for c in step.get("checks", []):
+        mark = "✓" if c["value"] else "✗"
+        vals = ", ".join(f"{k} = {_v(v)}" for k, v in c.get("values", {}).items() if k != c["require"])
+        out.append(f"      {mark} require {c['require']}  (line {c['at']})" + (f"  where {vals}" if vals else ""))
+    for ch in step.get("chance", []):
+        out.append(f"      chance {ch['kind']} {ch['what']}: {_v(ch['outcome'])}")
+    for ch in step.get("changes", []):
+        out.append(f"      {ch['path']}: {_v(ch['old'])} → {_v(ch['new'])}")
+    for ev in step.get("events", []):
+        if ev["event"] == "log":
+            out.append(f"      log: {ev['message']}")
+        else:
+            detail = ev.get("player") or ev.get("phase") or ""
+            out.append(f"      · {ev['event']} {detail}")
+    del who, only_player
+    return out
+
+
+def render(lines: Iterable[dict]) -> str:
+    items = list(lines)
+    head = items[0]
+    out = [f"{head['ruleset']} · players {', '.join(head['players'])} · seed {head['seed']}"]
+    for step in items[1:]:
+        out.extend(render_step(step))
+    return "\n".join(out)
+
+
+def filter_for(lines: list[dict], player: str) -> list[dict]:
+    """The trace as `player` may see it: chance outcomes of others' hidden draws removed."""
+    out = [lines[0]]
+    for step in lines[1:]:
+        if "result" in step:
+            out.append(step)
+            continue
+        s = dict(step)
+        if s.get("player") != player:
+            s["chance"] = [{**c, "outcome": "hidden"} for c in s.get("chance", [])]
+            s["changes"] = [c for c in s.get("changes", []) if not c.get("hidden")]
+        out.append(s)
+    return out

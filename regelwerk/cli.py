@@ -1,0 +1,371 @@
+"""The `regelwerk` command: check, fmt, run, play, legal, explain, test, trace show, perft.
+
+Every user-facing failure is printed as a located message on stderr with a non-zero exit;
+library code never prints or exits, this module does both.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from .api import Ruleset, load
+from .dsl.diagnostics import RulesError
+from .dsl.parse import parse_file
+from .dsl.printer import print_module
+from .interpreter.agents import RandomAgent, count_games, first_legal, perft
+from .interpreter.errors import EngineError, IllegalAction
+from .interpreter.game import Game, parse_action
+from .interpreter.scenario import run_scenarios
+from .interpreter.trace import (
+    filter_for,
+    read_trace,
+    render,
+    render_step,
+    write_atomic,
+    write_trace,
+)
+
+
+class CliError(Exception):
+    """A message for the user and an exit code."""
+
+    def __init__(self, message: str, code: int = 1):
+        super().__init__(message)
+        self.code = code
+
+
+def _err(text: str) -> None:
+    print(text, file=sys.stderr)
+
+
+def _load(path: str) -> Ruleset:
+    if not Path(path).exists():
+        raise CliError(f"{path}: error: no such file", 2)
+    return load(path)
+
+
+def _options(pairs: list[str] | None, ruleset: Ruleset) -> dict:
+    out: dict[str, Any] = {}
+    for pair in pairs or []:
+        if "=" not in pair:
+            raise CliError(f"--option {pair!r}: write name=value", 2)
+        k, v = pair.split("=", 1)
+        if k not in ruleset.model.options:
+            known = ", ".join(ruleset.model.options) or "none"
+            raise CliError(f"--option {k!r}: unknown option (known: {known})", 2)
+        low = v.strip().lower()
+        out[k] = True if low == "true" else False if low == "false" else int(v) if v.lstrip("-").isdigit() else v
+    return out
+
+
+def _load_state(ruleset: Ruleset, path: str) -> Game:
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as err:
+        raise CliError(f"{path}: error: cannot read: {err.strerror}", 2) from None
+    except json.JSONDecodeError as err:
+        raise CliError(f"{path}:{err.lineno}:{err.colno}: error: not JSON: {err.msg}") from None
+    try:
+        return ruleset.load_game(data)
+    except EngineError as err:
+        raise CliError(f"{path}: error: {err.message}") from None
+
+
+# ---------------------------------------------------------------------- commands
+def cmd_check(args: argparse.Namespace) -> int:
+    status = 0
+    for f in args.files:
+        try:
+            r = _load(f)
+        except RulesError as err:
+            _err(err.format())
+            status = 1
+            continue
+        for w in r.warnings:
+            _err(w.format(r.sources.get(w.span.file)))
+        if not args.quiet:
+            print(f"{f}: ok ({len(r.model.actions)} actions, {len(r.model.scenarios)} scenarios)")
+    return status
+
+
+def cmd_fmt(args: argparse.Namespace) -> int:
+    status = 0
+    for f in args.files:
+        mod = parse_file(f)
+        text = print_module(mod)
+        original = Path(f).read_text(encoding="utf-8")
+        if args.check:
+            if text != original:
+                _err(f"{f}: would be reformatted")
+                status = 1
+        elif args.stdout:
+            sys.stdout.write(text)
+        elif text != original:
+            write_atomic(f, text)
+            print(f"{f}: reformatted")
+    return status
+
+
+def _agent(kind: str, seed: int) -> Any:
+    if kind == "random":
+        return RandomAgent(seed)
+    if kind == "first":
+        return first_legal
+    raise CliError(f"unknown agent {kind!r} (random, first)", 2)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    r = _load(args.file)
+    record = bool(args.trace)
+    game = r.new_game(players=args.players, seed=args.seed, options=_options(args.option, r), record=record)
+    agent = _agent(args.agent, args.seed)
+    steps = 0
+    while not game.is_over and (args.stop_after is None or steps < args.stop_after):
+        game.apply(agent(game))
+        steps += 1
+        if steps > args.max_steps:
+            raise CliError(f"no result after {args.max_steps} decisions", 1)
+    if args.trace:
+        write_trace(game, args.trace)
+    if args.save:
+        write_atomic(args.save, json.dumps(game.to_json(), ensure_ascii=False, sort_keys=True, indent=1) + "\n")
+    if game.is_over:
+        scores = game.scores
+        if scores:
+            print("scores: " + ", ".join(f"{p} {s}" for p, s in scores.items()))
+        print("winner: " + (", ".join(game.winners) if game.winners else "none (draw)"))
+    else:
+        print(f"stopped after {steps} decisions; {game.decision_player()} to decide")
+    return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    r = _load(args.file)
+    game = r.new_game(players=args.players, seed=args.seed, options=_options(args.option, r), record=True)
+    human = args.seat or game.players[0]
+    if human not in game.players:
+        raise CliError(f"--seat {human!r}: not a player ({', '.join(game.players)})", 2)
+    bots = {p: RandomAgent(args.seed + i) for i, p in enumerate(game.players)}
+    shown = 0
+    while not game.is_over:
+        for step in (game.trace or [])[shown:]:
+            print("\n".join(render_step(step)))
+        shown = len(game.trace or [])
+        who = game.decision_player()
+        if who != human:
+            game.apply(bots[who](game))
+            continue
+        actions = game.legal_actions()
+        print(f"\n{who} to decide:")
+        for i, a in enumerate(actions, 1):
+            print(f"  {i:>3}. {a}")
+        while True:
+            try:
+                line = input("choose a number or type an action (q to quit): ").strip()
+            except EOFError:
+                return 0
+            if line in ("q", "quit"):
+                return 0
+            try:
+                a = actions[int(line) - 1] if line.isdigit() else parse_action(line)
+                game.apply(a)
+                break
+            except (IndexError, IllegalAction) as err:
+                print(f"  not possible: {err}")
+    for step in (game.trace or [])[shown:]:
+        print("\n".join(render_step(step)))
+    return 0
+
+
+def cmd_legal(args: argparse.Namespace) -> int:
+    r = _load(args.file)
+    game = _load_state(r, args.state)
+    for a in game.legal_actions():
+        print(a)
+    return 0
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    r = _load(args.file)
+    game = _load_state(r, args.state)
+    try:
+        ex = game.explain(args.action)
+    except IllegalAction as err:
+        raise CliError(f"error: {err.message}", 2) from None
+    verdict = "legal" if ex.legal else "illegal"
+    where = f" ({args.file}:{ex.at})" if ex.at else ""
+    print(f"{ex.action} is {verdict}: {ex.reason}{where}")
+    for c in ex.checks:
+        mark = "✓" if c["value"] else "✗"
+        print(f"  {mark} require {c['require']}  ({args.file}:{c['at']})")
+        for text, value in c["values"].items():
+            if text != c["require"]:
+                print(f"        {text} = {json.dumps(value, ensure_ascii=False)}")
+    return 0 if ex.legal else 1
+
+
+def _rules_files(paths: list[str]) -> list[Path]:
+    files: list[Path] = []
+    for p in paths:
+        path = Path(p)
+        if path.is_dir():
+            files.extend(sorted(path.rglob("*.rules")))
+        elif path.exists():
+            files.append(path)
+        else:
+            raise CliError(f"{p}: error: no such file or folder", 2)
+    return files
+
+
+def cmd_test(args: argparse.Namespace) -> int:
+    files = _rules_files(args.paths)
+    included: set[Path] = set()
+    for f in files:
+        try:
+            for d in parse_file(f).decls:
+                if type(d).__name__ == "IncludeDecl":
+                    included.add((f.parent / d.path).resolve())
+        except RulesError:
+            pass
+    passed = failed = 0
+    for f in files:
+        if f.resolve() in included:
+            continue
+        try:
+            r = load(f)
+        except RulesError as err:
+            _err(err.format())
+            failed += 1
+            continue
+        for res in run_scenarios(r):
+            if res.passed:
+                passed += 1
+                if args.verbose:
+                    print(f"PASS {f}: {res.name}")
+            else:
+                failed += 1
+                print(f"FAIL {f}: {res.name}")
+                print(f"  {res.at}: {res.failure}")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+def cmd_trace_show(args: argparse.Namespace) -> int:
+    try:
+        lines = read_trace(args.file)
+    except OSError as err:
+        raise CliError(f"{args.file}: error: cannot read: {err.strerror}", 2) from None
+    except ValueError as err:
+        raise CliError(f"error: {err}") from None
+    if args.player:
+        lines = filter_for(lines, args.player)
+    print(render(lines))
+    return 0
+
+
+def cmd_perft(args: argparse.Namespace) -> int:
+    r = _load(args.file)
+    game = r.new_game(players=args.players, seed=args.seed, options=_options(args.option, r))
+    for d in range(1, args.depth + 1):
+        t = time.perf_counter()
+        n = perft(game, d)
+        extra = f"  ({time.perf_counter() - t:.2f}s)" if args.timing else ""
+        print(f"{d} {n}{extra}")
+    if args.games:
+        print(f"games {count_games(game, args.depth)}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="regelwerk", description="Board-game rules as text: check, play, explain.")
+    sub = ap.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("check", help="check rules files; exit 1 on any error")
+    p.add_argument("files", nargs="+")
+    p.add_argument("-q", "--quiet", action="store_true")
+    p.set_defaults(fn=cmd_check)
+
+    p = sub.add_parser("fmt", help="rewrite rules files in canonical form")
+    p.add_argument("files", nargs="+")
+    p.add_argument("--check", action="store_true", help="only report files that would change")
+    p.add_argument("--stdout", action="store_true", help="print instead of rewriting")
+    p.set_defaults(fn=cmd_fmt)
+
+    def game_args(p: argparse.ArgumentParser) -> None:
+        p.add_argument("file")
+        p.add_argument("--players", type=int, default=None)
+        p.add_argument("--seed", type=int, default=0)
+        p.add_argument("--option", action="append", metavar="NAME=VALUE")
+
+    p = sub.add_parser("run", help="play one whole game with agents")
+    game_args(p)
+    p.add_argument("--agent", default="random", help="random (seeded) or first")
+    p.add_argument("--trace", metavar="OUT.jsonl")
+    p.add_argument("--save", metavar="OUT.json", help="write the final (or stopped) state")
+    p.add_argument("--stop-after", type=int, metavar="N", help="stop after N decisions")
+    p.add_argument("--max-steps", type=int, default=100_000)
+    p.set_defaults(fn=cmd_run)
+
+    p = sub.add_parser("play", help="play at the terminal against random bots")
+    game_args(p)
+    p.add_argument("--seat", help="the player you are (default: the first)")
+    p.set_defaults(fn=cmd_play)
+
+    p = sub.add_parser("legal", help="list the legal actions in a saved state")
+    p.add_argument("file")
+    p.add_argument("--state", required=True)
+    p.set_defaults(fn=cmd_legal)
+
+    p = sub.add_parser("explain", help="why an action is or is not legal in a saved state")
+    p.add_argument("file")
+    p.add_argument("--state", required=True)
+    p.add_argument("action")
+    p.set_defaults(fn=cmd_explain)
+
+    p = sub.add_parser("test", help="run the scenario blocks of rules files or folders")
+    p.add_argument("paths", nargs="+")
+    p.add_argument("-v", "--verbose", action="store_true")
+    p.set_defaults(fn=cmd_test)
+
+    p = sub.add_parser("trace", help="work with traces")
+    tsub = p.add_subparsers(dest="trace_command", required=True)
+    t = tsub.add_parser("show", help="render a trace for people")
+    t.add_argument("file")
+    t.add_argument("--player", help="only what this player may see")
+    t.set_defaults(fn=cmd_trace_show)
+
+    p = sub.add_parser("perft", help="count action sequences per depth")
+    game_args(p)
+    p.add_argument("--depth", type=int, required=True)
+    p.add_argument("--games", action="store_true", help="also count complete games within the depth")
+    p.add_argument("--timing", action="store_true")
+    p.set_defaults(fn=cmd_perft)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.fn(args)
+    except RulesError as err:
+        _err(err.format())
+        return 1
+    except CliError as err:
+        _err(str(err))
+        return err.code
+    except EngineError as err:
+        _err(f"error: {err}")
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

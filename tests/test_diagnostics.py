@@ -1,0 +1,94 @@
+"""Checker and parser diagnostics: every file in tests/corpus/invalid states the errors it must
+produce inline (`# error: LINE:COL CODE message`), and produces exactly those."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from regelwerk.dsl.diagnostics import RulesError
+from regelwerk.dsl.parse import parse_text
+
+import regelwerk
+
+CORPUS = Path(__file__).parent / "corpus"
+EXPECT = re.compile(r"#\s*error:\s*(\d+):(\d+)\s+(\w+)\s+(.*)$")
+
+
+def _expected(path: Path) -> list[tuple[int, int, str, str]]:
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        m = EXPECT.search(line)
+        if m:
+            out.append((int(m[1]), int(m[2]), m[3], m[4].strip()))
+    return out
+
+
+@pytest.mark.parametrize("path", sorted((CORPUS / "invalid").glob("*.rules")), ids=lambda p: p.name)
+def test_invalid_corpus(path):
+    want = _expected(path)
+    assert want, "an invalid corpus file names its errors"
+    with pytest.raises(RulesError) as info:
+        regelwerk.load(path)
+    got = [(d.span.line, d.span.column, d.code, d.message) for d in info.value.diagnostics]
+    assert sorted(got) == sorted(want)
+
+
+@pytest.mark.parametrize("path", sorted((CORPUS / "valid").glob("*.rules")) + sorted(
+    (Path(__file__).parent.parent / "rulesets").rglob("*.rules")), ids=lambda p: p.name)
+def test_valid_files_check_clean(path):
+    regelwerk.load(path)
+
+
+def test_error_format_has_location_caret_and_help():
+    text = "players X, O\nflow\n    repeat\n        turn\n            play plase\naction place\n    log \"x\"\n"
+    with pytest.raises(RulesError) as info:
+        regelwerk.load_text(text, "game.rules")
+    assert info.value.format() == (
+        "game.rules:5:13: error: unknown action 'plase' [E219]\n"
+        "    5 |             play plase\n"
+        "      |             ^^^^^^^^^^\n"
+        "help: did you mean 'place'?"
+    )
+
+
+def test_every_problem_is_reported_not_just_the_first():
+    text = "players X\nstate\n    a: int = 0\nflow\n    set b = 1\n    set c = 2\n    set a = zz\n"
+    with pytest.raises(RulesError) as info:
+        regelwerk.load_text(text, "g.rules")
+    assert [d.code for d in info.value.diagnostics] == ["E301", "E301", "E202"]
+
+
+def test_hostile_input_gets_located_errors():
+    deep = "players X\nconst a = " + "(" * 200 + "1" + ")" * 200 + "\nflow\n    finish draw\n"
+    with pytest.raises(RulesError) as info:
+        regelwerk.load_text(deep, "deep.rules")
+    assert info.value.diagnostics[0].code == "E005"
+    huge = "players X\n" + "# filler\n" * 300_000
+    with pytest.raises(RulesError) as info:
+        regelwerk.load_text(huge, "huge.rules")
+    assert info.value.diagnostics[0].code == "E004"
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(alphabet=st.sampled_from(list("players X,O\nflow  repeat turn play set [](){}:=+-*\"#0123456789abc\t")), max_size=200))
+def test_any_text_parses_or_fails_with_a_located_error(text):
+    try:
+        parse_text(text, "fuzz.rules")
+    except RulesError as err:
+        for d in err.diagnostics:
+            assert d.span.file == "fuzz.rules"
+            assert d.span.line >= 1
+        err.format()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=120))
+def test_any_unicode_text_parses_or_fails_cleanly(text):
+    try:
+        parse_text(text, "fuzz.rules")
+    except RulesError:
+        pass
