@@ -114,6 +114,12 @@ class Call(Node):
 
 
 @dataclass(frozen=True, slots=True)
+class RecordLit(Node):
+    record: str
+    fields: tuple[tuple[str, Node], ...]
+
+
+@dataclass(frozen=True, slots=True)
 class BinOp(Node):
     op: str
     left: Node
@@ -260,6 +266,13 @@ class ChooseStmt(Node):
 
 
 @dataclass(frozen=True, slots=True)
+class ResultStmt(Node):
+    """`result EXPR`: the outcome of a device's roll part."""
+
+    value: Node
+
+
+@dataclass(frozen=True, slots=True)
 class BreakStmt(Node):
     pass
 
@@ -363,6 +376,30 @@ class GraphDecl(Node):
 
 
 @dataclass(frozen=True, slots=True)
+class GraphFileDecl(Node):
+    """A graph board read from a JSON file: {"nodes": [...], "edges": [[a, b], ...]}."""
+
+    name: str
+    path: str
+
+
+@dataclass(frozen=True, slots=True)
+class RecordDecl(Node):
+    name: str
+    fields: tuple[tuple[str, Node], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DataDecl(Node):
+    """A constant read from a data file (JSON, or a text map with a legend)."""
+
+    name: str
+    type: Node
+    path: str
+    legend: Node | None
+
+
+@dataclass(frozen=True, slots=True)
 class VarDecl(Node):
     name: str
     type: Node
@@ -441,6 +478,20 @@ class ScoringDecl(Node):
 @dataclass(frozen=True, slots=True)
 class IncludeDecl(Node):
     path: str
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceDecl(Node):
+    """A chance device: `roll` draws an outcome (or a scenario scripts it), the requires
+    check it, `settle` applies it to the device's state. The same settle runs in both modes."""
+
+    name: str
+    params: tuple[Param, ...]
+    type: Node
+    prov: Provenance
+    roll: tuple[Node, ...]
+    requires: tuple[RequireStmt, ...]
+    settle: tuple[Node, ...]
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,10 @@ that the flow can never reach. The compiler only ever sees a model that checked 
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 from ..interpreter.stdlib.grid import square_name
 from . import ast as A
@@ -53,6 +56,11 @@ class Model:
     phases: dict[str, A.PhaseStmt] = field(default_factory=dict)
     suspends: set[str] = field(default_factory=set)  # procedures that can stop for a decision
     const_types: dict[str, str] = field(default_factory=dict)
+    records: dict[str, A.RecordDecl] = field(default_factory=dict)
+    devices: dict[str, A.DeviceDecl] = field(default_factory=dict)
+    data: dict[str, A.DataDecl] = field(default_factory=dict)
+    data_values: dict[str, Any] = field(default_factory=dict)
+    graph_files: dict[str, tuple[list[str], list[tuple[str, str]]]] = field(default_factory=dict)
     define_types: dict[str, str] = field(default_factory=dict)
 
 
@@ -201,6 +209,22 @@ class _Checker:
                                 self.err("E102", f"node '{n}' clashes with another name", d.span)
                             m.element_type[n] = d.name
                             self.global_names.setdefault(n, d)
+                elif isinstance(d, A.GraphFileDecl):
+                    self.declare(m.boards, d.name, d, "board")
+                    loaded = self.load_graph(d)
+                    if loaded is not None:
+                        m.graph_files[d.name] = loaded
+                        for n in loaded[0]:
+                            if n in self.global_names and m.element_type.get(n) != d.name:
+                                self.err("E102", f"node '{n}' clashes with another name", d.span)
+                            m.element_type[n] = d.name
+                            self.global_names.setdefault(n, d)
+                elif isinstance(d, A.RecordDecl):
+                    self.declare(m.records, d.name, d, "record")
+                elif isinstance(d, A.DeviceDecl):
+                    self.declare(m.devices, d.name, d, "device")
+                elif isinstance(d, A.DataDecl):
+                    self.declare(m.data, d.name, d, "data")
                 elif isinstance(d, A.StateDecl):
                     for v in d.vars:
                         self.declare(m.vars, v.name, v, "state")
@@ -241,7 +265,7 @@ class _Checker:
         if t is None:
             return
         if isinstance(t, A.NamedType):
-            known = BUILTIN_TYPES | set(self.m.enums) | set(self.m.boards)
+            known = BUILTIN_TYPES | set(self.m.enums) | set(self.m.boards) | set(self.m.records)
             if t.name not in known:
                 self.err("E201", f"unknown type '{t.name}'", t.span, did_you_mean(t.name, known))
         elif isinstance(t, A.OptionalType):
@@ -259,7 +283,7 @@ class _Checker:
     def visible_names(self, scope: dict[str, str]) -> set[str]:
         m = self.m
         return (
-            set(scope) | set(m.vars) | set(m.consts) | set(m.options) | set(m.defines)
+            set(scope) | set(m.vars) | set(m.consts) | set(m.options) | set(m.defines) | set(m.data)
             | set(m.element_type) | set(m.enums) | set(m.boards) | KEYWORD_VALUES
             | set(DIRECTIONS) | {"Player", "Direction"}
         )
@@ -282,6 +306,8 @@ class _Checker:
                 return _type_str(m.vars[n].type)
             if n in m.consts:
                 return m.const_types.get(n, "any")
+            if n in m.data:
+                return _type_str(m.data[n].type)
             if n in m.options:
                 return _type_str(m.options[n].type)
             if n in m.element_type:
@@ -327,9 +353,27 @@ class _Checker:
                 self.err("E205", f"cannot index a value of type {bt}", e.span)
             return "any"
         if isinstance(e, A.Field):
-            self.expr(e.base, scope)
-            self.err("E206", f"no field '{e.name}': records are not supported yet", e.span)
-            return "any"
+            bt = strip_opt(self.expr(e.base, scope))
+            return self.field_type(bt, e.name, e.span)
+        if isinstance(e, A.RecordLit):
+            rec = m.records.get(e.record)
+            given = {}
+            for fname, fv in e.fields:
+                given[fname] = self.expr(fv, scope)
+            if rec is None:
+                self.err("E225", f"unknown record '{e.record}'", e.span, did_you_mean(e.record, m.records))
+                return "any"
+            want = dict(rec.fields)
+            for fname, ft in given.items():
+                if fname not in want:
+                    self.err("E206", f"record {e.record} has no field '{fname}'", e.span,
+                             did_you_mean(fname, want))
+                elif not compatible(_type_str(want[fname]), ft):
+                    self.err("E216", f"field '{fname}' of {e.record} is {_type_str(want[fname])}, not {ft}", e.span)
+            missing = [f for f in want if f not in given]
+            if missing:
+                self.err("E226", f"{e.record}(...) is missing field(s) {', '.join(missing)}", e.span)
+            return e.record
         if isinstance(e, A.Call):
             return self.call(e, scope)
         if isinstance(e, A.BinOp):
@@ -407,6 +451,116 @@ class _Checker:
                 return "set:" + bt
         return "any"
 
+    def field_type(self, record_type: str, name: str, span: A.Span) -> str:
+        rec = self.m.records.get(record_type)
+        if rec is None:
+            if record_type != "any":
+                self.err("E206", f"a {record_type} has no fields", span)
+            return "any"
+        for fname, ft in rec.fields:
+            if fname == name:
+                return _type_str(ft)
+        self.err("E206", f"record {record_type} has no field '{name}'", span,
+                 did_you_mean(name, [f for f, _ in rec.fields]))
+        return "any"
+
+    def load_graph(self, d: A.GraphFileDecl) -> tuple[list[str], list[tuple[str, str]]] | None:
+        data = self.read_json(d.path, d.span)
+        if data is None:
+            return None
+        try:
+            nodes = [str(n) for n in data["nodes"]]
+            edges = [(str(a), str(b)) for a, b in data["edges"]]
+        except (KeyError, TypeError, ValueError):
+            self.err("E402", f"'{d.path}': a graph file is {{\"nodes\": [...], \"edges\": [[a, b], ...]}}", d.span)
+            return None
+        unknown = [x for e in edges for x in e if x not in nodes]
+        if unknown:
+            self.err("E402", f"'{d.path}': edge names unknown node '{unknown[0]}'", d.span)
+            return None
+        return nodes, edges
+
+    def read_text(self, rel: str, span: A.Span) -> str | None:
+        base = Path(span.file).parent
+        path = (base / rel)
+        try:
+            return path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as err:
+            self.err("E401", f"cannot read data file '{rel}': {getattr(err, 'strerror', None) or err}", span)
+            return None
+
+    def read_json(self, rel: str, span: A.Span) -> Any:
+        text = self.read_text(rel, span)
+        if text is None:
+            return None
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as err:
+            self.err("E402", f"'{rel}':{err.lineno}:{err.colno}: not JSON: {err.msg}", span)
+            return None
+
+    def domains(self) -> dict[str, tuple]:
+        out: dict[str, list] = {}
+        for name, t in self.m.element_type.items():
+            out.setdefault(t, []).append(name)
+        out["Direction"] = list(DIRECTIONS)
+        if self.m.players is not None:
+            out["Player"] = list(self.m.players.names)
+        return {k: tuple(v) for k, v in out.items()}
+
+    def load_data(self, d: A.DataDecl) -> None:
+        from ..interpreter.errors import SaveError
+        from ..interpreter.values import decode
+
+        t = _type_str(d.type)
+        doms = self.domains()
+        if d.legend is not None:
+            self.expr(d.legend, {})
+            text = self.read_text(d.path, d.span)
+            if text is None:
+                return
+            board = t[4:].split("->", 1)[0] if t.startswith("map:") else ""
+            grid = self.m.boards.get(board)
+            if not isinstance(grid, A.GridDecl) or not isinstance(d.legend, A.MapLit):
+                self.err("E403", "a text map needs a type 'Square -> T' over a grid and a legend "
+                         "map like {\"M\": mountain}", d.span)
+                return
+            legend = {}
+            for k, v in d.legend.items:
+                if not isinstance(k, A.StrLit) or not isinstance(v, (A.Name, A.NoneLit, A.IntLit, A.BoolLit)):
+                    self.err("E403", "legend keys are one-character texts, values are names", k.span)
+                    return
+                legend[k.value] = None if isinstance(v, A.NoneLit) else getattr(v, "name", getattr(v, "value", None))
+            rows = [r for r in text.splitlines() if r.strip() and not r.startswith("#")]
+            if len(rows) != grid.height:
+                self.err("E403", f"'{d.path}' has {len(rows)} rows, the grid {grid.height}", d.span)
+                return
+            value: dict = {}
+            from ..interpreter.stdlib.grid import square_name
+
+            for i, row in enumerate(rows):
+                y = grid.height - 1 - i
+                if len(row) != grid.width:
+                    self.err("E403", f"'{d.path}' line {i + 1} has {len(row)} columns, the grid {grid.width}",
+                             d.span)
+                    return
+                for x, ch in enumerate(row):
+                    if ch not in legend:
+                        self.err("E403", f"'{d.path}' line {i + 1} column {x + 1}: "
+                                 f"{ch!r} is not in the legend", d.span)
+                        return
+                    value[square_name(x, y)] = legend[ch]
+            raw: Any = value
+        else:
+            raw = self.read_json(d.path, d.span)
+            if raw is None:
+                return
+        records = {n: {f: _type_str(ft) for f, ft in r.fields} for n, r in self.m.records.items()}
+        try:
+            self.m.data_values[d.name] = decode(t, raw, d.path, doms, records)
+        except SaveError as err:
+            self.err("E404", f"data file {err.message}", d.span)
+
     def want_bool(self, e: A.Node, t: str) -> None:
         if strip_opt(t) not in ("bool", "any"):
             self.err("E211", f"expected a condition (true/false), found {t}", e.span)
@@ -425,6 +579,14 @@ class _Checker:
                         self.err("E204", f"argument '{p.name}' of '{e.func}' should be "
                                  f"{_type_str(p.type)}, not {at}", a.span)
             return m.define_types.get(e.func, "any")
+        dev = m.devices.get(e.func)
+        if dev is not None:
+            if len(e.args) != len(dev.params):
+                self.err("E212", f"'{e.func}' takes {len(dev.params)} argument(s), got {len(e.args)}", e.span)
+            if not allow_chance:
+                self.err("E215", f"'{e.func}' is a chance device: use it only as 'let x = {e.func}(...)'",
+                         e.span)
+            return _type_str(dev.type)
         sig = LIBRARY.get(e.func)
         if sig is None:
             if e.func in m.procedures:
@@ -463,8 +625,8 @@ class _Checker:
         ty = _type_str(m.vars[t.root].type)
         for step in t.steps:
             if isinstance(step, str):
-                self.err("E206", f"no field '{step}': records are not supported yet", t.span)
-                return "any"
+                ty = self.field_type(strip_opt(ty), step, t.span)
+                continue
             kt = self.expr(step, scope)
             base = strip_opt(ty)
             if base.startswith("map:"):
@@ -580,6 +742,13 @@ class _Checker:
             return False
         elif isinstance(s, A.LogStmt):
             pass
+        elif isinstance(s, A.ResultStmt):
+            t = self.expr(s.value, scope)
+            if ctx.get("kind") != "device_roll":
+                self.err("E309", "'result' belongs in a device's roll part", s.span)
+            elif not compatible(ctx.get("result_type", "any"), t):
+                self.err("E216", f"the device's outcome is {ctx['result_type']}, not {t}", s.value.span)
+            return False
         elif isinstance(s, A.IfStmt):
             falls = False
             for test, body in s.branches:
@@ -622,6 +791,15 @@ class _Checker:
             return self.block(s.body, scope, {**ctx, "depth": ctx.get("depth", 0) + 1})
         if ctx.get("kind") == "action" and not isinstance(s, (A.LetStmt, A.RequireStmt)):
             ctx["effects_started"] = True
+        if ctx.get("kind") == "device_roll" and isinstance(s, (
+            A.SetStmt, A.AddStmt, A.RemoveStmt, A.ClearStmt, A.MoveStmt, A.DrawStmt, A.ShuffleStmt
+        )):
+            self.err("E307", "a device's roll part may not change the state; do that in 'settle'", s.span,
+                     "a scripted outcome skips the roll part, so changes there would differ")
+        if ctx.get("kind") in ("device_roll", "device_settle", "define") and isinstance(
+            s, (A.PlayStmt, A.ChooseStmt, A.TurnStmt, A.PhaseStmt, A.GotoStmt)
+        ):
+            self.err("E304", "a device cannot stop for a decision", s.span)
         return True
 
     # ---------------------------------------------------------------- whole model
@@ -631,6 +809,12 @@ class _Checker:
         self.offered: set[str] = set()
         self.gotos: list[A.GotoStmt] = []
         self.top_phases: list[str] = []
+        for r in m.records.values():
+            for _f, ft in r.fields:
+                self.check_type(ft)
+        for d in m.data.values():
+            self.check_type(d.type)
+            self.load_data(d)
         for v in m.vars.values():
             self.check_type(v.type)
             if v.default is not None:
@@ -667,6 +851,18 @@ class _Checker:
             self.block(a.body, scope, {"kind": "action"})
         for p in m.procedures.values():
             self.block(p.body, self.params(p.params, {}), {"kind": "procedure"})
+        for dv in m.devices.values():
+            scope = self.params(dv.params, {})
+            self.check_type(dv.type)
+            rt = _type_str(dv.type)
+            falls = self.block(dv.roll, scope, {"kind": "device_roll", "result_type": rt})
+            if falls:
+                self.err("E308", f"device '{dv.name}': its roll part must end with 'result <outcome>'", dv.span)
+            inner = dict(scope)
+            inner["outcome"] = rt
+            for r in dv.requires:
+                self.want_bool(r.test, self.expr(r.test, inner))
+            self.block(dv.settle, inner, {"kind": "device_settle"})
         for t in m.triggers:
             self.want_bool(t.test, self.expr(t.test, {}))
             self.block(t.body, {}, {"kind": "trigger"})
@@ -730,6 +926,12 @@ class _Checker:
                 t = self.expr(st.value, {})
                 if st.kind == "expect":
                     self.want_bool(st.value, t)
+            elif st.kind == "script":
+                name, value = st.value
+                if name not in self.m.devices and name not in ("roll", "random", "shuffled", "bernoulli"):
+                    self.err("E227", f"'{name}' is not a chance device", st.span,
+                             did_you_mean(name, list(self.m.devices) + ["roll", "random", "shuffled", "bernoulli"]))
+                self.expr(value, {})
             elif st.kind == "option":
                 name, value = st.value
                 if name not in self.m.options:

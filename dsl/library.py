@@ -59,4 +59,5 @@ LIBRARY: dict[str, Signature] = {
     "roll": Signature(2, 2, "list:int", "roll n dice with s sides", chance=True),
     "random": Signature(1, 1, "any", "one item of a list, uniformly", chance=True),
     "shuffled": Signature(1, 1, "arg0", "a shuffled copy of a list", chance=True),
+    "bernoulli": Signature(2, 2, "bool", "true with probability num/den", chance=True),
 }

@@ -221,6 +221,46 @@ class _Builder(Transformer):
     def board_graph(self, meta, children):
         return A.GraphDecl(self._s(meta), str(children[0]), tuple(children[1:]))
 
+    def board_graph_file(self, meta, children):
+        return A.GraphFileDecl(self._s(meta), str(children[0]), _unquote(children[1]))
+
+    def field_decl(self, meta, children):
+        return (str(children[0]), children[1])
+
+    def record_decl(self, meta, children):
+        return A.RecordDecl(self._s(meta), str(children[0]), tuple(children[1:]))
+
+    def data_decl(self, meta, children):
+        name, typ, path, legend = children
+        return A.DataDecl(self._s(meta), str(name), typ, _unquote(path), legend)
+
+    def device_require(self, meta, c):
+        return A.RequireStmt(self._s(meta), c[0], _unquote(c[1]) if c[1] else None)
+
+    def device_decl(self, meta, c):
+        name, params, typ = c[0], c[1], c[2]
+        rest = list(c[3:])
+        settle = rest.pop() if rest and (rest[-1] is None or isinstance(rest[-1], tuple)) else None
+        headers = [x for x in rest if isinstance(x, Tree)]
+        others = [x for x in rest if not isinstance(x, Tree)]
+        prov, _ = _split_body(self.path, headers)
+        roll = others[0]
+        requires = tuple(others[1:])
+        return A.DeviceDecl(self._s(meta), str(name), params or (), typ, prov, roll, requires,
+                            tuple(settle or ()))
+
+    def result_stmt(self, meta, c):
+        return A.ResultStmt(self._s(meta), c[0])
+
+    def sc_script(self, meta, c):
+        return A.ScenarioStep(self._s(meta), "script", (str(c[0]), c[1]))
+
+    def field_init(self, meta, children):
+        return (str(children[0]), children[1])
+
+    def record_lit(self, meta, children):
+        return A.RecordLit(self._s(meta), str(children[0]), tuple(children[1:]))
+
     def state_decl(self, meta, children):
         return A.StateDecl(self._s(meta), tuple(children))
 

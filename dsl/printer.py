@@ -56,6 +56,8 @@ def expr_text(e: A.Node) -> str:
         return f"{_wrap(e.base, 9)}[{expr_text(e.key)}]"
     if isinstance(e, A.Field):
         return f"{_wrap(e.base, 9)}.{e.name}"
+    if isinstance(e, A.RecordLit):
+        return f"{e.record}(" + ", ".join(f"{n}: {expr_text(v)}" for n, v in e.fields) + ")"
     if isinstance(e, A.Call):
         return f"{e.func}(" + ", ".join(expr_text(a) for a in e.args) + ")"
     if isinstance(e, A.BinOp):
@@ -188,6 +190,8 @@ def _stmt(s: A.Node, depth: int) -> list[str]:
         return [text]
     if isinstance(s, A.BreakStmt):
         return [ind + "break"]
+    if isinstance(s, A.ResultStmt):
+        return [f"{ind}result {expr_text(s.value)}"]
     if isinstance(s, A.GotoStmt):
         return [f"{ind}goto {s.phase}"]
     if isinstance(s, A.LogStmt):
@@ -236,6 +240,9 @@ def _scenario_step(st: A.ScenarioStep) -> list[str]:
         return [ind + "given"] + _stmts(st.body, 2)
     if k == "do":
         return [f"{ind}do {_call_text(st.call)}"]
+    if k == "script":
+        name, value = st.value
+        return [f"{ind}script {name} returns {expr_text(value)}"]
     if k == "expect":
         tail = f" else {_q(st.message)}" if st.message else ""
         return [f"{ind}expect {expr_text(st.value)}{tail}"]
@@ -268,6 +275,20 @@ def _decl(d: A.Node) -> list[str]:
         return [f"board {d.name} = grid {d.width} x {d.height}"]
     if isinstance(d, A.GraphDecl):
         return [f"board {d.name} = graph"] + [INDENT + " - ".join(p) for p in d.paths]
+    if isinstance(d, A.GraphFileDecl):
+        return [f"board {d.name} = graph from {_q(d.path)}"]
+    if isinstance(d, A.DeviceDecl):
+        out = [f"device {d.name}{_params(d.params)}: {_type_text(d.type)}"] + _prov(d.prov, INDENT)
+        out += [INDENT + "roll"] + _stmts(d.roll, 2)
+        out += _stmts(d.requires, 1)
+        if d.settle:
+            out += [INDENT + "settle"] + _stmts(d.settle, 2)
+        return out
+    if isinstance(d, A.RecordDecl):
+        return [f"record {d.name}(" + ", ".join(f"{n}: {_type_text(t)}" for n, t in d.fields) + ")"]
+    if isinstance(d, A.DataDecl):
+        tail = f" legend {expr_text(d.legend)}" if d.legend is not None else ""
+        return [f"data {d.name}: {_type_text(d.type)} from {_q(d.path)}{tail}"]
     if isinstance(d, A.StateDecl):
         out = ["state"]
         for v in d.vars:

@@ -156,6 +156,13 @@ def make_builtins(grids: dict[str, Grid], graphs: dict[str, Graph], players_of: 
 
 # Chance functions take the game first: they advance its generator and note the outcome.
 def chance_roll(G: Any, n: int, sides: int) -> list[int]:
+    if G.scripted and G.scripted.get("roll"):
+        values = G.take_script("roll")
+        if not (isinstance(values, list) and len(values) == n and all(
+                isinstance(v, int) and 1 <= v <= sides for v in values)):
+            raise RuleFailure(f"scripted roll {values!r} is impossible for {n}d{sides}")
+        G.note_chance("roll", f"{n}d{sides} (scripted)", values)
+        return list(values)
     values, G.rng = rng.roll_dice(G.rng, n, sides)
     G.note_chance("roll", f"{n}d{sides}", list(values))
     return list(values)
@@ -165,12 +172,24 @@ def chance_random(G: Any, items: Iterable) -> Any:
     seq = list(items)
     if not seq:
         raise RuleFailure("random() of an empty list")
+    if G.scripted and G.scripted.get("random"):
+        value = G.take_script("random")
+        if value not in seq:
+            raise RuleFailure(f"scripted random {value!r} is not one of the items")
+        G.note_chance("random", f"1 of {len(seq)} (scripted)", value)
+        return value
     i, G.rng = rng.randbelow(G.rng, len(seq))
     G.note_chance("random", f"1 of {len(seq)}", seq[i])
     return seq[i]
 
 
 def chance_shuffled(G: Any, items: Iterable) -> list:
+    if G.scripted and G.scripted.get("shuffled"):
+        order = G.take_script("shuffled")
+        if sorted(map(repr, order)) != sorted(map(repr, items)):
+            raise RuleFailure("scripted shuffle is not a permutation of the items")
+        G.note_chance("shuffle", f"{len(order)} items (scripted)", order)
+        return list(order)
     out, G.rng = rng.shuffle(G.rng, list(items))
     G.note_chance("shuffle", f"{len(out)} items", out)
     return out
@@ -193,4 +212,17 @@ def game_seat(G: Any, p: Any) -> int:
 
 GAME = {"other": game_other, "next_player": game_next_player, "seat": game_seat}
 
-CHANCE = {"roll": chance_roll, "random": chance_random, "shuffled": chance_shuffled}
+def chance_bernoulli(G: Any, num: int, den: int) -> bool:
+    if not 0 <= num <= den or den <= 0:
+        raise RuleFailure(f"bernoulli({num}, {den}) is not a probability")
+    if G.scripted and G.scripted.get("bernoulli"):
+        value = bool(G.take_script("bernoulli"))
+        G.note_chance("bernoulli", f"{num}/{den} (scripted)", value)
+        return value
+    value, G.rng = rng.bernoulli(G.rng, num, den)
+    G.note_chance("bernoulli", f"{num}/{den}", value)
+    return value
+
+
+CHANCE = {"roll": chance_roll, "random": chance_random, "shuffled": chance_shuffled,
+          "bernoulli": chance_bernoulli}

@@ -105,7 +105,17 @@ class _Gen:
             return "any"
         if isinstance(e, A.Index):
             return value_type(self.static_type(e.base, sc))
+        if isinstance(e, A.Field):
+            return self.field_type(strip_opt(self.static_type(e.base, sc)), e.name)
+        if isinstance(e, A.RecordLit):
+            return e.record
         return "any"
+
+    def field_type(self, record: str, name: str) -> str:
+        rec = self.m.records.get(record)
+        if rec is None:
+            return "any"
+        return next((type_str(t) for f, t in rec.fields if f == name), "any")
 
     def ex(self, e: A.Node, sc: dict, rec: list | None = None) -> str:
         """Python source for expression `e`; `rec` (explain mode) collects sub-expressions."""
@@ -147,7 +157,7 @@ class _Gen:
                 return sc[n][0]
             if n in m.vars:
                 return f"V[{n!r}]"
-            if n in m.consts or n in m.options:
+            if n in m.consts or n in m.options or n in m.data:
                 return f"K[{n!r}]"
             if n == "current":
                 return "G.current"
@@ -177,10 +187,16 @@ class _Gen:
                     dflt = default_for(value_type(bt))
                     return f"{base}.get({key}, {dflt!r})"
             return f"_index({base}, {key})" if bt == "any" else f"{base}[{key}]"
+        if isinstance(e, A.Field):
+            return f"{sub(e.base)}[{e.name!r}]"
+        if isinstance(e, A.RecordLit):
+            return "{" + ", ".join(f"{n!r}: {sub(v)}" for n, v in e.fields) + "}"
         if isinstance(e, A.Call):
             args = ", ".join(sub(a) for a in e.args)
             if e.func in m.defines:
                 return f"D_{self.define_ids[e.func]}(G{', ' if args else ''}{args})"
+            if e.func in m.devices:
+                return f"DV_{self.device_ids[e.func]}(G{', ' if args else ''}{args})"
             if e.func in B.CHANCE or e.func in B.GAME:
                 return f"c_{e.func}(G{', ' if args else ''}{args})"
             return f"b_{e.func}({args})"
@@ -255,13 +271,17 @@ class _Gen:
         keys = []
         for i, step in enumerate(t.steps):
             k = self.fresh("k")
-            out.append(f"{ind}{k} = {self.ex(step, sc)}")
+            if isinstance(step, str):
+                out.append(f"{ind}{k} = {step!r}")
+                ty = self.field_type(strip_opt(ty), step)
+            else:
+                out.append(f"{ind}{k} = {self.ex(step, sc)}")
+                ty = value_type(strip_opt(ty))
             keys.append(k)
             if i < len(t.steps) - 1:
                 c2 = self.fresh("c")
                 out.append(f"{ind}{c2} = _index({cont}, {k})")
                 cont = c2
-            ty = value_type(strip_opt(ty))
         c = self.fresh("c")
         out.append(f"{ind}{c} = {cont}")
         path = "(" + ", ".join([repr(t.root)] + keys) + ",)"
@@ -291,7 +311,8 @@ class _Gen:
 
         if isinstance(s, A.SetStmt):
             val = ex(s.value)
-            self.write(s.target, sc, lambda old, ty: val, out, ind)
+            own = (lambda old, ty: f"_own({val})") if self._may_be_record(s.value, sc) else (lambda old, ty: val)
+            self.write(s.target, sc, own, out, ind)
         elif isinstance(s, A.AddStmt):
             val = ex(s.value)
             self.write(s.target, sc, lambda old, ty: f"_add({old}, {val})", out, ind)
@@ -335,6 +356,8 @@ class _Gen:
                 out.append(f"{ind}G.note_log({s.message!r})")
         elif isinstance(s, A.BreakStmt):
             out.append(f"{ind}break")
+        elif isinstance(s, A.ResultStmt):
+            out.append(f"{ind}return {ex(s.value)}")
         elif isinstance(s, A.IfStmt):
             for i, (test, body) in enumerate(s.branches):
                 out.append(f"{ind}{'if' if i == 0 else 'elif'} {ex(test)}:")
@@ -362,6 +385,14 @@ class _Gen:
         else:
             raise RuleFailure(f"'{type(s).__name__}' cannot run here", s.span)
 
+    def _may_be_record(self, e: A.Node, sc: dict) -> bool:
+        """Whether a stored value could be a dict shared with a constant or another path."""
+        if isinstance(e, (A.IntLit, A.StrLit, A.BoolLit, A.NoneLit, A.Compare, A.BoolOp, A.Not,
+                          A.BinOp, A.Neg, A.ListLit)):
+            return False
+        t = strip_opt(self.static_type(e, sc))
+        return t == "any" or t in self.m.records or t.startswith("map:")
+
     def span_id(self, span: A.Span) -> int:
         self.spans.append(span)
         return len(self.spans) - 1
@@ -381,6 +412,13 @@ def _index(base: Any, key: Any) -> Any:
         return base[key]
     except (KeyError, IndexError, TypeError):
         raise RuleFailure(f"no entry {key!r} in {type(base).__name__}") from None
+
+
+def _own(value: Any) -> Any:
+    """A private copy of a dict value (records, maps) before it is stored in the state."""
+    if type(value) is dict:
+        return {k: _own(v) for k, v in value.items()}
+    return value
 
 
 def _store(container: Any, key: Any, value: Any) -> None:
@@ -483,8 +521,12 @@ def _build_boards(model: Model) -> tuple[dict, dict, dict]:
             g = Grid(d.width, d.height)
             grids[name] = g
             elements[name] = tuple(g.squares)
+        elif isinstance(d, A.GraphFileDecl):
+            nodes, edges = model.graph_files[name]
+            graphs[name] = Graph(nodes, edges)
+            elements[name] = tuple(nodes)
         else:
-            nodes: list[str] = []
+            nodes = []
             edges = []
             for path in d.paths:
                 for n in path:
@@ -508,7 +550,36 @@ def compile_model(model: Model, record: bool) -> Program:
     g.spans = []
     g.define_ids = {n: i for i, n in enumerate(model.defines)}
     g.proc_ids = {n: i for i, n in enumerate(model.procedures)}
+    g.device_ids = {n: i for i, n in enumerate(model.devices)}
     builder = _Blocks(g, prog)
+
+    # chance devices: roll (or a scripted outcome), check, settle
+    for name, dv in model.devices.items():
+        i = g.device_ids[name]
+        sc = {p.name: (f"p{j}", type_str(p.type) if p.type else "any") for j, p in enumerate(dv.params)}
+        params = [sc[p.name][0] for p in dv.params]
+        lines: list[str] = []
+        g.stmts(dv.roll, dict(sc), lines, "    ")
+        g.function(f"DR_{i}", params, lines)
+        inner = dict(sc)
+        inner["outcome"] = ("outcome", type_str(dv.type))
+        lines = [f"    outcome = G.take_script({name!r}) if G.scripted else MISSING",
+                 "    scripted = outcome is not MISSING",
+                 "    if not scripted:",
+                 f"        outcome = DR_{i}(G{', ' if params else ''}{', '.join(params)})"]
+        for r in dv.requires:
+            msg = r.message or f"impossible outcome: {expr_text(r.test)}"
+            lines.append(f"    if not {g.ex(r.test, inner)}:")
+            lines.append(f"        raise RuleFailure(('scripted: ' if scripted else '') + {msg!r}, "
+                         f"SPANS[{g.span_id(r.span)}])")
+        args_repr = "[" + ", ".join(params) + "]"
+        lines.append(f"    G.note_chance('device', {name!r} + ('(scripted)' if scripted else ''), outcome, {args_repr})")
+        body: list[str] = []
+        g.stmts(dv.settle, dict(inner), body, "    ")
+        lines.extend(body if dv.settle else [])
+        lines.append("    return outcome")
+        g.function(f"DV_{i}", params, lines)
+        prog.rules[f"device:{name}"] = _prov_info(name, dv.prov, dv.span)
 
     # definitions: pure functions
     for name, d in model.defines.items():
@@ -579,6 +650,7 @@ def compile_model(model: Model, record: bool) -> Program:
         "RuleFailure": RuleFailure,
         "_index": _index,
         "_store": _store,
+        "_own": _own,
         "_add": _add,
         "_add_all": _add_all,
         "_remove": _remove,
@@ -709,9 +781,8 @@ class _Blocks:
                 run.clear()
 
         for s in body:
-            if not suspends((s,), model.suspends) and not isinstance(s, (A.BreakStmt, A.FinishStmt)):
-                if isinstance(s, (A.ForStmt, A.RepeatStmt, A.WhileStmt)) and _has_break_direct(s):
-                    pass  # a Python loop handles its own break
+            if (not suspends((s,), model.suspends) and not isinstance(s, (A.BreakStmt, A.FinishStmt))
+                    and not (loops and _has_loose_break(s))):
                 run.append(s)
                 continue
             flush()
@@ -965,7 +1036,15 @@ def _names(node: Any) -> list[A.Name]:
     return [n for n in iter_nodes(node) if isinstance(n, A.Name)]
 
 
-def _has_break_direct(s: A.Node) -> bool:
+def _has_loose_break(s: A.Node) -> bool:
+    """Whether `s` holds a `break` aimed at a loop outside it (so it must become VM ops)."""
+    if isinstance(s, A.BreakStmt):
+        return True
+    if isinstance(s, A.IfStmt):
+        return any(_has_loose_break(x) for _, body in s.branches for x in body) or any(
+            _has_loose_break(x) for x in s.orelse)
+    if isinstance(s, (A.TurnStmt, A.PhaseStmt)):
+        return any(_has_loose_break(x) for x in s.body)
     return False
 
 
@@ -975,6 +1054,7 @@ def compile_expr(prog: Program, expr: A.Node, scope: tuple[str, ...] = ()) -> An
     g.spans = []
     g.define_ids = {n: i for i, n in enumerate(prog.model.defines)}
     g.proc_ids = {n: i for i, n in enumerate(prog.model.procedures)}
+    g.device_ids = {n: i for i, n in enumerate(prog.model.devices)}
     sc = {name: (f"s{i}", "any") for i, name in enumerate(scope)}
     g.function("EXPR", [sc[n][0] for n in scope], [f"    return {g.ex(expr, sc)}"])
     ns = dict(prog.namespace)
@@ -988,6 +1068,7 @@ def compile_stmts(prog: Program, stmts: tuple) -> Any:
     g.spans = []
     g.define_ids = {n: i for i, n in enumerate(prog.model.defines)}
     g.proc_ids = {n: i for i, n in enumerate(prog.model.procedures)}
+    g.device_ids = {n: i for i, n in enumerate(prog.model.devices)}
     lines: list[str] = []
     g.stmts(stmts, {}, lines, "    ")
     lines.append("    return False")
@@ -1004,6 +1085,7 @@ def compile_explained(prog: Program, expr: A.Node) -> Any:
     g.spans = []
     g.define_ids = {n: i for i, n in enumerate(prog.model.defines)}
     g.proc_ids = {n: i for i, n in enumerate(prog.model.procedures)}
+    g.device_ids = {n: i for i, n in enumerate(prog.model.devices)}
     rec: list = []
     code = g.ex(expr, {}, rec)
     texts = [expr_text(r) for r in rec]

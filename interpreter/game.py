@@ -75,6 +75,7 @@ class Game:
         self.result: dict | None = None
         self.step_no = 0
         self.trig_last: list[bool] = [False] * len(self.prog.triggers)
+        self.scripted: dict[str, list] = {}
         self.journal: list = []
         self.trace: list[dict] | None = [] if record else None
         self._step: dict | None = None
@@ -517,12 +518,26 @@ class Game:
         self._auto(frame)
         self._step["events"].append(ev)
 
-    def note_chance(self, kind: str, what: str, outcome: Any) -> None:
+    def script(self, device: str, outcome: Any) -> None:
+        """Queue an outcome for the next use of a chance device (tests and scenarios)."""
+        self.scripted = {**self.scripted, device: [*self.scripted.get(device, []), outcome]}
+
+    def take_script(self, device: str) -> Any:
+        queue = self.scripted.get(device)
+        if not queue:
+            return MISSING
+        self.scripted = {**self.scripted, device: queue[1:]}
+        return queue[0]
+
+    def note_chance(self, kind: str, what: str, outcome: Any, args: Any = None) -> None:
         if not self.record:
             return
         if self._step is None:
             self._auto(self.frames[-1] if self.frames else [None, None, None, "flow"])
-        self._step["chance"].append({"kind": kind, "what": what, "outcome": jsonable(outcome)})
+        entry = {"kind": kind, "what": what, "outcome": jsonable(outcome)}
+        if args is not None:
+            entry["inputs"] = jsonable(args)
+        self._step["chance"].append(entry)
 
     def note_log(self, message: str) -> None:
         if self._step is None:
@@ -571,6 +586,7 @@ class Game:
         g.result = self.result
         g.step_no = self.step_no
         g.trig_last = self.trig_last
+        g.scripted = self.scripted
         g.journal = []
         g.trace = list(self.trace) if self.trace is not None else None
         g._step = None
@@ -597,6 +613,7 @@ class Game:
             "result": self.result,
             "step_no": self.step_no,
             "trig_last": list(self.trig_last),
+            "scripted": jsonable(self.scripted),
         }
 
     @classmethod
@@ -626,7 +643,7 @@ class Game:
             for name, t in g.prog.var_types.items():
                 if name not in vars_j:
                     raise SaveError(f"save.vars.{name}: missing")
-                g.vars[name] = decode(t, vars_j[name], f"save.vars.{name}", domains)
+                g.vars[name] = decode(t, vars_j[name], f"save.vars.{name}", domains, g.ruleset.record_fields)
             extra = set(vars_j) - set(g.prog.var_types)
             if extra:
                 raise SaveError(f"save.vars.{sorted(extra)[0]}: not declared in the ruleset")
@@ -649,6 +666,7 @@ class Game:
             g.result = data["result"]
             g.step_no = int(data["step_no"])
             g.trig_last = [bool(x) for x in data["trig_last"]]
+            g.scripted = dict(data.get("scripted") or {})
             if len(g.trig_last) != len(g.prog.triggers):
                 raise SaveError("save.trig_last: does not fit the ruleset's triggers")
         except SaveError:

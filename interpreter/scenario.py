@@ -36,10 +36,20 @@ class _Run:
         self.options: dict = {}
         self.game: Game | None = None
 
-    def ensure(self) -> Game:
+    def created(self) -> Game:
+        """The game, built but not yet started (so scripts can queue outcomes first)."""
         if self.game is None:
-            self.game = self.ruleset.new_game(players=self.players, seed=self.seed, options=self.options)
+            self.game = self.ruleset.new_game(players=self.players, seed=self.seed, options=self.options,
+                                              start=False)
+            self.started = False
         return self.game
+
+    def ensure(self) -> Game:
+        g = self.created()
+        if not self.started:
+            self.started = True
+            g.start()
+        return g
 
     def value(self, e: A.Node) -> Any:
         return self.ruleset.eval_static(e, self.ensure())
@@ -56,6 +66,10 @@ class _Run:
         elif k == "option":
             name, e = st.value
             self.options[name] = self.ruleset.eval_static(e, self.ruleset.new_game(start=False))
+        elif k == "script":
+            name, e = st.value
+            g = self.created()
+            g.script(name, self.ruleset.eval_static(e, g))
         elif k == "given":
             g = self.ensure()
             compile_stmts(g.prog, st.body)(g)

@@ -42,10 +42,10 @@ def _fail(path: str, msg: str) -> SaveError:
     return SaveError(f"{path}: {msg}")
 
 
-def decode(t: str, j: Any, path: str, domains: dict[str, tuple]) -> Any:
+def decode(t: str, j: Any, path: str, domains: dict[str, tuple], records: dict | None = None) -> Any:
     """Turn JSON `j` back into a value of type `t`, checking it on the way."""
     if t.startswith("opt:"):
-        return None if j is None else decode(t[4:], j, path, domains)
+        return None if j is None else decode(t[4:], j, path, domains, records)
     if t == "any":
         return j
     if t == "int":
@@ -63,11 +63,11 @@ def decode(t: str, j: Any, path: str, domains: dict[str, tuple]) -> Any:
     if t.startswith("list:"):
         if type(j) is not list:
             raise _fail(path, f"expected a list, found {j!r}")
-        return [decode(t[5:], x, f"{path}[{i}]", domains) for i, x in enumerate(j)]
+        return [decode(t[5:], x, f"{path}[{i}]", domains, records) for i, x in enumerate(j)]
     if t.startswith("set:"):
         if type(j) is not list:
             raise _fail(path, f"expected a list (a set), found {j!r}")
-        items = [decode(t[4:], x, f"{path}[{i}]", domains) for i, x in enumerate(j)]
+        items = [decode(t[4:], x, f"{path}[{i}]", domains, records) for i, x in enumerate(j)]
         if len(set(items)) != len(items):
             raise _fail(path, "a set holds each item once")
         return frozenset(items)
@@ -87,7 +87,7 @@ def decode(t: str, j: Any, path: str, domains: dict[str, tuple]) -> Any:
                 key = k == "True" or k == "true"
             elif kt in domains and k not in domains[kt]:
                 raise _fail(f"{path}.{k}", f"{k!r} is not a {kt}")
-            out[key] = decode(vt, x, f"{path}.{k}", domains)
+            out[key] = decode(vt, x, f"{path}.{k}", domains, records)
         if kt in domains:
             missing = [k for k in domains[kt] if k not in out]
             if missing:
@@ -97,6 +97,17 @@ def decode(t: str, j: Any, path: str, domains: dict[str, tuple]) -> Any:
         if j not in domains[t]:
             raise _fail(path, f"{j!r} is not a {t}")
         return j
+    if records and t in records:
+        fields = records[t]
+        if type(j) is not dict:
+            raise _fail(path, f"expected a {t} record (a map of its fields), found {j!r}")
+        unknown = [k for k in j if k not in fields]
+        if unknown:
+            raise _fail(f"{path}.{unknown[0]}", f"a {t} has no field {unknown[0]!r}")
+        missing = [k for k in fields if k not in j]
+        if missing:
+            raise _fail(path, f"a {t} needs field {missing[0]!r}")
+        return {k: decode(ft, j[k], f"{path}.{k}", domains, records) for k, ft in fields.items()}
     return j
 
 

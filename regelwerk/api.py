@@ -35,13 +35,25 @@ class Ruleset:
         self._exprs: dict[int, Any] = {}
 
     @property
+    def record_fields(self) -> dict[str, dict[str, str]]:
+        from .dsl.check import type_str
+
+        return {n: {f: type_str(t) for f, t in r.fields} for n, r in self.model.records.items()}
+
+    @property
     def player_names(self) -> tuple[str, ...]:
         return self.model.players.names
 
     def program(self, record: bool) -> Program:
         prog = self._programs.get(record)
         if prog is None:
-            prog = self._programs[record] = compile_model(self.model, record)
+            try:
+                prog = self._programs[record] = compile_model(self.model, record)
+            except EngineError:
+                raise
+            except Exception as err:  # a compiler bug must still reach the user as a message
+                raise EngineError(f"internal error compiling {self.title!r}: {type(err).__name__}: {err}; "
+                                  "please report this with the rules file") from err
         return prog
 
     def eval_static(self, expr: A.Node, game: Game, scope: dict | None = None) -> Any:
@@ -61,6 +73,7 @@ class Ruleset:
         holder = _ConstHolder(prog)
         for name, o in self.model.options.items():
             holder.consts[name] = options[name] if name in options else self.eval_static(o.default, holder)
+        holder.consts.update(self.model.data_values)
         for name, c in self.model.consts.items():
             holder.consts[name] = self.eval_static(c.value, holder)
         return holder.consts

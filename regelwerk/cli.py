@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -365,6 +366,12 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as err:  # the last line of defence: a message, never a traceback
+        if os.environ.get("REGELWERK_DEBUG"):
+            raise
+        _err(f"internal error: {type(err).__name__}: {err}\n"
+             "(set REGELWERK_DEBUG=1 for the traceback, and please report it)")
+        return 70
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ BUNDLED = {
     "tictactoe": CLASSIC / "tictactoe.rules",
     "connect4": CLASSIC / "connect4.rules",
     "breakthrough": CLASSIC / "breakthrough.rules",
+    "pig": ROOT / "rulesets" / "examples" / "pig.rules",
 }
 
 

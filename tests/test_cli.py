@@ -24,7 +24,7 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 
 def test_check_ok_and_errors(capsys, tmp_path):
     code, out, _ = run(capsys, "check", *BUNDLED.values())
-    assert code == 0 and out.count(": ok") == 3
+    assert code == 0 and out.count(": ok") == len(BUNDLED)
     bad = tmp_path / "bad.rules"
     bad.write_text("players X, O\nflow\n    repeat\n        turn\n            play plya\n", encoding="utf-8")
     code, _, err = run(capsys, "check", bad)
