@@ -239,7 +239,8 @@ class RequireStmt(Node):
 @dataclass(frozen=True, slots=True)
 class FinishStmt(Node):
     kind: str  # "winner" | "draw" | "ranking"
-    exprs: tuple[Node, ...]
+    exprs: tuple[Node, ...]  # the winner, or the ranking keys (best first), in terms of `var`
+    var: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

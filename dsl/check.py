@@ -22,7 +22,7 @@ from .library import LIBRARY
 DIRECTIONS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 BUILTIN_TYPES = {"int", "bool", "text", "Player", "Direction"}
 RESERVED_ACTIONS = {"pass", "choose"}
-KEYWORD_VALUES = {"current", "players", "player_count", "round"}
+KEYWORD_VALUES = {"current", "players", "player_count", "round", "current_phase"}
 AGG_RESULT = {
     "all": "bool",
     "any": "bool",
@@ -320,6 +320,8 @@ class _Checker:
                 return "list:Player"
             if n in ("player_count", "round"):
                 return "int"
+            if n == "current_phase":
+                return "opt:text"
             if n in m.enums or n in m.boards or n in ("Player", "Direction"):
                 return "list:" + n
             if n in m.defines:
@@ -698,8 +700,11 @@ class _Checker:
                 self.err("E303", "'require' after an effect: preconditions come first", s.span,
                          "move it above the first effect, or use 'if'")
         elif isinstance(s, A.FinishStmt):
+            inner = {**scope, s.var: "Player"} if s.var else scope
             for x in s.exprs:
-                t = self.expr(x, scope)
+                t = self.expr(x, inner)
+                if s.kind == "ranking" and strip_opt(t) not in ("int", "any"):
+                    self.err("E216", f"a ranking key is a number, not {t}", x.span)
                 if s.kind == "winner" and strip_opt(t) not in ("Player", "list:Player", "any"):
                     self.err("E216", f"a winner is a player or a list of players, not {t}", x.span)
             return False
@@ -922,7 +927,7 @@ class _Checker:
         for st in sc.steps:
             if st.kind == "given":
                 self.block(st.body, {}, {"kind": "given"})
-            elif st.kind in ("expect", "winner") and isinstance(st.value, A.Node):
+            elif st.kind in ("expect", "winner", "decider") and isinstance(st.value, A.Node):
                 t = self.expr(st.value, {})
                 if st.kind == "expect":
                     self.want_bool(st.value, t)

@@ -381,11 +381,11 @@ class _Builder(Transformer):
         return ("draw", ())
 
     def finish_ranking(self, meta, c):
-        return ("ranking", tuple(c))
+        return ("ranking", tuple(c[1:]), str(c[0]))
 
     def finish_stmt(self, meta, c):
-        kind, exprs = c[0]
-        return A.FinishStmt(self._s(meta), kind, exprs)
+        kind, exprs, *var = c[0]
+        return A.FinishStmt(self._s(meta), kind, exprs, var[0] if var else None)
 
     def do_stmt(self, meta, c):
         return A.DoStmt(self._s(meta), str(c[0]), tuple(x for x in c[1:] if x is not None))
@@ -577,6 +577,9 @@ class _Builder(Transformer):
 
     def sc_expect_draw(self, meta, c):
         return A.ScenarioStep(self._s(meta), "draw")
+
+    def sc_expect_decider(self, meta, c):
+        return A.ScenarioStep(self._s(meta), "decider", c[0])
 
     def sc_expect_over(self, meta, c):
         return A.ScenarioStep(self._s(meta), "over")

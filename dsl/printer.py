@@ -167,7 +167,7 @@ def _stmt(s: A.Node, depth: int) -> list[str]:
             return [f"{ind}finish draw"]
         if s.kind == "winner":
             return [f"{ind}finish winner {expr_text(s.exprs[0])}"]
-        return [f"{ind}finish ranking " + " then ".join(expr_text(x) for x in s.exprs)]
+        return [f"{ind}finish ranking {s.var} by " + " then ".join(expr_text(x) for x in s.exprs)]
     if isinstance(s, A.DoStmt):
         args = "(" + ", ".join(expr_text(a) for a in s.args) + ")" if s.args else ""
         return [f"{ind}do {s.name}{args}"]
@@ -257,6 +257,8 @@ def _scenario_step(st: A.ScenarioStep) -> list[str]:
         return [ind + "expect draw"]
     if k == "over":
         return [ind + "expect over"]
+    if k == "decider":
+        return [f"{ind}expect decision by {expr_text(st.value)}"]
     if k == "not_over":
         return [ind + "expect not over"]
     raise TypeError(k)

@@ -167,6 +167,8 @@ class _Gen:
                 return "len(G.players)"
             if n == "round":
                 return "G.round"
+            if n == "current_phase":
+                return "G.phase"
             if n == "Player":
                 return "G.players"
             if n in self.elements:
@@ -344,7 +346,13 @@ class _Gen:
             out.append(f"{ind}if not {ex(s.test)}:")
             out.append(f"{ind}    raise RuleFailure({msg!r}, SPANS[{self.span_id(s.span)}])")
         elif isinstance(s, A.FinishStmt):
-            args = ", ".join(ex(x) for x in s.exprs)
+            if s.kind == "ranking":
+                v = self.fresh("r")
+                inner = {**sc, s.var: (v, "Player")}
+                keys = ", ".join(self.ex(x, inner) for x in s.exprs)
+                args = f"lambda {v}: ({keys},)"
+            else:
+                args = ", ".join(ex(x) for x in s.exprs)
             out.append(f"{ind}G.finish({s.kind!r}, [{args}], {self.span_id(s.span)})")
             out.append(f"{ind}return True")
         elif isinstance(s, A.DoStmt):
@@ -485,6 +493,18 @@ def _cleared(old: Any) -> Any:
     if t is str:
         return None
     return None
+
+
+def _uniq(items: Any) -> list:
+    """The distinct items in first-seen order (lists compare by value too)."""
+    try:
+        return list(dict.fromkeys(items))
+    except TypeError:
+        out: list = []
+        for x in items:
+            if x not in out:
+                out.append(x)
+        return out
 
 
 def _streak(items: Any, pred: Any) -> int:
@@ -657,6 +677,7 @@ def compile_model(model: Model, record: bool) -> Program:
         "_draw": _draw,
         "_cleared": _cleared,
         "_streak": _streak,
+        "_uniq": _uniq,
         "_argmax": _argmax,
         "_argmin": _argmin,
         "E": elements,
@@ -914,8 +935,8 @@ class _Blocks:
 
         def domain_code(i: int, scope: dict) -> str:
             p = a.params[i]
-            if p.domain is not None:
-                return g.ex(p.domain, scope)
+            if p.domain is not None:  # a value offered twice is one move, not two
+                return f"_uniq({g.ex(p.domain, scope)})"
             t = type_str(p.type)
             if t == "Player":
                 return "G.players"
@@ -955,8 +976,14 @@ class _Blocks:
             return ind
 
         emit_pre(items_at[-1], ind)
+        param_names = {p.name for p in a.params} | set(let_level)
+        hoisted: dict[int, str] = {}
+        for i, p in enumerate(a.params):  # domains that need no parameter are computed once
+            if p.domain is not None and not ({n.name for n in _names(p.domain)} & param_names):
+                hoisted[i] = g.fresh("dom")
+                lines.append(f"{ind}{hoisted[i]} = {domain_code(i, esc)}")
         for i, p in enumerate(a.params):
-            lines.append(f"{ind}for {pnames[i]} in {domain_code(i, esc)}:")
+            lines.append(f"{ind}for {pnames[i]} in {hoisted.get(i) or domain_code(i, esc)}:")
             esc[p.name] = (pnames[i], ptypes[i])
             ind += "    "
             emit_pre(items_at[i], ind)

@@ -288,12 +288,14 @@ class Game:
             v = values[0]
             winners = list(v) if isinstance(v, (list, tuple, frozenset)) else [v]
         else:
-            keys = values
-            def rank_key(p: str) -> tuple:
-                return tuple(k[p] if isinstance(k, dict) else 0 for k in keys)
-            best = max(rank_key(p) for p in self.players)
-            winners = [p for p in self.players if rank_key(p) == best]
+            rank_key = values[0]
+            keyed = {p: rank_key(p) for p in self.players}
+            best = max(keyed.values())
+            winners = [p for p in self.players if keyed[p] == best]
         self.result = {"kind": kind, "winners": winners, "scores": jsonable(self.scores)}
+        if kind == "ranking":
+            order = sorted(self.players, key=lambda p: keyed[p], reverse=True)
+            self.result["ranking"] = [{"player": p, "keys": jsonable(list(keyed[p]))} for p in order]
         self.pending = None
 
     # ------------------------------------------------------------------ the VM
@@ -435,8 +437,11 @@ class Game:
                 if record and self._step is not None and self._step["automatic"] is False:
                     self._close()
                 if not frames:
-                    self.finish("ranking" if self.prog.model.scoring else "draw",
-                                [self.scores] if self.prog.model.scoring else [], -1)
+                    scores = self.scores
+                    if scores:
+                        self.finish("ranking", [lambda p: (scores[p],)], -1)
+                    else:
+                        self.finish("draw", [], -1)
                     break
             else:  # pragma: no cover - the compiler emits only the kinds above
                 raise RuleFailure(f"unknown op {kind}")

@@ -111,6 +111,11 @@ class _Run:
             g = self.ensure()
             if not g.is_over or g.winners:
                 return "expected a draw, got " + ("winner " + ", ".join(g.winners) if g.is_over else "a game not over")
+        elif k == "decider":
+            g = self.ensure()
+            want = self.value(st.value)
+            if g.decision_player() != want:
+                return f"expected a decision by {want}, but it is {g.decision_player() or 'nobody'}'s"
         elif k == "over":
             if not self.ensure().is_over:
                 return "expected the game to be over"

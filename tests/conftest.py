@@ -15,6 +15,7 @@ BUNDLED = {
     "connect4": CLASSIC / "connect4.rules",
     "breakthrough": CLASSIC / "breakthrough.rules",
     "pig": ROOT / "rulesets" / "examples" / "pig.rules",
+    "climb": ROOT / "rulesets" / "examples" / "climb.rules",
 }
 
 
