@@ -439,7 +439,7 @@ class Game:
                 if not frames:
                     scores = self.scores
                     if scores:
-                        self.finish("ranking", [lambda p: (scores[p],)], -1)
+                        self.finish("ranking", [lambda p, s=scores: (s[p],)], -1)
                     else:
                         self.finish("draw", [], -1)
                     break
