@@ -618,7 +618,18 @@ def compile_model(model: Model, record: bool) -> Program:
             lines: list[str] = []
             g.stmts(p.body, sc, lines, "    ")
             lines.append("    return False")
-            g.function(f"P_{pid}", [sc[q.name][0] for q in p.params], lines)
+            pnames = [sc[q.name][0] for q in p.params]
+            if record:  # the trace attributes the procedure's changes to it, not its caller
+                g.function(f"PB_{pid}", pnames, lines)
+                g.function(f"P_{pid}", pnames, [
+                    f"    prev = G.push_rule({'procedure:' + name!r})",
+                    "    try:",
+                    f"        return PB_{pid}(G{', ' if pnames else ''}{', '.join(pnames)})",
+                    "    finally:",
+                    "        G.pop_rule(prev)",
+                ])
+            else:
+                g.function(f"P_{pid}", pnames, lines)
             prog.procedures[name] = ("fn", f"P_{pid}")
         prog.rules[f"procedure:{name}"] = _prov_info(name, p.prov, p.span)
     for name in model.procedures:

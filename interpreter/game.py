@@ -514,6 +514,17 @@ class Game:
         }
         self._jmark = len(self.journal)
 
+    def push_rule(self, key: str) -> str | None:
+        """Traced games only: the changes that follow belong to rule `key` (a procedure)."""
+        prev = self._step["_key"] if self._step is not None else None
+        self._open(key, True, {}, None)
+        return prev
+
+    def pop_rule(self, prev: str | None) -> None:
+        self._close()
+        if prev is not None:
+            self._open(prev, True, {}, None)
+
     def _auto(self, frame: list) -> None:
         key = self._rule_key(frame) if frame[0] is not None else frame[3]
         if self._step is None or self._step["_key"] != key:
@@ -554,10 +565,19 @@ class Game:
         if st is None:
             return
         self._step = None
-        changes = [
-            {"path": _path_text(path), "old": jsonable(None if old is MISSING else old), "new": jsonable(new)}
-            for (_c, _k, old, new, path) in self.journal[self._jmark:]
-        ]
+        changes = []
+        vars_decl = self.prog.model.vars
+        for (_c, _k, old, new, path) in self.journal[self._jmark:]:
+            if old is new or (type(old) is type(new) and old == new):
+                continue  # written but not changed
+            ch = {"path": _path_text(path), "old": jsonable(None if old is MISSING else old),
+                  "new": jsonable(new)}
+            decl = vars_decl.get(path[0])
+            if decl is not None and decl.hidden == "all":
+                ch["hidden"] = True
+            elif decl is not None and decl.hidden == "owner" and len(path) > 1:
+                ch["owner"] = path[1]
+            changes.append(ch)
         del self.journal[self._jmark:]
         if not (st["decision"] or changes or st["events"] or st["chance"]):
             return

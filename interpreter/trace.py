@@ -89,6 +89,12 @@ def _v(x: Any) -> str:
     return str(x)
 
 
+def _hv(x: Any) -> str:
+    if isinstance(x, dict) and set(x) == {"hidden"}:
+        return f"({x['hidden']} hidden)"
+    return "(hidden)" if x == "hidden" else _v(x)
+
+
 def render_step(step: dict, only_player: str | None = None) -> list[str]:
     """Lines for one step: who did what under which rule, its source, checks, changes."""
     if "result" in step:
@@ -129,7 +135,7 @@ def render_step(step: dict, only_player: str | None = None) -> list[str]:
     for ch in step.get("chance", []):
         out.append(f"      chance {ch['kind']} {ch['what']}: {_v(ch['outcome'])}")
     for ch in step.get("changes", []):
-        out.append(f"      {ch['path']}: {_v(ch['old'])} → {_v(ch['new'])}")
+        out.append(f"      {ch['path']}: {_hv(ch['old'])} → {_hv(ch['new'])}")
     for ev in step.get("events", []):
         if ev["event"] == "log":
             out.append(f"      log: {ev['message']}")
@@ -149,16 +155,27 @@ def render(lines: Iterable[dict]) -> str:
     return "\n".join(out)
 
 
+def _mask(change: dict, player: str) -> dict:
+    if change.get("hidden") or change.get("owner", player) != player:
+        return {**change, "old": _size(change["old"]), "new": _size(change["new"])}
+    return change
+
+
+def _size(v: Any) -> Any:
+    return {"hidden": len(v)} if isinstance(v, list) else "hidden"
+
+
 def filter_for(lines: list[dict], player: str) -> list[dict]:
-    """The trace as `player` may see it: chance outcomes of others' hidden draws removed."""
+    """The trace as `player` may see it: hidden zones show only their sizes, others' hands
+    only theirs, and the order of shuffled piles is secret."""
     out = [lines[0]]
     for step in lines[1:]:
         if "result" in step:
             out.append(step)
             continue
         s = dict(step)
-        if s.get("player") != player:
-            s["chance"] = [{**c, "outcome": "hidden"} for c in s.get("chance", [])]
-            s["changes"] = [c for c in s.get("changes", []) if not c.get("hidden")]
+        s["chance"] = [{**c, "outcome": "hidden"} if c["kind"] == "shuffle" else c
+                       for c in s.get("chance", [])]
+        s["changes"] = [_mask(c, player) for c in s.get("changes", [])]
         out.append(s)
     return out
