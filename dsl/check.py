@@ -58,6 +58,7 @@ class Model:
     const_types: dict[str, str] = field(default_factory=dict)
     records: dict[str, A.RecordDecl] = field(default_factory=dict)
     devices: dict[str, A.DeviceDecl] = field(default_factory=dict)
+    base_dir: str = ""  # the main file's folder: traces name files relative to it
     data: dict[str, A.DataDecl] = field(default_factory=dict)
     data_values: dict[str, Any] = field(default_factory=dict)
     graph_files: dict[str, tuple[list[str], list[tuple[str, str]]]] = field(default_factory=dict)

@@ -599,7 +599,7 @@ def compile_model(model: Model, record: bool) -> Program:
         lines.extend(body if dv.settle else [])
         lines.append("    return outcome")
         g.function(f"DV_{i}", params, lines)
-        prog.rules[f"device:{name}"] = _prov_info(name, dv.prov, dv.span)
+        prog.rules[f"device:{name}"] = _prov_info(name, dv.prov, dv.span, model.base_dir)
 
     # definitions: pure functions
     for name, d in model.defines.items():
@@ -631,7 +631,7 @@ def compile_model(model: Model, record: bool) -> Program:
             else:
                 g.function(f"P_{pid}", pnames, lines)
             prog.procedures[name] = ("fn", f"P_{pid}")
-        prog.rules[f"procedure:{name}"] = _prov_info(name, p.prov, p.span)
+        prog.rules[f"procedure:{name}"] = _prov_info(name, p.prov, p.span, model.base_dir)
     for name in model.procedures:
         if name in model.suspends:  # a callable stub so a non-suspending caller fails loudly
             g.function(f"P_{g.proc_ids[name]}", ["*a"], [
@@ -655,7 +655,7 @@ def compile_model(model: Model, record: bool) -> Program:
             lines.append("    return False")
             g.function(f"TB_{i}", [], lines)
             trig_src.append((f"TT_{i}", f"TB_{i}", None, t))
-        prog.rules[key] = _prov_info(f"when {expr_text(t.test)}", t.prov, t.span)
+        prog.rules[key] = _prov_info(f"when {expr_text(t.test)}", t.prov, t.span, model.base_dir)
     hook_src: dict[str, list] = {}
     for i, h in enumerate(model.hooks):
         key = f"on:{i}"
@@ -664,12 +664,12 @@ def compile_model(model: Model, record: bool) -> Program:
         lines.append("    return False")
         g.function(f"HB_{i}", [], lines)
         hook_src.setdefault(h.event, []).append((f"HB_{i}", key))
-        prog.rules[key] = _prov_info(f"on {h.event}", h.prov, h.span)
+        prog.rules[key] = _prov_info(f"on {h.event}", h.prov, h.span, model.base_dir)
 
     # the flow
     if model.flow is not None:
         prog.flow_block = builder.block(model.flow.body, {}, "flow", [], top=True)
-        prog.rules["flow"] = _prov_info("flow", model.flow.prov, model.flow.span)
+        prog.rules["flow"] = _prov_info("flow", model.flow.prov, model.flow.span, model.base_dir)
 
     source = "\n".join(g.lines) + "\n"
     prog.source = source
@@ -714,7 +714,7 @@ def compile_model(model: Model, record: bool) -> Program:
             srcs["block"], srcs["requires"], [],
         )
         prog.actions[name] = ca
-        prog.rules[f"action:{name}"] = _prov_info(name, a.prov, a.span)
+        prog.rules[f"action:{name}"] = _prov_info(name, a.prov, a.span, model.base_dir)
     for name, (kind, ref) in list(prog.procedures.items()):
         prog.procedures[name] = (kind, ns[ref] if kind == "fn" else ref)
     prog.triggers = [(ns[t], ns[b] if b else None, blk, d) for t, b, blk, d in trig_src]
@@ -727,13 +727,16 @@ def _param_scope(params: tuple) -> dict:
     return {p.name: (None, type_str(p.type) if p.type else "any") for p in params}
 
 
-def _prov_info(name: str, prov: A.Provenance, span: A.Span) -> dict:
+def _prov_info(name: str, prov: A.Provenance, span: A.Span, base: str = "") -> dict:
+    import os
+
+    file = os.path.relpath(span.file, base) if base and os.path.isabs(span.file) == os.path.isabs(base) else span.file
     return {
         "name": name,
         "source": list(prov.sources),
         "spec": list(prov.specs),
         "quote": prov.quote,
-        "at": f"{span.file}:{span.line}:{span.column}",
+        "at": f"{file}:{span.line}:{span.column}",
     }
 
 
@@ -865,7 +868,7 @@ class _Blocks:
                 if top:
                     self.phase_labels[s.name] = len(ops)
                 ops.append(("phase_begin", s.name, slot))
-                self.prog.rules[f"phase:{s.name}"] = _prov_info(s.name, s.prov, s.span)
+                self.prog.rules[f"phase:{s.name}"] = _prov_info(s.name, s.prov, s.span, model.base_dir)
                 self.emit(s.body, dict(sc), ops, loops)
                 ops.append(("phase_end", s.name, slot))
             elif isinstance(s, A.GotoStmt):

@@ -141,7 +141,9 @@ def load(path: str | Path) -> Ruleset:
     except RulesError as err:
         err.sources = {**sources, **err.sources}
         raise
-    return _finish(modules, sources)
+    ruleset = _finish(modules, sources)
+    ruleset.model.base_dir = str(p.parent)
+    return ruleset
 
 
 def load_text(text: str, path: str = "<text>") -> Ruleset:
