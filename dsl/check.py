@@ -638,6 +638,9 @@ class _Checker:
                     self.err("E204", f"map key should be {want}, not {kt}", step.span)
             elif not base.startswith("list:") and base != "any":
                 self.err("E205", f"cannot index '{t.root}' of type {ty}", t.span)
+            elif base.startswith("list:") and step is t.steps[-1]:
+                self.err("E228", f"cannot assign into an item of the list '{t.root}': lists are values",
+                         t.span, "build the new list and assign it whole, or use a map")
             ty = value_type(base)
         return ty
 
@@ -795,7 +798,9 @@ class _Checker:
             if ctx.get("depth", 0) == 0:
                 self.top_phases.append(s.name)
             return self.block(s.body, scope, {**ctx, "depth": ctx.get("depth", 0) + 1})
-        if ctx.get("kind") == "action" and not isinstance(s, (A.LetStmt, A.RequireStmt)):
+        chance_let = isinstance(s, A.LetStmt) and isinstance(s.value, A.Call) and (
+            s.value.func in m.devices or getattr(LIBRARY.get(s.value.func), "chance", False))
+        if ctx.get("kind") == "action" and (not isinstance(s, (A.LetStmt, A.RequireStmt)) or chance_let):
             ctx["effects_started"] = True
         if ctx.get("kind") == "device_roll" and isinstance(s, (
             A.SetStmt, A.AddStmt, A.RemoveStmt, A.ClearStmt, A.MoveStmt, A.DrawStmt, A.ShuffleStmt
@@ -874,6 +879,9 @@ class _Checker:
             self.block(t.body, {}, {"kind": "trigger"})
         for h in m.hooks:
             self.block(h.body, {}, {"kind": "hook"})
+            if _suspends(h.body, self.suspending_procedures()):
+                self.err("E304", f"'on {h.event}' cannot stop for a decision", h.span,
+                         "make the choice in the flow, or in a trigger ('when')")
         if m.scoring is not None:
             t = self.expr(m.scoring.value, {})
             if not t.startswith("map:Player->") and t != "any":
@@ -997,4 +1005,6 @@ def check_modules(modules: list[A.Module]) -> tuple[Model, list[Diagnostic]]:
     """Check parsed modules together; returns the model and all diagnostics (errors and warnings)."""
     c = _Checker()
     model = c.run(modules)
-    return model, c.diags
+    order = {m.path: i for i, m in enumerate(modules)}
+    diags = sorted(c.diags, key=lambda d: (order.get(d.span.file, 0), d.span.line, d.span.column))
+    return model, diags

@@ -18,11 +18,12 @@ from ..dsl import ast as A
 from ..dsl.check import DIRECTIONS, Model, strip_opt, suspends, type_str, value_type
 from ..dsl.printer import expr_text
 from . import builtins as B
-from .errors import RuleFailure
+from .errors import BudgetExceeded, RuleFailure
 from .stdlib.graph import Graph
 from .stdlib.grid import Grid
 
 MISSING = object()
+LOOP_BUDGET = 1_000_000
 
 
 @dataclass
@@ -109,6 +110,21 @@ class _Gen:
             return self.field_type(strip_opt(self.static_type(e.base, sc)), e.name)
         if isinstance(e, A.RecordLit):
             return e.record
+        if isinstance(e, A.Name) and e.name in self.elements:
+            return "list:" + e.name
+        if isinstance(e, A.Name) and e.name in ("players", "Player"):
+            return "list:Player"
+        if isinstance(e, (A.ListLit, A.Range)):
+            return "list:any"
+        if isinstance(e, A.Call) and e.func in self.m.defines:
+            return self.m.define_types.get(e.func, "any")
+        if isinstance(e, A.Call):
+            from ..dsl.library import LIBRARY
+
+            sig = LIBRARY.get(e.func)
+            return sig.result if sig is not None and sig.result != "arg0" else "any"
+        if isinstance(e, A.Aggregate) and e.kind == "list":
+            return "list:any"
         return "any"
 
     def field_type(self, record: str, name: str) -> str:
@@ -221,8 +237,15 @@ class _Gen:
             return self.aggregate(e, sc, rec)
         raise RuleFailure(f"cannot compile {type(e).__name__}", e.span)
 
+    def seq(self, code: str, e: A.Node, sc: dict) -> str:
+        """Wrap a domain so sets iterate in a fixed order."""
+        t = strip_opt(self.static_type(e, sc))
+        if t.startswith("set:") or t == "any":
+            return f"_seq({code})"
+        return code
+
     def aggregate(self, e: A.Aggregate, sc: dict, rec: list | None) -> str:
-        dom = self.ex(e.domain, sc, rec)
+        dom = self.seq(self.ex(e.domain, sc, rec), e.domain, sc)
         v = self.fresh("a")
         inner = dict(sc)
         from ..dsl.check import item_type
@@ -322,7 +345,12 @@ class _Gen:
             val = ex(s.value)
             self.write(s.target, sc, lambda old, ty: f"_remove({old}, {val})", out, ind)
         elif isinstance(s, A.ClearStmt):
-            self.write(s.target, sc, lambda old, ty: f"_cleared({old})", out, ind)
+            def cleared(old: str, ty: str) -> str:
+                if ty.startswith("opt:") or ty in ("int", "bool", "text") or ty.startswith(("list:", "set:")):
+                    return repr(default_for(ty))
+                return f"_cleared({old})"
+
+            self.write(s.target, sc, cleared, out, ind)
         elif isinstance(s, A.LetStmt):
             name = self.fresh("l")
             out.append(f"{ind}{name} = {ex(s.value)}")
@@ -379,16 +407,20 @@ class _Gen:
             from ..dsl.check import item_type
 
             inner[s.var] = (v, item_type(self.static_type(s.domain, sc)))
-            out.append(f"{ind}for {v} in list({ex(s.domain)}):")
+            out.append(f"{ind}for {v} in list({self.seq(ex(s.domain), s.domain, sc)}):")
             self.stmts(s.body, inner, out, ind + "    ")
-        elif isinstance(s, A.RepeatStmt):
-            if s.times is None:
-                out.append(f"{ind}while True:")
-            else:
-                out.append(f"{ind}for _ in range({ex(s.times)}):")
+        elif isinstance(s, A.RepeatStmt) and s.times is not None:
+            out.append(f"{ind}for _ in range({ex(s.times)}):")
             self.stmts(s.body, dict(sc), out, ind + "    ")
-        elif isinstance(s, A.WhileStmt):
-            out.append(f"{ind}while {ex(s.test)}:")
+        elif isinstance(s, (A.RepeatStmt, A.WhileStmt)):
+            budget = self.fresh("b")
+            test = "True" if isinstance(s, A.RepeatStmt) else ex(s.test)
+            out.append(f"{ind}{budget} = LOOP_BUDGET")
+            out.append(f"{ind}while {test}:")
+            out.append(f"{ind}    {budget} -= 1")
+            out.append(f"{ind}    if {budget} < 0:")
+            out.append(f"{ind}        raise BudgetExceeded('a loop ran more than ' + str(LOOP_BUDGET) + "
+                       f"' times without a decision', SPANS[{self.span_id(s.span)}])")
             self.stmts(s.body, dict(sc), out, ind + "    ")
         else:
             raise RuleFailure(f"'{type(s).__name__}' cannot run here", s.span)
@@ -481,6 +513,7 @@ def _draw(old: list, n: int, drawn: list) -> list:
 
 
 def _cleared(old: Any) -> Any:
+    """The empty value of the same shape: 0, false, "", [], an empty set, a map of empties."""
     t = type(old)
     if t is int:
         return 0
@@ -490,9 +523,20 @@ def _cleared(old: Any) -> Any:
         return []
     if t is frozenset:
         return frozenset()
-    if t is str:
-        return None
+    if t is dict:
+        return {k: _cleared(v) for k, v in old.items()}
     return None
+
+
+def _seq(items: Any) -> Any:
+    """Sets iterate in sorted order, so play is the same in every process (hash seeds differ)."""
+    if type(items) is frozenset:
+        return sorted(items, key=_order_key)
+    return items
+
+
+def _order_key(x: Any) -> tuple:
+    return (type(x).__name__, x if isinstance(x, (int, str)) else repr(x))
 
 
 def _uniq(items: Any) -> list:
@@ -679,6 +723,9 @@ def compile_model(model: Model, record: bool) -> Program:
         "ACT": Action,
         "MISSING": MISSING,
         "RuleFailure": RuleFailure,
+        "BudgetExceeded": BudgetExceeded,
+        "LOOP_BUDGET": LOOP_BUDGET,
+        "_seq": _seq,
         "_index": _index,
         "_store": _store,
         "_own": _own,
@@ -695,7 +742,7 @@ def compile_model(model: Model, record: bool) -> Program:
         "SPANS": g.spans,
         "__builtins__": {"len": len, "sum": sum, "all": all, "any": any, "max": max, "min": min,
                           "next": next, "range": range, "list": list, "frozenset": frozenset,
-                          "bool": bool, "type": type, "dict": dict, "enumerate": enumerate, "True": True, "False": False,
+                          "bool": bool, "type": type, "dict": dict, "enumerate": enumerate, "str": str, "True": True, "False": False,
                           "None": None},
     }
     for fname, fn in B.make_builtins(grids, graphs, None).items():
@@ -770,13 +817,13 @@ class _Blocks:
             py = g.fresh("v")
             inner[user] = (py, ty)
             lines.append(f"    {py} = L[{user!r}]")
-        before = set(inner)
+        before = {user: py for user, (py, _t) in inner.items()}
         body: list[str] = []
         for s in stmts:
             g.stmt(s, inner, body, "    ")
         lines.extend(body)
-        for user in inner:
-            if user not in before:
+        for user in inner:  # new names and rebound ones live on in the frame
+            if before.get(user) != inner[user][0]:
                 lines.append(f"    L[{user!r}] = {inner[user][0]}")
         for user in list(inner):
             sc[user] = (None, inner[user][1])
@@ -931,7 +978,7 @@ class _Blocks:
         pre: list[A.Node] = []
         rest: list[A.Node] = []
         for s in a.body:
-            if not rest and isinstance(s, (A.LetStmt, A.RequireStmt)):
+            if not rest and isinstance(s, (A.LetStmt, A.RequireStmt)) and not is_chance_let(s, model):
                 pre.append(s)
             else:
                 rest.append(s)
@@ -950,7 +997,7 @@ class _Blocks:
         def domain_code(i: int, scope: dict) -> str:
             p = a.params[i]
             if p.domain is not None:  # a value offered twice is one move, not two
-                return f"_uniq({g.ex(p.domain, scope)})"
+                return f"_uniq(_seq({g.ex(p.domain, scope)}))"
             t = type_str(p.type)
             if t == "Player":
                 return "G.players"
@@ -1075,6 +1122,12 @@ def _names(node: Any) -> list[A.Name]:
     from ..dsl.parse import iter_nodes
 
     return [n for n in iter_nodes(node) if isinstance(n, A.Name)]
+
+
+def is_chance_let(s: A.Node, model: Model) -> bool:
+    """A `let` that draws on chance is an effect, never part of an action's preconditions."""
+    return (isinstance(s, A.LetStmt) and isinstance(s.value, A.Call)
+            and (s.value.func in model.devices or s.value.func in B.CHANCE))
 
 
 def _has_loose_break(s: A.Node) -> bool:

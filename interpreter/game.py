@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any, NamedTuple
 
-from .compile import MISSING, Program
+from .compile import MISSING, Program, _seq
 from .errors import BudgetExceeded, IllegalAction, RuleFailure, SaveError
 from .stdlib import rng
 from .values import decode, deep_copy, jsonable, materialize
@@ -80,6 +80,7 @@ class Game:
         self.trace: list[dict] | None = [] if record else None
         self._step: dict | None = None
         self._jmark = 0
+        self._legal: list[Action] | None = None
 
     # ------------------------------------------------------------------ set-up
     def start(self) -> Game:
@@ -124,8 +125,12 @@ class Game:
             return []
         if p["kind"] == "choose":
             return [Action("choose", (o,)) for o in p["options"]]
-        frame = self.frames[-1]
-        op = self.prog.blocks[frame[0]][frame[1]]
+        if self._legal is None:
+            frame = self.frames[-1]
+            self._legal = self._enumerate(self.prog.blocks[frame[0]][frame[1]])
+        return list(self._legal)
+
+    def _enumerate(self, op: tuple) -> list[Action]:
         out: list = []
         actions = self.prog.actions
         for name in op[1]:
@@ -133,6 +138,10 @@ class Game:
         if op[2]:
             out.append(Action("pass"))
         return out
+
+    def invalidate(self) -> None:
+        """Forget cached legal actions after the state was changed from outside the rules."""
+        self._legal = None
 
     # ------------------------------------------------------------------ legality
     def _parse(self, action: Any) -> Action:
@@ -222,6 +231,7 @@ class Game:
         p = self.pending
         if self.result is not None:
             raise IllegalAction(f"{a}: the game is over")
+        self._legal = None
         if p is None:
             raise IllegalAction(f"{a}: no decision is pending")
         frame = self.frames[-1]
@@ -264,7 +274,11 @@ class Game:
         frame[1] += 1
         self.pending = None
         if ca.effect is not None:
-            if ca.effect(self, *a.args):
+            try:
+                finished = ca.effect(self, *a.args)
+            except (KeyError, IndexError, TypeError, ValueError, ZeroDivisionError, AttributeError) as err:
+                raise RuleFailure(f"action '{a}' failed: {type(err).__name__}: {err}") from err
+            if finished:
                 self._finish_effects()
                 return
             if self.record:
@@ -306,6 +320,15 @@ class Game:
         return key
 
     def _run(self) -> None:
+        try:
+            self._run_vm()
+        except (KeyError, IndexError, TypeError, ValueError, ZeroDivisionError, AttributeError) as err:
+            rule = self._rule_key(self.frames[-1]) if self.frames else "flow"
+            info = self.prog.rules.get(rule, {})
+            raise RuleFailure(f"rule '{info.get('name', rule)}' ({info.get('at', '?')}) failed: "
+                              f"{type(err).__name__}: {err}") from err
+
+    def _run_vm(self) -> None:
         blocks = self.prog.blocks
         frames = self.frames
         budget = MAX_OPS_BETWEEN_DECISIONS
@@ -338,13 +361,21 @@ class Game:
                 if kind == "play":
                     who = op[3](self, L) if op[3] is not None else self.current
                     self.pending = {"kind": "play", "player": who}
+                    legal = self._enumerate(op)
+                    if not legal:  # nobody can be asked to do the impossible: the play is skipped
+                        self.pending = None
+                        if record:
+                            self._event(frame, {"event": "no legal action", "player": who})
+                        frame[1] += 1
+                        continue
+                    self._legal = legal
                 else:
                     _k, var, dom_fn, where, by, prompt, span = op
                     who = by(self, L) if by is not None else self.current
                     if where is not None:
-                        opts = [x for x in dom_fn(self, L) if where(self, {**L, var: x})]
+                        opts = [x for x in _seq(dom_fn(self, L)) if where(self, {**L, var: x})]
                     else:
-                        opts = list(dom_fn(self, L))
+                        opts = list(_seq(dom_fn(self, L)))
                     if not opts:
                         raise RuleFailure(f"nothing to choose for '{var}'", span)
                     self.pending = {"kind": "choose", "player": who, "var": var,
@@ -357,7 +388,7 @@ class Game:
             elif kind == "jmp":
                 frame[1] = op[1]
             elif kind == "for_init":
-                frame[2][op[1]] = [list(op[2](self, frame[2])), 0]
+                frame[2][op[1]] = [list(_seq(op[2](self, frame[2]))), 0]
                 frame[1] += 1
             elif kind == "for_next":
                 items, i = frame[2][op[1]]
@@ -452,31 +483,32 @@ class Game:
                 self._emit_result()
 
     def _fire_triggers(self) -> bool:
-        """Fire every trigger whose condition just became true; True if one pushed a block."""
+        """Fire the triggers whose conditions just became true (edge-triggered), in declaration
+        order. True if any fired: the caller then looks again, within the chain budget."""
         trig = self.prog.triggers
         if not trig:
             return False
         last = self.trig_last
-        for i, (test, fn, blk, _decl) in enumerate(trig):
-            now = test(self)
-            if now and not last[i]:
-                self.trig_last = last = list(last)
-                last[i] = True
-                if self.record:
-                    self._open(f"when:{i}", True, {}, None)
-                if fn is not None:
-                    fn(self)
-                    if self.record:
-                        self._close()
-                    if self.result is not None:
-                        return False
-                else:
-                    self.frames.append([blk, 0, {}, f"when:{i}"])
-                    return True
-            elif not now and last[i]:
-                self.trig_last = last = list(last)
-                last[i] = False
-        return False
+        now = [bool(test(self)) for test, _fn, _blk, _d in trig]
+        rising = [i for i, v in enumerate(now) if v and not last[i]]
+        if now == last:
+            return False
+        new = [now[i] if i not in rising else False for i in range(len(now))]
+        self.trig_last = new
+        for i in rising:
+            _test, fn, blk, _decl = trig[i]
+            new[i] = True
+            if self.record:
+                self._open(f"when:{i}", True, {}, None)
+            if fn is None:
+                self.frames.append([blk, 0, {}, f"when:{i}"])
+                return True
+            fn(self)
+            if self.record:
+                self._close()
+            if self.result is not None:
+                return False
+        return bool(rising)
 
     def _hooks(self, event: str) -> bool:
         for fn, key in self.prog.hooks.get(event, ()):
@@ -616,6 +648,7 @@ class Game:
         g.trace = list(self.trace) if self.trace is not None else None
         g._step = None
         g._jmark = 0
+        g._legal = self._legal
         return g
 
     def to_json(self) -> dict:

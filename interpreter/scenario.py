@@ -73,6 +73,7 @@ class _Run:
         elif k == "given":
             g = self.ensure()
             compile_stmts(g.prog, st.body)(g)
+            g.invalidate()
         elif k == "do":
             g = self.ensure()
             a = self.action(st.call)

@@ -1,0 +1,75 @@
+"""Engine behaviours that scenarios cannot express: errors, budgets, views, chance devices."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import regelwerk
+from regelwerk import BudgetExceeded, RuleFailure
+
+VALID = Path(__file__).parent / "corpus" / "valid"
+
+
+def test_impossible_scripted_device_outcome_is_refused():
+    r = regelwerk.load(VALID / "device.rules")
+    g = r.new_game(start=False)
+    g.script("tower", {"blue": 5, "yellow": 0, "green": 0})
+    g.start()
+    with pytest.raises(RuleFailure, match="scripted: more cubes fell out than were in the tower"):
+        g.apply("attack(1)")
+
+
+def test_device_throw_is_in_the_trace():
+    r = regelwerk.load(VALID / "device.rules")
+    g = r.new_game(start=False, record=True)
+    g.script("tower", {"blue": 1, "yellow": 0, "green": 0})
+    g.start()
+    g.apply("attack(2)")
+    step = next(s for s in g.trace if s.get("decision"))
+    assert step["chance"] == [{"kind": "device", "what": "tower(scripted)",
+                               "outcome": {"blue": 1, "yellow": 0, "green": 0},
+                               "inputs": [{"blue": 2, "yellow": 0, "green": 0}]}]
+    assert {"path": "inside[blue]", "old": 0, "new": 1} in step["changes"]
+
+
+def test_runaway_loop_hits_the_budget():
+    text = "players X\nstate\n    n: int = 0\nflow\n    while true\n        add 1 to n\n"
+    r = regelwerk.load_text(text, "loop.rules")
+    with pytest.raises(BudgetExceeded):
+        # the loop has no decision inside, so it runs in one Python function: bound it by ops
+        r.new_game()
+
+
+def test_runaway_trigger_chain_hits_the_budget():
+    text = (
+        "players X\nstate\n    n: int = 0\n"
+        "when n == 0\n    set n = 1\n"
+        "when n == 1\n    set n = 0\n"
+        "action a\n    set n = n\n"
+        "flow\n    repeat\n        turn\n            play a\n"
+    )
+    r = regelwerk.load_text(text, "chain.rules")
+    with pytest.raises(BudgetExceeded, match="trigger chain"):
+        r.new_game()
+
+
+def test_view_hides_other_hands():
+    r = regelwerk.load(Path(__file__).parent.parent / "rulesets" / "examples" / "climb.rules")
+    g = r.new_game(players=2, seed=1)
+    v = g.view("North")
+    assert isinstance(v["vars"]["hand"]["North"], list)
+    assert v["vars"]["hand"]["East"] == {"hidden": 4}
+    assert v["vars"]["deck"] == {"hidden": 16}
+
+
+def test_bad_index_in_a_rule_is_a_rule_failure_not_a_crash():
+    text = (
+        "players X\nstate\n    m: int -> int = 0\n    xs: list int = []\n"
+        "action a\n    set m[1] = xs[3]\n"
+        "flow\n    repeat\n        turn\n            play a\n"
+    )
+    g = regelwerk.load_text(text, "idx.rules").new_game()
+    with pytest.raises(RuleFailure, match="action 'a' failed: IndexError"):
+        g.apply("a")
