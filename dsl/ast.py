@@ -505,7 +505,7 @@ class ActionCall(Node):
 class ScenarioStep(Node):
     """One line of a scenario: `kind` names it, the other fields hold what it needs."""
 
-    kind: str  # players|seed|option|given|do|expect|legal|illegal|winner|draw|over|not_over
+    kind: str  # players|seed|option|given|script|do|expect|legal|illegal|winner|draw|over|not_over|decider
     value: object = None
     call: ActionCall | None = None
     message: str | None = None

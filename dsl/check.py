@@ -59,6 +59,7 @@ class Model:
     records: dict[str, A.RecordDecl] = field(default_factory=dict)
     devices: dict[str, A.DeviceDecl] = field(default_factory=dict)
     base_dir: str = ""  # the main file's folder: traces name files relative to it
+    data_files: dict[str, str] = field(default_factory=dict)  # path -> text, for the ruleset hash
     data: dict[str, A.DataDecl] = field(default_factory=dict)
     data_values: dict[str, Any] = field(default_factory=dict)
     graph_files: dict[str, tuple[list[str], list[tuple[str, str]]]] = field(default_factory=dict)
@@ -487,7 +488,9 @@ class _Checker:
         base = Path(span.file).parent
         path = (base / rel)
         try:
-            return path.read_text(encoding="utf-8")
+            text = path.read_text(encoding="utf-8")
+            self.m.data_files[str(path)] = text
+            return text
         except (OSError, UnicodeDecodeError) as err:
             self.err("E401", f"cannot read data file '{rel}': {getattr(err, 'strerror', None) or err}", span)
             return None

@@ -23,7 +23,7 @@ class Diagnostic:
     severity: str = "error"
 
     def format(self, source: str | None = None) -> str:
-        """Render as `path:line:col: error[CODE]: message`, the caret excerpt, and help."""
+        """Render as `path:line:col: error: message [CODE]`, the caret excerpt, and help."""
         head = f"{self.span}: {self.severity}: {self.message} [{self.code}]"
         lines = [head]
         if source is not None and self.span.line > 0:

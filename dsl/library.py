@@ -1,7 +1,7 @@
 """Signatures of the standard library as the checker sees them.
 
 The implementations live in interpreter/builtins.py under the same names; a test keeps the
-two tables in step. Result types use the checker's type strings (see dsl/types.py).
+two tables in step. Result types use the checker's type strings (see dsl/check.py).
 """
 
 from __future__ import annotations

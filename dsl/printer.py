@@ -134,14 +134,16 @@ def _prov(p: A.Provenance, ind: str) -> list[str]:
     return out
 
 
-def _stmts(body: tuple, depth: int) -> list[str]:
+def _stmts(body: tuple, depth: int, cm: _Comments | None = None) -> list[str]:
     out: list[str] = []
     for s in body:
-        out.extend(_stmt(s, depth))
+        if cm is not None:
+            out.extend(cm.before(s.span.line, INDENT * depth))
+        out.extend(_stmt(s, depth, cm))
     return out
 
 
-def _stmt(s: A.Node, depth: int) -> list[str]:
+def _stmt(s: A.Node, depth: int, cm: _Comments | None = None) -> list[str]:
     ind = INDENT * depth
     if isinstance(s, A.SetStmt):
         return [f"{ind}set {_target(s.target)} = {expr_text(s.value)}"]
@@ -200,23 +202,23 @@ def _stmt(s: A.Node, depth: int) -> list[str]:
         out = []
         for i, (test, body) in enumerate(s.branches):
             out.append(f"{ind}{'if' if i == 0 else 'elif'} {expr_text(test)}")
-            out.extend(_stmts(body, depth + 1))
+            out.extend(_stmts(body, depth + 1, cm))
         if s.orelse:
             out.append(ind + "else")
-            out.extend(_stmts(s.orelse, depth + 1))
+            out.extend(_stmts(s.orelse, depth + 1, cm))
         return out
     if isinstance(s, A.ForStmt):
-        return [f"{ind}for {s.var} in {expr_text(s.domain)}"] + _stmts(s.body, depth + 1)
+        return [f"{ind}for {s.var} in {expr_text(s.domain)}"] + _stmts(s.body, depth + 1, cm)
     if isinstance(s, A.RepeatStmt):
         head = "repeat" if s.times is None else f"repeat {expr_text(s.times)} times"
-        return [ind + head] + _stmts(s.body, depth + 1)
+        return [ind + head] + _stmts(s.body, depth + 1, cm)
     if isinstance(s, A.WhileStmt):
-        return [f"{ind}while {expr_text(s.test)}"] + _stmts(s.body, depth + 1)
+        return [f"{ind}while {expr_text(s.test)}"] + _stmts(s.body, depth + 1, cm)
     if isinstance(s, A.TurnStmt):
         head = "turn" if s.player is None else f"turn {expr_text(s.player)}"
-        return [ind + head] + _prov(s.prov, ind + INDENT) + _stmts(s.body, depth + 1)
+        return [ind + head] + _prov(s.prov, ind + INDENT) + _stmts(s.body, depth + 1, cm)
     if isinstance(s, A.PhaseStmt):
-        return [f"{ind}phase {s.name}"] + _prov(s.prov, ind + INDENT) + _stmts(s.body, depth + 1)
+        return [f"{ind}phase {s.name}"] + _prov(s.prov, ind + INDENT) + _stmts(s.body, depth + 1, cm)
     raise TypeError(f"not a statement: {type(s).__name__}")
 
 
@@ -226,7 +228,7 @@ def _call_text(c: A.ActionCall) -> str:
     return f"{c.name}(" + ", ".join(expr_text(a) for a in c.args) + ")"
 
 
-def _scenario_step(st: A.ScenarioStep) -> list[str]:
+def _scenario_step(st: A.ScenarioStep, cm: _Comments | None = None) -> list[str]:
     ind = INDENT
     k = st.kind
     if k == "players":
@@ -237,7 +239,7 @@ def _scenario_step(st: A.ScenarioStep) -> list[str]:
         name, value = st.value
         return [f"{ind}option {name} = {expr_text(value)}"]
     if k == "given":
-        return [ind + "given"] + _stmts(st.body, 2)
+        return [ind + "given"] + _stmts(st.body, 2, cm)
     if k == "do":
         return [f"{ind}do {_call_text(st.call)}"]
     if k == "script":
@@ -264,7 +266,7 @@ def _scenario_step(st: A.ScenarioStep) -> list[str]:
     raise TypeError(k)
 
 
-def _decl(d: A.Node) -> list[str]:
+def _decl(d: A.Node, cm: _Comments | None = None) -> list[str]:
     if isinstance(d, A.GameDecl):
         return [f"game {_q(d.title)}"] + _prov(d.prov, INDENT)
     if isinstance(d, A.PlayersDecl):
@@ -281,10 +283,10 @@ def _decl(d: A.Node) -> list[str]:
         return [f"board {d.name} = graph from {_q(d.path)}"]
     if isinstance(d, A.DeviceDecl):
         out = [f"device {d.name}{_params(d.params)}: {_type_text(d.type)}"] + _prov(d.prov, INDENT)
-        out += [INDENT + "roll"] + _stmts(d.roll, 2)
-        out += _stmts(d.requires, 1)
+        out += [INDENT + "roll"] + _stmts(d.roll, 2, cm)
+        out += _stmts(d.requires, 1, cm)
         if d.settle:
-            out += [INDENT + "settle"] + _stmts(d.settle, 2)
+            out += [INDENT + "settle"] + _stmts(d.settle, 2, cm)
         return out
     if isinstance(d, A.RecordDecl):
         return [f"record {d.name}(" + ", ".join(f"{n}: {_type_text(t)}" for n, t in d.fields) + ")"]
@@ -294,6 +296,8 @@ def _decl(d: A.Node) -> list[str]:
     if isinstance(d, A.StateDecl):
         out = ["state"]
         for v in d.vars:
+            if cm is not None:
+                out.extend(cm.before(v.span.line, INDENT))
             line = f"{INDENT}{v.name}: {_type_text(v.type)}"
             if v.default is not None:
                 line += f" = {expr_text(v.default)}"
@@ -310,17 +314,21 @@ def _decl(d: A.Node) -> list[str]:
         return [f"option {d.name}: {_type_text(d.type)} = {expr_text(d.default)}{tail}"]
     if isinstance(d, A.DefineDecl):
         typ = f": {_type_text(d.type)}" if d.type is not None else ""
-        return [f"define {d.name}{_params(d.params)}{typ} =", INDENT + expr_text(d.value)]
+        head = f"define {d.name}{_params(d.params)}{typ} ="
+        body = expr_text(d.value)
+        if len(head) + 1 + len(body) <= 100:
+            return [f"{head} {body}"]
+        return [head, INDENT + body]
     if isinstance(d, A.ActionDecl):
-        return [f"action {d.name}{_params(d.params)}"] + _prov(d.prov, INDENT) + _stmts(d.body, 1)
+        return [f"action {d.name}{_params(d.params)}"] + _prov(d.prov, INDENT) + _stmts(d.body, 1, cm)
     if isinstance(d, A.ProcedureDecl):
-        return [f"procedure {d.name}{_params(d.params)}"] + _prov(d.prov, INDENT) + _stmts(d.body, 1)
+        return [f"procedure {d.name}{_params(d.params)}"] + _prov(d.prov, INDENT) + _stmts(d.body, 1, cm)
     if isinstance(d, A.TriggerDecl):
-        return [f"when {expr_text(d.test)}"] + _prov(d.prov, INDENT) + _stmts(d.body, 1)
+        return [f"when {expr_text(d.test)}"] + _prov(d.prov, INDENT) + _stmts(d.body, 1, cm)
     if isinstance(d, A.HookDecl):
-        return [f"on {d.event}"] + _prov(d.prov, INDENT) + _stmts(d.body, 1)
+        return [f"on {d.event}"] + _prov(d.prov, INDENT) + _stmts(d.body, 1, cm)
     if isinstance(d, A.FlowDecl):
-        return ["flow"] + _prov(d.prov, INDENT) + _stmts(d.body, 1)
+        return ["flow"] + _prov(d.prov, INDENT) + _stmts(d.body, 1, cm)
     if isinstance(d, A.ScoringDecl):
         return [f"scoring {expr_text(d.value)}"]
     if isinstance(d, A.IncludeDecl):
@@ -328,12 +336,69 @@ def _decl(d: A.Node) -> list[str]:
     if isinstance(d, A.ScenarioDecl):
         out = [f"scenario {_q(d.name)}"] + _prov(d.prov, INDENT)
         for st in d.steps:
-            out.extend(_scenario_step(st))
+            if cm is not None:
+                out.extend(cm.before(st.span.line, INDENT))
+            out.extend(_scenario_step(st, cm))
         return out
     raise TypeError(f"not a declaration: {type(d).__name__}")
 
 
-def print_module(m: A.Module) -> str:
-    """Canonical text of a module: one blank line between declarations."""
-    chunks = ["\n".join(_decl(d)) for d in m.decls]
+class _Comments:
+    """The source's comments, handed out in line order so `fmt` keeps them.
+
+    A comment on its own line stays above the next declaration or statement; a comment at
+    the end of a line of code moves to its own line above that code."""
+
+    def __init__(self, source: str):
+        self.items: list[tuple[float, str]] = []
+        for n, line in enumerate(source.splitlines(), 1):
+            stripped = line.strip()
+            if stripped.startswith("#"):
+                self.items.append((n - 0.5, stripped))
+            else:
+                at = _comment_start(line)
+                if at is not None:
+                    self.items.append((n - 0.25, line[at:].strip()))
+        self.i = 0
+
+    def before(self, line: int, indent: str) -> list[str]:
+        out = []
+        while self.i < len(self.items) and self.items[self.i][0] < line:
+            out.append(indent + self.items[self.i][1])
+            self.i += 1
+        return out
+
+    def rest(self) -> list[str]:
+        out = [text for _, text in self.items[self.i:]]
+        self.i = len(self.items)
+        return out
+
+
+def _comment_start(line: str) -> int | None:
+    """Where a trailing `# comment` starts, outside any quoted text."""
+    quoted = False
+    escaped = False
+    for i, ch in enumerate(line):
+        if escaped:
+            escaped = False
+        elif ch == "\\":
+            escaped = True
+        elif ch == '"':
+            quoted = not quoted
+        elif ch == "#" and not quoted:
+            return i
+    return None
+
+
+def print_module(m: A.Module, source: str | None = None) -> str:
+    """Canonical text of a module: one blank line between declarations. Given the source
+    text, its comments are kept."""
+    cm = _Comments(source) if source is not None else None
+    chunks = []
+    for d in m.decls:
+        lead = cm.before(d.span.line, "") if cm is not None else []
+        chunks.append("\n".join(lead + _decl(d, cm)))
+    tail = cm.rest() if cm is not None else []
+    if tail:
+        chunks.append("\n".join(tail))
     return "\n\n".join(chunks) + "\n"

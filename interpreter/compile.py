@@ -37,7 +37,6 @@ class CompiledAction:
     effect: Any  # effect(G, *args) when the body never suspends
     block: int | None  # op-list id when it can suspend
     requires: list[A.RequireStmt]
-    domain_checks: list  # per parameter: fn(G, *args_so_far) -> domain
 
 
 @dataclass
@@ -758,7 +757,7 @@ def compile_model(model: Model, record: bool) -> Program:
         ca = CompiledAction(
             name, a, tuple(p.name for p in a.params), ns[srcs["enum"]], ns[srcs["check"]],
             ns[srcs["explain"]], ns.get(srcs["effect"]) if srcs["effect"] else None,
-            srcs["block"], srcs["requires"], [],
+            srcs["block"], srcs["requires"],
         )
         prog.actions[name] = ca
         prog.rules[f"action:{name}"] = _prov_info(name, a.prov, a.span, model.base_dir)

@@ -633,7 +633,7 @@ class Game:
         g.seed = self.seed
         g.options = self.options
         g.consts = self.consts
-        g.vars = {k: (deep_copy(v) if type(v) is dict else v) for k, v in self.vars.items()}
+        g.vars = {k: (deep_copy(v) if type(v) in (dict, list) else v) for k, v in self.vars.items()}
         g.current = self.current
         g.phase = self.phase
         g.round = self.round

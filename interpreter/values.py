@@ -32,9 +32,14 @@ def _sort_key(x: Any) -> tuple:
 
 
 def deep_copy(v: Any) -> Any:
-    """Copy the mutable part of a state value: dicts; lists and sets are shared (immutable)."""
-    if type(v) is dict:
-        return {k: (deep_copy(x) if type(x) is dict else x) for k, x in v.items()}
+    """Copy the mutable part of a state value: dicts (maps, records), also inside lists.
+    Lists and sets themselves are values and are never changed in place, so they are shared
+    unless they hold a record."""
+    t = type(v)
+    if t is dict:
+        return {k: (deep_copy(x) if type(x) in (dict, list) else x) for k, x in v.items()}
+    if t is list and any(type(x) in (dict, list) for x in v):
+        return [deep_copy(x) for x in v]
     return v
 
 

@@ -28,8 +28,10 @@ class Ruleset:
         self.warnings = warnings
         self.title = model.title
         digest = hashlib.sha256()
-        for path in sorted(sources):
+        for path in sorted(sources):  # rules texts, then the data files they read
             digest.update(sources[path].encode("utf-8"))
+        for path in sorted(model.data_files):
+            digest.update(model.data_files[path].encode("utf-8"))
         self.hash = digest.hexdigest()
         self._programs: dict[bool, Program] = {}
         self._exprs: dict[int, Any] = {}

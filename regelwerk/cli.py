@@ -98,8 +98,8 @@ def cmd_fmt(args: argparse.Namespace) -> int:
     status = 0
     for f in args.files:
         mod = parse_file(f)
-        text = print_module(mod)
         original = Path(f).read_text(encoding="utf-8")
+        text = print_module(mod, original)
         if args.check:
             if text != original:
                 _err(f"{f}: would be reformatted")

@@ -131,15 +131,21 @@ def test_perft_lines(capsys):
 
 def test_fmt_is_idempotent_and_round_trips(capsys, tmp_path):
     for path in BUNDLED.values():
+        source = path.read_text(encoding="utf-8")
         mod = parse_file(path)
-        text = print_module(mod)
-        again = parse_text(text, str(path))
+        text = print_module(mod, source)
+        assert text == source, f"{path.name} is not in canonical form: run regelwerk fmt"
+        again = parse_text(print_module(mod), str(path))
         assert again.decls == mod.decls
-        assert print_module(again) == text
     f = tmp_path / "x.rules"
-    f.write_text("players X,O\nflow\n    repeat\n        turn\n            play  p\naction p\n    log  \"hi\"\n")
+    f.write_text("players X,O\n# the flow\nflow\n    repeat\n        turn  # each player\n"
+                 "            play  p\naction p\n    log  \"hi # not a comment\"\n# the end\n")
     code, out, _ = run(capsys, "fmt", f)
     assert code == 0 and "reformatted" in out
+    assert f.read_text() == (
+        "players X, O\n\n# the flow\nflow\n    repeat\n        # each player\n        turn\n"
+        "            play p\n\naction p\n    log \"hi # not a comment\"\n\n# the end\n"
+    )
     code, _, _ = run(capsys, "fmt", "--check", f)
     assert code == 0
 
