@@ -289,6 +289,14 @@ class LogStmt(Node):
 
 
 @dataclass(frozen=True, slots=True)
+class RevealStmt(Node):
+    """Show a value in the trace: to everybody, or (with `to`) to one player only."""
+
+    value: Node
+    to: Node | None
+
+
+@dataclass(frozen=True, slots=True)
 class IfStmt(Node):
     branches: tuple[tuple[Node, tuple[Node, ...]], ...]
     orelse: tuple[Node, ...]

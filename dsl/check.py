@@ -754,6 +754,12 @@ class _Checker:
             return False
         elif isinstance(s, A.LogStmt):
             pass
+        elif isinstance(s, A.RevealStmt):
+            self.expr(s.value, scope)
+            if s.to is not None:
+                t = self.expr(s.to, scope)
+                if strip_opt(t) not in ("Player", "any"):
+                    self.err("E216", f"'reveal ... to' names a player, not {t}", s.to.span)
         elif isinstance(s, A.ResultStmt):
             t = self.expr(s.value, scope)
             if ctx.get("kind") != "device_roll":

@@ -422,6 +422,9 @@ class _Builder(Transformer):
     def goto_stmt(self, meta, c):
         return A.GotoStmt(self._s(meta), str(c[0]))
 
+    def reveal_stmt(self, meta, c):
+        return A.RevealStmt(self._s(meta), c[0], c[1])
+
     def log_stmt(self, meta, c):
         return A.LogStmt(self._s(meta), _unquote(c[0]))
 

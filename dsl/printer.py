@@ -196,6 +196,9 @@ def _stmt(s: A.Node, depth: int, cm: _Comments | None = None) -> list[str]:
         return [f"{ind}result {expr_text(s.value)}"]
     if isinstance(s, A.GotoStmt):
         return [f"{ind}goto {s.phase}"]
+    if isinstance(s, A.RevealStmt):
+        tail = f" to {expr_text(s.to)}" if s.to is not None else ""
+        return [f"{ind}reveal {expr_text(s.value)}{tail}"]
     if isinstance(s, A.LogStmt):
         return [f"{ind}log {_q(s.message)}"]
     if isinstance(s, A.IfStmt):

@@ -389,6 +389,10 @@ class _Gen:
         elif isinstance(s, A.LogStmt):
             if self.record:
                 out.append(f"{ind}G.note_log({s.message!r})")
+        elif isinstance(s, A.RevealStmt):
+            if self.record:
+                to = ex(s.to) if s.to is not None else "None"
+                out.append(f"{ind}G.note_reveal({expr_text(s.value)!r}, {ex(s.value)}, {to})")
         elif isinstance(s, A.BreakStmt):
             out.append(f"{ind}break")
         elif isinstance(s, A.ResultStmt):

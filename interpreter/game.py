@@ -12,7 +12,7 @@ import json
 from typing import Any, NamedTuple
 
 from .compile import MISSING, Program, _seq
-from .errors import BudgetExceeded, IllegalAction, RuleFailure, SaveError
+from .errors import BudgetExceeded, EngineError, IllegalAction, RuleFailure, SaveError
 from .stdlib import rng
 from .values import decode, deep_copy, jsonable, materialize
 
@@ -81,6 +81,7 @@ class Game:
         self._step: dict | None = None
         self._jmark = 0
         self._legal: list[Action] | None = None
+        self._undo: list[tuple] = []
 
     # ------------------------------------------------------------------ set-up
     def start(self) -> Game:
@@ -231,6 +232,8 @@ class Game:
         p = self.pending
         if self.result is not None:
             raise IllegalAction(f"{a}: the game is over")
+        if self.record:
+            self._undo.append((self._meta(), len(self.journal), len(self.trace)))
         self._legal = None
         if p is None:
             raise IllegalAction(f"{a}: no decision is pending")
@@ -286,6 +289,31 @@ class Game:
         else:
             self.frames.append([ca.block, 0, dict(zip(ca.params, a.args, strict=True)), f"action:{a.name}"])
         self._run()
+
+    # ------------------------------------------------------------------ undo
+    def _meta(self) -> tuple:
+        return (self.current, self.phase, self.round, self.rng,
+                [[f[0], f[1], dict(f[2]), f[3]] for f in self.frames], dict(self.pending or {}) or None,
+                self.result, self.step_no, self.trig_last, self.scripted, self._legal)
+
+    def undo(self) -> None:
+        """Take back the last decision, from the journal of a recorded game."""
+        if not self.record:
+            raise EngineError("undo needs a recorded game (record=True): only it keeps a journal")
+        if not self._undo:
+            raise EngineError("nothing to undo")
+        meta, jstart, tlen = self._undo.pop()
+        self._step = None
+        for container, key, old, _new, _path in reversed(self.journal[jstart:]):
+            if old is MISSING:
+                del container[key]
+            else:
+                container[key] = old
+        del self.journal[jstart:]
+        del self.trace[tlen:]
+        (self.current, self.phase, self.round, self.rng, self.frames, self.pending, self.result,
+         self.step_no, self.trig_last, self.scripted, self._legal) = meta
+        self._jmark = len(self.journal)
 
     def _finish_effects(self) -> None:
         if self.record:
@@ -587,6 +615,14 @@ class Game:
             entry["inputs"] = jsonable(args)
         self._step["chance"].append(entry)
 
+    def note_reveal(self, text: str, value: Any, to: str | None) -> None:
+        if self._step is None:
+            self._auto(self.frames[-1])
+        ev = {"event": "reveal", "what": text, "value": jsonable(value)}
+        if to is not None:
+            ev["to"] = to
+        self._step["events"].append(ev)
+
     def note_log(self, message: str) -> None:
         if self._step is None:
             self._auto(self.frames[-1])
@@ -610,7 +646,6 @@ class Game:
             elif decl is not None and decl.hidden == "owner" and len(path) > 1:
                 ch["owner"] = path[1]
             changes.append(ch)
-        del self.journal[self._jmark:]
         if not (st["decision"] or changes or st["events"] or st["chance"]):
             return
         st["changes"] = changes
@@ -649,6 +684,7 @@ class Game:
         g._step = None
         g._jmark = 0
         g._legal = self._legal
+        g._undo = []
         return g
 
     def to_json(self) -> dict:

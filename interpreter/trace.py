@@ -139,6 +139,9 @@ def render_step(step: dict, only_player: str | None = None) -> list[str]:
     for ev in step.get("events", []):
         if ev["event"] == "log":
             out.append(f"      log: {ev['message']}")
+        elif ev["event"] == "reveal":
+            to = f" to {ev['to']}" if ev.get("to") else ""
+            out.append(f"      reveals{to}: {ev['what']} = {_hv(ev['value'])}")
         else:
             detail = ev.get("player") or ev.get("phase") or ""
             out.append(f"      · {ev['event']} {detail}")
@@ -177,5 +180,7 @@ def filter_for(lines: list[dict], player: str) -> list[dict]:
         s["chance"] = [{**c, "outcome": "hidden"} if c["kind"] == "shuffle" else c
                        for c in s.get("chance", [])]
         s["changes"] = [_mask(c, player) for c in s.get("changes", [])]
+        s["events"] = [{**e, "value": "hidden"} if e.get("event") == "reveal" and e.get("to", player) != player
+                       else e for e in s.get("events", [])]
         out.append(s)
     return out

@@ -19,6 +19,7 @@ from .dsl.diagnostics import RulesError
 from .dsl.parse import parse_file
 from .dsl.printer import print_module
 from .interpreter.agents import RandomAgent, count_games, first_legal, perft
+from .interpreter.board_text import draw_boards
 from .interpreter.errors import EngineError, IllegalAction
 from .interpreter.game import Game, parse_action
 from .interpreter.scenario import run_scenarios
@@ -162,16 +163,29 @@ def cmd_play(args: argparse.Namespace) -> int:
             game.apply(bots[who](game))
             continue
         actions = game.legal_actions()
+        board = draw_boards(game)
+        if board:
+            print("\n" + board)
         print(f"\n{who} to decide:")
         for i, a in enumerate(actions, 1):
             print(f"  {i:>3}. {a}")
         while True:
             try:
-                line = input("choose a number or type an action (q to quit): ").strip()
+                line = input("choose a number, type an action, u to undo, q to quit: ").strip()
             except EOFError:
                 return 0
             if line in ("q", "quit"):
                 return 0
+            if line in ("u", "undo"):
+                try:
+                    game.undo()
+                    while game.decision_player() != human and not game.is_over:
+                        game.undo()  # take back the bots' moves too, up to your last decision
+                except EngineError as err:
+                    print(f"  {err.message}")
+                    continue
+                shown = len(game.trace or [])
+                break
             try:
                 a = actions[int(line) - 1] if line.isdigit() else parse_action(line)
                 game.apply(a)

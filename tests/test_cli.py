@@ -155,3 +155,33 @@ def test_unknown_option_and_bad_player_count(capsys):
     assert code == 1 and "players, not 3" in err
     code, _, err = run(capsys, "run", BUNDLED["tictactoe"], "--option", "x=1")
     assert code == 2 and "unknown option" in err
+
+
+@pytest.mark.parametrize("name", ["climb", "pig"])
+def test_same_seed_same_trace_in_other_processes(tmp_path, name):
+    """Hash seeds differ between processes; traces must not."""
+    import subprocess
+    import sys
+
+    outs = []
+    for hashseed in ("1", "2"):
+        out = tmp_path / f"{hashseed}.jsonl"
+        env = {**os.environ, "PYTHONHASHSEED": hashseed}
+        subprocess.run([sys.executable, "-m", "regelwerk.cli", "run", str(BUNDLED[name]), "--players", "3",
+                        "--seed", "11", "--trace", str(out)], check=True, env=env, capture_output=True)
+        outs.append(out.read_bytes())
+    assert outs[0] == outs[1]
+
+
+def test_play_at_the_terminal_with_undo(tmp_path):
+    import subprocess
+    import sys
+
+    moves = "1\nu\n" + "1\n" * 30
+    res = subprocess.run([sys.executable, "-m", "regelwerk.cli", "play", str(BUNDLED["connect4"]), "--seed", "2"],
+                         input=moves, capture_output=True, text=True, timeout=60)
+    assert res.returncode == 0, res.stderr
+    assert "Red to decide:" in res.stdout
+    assert "  1 " in res.stdout and "a b c d e f g" in res.stdout
+    assert "game over" in res.stdout
+    assert "Traceback" not in res.stderr

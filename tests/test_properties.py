@@ -125,3 +125,24 @@ def test_traced_and_untraced_games_agree(rulesets, name, seed):
     play_game(b, RandomAgent(seed))
     assert a.to_json()["vars"] == b.to_json()["vars"]
     assert a.winners == b.winners
+
+
+@settings(max_examples=20, deadline=None)
+@given(name=st.sampled_from(NAMES), seed=st.integers(0, 10_000), steps=st.integers(1, 30),
+       back=st.integers(1, 5))
+def test_undo_restores_the_state_exactly(rulesets, name, seed, steps, back):
+    g = rulesets[name].new_game(seed=seed, record=True)
+    rnd = random.Random(seed)
+    snapshots = []
+    for _ in range(steps):
+        if g.is_over:
+            break
+        snapshots.append((_snapshot(g), len(g.trace)))
+        g.apply(rnd.choice(g.legal_actions()))
+    for _ in range(min(back, len(snapshots))):
+        g.undo()
+        snap, tlen = snapshots.pop()
+        assert _snapshot(g) == snap
+        assert len(g.trace) == tlen
+    if not g.is_over:
+        g.apply(g.legal_actions()[0])  # and play on from there

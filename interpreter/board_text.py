@@ -1,0 +1,53 @@
+"""Draw grid boards as text for the terminal (`regelwerk play`): generic, from the state.
+
+Every state map from a grid's squares to a value is drawn as a grid of one-character
+symbols, north at the top, with a legend; that covers the classic games and any ruleset
+that keeps its pieces in such maps.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..dsl.check import strip_opt
+
+
+def _symbols(values: list[Any]) -> dict[Any, str]:
+    out: dict[Any, str] = {}
+    used: set[str] = set()
+    for v in values:
+        if v is None or v is False or v == 0 or v in out:
+            continue
+        text = str(v)
+        pick = next((ch for ch in text + text.upper() + "123456789" if ch not in used and ch.strip()), "?")
+        out[v] = pick
+        used.add(pick)
+    return out
+
+
+def draw_boards(game: Any) -> str:
+    """One text picture per (grid, state map) pair; empty when the ruleset has no grid."""
+    prog = game.prog
+    chunks = []
+    for board, grid in prog.grids.items():
+        for name, t in prog.var_types.items():
+            if not t.startswith(f"map:{board}->"):
+                continue
+            value_t = strip_opt(t.split("->", 1)[1])
+            if value_t.startswith(("map:", "list:", "set:")):
+                continue
+            cells = game.vars[name]
+            symbols = _symbols([cells[s] for s in grid.squares])
+            lines = [f"{name}:"]
+            for y in range(grid.height - 1, -1, -1):
+                row = []
+                for x in range(grid.width):
+                    sq = grid.square_at(x, y)
+                    v = cells.get(sq) if sq is not None else None
+                    row.append(symbols.get(v, "."))
+                lines.append(f"{y + 1:>3} " + " ".join(row))
+            lines.append("    " + " ".join(chr(ord("a") + x) if x < 26 else "?" for x in range(grid.width)))
+            if symbols:
+                lines.append("    " + ", ".join(f"{sym} = {v}" for v, sym in symbols.items()))
+            chunks.append("\n".join(lines))
+    return "\n\n".join(chunks)
