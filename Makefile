@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 
 demo: $(STAMP)
 	$(BIN)/regelwerk run rulesets/classic/tictactoe.rules --players 2 --seed 7 --trace demo-trace.jsonl
-	$(BIN)/regelwerk trace show demo-trace.jsonl | head -40
+	$(BIN)/regelwerk trace show demo-trace.jsonl
 
 test: $(STAMP)
 	$(BIN)/ruff check .

@@ -376,6 +376,7 @@ class GridDecl(Node):
     name: str
     width: int
     height: int
+    path: str | None = None  # `grid from "map.txt"`: the size is read from a text map
 
 
 @dataclass(frozen=True, slots=True)

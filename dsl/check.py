@@ -197,6 +197,10 @@ class _Checker:
                         self.declare({}, n, d, f"member of {d.name}")
                         m.element_type[n] = d.name
                 elif isinstance(d, A.GridDecl):
+                    if d.path is not None:
+                        d = self.sized_grid(d)
+                        if d is None:
+                            continue
                     self.declare(m.boards, d.name, d, "board")
                     if not (1 <= d.width <= 52 and 1 <= d.height <= 99):
                         self.err("E104", "a grid is 1..52 columns by 1..99 rows", d.span)
@@ -468,6 +472,18 @@ class _Checker:
                  did_you_mean(name, [f for f, _ in rec.fields]))
         return "any"
 
+    def sized_grid(self, d: A.GridDecl) -> A.GridDecl | None:
+        """A grid whose size comes from a text map: one line per row, one character per square."""
+        text = self.read_text(d.path, d.span)
+        if text is None:
+            return None
+        rows = [r for r in text.splitlines() if r.strip()]
+        widths = {len(r) for r in rows}
+        if not rows or len(widths) != 1:
+            self.err("E403", f"'{d.path}': a text map needs rows of equal length", d.span)
+            return None
+        return A.GridDecl(d.span, d.name, widths.pop(), len(rows), d.path)
+
     def load_graph(self, d: A.GraphFileDecl) -> tuple[list[str], list[tuple[str, str]]] | None:
         data = self.read_json(d.path, d.span)
         if data is None:
@@ -537,7 +553,7 @@ class _Checker:
                     self.err("E403", "legend keys are one-character texts, values are names", k.span)
                     return
                 legend[k.value] = None if isinstance(v, A.NoneLit) else getattr(v, "name", getattr(v, "value", None))
-            rows = [r for r in text.splitlines() if r.strip() and not r.startswith("#")]
+            rows = [r for r in text.splitlines() if r.strip()]
             if len(rows) != grid.height:
                 self.err("E403", f"'{d.path}' has {len(rows)} rows, the grid {grid.height}", d.span)
                 return

@@ -215,6 +215,9 @@ class _Builder(Transformer):
         name, w, h = children
         return A.GridDecl(self._s(meta), str(name), int(w), int(h))
 
+    def board_grid_file(self, meta, children):
+        return A.GridDecl(self._s(meta), str(children[0]), 0, 0, _unquote(children[1]))
+
     def graph_line(self, meta, children):
         return tuple(str(c) for c in children)
 

@@ -279,6 +279,8 @@ def _decl(d: A.Node, cm: _Comments | None = None) -> list[str]:
     if isinstance(d, A.EnumDecl):
         return [f"enum {d.name} = " + ", ".join(d.members)]
     if isinstance(d, A.GridDecl):
+        if d.path is not None:
+            return [f"board {d.name} = grid from {_q(d.path)}"]
         return [f"board {d.name} = grid {d.width} x {d.height}"]
     if isinstance(d, A.GraphDecl):
         return [f"board {d.name} = graph"] + [INDENT + " - ".join(p) for p in d.paths]
