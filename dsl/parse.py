@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import functools
 from collections.abc import Iterator
 from pathlib import Path
@@ -67,6 +68,10 @@ _TERMINAL_LABELS = {
 }
 
 
+_STATEMENT_STARTS = {"SET", "ADD", "REMOVE", "CLEAR", "LET", "MOVE", "DRAW", "SHUFFLE", "REQUIRE",
+                     "IF", "FOR", "REPEAT", "WHILE", "PLAY", "CHOOSE", "FINISH", "DO", "TURN"}
+
+
 def _label(term: str) -> str:
     if term in _TERMINAL_LABELS:
         return _TERMINAL_LABELS[term]
@@ -109,9 +114,21 @@ def _syntax_diagnostic(err: UnexpectedInput, path: str, text: str) -> Diagnostic
         expected = sorted({_label(t) for t in err.expected if not t.startswith("__")})
         msg = f"unexpected {_describe(tok)}"
         help_text = None
+        keywords = sorted(t.lower() for t in err.expected if t.isupper() and t.isalpha() and len(t) > 1
+                          and t not in ("NAME", "INT", "STRING", "HOOK", "AGG"))
         if tok.type == "_INDENT":
             msg = "unexpected indent"
             help_text = "only a block header (action, if, for, ...) may be followed by an indented block"
+        elif tok.type == "NAME" and keywords:
+            close = difflib.get_close_matches(str(tok.value), keywords, n=1, cutoff=0.6)
+            if close:
+                msg = f"unknown keyword '{tok.value}'"
+                help_text = f"did you mean '{close[0]}'?"
+            elif len(keywords) > 8:
+                help_text = "expected a declaration or statement keyword, such as " + ", ".join(keywords[:8])
+        elif tok.type in _STATEMENT_STARTS and set(err.expected) <= {"_NL", "_INDENT"}:
+            msg = f"'{tok.value}' should be indented"
+            help_text = "the body of a block is indented one level deeper than its header"
         elif tok.type == "EQUAL" and "COMP_OP" in err.expected:
             help_text = "use '==' to compare; 'set x = v' assigns"
         elif expected and len(expected) <= 8:

@@ -92,3 +92,19 @@ def test_any_unicode_text_parses_or_fails_cleanly(text):
         parse_text(text, "fuzz.rules")
     except RulesError:
         pass
+
+
+@pytest.mark.parametrize("text,message,help_text", [
+    ("players X\nactoin place\n", "2:1: error: unknown keyword 'actoin' [E003]", "help: did you mean 'action'?"),
+    ("players X\nflow\n    repaet\n", "3:5: error: unknown keyword 'repaet' [E003]", "help: did you mean 'repeat'?"),
+    ("players X\naction a\nset x = 1\n", "3:1: error: 'set' should be indented [E003]",
+     "help: the body of a block is indented one level deeper than its header"),
+    ("players X\naction a\n    require x = 1\n", "3:15: error: unexpected '=' [E003]",
+     "help: use '==' to compare; 'set x = v' assigns"),
+])
+def test_labelled_syntax_errors(text, message, help_text):
+    with pytest.raises(RulesError) as info:
+        parse_text(text, "f.rules")
+    out = info.value.format()
+    assert out.startswith("f.rules:" + message)
+    assert out.endswith(help_text)
