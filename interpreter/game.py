@@ -361,6 +361,7 @@ class Game:
         frames = self.frames
         budget = MAX_OPS_BETWEEN_DECISIONS
         chain = 0
+        self._fired: list[int] = []
         record = self.record
         while self.result is None:
             budget -= 1
@@ -381,7 +382,9 @@ class Game:
                 if self._fire_triggers():
                     chain += 1
                     if chain > MAX_TRIGGER_CHAIN:
-                        raise BudgetExceeded(f"trigger chain longer than {MAX_TRIGGER_CHAIN}")
+                        names = sorted({self.prog.rules[f"when:{i}"]["name"] for i in self._fired[-20:]})
+                        raise BudgetExceeded(f"trigger chain longer than {MAX_TRIGGER_CHAIN}: "
+                                             f"these rules keep firing each other: {'; '.join(names)}")
                     continue
                 if self.result is not None:
                     break
@@ -526,6 +529,7 @@ class Game:
         for i in rising:
             _test, fn, blk, _decl = trig[i]
             new[i] = True
+            self._fired.append(i)
             if self.record:
                 self._open(f"when:{i}", True, {}, None)
             if fn is None:
