@@ -31,7 +31,14 @@ LIBRARY: dict[str, Signature] = {
     "rank_groups": Signature(2, 2, "list", "items grouped by equal score, best group first"),
     "relative_majority": Signature(1, 1, "list", "keys of a count map tied at a maximum >= 1"),
     "keys": Signature(1, 1, "list", "the keys of a map"),
+    "values": Signature(1, 1, "list", "the values of a map, in key order"),
+    "flatten": Signature(1, 1, "list", "one list of the items of a list of lists"),
+    "ceil_div": Signature(2, 2, "int", "a divided by b, rounded up"),
+    "matching_size": Signature(1, 1, "int", "largest number of items that each get their own slot, "
+                               "given each item's list of possible slots"),
+    "players_from": Signature(1, 1, "list:Player", "all players in seat order, starting with this one"),
     "other": Signature(1, 1, "Player", "in a two-player game, the opponent of a player"),
+    "previous_player": Signature(1, 1, "Player", "the player before this one in seat order"),
     "next_player": Signature(1, 1, "Player", "the player after this one in seat order"),
     "seat": Signature(1, 1, "int", "a player's seat number, 1-based"),
     # grid geometry

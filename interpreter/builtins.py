@@ -14,6 +14,7 @@ from .stdlib import aggregate, rng
 from .stdlib.components import components as _components
 from .stdlib.graph import Graph
 from .stdlib.grid import Grid, opposite, rotate_cw
+from .stdlib.matching import matching_size
 from .stdlib.polyomino import placements as _placements
 
 
@@ -133,6 +134,10 @@ def make_builtins(grids: dict[str, Grid], graphs: dict[str, Graph], players_of: 
         "rank_groups": lambda xs, scores: aggregate.rank_groups(list(xs), lambda x: scores[x]),
         "relative_majority": relative_majority,
         "keys": lambda m: list(m),
+        "values": lambda m: list(m.values()),
+        "flatten": lambda xss: [x for xs in xss for x in xs],
+        "ceil_div": lambda a, b: -(-a // b),
+        "matching_size": matching_size,
         "neighbour": neighbour,
         "neighbours": neighbours,
         "ray": lambda sq, d, n=None: list(board_of(sq).ray(sq, d, n)),
@@ -210,7 +215,19 @@ def game_seat(G: Any, p: Any) -> int:
     return G.players.index(p) + 1
 
 
-GAME = {"other": game_other, "next_player": game_next_player, "seat": game_seat}
+def game_previous_player(G: Any, p: Any) -> Any:
+    ps = G.players
+    return ps[(ps.index(p) - 1) % len(ps)]
+
+
+def game_players_from(G: Any, p: Any) -> list:
+    ps = list(G.players)
+    i = ps.index(p)
+    return ps[i:] + ps[:i]
+
+
+GAME = {"other": game_other, "next_player": game_next_player, "seat": game_seat,
+        "previous_player": game_previous_player, "players_from": game_players_from}
 
 def chance_bernoulli(G: Any, num: int, den: int) -> bool:
     if not 0 <= num <= den or den <= 0:

@@ -1,0 +1,43 @@
+"""The checker's library table (dsl/library.py) and the engine's bindings agree, and the
+functions behave as documented when called from rules."""
+
+from __future__ import annotations
+
+from regelwerk.dsl.library import LIBRARY
+from regelwerk.interpreter import builtins as B
+
+import regelwerk
+
+
+def test_every_signature_has_an_implementation_and_back():
+    bound = set(B.make_builtins({}, {}, None)) | set(B.CHANCE) | set(B.GAME)
+    assert bound == set(LIBRARY)
+
+
+def _eval(text: str, players: str = "A, B, C"):
+    rules = f"players {players}\nboard Sq = grid 4 x 3\nconst v = {text}\nflow\n    finish draw\n"
+    r = regelwerk.load_text(rules, "lib.rules")
+    return r.constants({})["v"]
+
+
+def test_library_values_from_rules():
+    assert _eval("ceil_div(7, 2)") == 4
+    assert _eval("flatten([[1, 2], [3]])") == [1, 2, 3]
+    assert _eval("values({a1: 3, b1: 4})") == [3, 4]
+    assert _eval("matching_size([[a1], [a1, b1], [b1]])") == 2
+    assert _eval("ray(a1, NE)") == ["b2", "c3"]
+    assert _eval("neighbour(d3, E)") is None
+    assert _eval("rotate_cw(NW)") == "N"
+    assert _eval("len(lines_through(b2, 3))") == 5  # two rows, a column, two diagonals
+    assert _eval("column_squares(2)") == ["b1", "b2", "b3"]
+    assert _eval("relative_majority({a1: 2, b1: 2, c1: 1})") == ["a1", "b1"]
+    assert _eval("nth_largest([5, 5, 3, 1], 2)") == 3
+    assert _eval("placements([[0, 0], [1, 0]], [a1, b1, a2])") == [["a1", "a2"], ["a1", "b1"]]
+    assert _eval("components([a1, b1, d1, d2])") == [["a1", "b1"], ["d1", "d2"]]
+
+
+def test_seat_functions_need_a_game():
+    rules = ("players A, B, C\nstate\n    r: list Player = []\n"
+             "flow\n    set r = players_from(B) + [previous_player(A), next_player(C)]\n    finish draw\n")
+    g = regelwerk.load_text(rules, "seats.rules").new_game(players=3)
+    assert g.vars["r"] == ["B", "C", "A", "C", "A"]
