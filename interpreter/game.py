@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 from .compile import MISSING, Program, _seq
 from .errors import BudgetExceeded, EngineError, IllegalAction, RuleFailure, SaveError
 from .stdlib import rng
-from .values import decode, deep_copy, jsonable, materialize
+from .values import decode, deep_copy, jsonable, materialize, value_text
 
 SAVE_FORMAT = "regelwerk-save"
 SAVE_VERSION = 1
@@ -34,16 +34,7 @@ class Action(NamedTuple):
         return f"{self.name}(" + ", ".join(_fmt_arg(a) for a in self.args) + ")"
 
 
-def _fmt_arg(a: Any) -> str:
-    if a is None:
-        return "none"
-    if a is True:
-        return "true"
-    if a is False:
-        return "false"
-    if isinstance(a, (list, tuple, frozenset)):
-        return "[" + ", ".join(_fmt_arg(x) for x in a) + "]"
-    return str(a)
+_fmt_arg = value_text
 
 
 class Explanation(NamedTuple):

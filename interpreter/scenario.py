@@ -9,7 +9,8 @@ from ..dsl import ast as A
 from ..dsl.printer import expr_text
 from .compile import compile_explained, compile_stmts
 from .errors import EngineError, IllegalAction
-from .game import Action, Game, _fmt_arg
+from .game import Action, Game
+from .values import value_text
 
 
 @dataclass
@@ -20,11 +21,6 @@ class ScenarioResult:
     failure: str | None = None
     at: A.Span | None = None
     specs: tuple[str, ...] = field(default_factory=tuple)
-
-
-def _value_text(v: Any) -> str:
-    return _fmt_arg(v) if not isinstance(v, dict) else "{" + ", ".join(
-        f"{k}: {_fmt_arg(x)}" for k, x in v.items()) + "}"
 
 
 class _Run:
@@ -85,7 +81,7 @@ class _Run:
             g = self.ensure()
             value, subs = compile_explained(g.prog, st.value)(g)
             if value is not True:
-                detail = ", ".join(f"{t} = {_value_text(v)}" for t, v in subs if t != expr_text(st.value))
+                detail = ", ".join(f"{t} = {value_text(v)}" for t, v in subs if t != expr_text(st.value))
                 msg = st.message or f"expected {expr_text(st.value)}"
                 return msg + (f"  (where {detail})" if detail else "")
         elif k in ("legal", "illegal"):

@@ -13,6 +13,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from .values import value_text
+
 TRACE_FORMAT = "regelwerk-trace"
 TRACE_VERSION = 1
 
@@ -75,18 +77,7 @@ def read_trace(path: str | Path) -> list[dict]:
     return out
 
 
-def _v(x: Any) -> str:
-    if x is None:
-        return "none"
-    if x is True:
-        return "true"
-    if x is False:
-        return "false"
-    if isinstance(x, list):
-        return "[" + ", ".join(_v(i) for i in x) + "]"
-    if isinstance(x, dict):
-        return "{" + ", ".join(f"{k}: {_v(v)}" for k, v in x.items()) + "}"
-    return str(x)
+_v = value_text
 
 
 def _hv(x: Any) -> str:

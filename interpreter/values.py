@@ -27,6 +27,22 @@ def jsonable(v: Any) -> Any:
     return str(v)
 
 
+def value_text(x: Any) -> str:
+    """A value as rules write it: none, true/false, names and numbers bare, [lists], {maps}."""
+    if x is None:
+        return "none"
+    if x is True:
+        return "true"
+    if x is False:
+        return "false"
+    if isinstance(x, (list, tuple, frozenset, set)):
+        items = sorted(x, key=_sort_key) if isinstance(x, (frozenset, set)) else x
+        return "[" + ", ".join(value_text(i) for i in items) + "]"
+    if isinstance(x, dict):
+        return "{" + ", ".join(f"{k}: {value_text(v)}" for k, v in x.items()) + "}"
+    return str(x)
+
+
 def _sort_key(x: Any) -> tuple:
     return (type(x).__name__, str(x))
 
