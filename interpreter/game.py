@@ -689,6 +689,7 @@ class Game:
             "version": SAVE_VERSION,
             "ruleset": self.ruleset.title,
             "ruleset_hash": self.ruleset.hash,
+            "ruleset_file": self.ruleset.path,
             "players": list(self.players),
             "seed": self.seed,
             "options": jsonable(self.options),
@@ -706,10 +707,14 @@ class Game:
         }
 
     @classmethod
-    def from_json(cls, ruleset: Any, data: Any, record: bool = False) -> Game:
-        """Rebuild a game saved by `to_json`; every field is checked, with a located message."""
+    def from_json(cls, data: Any, ruleset: Any = None, record: bool = False) -> Game:
+        """Rebuild a game saved by `to_json`; every field is checked, with a located message.
+        Without `ruleset`, the rules are loaded from the file the save names."""
         if not isinstance(data, dict):
             raise SaveError("save: not a JSON object")
+        if ruleset is None:
+            ruleset = _ruleset_of(data)
+
         if data.get("format") != SAVE_FORMAT:
             raise SaveError("save.format: not a regelwerk save")
         version = data.get("version")
@@ -776,6 +781,22 @@ class Game:
             else:
                 out[name] = jsonable(v)
         return {"player": player, "current": self.current, "phase": self.phase, "vars": out}
+
+
+def _ruleset_of(data: dict) -> Any:
+    """Load the ruleset a save names (imported late: the API module imports this one)."""
+    from ..api import load
+    from ..dsl.diagnostics import RulesError
+
+    path = data.get("ruleset_file")
+    if not isinstance(path, str):
+        raise SaveError("save.ruleset_file: the save names no rules file; pass the ruleset")
+    try:
+        return load(path)
+    except RulesError as err:
+        raise SaveError(f"save.ruleset_file: cannot load {path!r}: {err.diagnostics[0].message}") from None
+    except OSError as err:
+        raise SaveError(f"save.ruleset_file: cannot read {path!r}: {err.strerror}") from None
 
 
 def _hide(v: Any) -> Any:

@@ -33,6 +33,7 @@ class Ruleset:
         for path in sorted(model.data_files):
             digest.update(model.data_files[path].encode("utf-8"))
         self.hash = digest.hexdigest()
+        self.path: str | None = None  # the main rules file, when loaded from one
         self._programs: dict[bool, Program] = {}
         self._exprs: dict[int, Any] = {}
 
@@ -93,7 +94,7 @@ class Ruleset:
         return game.start() if start else game
 
     def load_game(self, data: Any, record: bool = False) -> Game:
-        return Game.from_json(self, data, record)
+        return Game.from_json(data, self, record)
 
 
 class _ConstHolder:
@@ -145,6 +146,7 @@ def load(path: str | Path) -> Ruleset:
         raise
     ruleset = _finish(modules, sources)
     ruleset.model.base_dir = str(p.parent)
+    ruleset.path = str(p.resolve())
     return ruleset
 
 

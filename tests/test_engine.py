@@ -73,3 +73,19 @@ def test_bad_index_in_a_rule_is_a_rule_failure_not_a_crash():
     g = regelwerk.load_text(text, "idx.rules").new_game()
     with pytest.raises(RuleFailure, match="action 'a' failed: IndexError"):
         g.apply("a")
+
+
+def test_game_from_json_finds_its_rules_file(tmp_path):
+    import json
+
+    from regelwerk import Game
+
+    r = regelwerk.load(Path(__file__).parent.parent / "rulesets" / "classic" / "tictactoe.rules")
+    g = r.new_game(seed=1)
+    g.apply("place(b2)")
+    data = json.loads(json.dumps(g.to_json()))
+    h = Game.from_json(data)
+    assert h.legal_actions() == g.legal_actions()
+    data["ruleset_file"] = str(tmp_path / "gone.rules")
+    with pytest.raises(regelwerk.SaveError, match="save.ruleset_file: cannot"):
+        Game.from_json(data)
