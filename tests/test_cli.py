@@ -185,3 +185,21 @@ def test_play_at_the_terminal_with_undo(tmp_path):
     assert "  1 " in res.stdout and "a b c d e f g" in res.stdout
     assert "game over" in res.stdout
     assert "Traceback" not in res.stderr
+
+
+def test_files_are_written_whole_with_their_permissions(capsys, tmp_path):
+    f = tmp_path / "x.rules"
+    f.write_text("players X\nflow\n    finish  draw\n")
+    f.chmod(0o644)
+    run(capsys, "fmt", f)
+    assert f.stat().st_mode & 0o777 == 0o644
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")], "no temporary file left"
+    t = tmp_path / "t.jsonl"
+    run(capsys, "run", BUNDLED["tictactoe"], "--trace", t)
+    assert t.stat().st_mode & 0o777 == 0o666 & ~_umask()
+
+
+def _umask() -> int:
+    m = os.umask(0)
+    os.umask(m)
+    return m
