@@ -505,6 +505,14 @@ class DeviceDecl(Node):
 
 
 @dataclass(frozen=True, slots=True)
+class DisplayDecl(Node):
+    """How `regelwerk play` draws a board: maps over its squares, later layers on top."""
+
+    board: str
+    layers: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class ActionCall(Node):
     name: str
     args: tuple[Node, ...]

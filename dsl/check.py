@@ -58,6 +58,7 @@ class Model:
     const_types: dict[str, str] = field(default_factory=dict)
     records: dict[str, A.RecordDecl] = field(default_factory=dict)
     devices: dict[str, A.DeviceDecl] = field(default_factory=dict)
+    displays: list[A.DisplayDecl] = field(default_factory=list)
     base_dir: str = ""  # the main file's folder: traces name files relative to it
     data_files: dict[str, str] = field(default_factory=dict)  # path -> text, for the ruleset hash
     data: dict[str, A.DataDecl] = field(default_factory=dict)
@@ -229,6 +230,8 @@ class _Checker:
                     self.declare(m.records, d.name, d, "record")
                 elif isinstance(d, A.DeviceDecl):
                     self.declare(m.devices, d.name, d, "device")
+                elif isinstance(d, A.DisplayDecl):
+                    m.displays.append(d)
                 elif isinstance(d, A.DataDecl):
                     self.declare(m.data, d.name, d, "data")
                 elif isinstance(d, A.StateDecl):
@@ -923,6 +926,8 @@ class _Checker:
             if name not in self.offered:
                 self.diags.append(Diagnostic("W001", f"action '{name}' is never offered by a 'play'",
                                              a.span, severity="warning"))
+        for disp in m.displays:
+            self.display(disp)
         for sc in m.scenarios:
             self.scenario(sc)
         m.suspends = self.suspending_procedures()
@@ -956,6 +961,18 @@ class _Checker:
                 falls = False
             elif isinstance(s, A.GotoStmt):
                 falls = False
+
+    def display(self, d: A.DisplayDecl) -> None:
+        m = self.m
+        board = m.boards.get(d.board)
+        if not isinstance(board, A.GridDecl):
+            self.err("E229", f"'display {d.board}': only a grid board can be drawn", d.span,
+                     did_you_mean(d.board, m.boards))
+            return
+        for layer in d.layers:
+            t = self.expr(A.Name(d.span, layer), {})
+            if not strip_opt(t).startswith(f"map:{d.board}->"):
+                self.err("E229", f"display layer '{layer}' is not a map from {d.board} to values", d.span)
 
     def scenario(self, sc: A.ScenarioDecl) -> None:
         for st in sc.steps:

@@ -269,6 +269,9 @@ class _Builder(Transformer):
         return A.DeviceDecl(self._s(meta), str(name), params or (), typ, prov, roll, requires,
                             tuple(settle or ()))
 
+    def display_decl(self, meta, c):
+        return A.DisplayDecl(self._s(meta), str(c[0]), c[1])
+
     def result_stmt(self, meta, c):
         return A.ResultStmt(self._s(meta), c[0])
 

@@ -293,6 +293,8 @@ def _decl(d: A.Node, cm: _Comments | None = None) -> list[str]:
         if d.settle:
             out += [INDENT + "settle"] + _stmts(d.settle, 2, cm)
         return out
+    if isinstance(d, A.DisplayDecl):
+        return [f"display {d.board}: " + ", ".join(d.layers)]
     if isinstance(d, A.RecordDecl):
         return [f"record {d.name}(" + ", ".join(f"{n}: {_type_text(t)}" for n, t in d.fields) + ")"]
     if isinstance(d, A.DataDecl):

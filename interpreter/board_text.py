@@ -25,9 +25,40 @@ def _symbols(values: list[Any]) -> dict[Any, str]:
     return out
 
 
+def _layer_value(game: Any, name: str) -> dict:
+    return game.vars[name] if name in game.vars else game.consts[name]
+
+
+def draw_display(game: Any, board: str, layers: tuple[str, ...]) -> str:
+    """One picture of a grid with several maps over its squares: the last layer that has a
+    value on a square shows it (pieces over terrain)."""
+    grid = game.prog.grids[board]
+    maps = [_layer_value(game, name) for name in layers]
+    values = [m.get(sq) for m in maps for sq in grid.squares]
+    symbols = _symbols(values)
+    lines = [f"{board} ({', '.join(layers)}):"]
+    for y in range(grid.height - 1, -1, -1):
+        row = []
+        for x in range(grid.width):
+            sq = grid.square_at(x, y)
+            sym = "."
+            for m in maps:
+                v = m.get(sq) if sq is not None else None
+                if v in symbols:
+                    sym = symbols[v]
+            row.append(sym)
+        lines.append(f"{y + 1:>3} " + " ".join(row))
+    lines.append("    " + " ".join(chr(ord("a") + x) if x < 26 else "?" for x in range(grid.width)))
+    lines.append("    " + ", ".join(f"{sym} = {v}" for v, sym in symbols.items()))
+    return "\n".join(lines)
+
+
 def draw_boards(game: Any) -> str:
-    """One text picture per (grid, state map) pair; empty when the ruleset has no grid."""
+    """The ruleset's `display` pictures, or else one picture per (grid, state map) pair;
+    empty when the ruleset has no grid."""
     prog = game.prog
+    if prog.model.displays:
+        return "\n\n".join(draw_display(game, d.board, d.layers) for d in prog.model.displays)
     chunks = []
     for board, grid in prog.grids.items():
         for name, t in prog.var_types.items():

@@ -89,3 +89,17 @@ def test_game_from_json_finds_its_rules_file(tmp_path):
     data["ruleset_file"] = str(tmp_path / "gone.rules")
     with pytest.raises(regelwerk.SaveError, match="save.ruleset_file: cannot"):
         Game.from_json(data)
+
+
+def test_display_layers_draw_pieces_over_terrain():
+    from regelwerk.interpreter.board_text import draw_boards
+
+    g = regelwerk.load(VALID / "records_and_data.rules").new_game()
+    assert draw_boards(g).splitlines() == [
+        "Square (terrain):",
+        "  3 r p m",
+        "  2 p p m",
+        "  1 r r p",
+        "    a b c",
+        "    r = river, p = plain, m = mountain",
+    ]
