@@ -37,6 +37,10 @@ class CompiledAction:
     effect: Any  # effect(G, *args) when the body never suspends
     block: int | None  # op-list id when it can suspend
     requires: list[A.RequireStmt]
+    require_texts: list[str] = field(default_factory=list)  # printed once, quoted by every check
+
+    def __post_init__(self) -> None:
+        self.require_texts = [expr_text(r.test) for r in self.requires]
 
 
 @dataclass

@@ -195,8 +195,6 @@ class Game:
         return Explanation(False, text, reason, f"{req.span.line}:{req.span.column}", checks)
 
     def _checks(self, ca: Any, args: tuple) -> list[dict]:
-        from ..dsl.printer import expr_text
-
         try:
             results = ca.explain(self, *args)
         except (RuleFailure, TypeError, KeyError, IndexError, ValueError):
@@ -205,7 +203,7 @@ class Game:
         for idx, value, subs in results:
             req = ca.requires[idx]
             out.append({
-                "require": expr_text(req.test),
+                "require": ca.require_texts[idx],
                 "at": f"{req.span.line}:{req.span.column}",
                 "message": req.message,
                 "value": bool(value),
