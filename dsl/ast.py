@@ -91,6 +91,11 @@ class ListLit(Node):
 
 
 @dataclass(frozen=True, slots=True)
+class SetLit(Node):
+    items: tuple[Node, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class MapLit(Node):
     items: tuple[tuple[Node, Node], ...]
 
@@ -502,6 +507,15 @@ class DeviceDecl(Node):
     roll: tuple[Node, ...]
     requires: tuple[RequireStmt, ...]
     settle: tuple[Node, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class InvariantDecl(Node):
+    """A condition every reachable state satisfies; saves and scenario set-ups are checked."""
+
+    test: Node
+    message: str | None
+    prov: Provenance
 
 
 @dataclass(frozen=True, slots=True)

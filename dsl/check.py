@@ -59,6 +59,7 @@ class Model:
     records: dict[str, A.RecordDecl] = field(default_factory=dict)
     devices: dict[str, A.DeviceDecl] = field(default_factory=dict)
     displays: list[A.DisplayDecl] = field(default_factory=list)
+    invariants: list[A.InvariantDecl] = field(default_factory=list)
     base_dir: str = ""  # the main file's folder: traces name files relative to it
     data_files: dict[str, str] = field(default_factory=dict)  # path -> text, for the ruleset hash
     data: dict[str, A.DataDecl] = field(default_factory=dict)
@@ -232,6 +233,8 @@ class _Checker:
                     self.declare(m.devices, d.name, d, "device")
                 elif isinstance(d, A.DisplayDecl):
                     m.displays.append(d)
+                elif isinstance(d, A.InvariantDecl):
+                    m.invariants.append(d)
                 elif isinstance(d, A.DataDecl):
                     self.declare(m.data, d.name, d, "data")
                 elif isinstance(d, A.StateDecl):
@@ -342,6 +345,9 @@ class _Checker:
             types = [self.expr(x, scope) for x in e.items]
             first = next((t for t in types if t not in ("any", "none")), "any")
             return "list:" + first
+        if isinstance(e, A.SetLit):
+            types = [self.expr(x, scope) for x in e.items]
+            return "set:" + next((t for t in types if t not in ("any", "none")), "any")
         if isinstance(e, A.MapLit):
             kt = vt = "any"
             for k, v in e.items:
@@ -406,9 +412,12 @@ class _Checker:
                     self.err("E208", f"a {lt} is never in a collection of {item_type(rt)}", e.span)
                 return "bool"
             if e.op in ("<", "<=", ">", ">="):
+                lists = all(strip_opt(t).startswith("list") or strip_opt(t) == "any" for t in (lt, rt))
+                if lists and compatible(lt, rt):
+                    return "bool"  # lists compare item by item, as words in a dictionary
                 for side, t in ((e.left, lt), (e.right, rt)):
                     if strip_opt(t) not in ("int", "any"):
-                        self.err("E207", f"'{e.op}' needs numbers, not {t}", side.span)
+                        self.err("E207", f"'{e.op}' needs numbers (or two lists), not {t}", side.span)
             elif not compatible(lt, rt):
                 self.err("E209", f"comparing {lt} with {rt} is always {'false' if e.op == '==' else 'true'}", e.span)
             return "bool"
@@ -592,6 +601,18 @@ class _Checker:
 
     def call(self, e: A.Call, scope: dict[str, str], allow_chance: bool = False) -> str:
         m = self.m
+        if e.func == "possible":  # possible(action[, player]): its first argument names an action
+            if not e.args or not isinstance(e.args[0], A.Name) or e.args[0].name not in m.actions:
+                self.err("E219", "possible(...) takes the name of an action (and optionally a player)",
+                         e.span, did_you_mean(e.args[0].name, m.actions)
+                         if e.args and isinstance(e.args[0], A.Name) else None)
+            if len(e.args) > 2:
+                self.err("E212", f"'possible' takes 1 to 2 argument(s), got {len(e.args)}", e.span)
+            for a in e.args[1:]:
+                t = self.expr(a, scope)
+                if strip_opt(t) not in ("Player", "any"):
+                    self.err("E216", f"possible(...)'s second argument is a player, not {t}", a.span)
+            return "bool"
         argtypes = [self.expr(a, scope) for a in e.args]
         if e.func in m.defines:
             d = m.defines[e.func]
@@ -729,8 +750,8 @@ class _Checker:
             inner = {**scope, s.var: "Player"} if s.var else scope
             for x in s.exprs:
                 t = self.expr(x, inner)
-                if s.kind == "ranking" and strip_opt(t) not in ("int", "any"):
-                    self.err("E216", f"a ranking key is a number, not {t}", x.span)
+                if s.kind == "ranking" and strip_opt(t) not in ("int", "any") and not t.startswith("list"):
+                    self.err("E216", f"a ranking key is a number or a list of numbers, not {t}", x.span)
                 if s.kind == "winner" and strip_opt(t) not in ("Player", "list:Player", "any"):
                     self.err("E216", f"a winner is a player or a list of players, not {t}", x.span)
             return False
@@ -928,6 +949,8 @@ class _Checker:
                                              a.span, severity="warning"))
         for disp in m.displays:
             self.display(disp)
+        for inv in m.invariants:
+            self.want_bool(inv.test, self.expr(inv.test, {}))
         for sc in m.scenarios:
             self.scenario(sc)
         m.suspends = self.suspending_procedures()
@@ -970,9 +993,12 @@ class _Checker:
                      did_you_mean(d.board, m.boards))
             return
         for layer in d.layers:
-            t = self.expr(A.Name(d.span, layer), {})
-            if not strip_opt(t).startswith(f"map:{d.board}->"):
-                self.err("E229", f"display layer '{layer}' is not a map from {d.board} to values", d.span)
+            t = strip_opt(self.expr(A.Name(d.span, layer), {}))
+            onto = (t.startswith("map:") and strip_opt(value_type(t)) == d.board  # pieces -> squares
+                    or t in (f"set:{d.board}", f"list:{d.board}"))  # marked squares
+            if not t.startswith(f"map:{d.board}->") and not onto:
+                self.err("E229", f"display layer '{layer}' is not a map from {d.board} to values "
+                         f"(or from pieces to {d.board})", d.span)
 
     def scenario(self, sc: A.ScenarioDecl) -> None:
         for st in sc.steps:

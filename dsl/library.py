@@ -26,6 +26,7 @@ LIBRARY: dict[str, Signature] = {
     "min_of": Signature(1, 2, "any", "smallest item of a list (default for an empty list)"),
     "sorted": Signature(1, 1, "arg0", "the items in ascending order"),
     "reversed": Signature(1, 1, "arg0", "the items in reverse order"),
+    "subsets": Signature(2, 2, "list", "every choice of n items from a list, in order"),
     "top": Signature(1, 1, "any", "the top (last) item of a zone, or none"),
     "nth_largest": Signature(2, 2, "any", "the n-th largest distinct value (1 = largest), or none"),
     "rank_groups": Signature(2, 2, "list", "items grouped by equal score, best group first"),
@@ -62,6 +63,9 @@ LIBRARY: dict[str, Signature] = {
     "components": Signature(1, 2, "list", "connected groups of the given squares or nodes"),
     # polyominoes
     "placements": Signature(2, 3, "list", "square sets a shape covers, in every orientation"),
+    # the game itself
+    "possible": Signature(1, 2, "bool", "whether the named action has a legal move now "
+                          "(for the current player, or the one given)"),
     # chance (only as the value of a `let`)
     "roll": Signature(2, 2, "list:int", "roll n dice with s sides", chance=True),
     "random": Signature(1, 1, "any", "one item of a list, uniformly", chance=True),

@@ -269,6 +269,14 @@ class _Builder(Transformer):
         return A.DeviceDecl(self._s(meta), str(name), params or (), typ, prov, roll, requires,
                             tuple(settle or ()))
 
+    def invariant_decl(self, meta, c):
+        test, message, *headers = c
+        prov, _ = _split_body(self.path, headers)
+        return A.InvariantDecl(self._s(meta), test, _unquote(message) if message else None, prov)
+
+    def set_lit(self, meta, c):
+        return A.SetLit(self._s(meta), tuple(c))
+
     def display_decl(self, meta, c):
         return A.DisplayDecl(self._s(meta), str(c[0]), c[1])
 

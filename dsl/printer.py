@@ -50,6 +50,8 @@ def expr_text(e: A.Node) -> str:
         return e.name
     if isinstance(e, A.ListLit):
         return "[" + ", ".join(expr_text(x) for x in e.items) + "]"
+    if isinstance(e, A.SetLit):
+        return "{" + ", ".join(expr_text(x) for x in e.items) + "}"
     if isinstance(e, A.MapLit):
         return "{" + ", ".join(f"{expr_text(k)}: {expr_text(v)}" for k, v in e.items) + "}"
     if isinstance(e, A.Index):
@@ -293,6 +295,9 @@ def _decl(d: A.Node, cm: _Comments | None = None) -> list[str]:
         if d.settle:
             out += [INDENT + "settle"] + _stmts(d.settle, 2, cm)
         return out
+    if isinstance(d, A.InvariantDecl):
+        tail = f" else {_q(d.message)}" if d.message is not None else ""
+        return [f"invariant {expr_text(d.test)}{tail}"] + _prov(d.prov, INDENT)
     if isinstance(d, A.DisplayDecl):
         return [f"display {d.board}: " + ", ".join(d.layers)]
     if isinstance(d, A.RecordDecl):

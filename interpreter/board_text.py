@@ -12,44 +12,56 @@ from typing import Any
 from ..dsl.check import strip_opt
 
 
-def _symbols(values: list[Any]) -> dict[Any, str]:
+def _symbols(values: list[Any], used: set[str] | None = None, upper: bool = False) -> dict[Any, str]:
+    """A distinct one-character symbol per value: its first free letter (capitals for pieces
+    drawn over a background), then digits and marks."""
     out: dict[Any, str] = {}
-    used: set[str] = set()
+    used = set() if used is None else used
     for v in values:
         if v is None or v is False or v == 0 or v in out:
             continue
         text = str(v)
-        pick = next((ch for ch in text + text.upper() + "123456789" if ch not in used and ch.strip()), "?")
+        letters = text.upper() + text.lower() if upper else text.lower() + text.upper()
+        pick = next((ch for ch in letters + "123456789*+@&%$" if ch not in used and ch.strip()), "?")
         out[v] = pick
         used.add(pick)
     return out
 
 
-def _layer_value(game: Any, name: str) -> dict:
-    return game.vars[name] if name in game.vars else game.consts[name]
+def _layer_value(game: Any, name: str, squares: set) -> dict:
+    """The layer as square -> value; a map from pieces to squares is turned around."""
+    m = game.vars[name] if name in game.vars else game.consts[name]
+    if isinstance(m, (frozenset, list)):  # a set of squares: mark each with the layer's name
+        return {sq: name for sq in m}
+    if m and not (set(m) & squares) and any(v in squares for v in m.values()):
+        return {sq: piece for piece, sq in m.items() if sq in squares}
+    return m
 
 
 def draw_display(game: Any, board: str, layers: tuple[str, ...]) -> str:
     """One picture of a grid with several maps over its squares: the last layer that has a
     value on a square shows it (pieces over terrain)."""
     grid = game.prog.grids[board]
-    maps = [_layer_value(game, name) for name in layers]
-    values = [m.get(sq) for m in maps for sq in grid.squares]
-    symbols = _symbols(values)
+    squares = set(grid.squares)
+    maps = [_layer_value(game, name, squares) for name in layers]
+    used: set[str] = {"."}
+    per_layer = [_symbols([m.get(sq) for sq in grid.squares], used, upper=i > 0) for i, m in enumerate(maps)]
     lines = [f"{board} ({', '.join(layers)}):"]
     for y in range(grid.height - 1, -1, -1):
         row = []
         for x in range(grid.width):
             sq = grid.square_at(x, y)
             sym = "."
-            for m in maps:
+            for m, symbols in zip(maps, per_layer, strict=True):
                 v = m.get(sq) if sq is not None else None
                 if v in symbols:
                     sym = symbols[v]
             row.append(sym)
         lines.append(f"{y + 1:>3} " + " ".join(row))
     lines.append("    " + " ".join(chr(ord("a") + x) if x < 26 else "?" for x in range(grid.width)))
-    lines.append("    " + ", ".join(f"{sym} = {v}" for v, sym in symbols.items()))
+    for name, symbols in zip(layers, per_layer, strict=True):
+        if symbols:
+            lines.append(f"    {name}: " + ", ".join(f"{sym} = {v}" for v, sym in symbols.items()))
     return "\n".join(lines)
 
 

@@ -6,6 +6,7 @@ rule is a plain Python call; squares and nodes are plain strings (see docs/stdli
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -22,8 +23,10 @@ def _only(boards: list, kind: str) -> Any:
     return boards[0] if len(boards) == 1 else None
 
 
-def make_builtins(grids: dict[str, Grid], graphs: dict[str, Graph], players_of: Callable) -> dict[str, Callable]:
-    """Bind every library function; `players_of(G)` gives a game's players in seat order."""
+def make_builtins(grids: dict[str, Grid], graphs: dict[str, Graph],
+                  order: Callable | None = None) -> dict[str, Callable]:
+    """Bind every library function to the ruleset's boards; `order` is the sort key that puts
+    squares, nodes, enum members and players in their declared order."""
     grid_list = list(grids.values())
     graph_list = list(graphs.values())
     owner: dict[str, Any] = {}
@@ -127,7 +130,8 @@ def make_builtins(grids: dict[str, Grid], graphs: dict[str, Graph], players_of: 
         "abs": abs,
         "max_of": max_of,
         "min_of": min_of,
-        "sorted": lambda xs: sorted(xs),
+        "sorted": lambda xs: sorted(xs, key=order) if order is not None else sorted(xs),
+        "subsets": lambda xs, n: [list(c) for c in itertools.combinations(list(xs), n)],
         "reversed": lambda xs: list(reversed(list(xs))),
         "top": top,
         "nth_largest": lambda xs, n: aggregate.nth_largest(list(xs), n),
@@ -226,7 +230,20 @@ def game_players_from(G: Any, p: Any) -> list:
     return ps[i:] + ps[:i]
 
 
-GAME = {"other": game_other, "next_player": game_next_player, "seat": game_seat,
+def game_possible(G: Any, action: str, player: Any = None) -> bool:
+    """Whether `action` has a legal move now, for `player` (default: the current one)."""
+    before = G.current
+    if player is not None:
+        G.current = player
+    try:
+        out: list = []
+        G.prog.actions[action].enum(G, out)
+        return bool(out)
+    finally:
+        G.current = before
+
+
+GAME = {"possible": game_possible, "other": game_other, "next_player": game_next_player, "seat": game_seat,
         "previous_player": game_previous_player, "players_from": game_players_from}
 
 def chance_bernoulli(G: Any, num: int, den: int) -> bool:

@@ -57,6 +57,7 @@ class Program:
     triggers: list[tuple] = field(default_factory=list)  # (test_fn, fn|None, block|None, decl)
     hooks: dict[str, list[tuple]] = field(default_factory=dict)
     phase_labels: dict[str, int] = field(default_factory=dict)
+    invariants: list[tuple] = field(default_factory=list)  # (test_fn, decl)
     var_types: dict[str, str] = field(default_factory=dict)
     rules: dict[str, dict] = field(default_factory=dict)  # rule key -> provenance for traces
     source: str = ""
@@ -119,6 +120,8 @@ class _Gen:
             return "list:Player"
         if isinstance(e, (A.ListLit, A.Range)):
             return "list:any"
+        if isinstance(e, A.SetLit):
+            return "set:any"
         if isinstance(e, A.Call) and e.func in self.m.defines:
             return self.m.define_types.get(e.func, "any")
         if isinstance(e, A.Call):
@@ -199,6 +202,8 @@ class _Gen:
             return "[" + ", ".join(sub(x) for x in e.items) + "]"
         if isinstance(e, A.MapLit):
             return "{" + ", ".join(f"{sub(k)}: {sub(v)}" for k, v in e.items) + "}"
+        if isinstance(e, A.SetLit):
+            return "frozenset([" + ", ".join(sub(x) for x in e.items) + "])"
         if isinstance(e, A.Index):
             bt = strip_opt(self.static_type(e.base, sc))
             base, key = sub(e.base), sub(e.key)
@@ -212,6 +217,9 @@ class _Gen:
             return f"{sub(e.base)}[{e.name!r}]"
         if isinstance(e, A.RecordLit):
             return "{" + ", ".join(f"{n!r}: {sub(v)}" for n, v in e.fields) + "}"
+        if isinstance(e, A.Call) and e.func == "possible":
+            who = sub(e.args[1]) if len(e.args) > 1 else "None"
+            return f"c_possible(G, {e.args[0].name!r}, {who})"
         if isinstance(e, A.Call):
             args = ", ".join(sub(a) for a in e.args)
             if e.func in m.defines:
@@ -339,8 +347,17 @@ class _Gen:
 
         if isinstance(s, A.SetStmt):
             val = ex(s.value)
-            own = (lambda old, ty: f"_own({val})") if self._may_be_record(s.value, sc) else (lambda old, ty: val)
-            self.write(s.target, sc, own, out, ind)
+            record_like = self._may_be_record(s.value, sc)
+
+            def stored(old: str, ty: str) -> str:
+                base = strip_opt(ty)
+                if base.startswith("set:"):  # the declared container decides: `set pool = Colour`
+                    return f"_as_set({val})"
+                if base.startswith("list:"):
+                    return f"_as_list({val})"
+                return f"_own({val})" if record_like else val
+
+            self.write(s.target, sc, stored, out, ind)
         elif isinstance(s, A.AddStmt):
             val = ex(s.value)
             self.write(s.target, sc, lambda old, ty: f"_add({old}, {val})", out, ind)
@@ -468,6 +485,16 @@ def _own(value: Any) -> Any:
     return value
 
 
+def _as_set(value: Any) -> Any:
+    return value if type(value) is frozenset or value is None else frozenset(value)
+
+
+def _as_list(value: Any) -> Any:
+    if type(value) is list or value is None:
+        return [_own(v) for v in value] if value and type(value[0]) is dict else value
+    return [_own(v) for v in value]
+
+
 def _store(container: Any, key: Any, value: Any) -> None:
     if type(container) is list:  # lists are values: never mutated in place
         raise RuleFailure("cannot assign into a list element; replace the list")
@@ -535,15 +562,37 @@ def _cleared(old: Any) -> Any:
     return None
 
 
-def _seq(items: Any) -> Any:
-    """Sets iterate in sorted order, so play is the same in every process (hash seeds differ)."""
-    if type(items) is frozenset:
-        return sorted(items, key=_order_key)
-    return items
+def make_order(model: Model, elements: dict[str, tuple]) -> Any:
+    """The sort key of values: board squares and nodes, enum members and players in the order
+    they are declared (c3 before c11), then numbers, then other texts."""
+    rank: dict[Any, int] = {}
+    if model.players is not None:
+        for n in model.players.names:
+            rank.setdefault(n, len(rank))
+    for name, values in elements.items():
+        if name != "bool":
+            for v in values:
+                rank.setdefault(v, len(rank))
+
+    def key(x: Any) -> tuple:
+        r = rank.get(x) if isinstance(x, str) else None
+        if r is not None:
+            return (0, r, "")
+        if isinstance(x, (int, bool)):
+            return (1, int(x), "")
+        return (2, 0, x if isinstance(x, str) else repr(x))
+
+    return key
 
 
-def _order_key(x: Any) -> tuple:
-    return (type(x).__name__, x if isinstance(x, (int, str)) else repr(x))
+def _seq_by(key: Any) -> Any:
+    def seq(items: Any) -> Any:
+        """Sets iterate in declaration order, so play is the same in every process."""
+        if type(items) is frozenset:
+            return sorted(items, key=key)
+        return items
+
+    return seq
 
 
 def _uniq(items: Any) -> list:
@@ -717,6 +766,9 @@ def compile_model(model: Model, record: bool) -> Program:
         hook_src.setdefault(h.event, []).append((f"HB_{i}", key))
         prog.rules[key] = _prov_info(f"on {h.event}", h.prov, h.span, model.base_dir)
 
+    for i, inv in enumerate(model.invariants):
+        g.function(f"INV_{i}", [], [f"    return bool({g.ex(inv.test, {})})"])
+
     # the flow
     if model.flow is not None:
         prog.flow_block = builder.block(model.flow.body, {}, "flow", [], top=True)
@@ -726,16 +778,19 @@ def compile_model(model: Model, record: bool) -> Program:
     prog.source = source
     from .game import Action
 
+    order = make_order(model, elements)
     ns: dict[str, Any] = {
         "ACT": Action,
         "MISSING": MISSING,
         "RuleFailure": RuleFailure,
         "BudgetExceeded": BudgetExceeded,
         "LOOP_BUDGET": LOOP_BUDGET,
-        "_seq": _seq,
+        "_seq": _seq_by(order),
         "_index": _index,
         "_store": _store,
         "_own": _own,
+        "_as_set": _as_set,
+        "_as_list": _as_list,
         "_add": _add,
         "_add_all": _add_all,
         "_remove": _remove,
@@ -752,7 +807,7 @@ def compile_model(model: Model, record: bool) -> Program:
                           "bool": bool, "type": type, "dict": dict, "enumerate": enumerate, "str": str, "True": True, "False": False,
                           "None": None},
     }
-    for fname, fn in B.make_builtins(grids, graphs, None).items():
+    for fname, fn in B.make_builtins(grids, graphs, order).items():
         ns[f"b_{fname}"] = fn
     for fname, fn in {**B.CHANCE, **B.GAME}.items():
         ns[f"c_{fname}"] = fn
@@ -774,6 +829,7 @@ def compile_model(model: Model, record: bool) -> Program:
     prog.triggers = [(ns[t], ns[b] if b else None, blk, d) for t, b, blk, d in trig_src]
     prog.hooks = {ev: [(ns[f], key) for f, key in lst] for ev, lst in hook_src.items()}
     prog.phase_labels = builder.phase_labels
+    prog.invariants = [(ns[f"INV_{i}"], inv) for i, inv in enumerate(model.invariants)]
     return prog
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any, NamedTuple
 
-from .compile import MISSING, Program, _seq
+from .compile import MISSING, Program
 from .errors import BudgetExceeded, EngineError, IllegalAction, RuleFailure, SaveError
 from .stdlib import rng
 from .values import decode, deep_copy, jsonable, materialize, value_text
@@ -28,6 +28,9 @@ class Action(NamedTuple):
     name: str
     args: tuple = ()
 
+    def __hash__(self) -> int:  # list arguments (a tile's squares) still make a hashable move
+        return hash((self.name, _frozen(self.args)))
+
     def __str__(self) -> str:
         if not self.args:
             return self.name
@@ -35,6 +38,14 @@ class Action(NamedTuple):
 
 
 _fmt_arg = value_text
+
+
+def _frozen(v: Any) -> Any:
+    if isinstance(v, (list, tuple)):
+        return tuple(_frozen(x) for x in v)
+    if isinstance(v, dict):
+        return tuple(sorted((k, _frozen(x)) for k, x in v.items()))
+    return v
 
 
 class Explanation(NamedTuple):
@@ -83,6 +94,8 @@ class Game:
             self.vars[name] = materialize(t, default, domains)
         self.frames = [[self.prog.flow_block, 0, {}, "flow"]]
         self._run()
+        if self.record:  # traced games (tests, debugging) also check invariants as they go
+            self.check_invariants()
         return self
 
     def domains(self) -> dict[str, tuple]:
@@ -216,7 +229,13 @@ class Game:
 
     # ------------------------------------------------------------------ playing
     def apply(self, action: Any) -> None:
-        """Play one legal action (or choice); illegal ones raise IllegalAction, state untouched."""
+        """Play one legal action (or choice); illegal ones raise IllegalAction, state untouched.
+        Traced games also check the ruleset's invariants after the step."""
+        self._apply(action)
+        if self.record and self.prog.invariants:
+            self.check_invariants()
+
+    def _apply(self, action: Any) -> None:
         a = self._parse(action)
         p = self.pending
         if self.result is not None:
@@ -278,6 +297,29 @@ class Game:
         else:
             self.frames.append([ca.block, 0, dict(zip(ca.params, a.args, strict=True)), f"action:{a.name}"])
         self._run()
+
+    # ------------------------------------------------------------------ invariants
+    def broken_invariants(self) -> list[str]:
+        """Every declared invariant the current state breaks, as 'file:line: message'."""
+        out = []
+        for test, decl in self.prog.invariants:
+            try:
+                ok = test(self)
+            except (KeyError, IndexError, TypeError, ValueError) as err:
+                ok, why = False, f"cannot be evaluated ({type(err).__name__}: {err})"
+            else:
+                why = None
+            if not ok:
+                from ..dsl.printer import expr_text
+
+                msg = why or decl.message or f"invariant {expr_text(decl.test)} does not hold"
+                out.append(f"{decl.span.file}:{decl.span.line}:{decl.span.column}: {msg}")
+        return out
+
+    def check_invariants(self) -> None:
+        broken = self.broken_invariants()
+        if broken:
+            raise RuleFailure("the state breaks an invariant: " + "; ".join(broken))
 
     # ------------------------------------------------------------------ undo
     def _meta(self) -> tuple:
@@ -392,10 +434,11 @@ class Game:
                 else:
                     _k, var, dom_fn, where, by, prompt, span = op
                     who = by(self, L) if by is not None else self.current
+                    seq = self.prog.namespace["_seq"]
                     if where is not None:
-                        opts = [x for x in _seq(dom_fn(self, L)) if where(self, {**L, var: x})]
+                        opts = [x for x in seq(dom_fn(self, L)) if where(self, {**L, var: x})]
                     else:
-                        opts = list(_seq(dom_fn(self, L)))
+                        opts = list(seq(dom_fn(self, L)))
                     if not opts:
                         raise RuleFailure(f"nothing to choose for '{var}'", span)
                     self.pending = {"kind": "choose", "player": who, "var": var,
@@ -408,7 +451,7 @@ class Game:
             elif kind == "jmp":
                 frame[1] = op[1]
             elif kind == "for_init":
-                frame[2][op[1]] = [list(_seq(op[2](self, frame[2]))), 0]
+                frame[2][op[1]] = [list(self.prog.namespace["_seq"](op[2](self, frame[2]))), 0]
                 frame[1] += 1
             elif kind == "for_next":
                 items, i = frame[2][op[1]]
@@ -765,6 +808,9 @@ class Game:
             raise
         except (KeyError, TypeError, ValueError) as err:
             raise SaveError(f"save: missing or malformed field ({err})") from None
+        broken = g.broken_invariants()
+        if broken:
+            raise SaveError("save: the state breaks the rules: " + "; ".join(broken))
         return g
 
     def view(self, player: str) -> dict:

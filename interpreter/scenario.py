@@ -70,6 +70,9 @@ class _Run:
             g = self.ensure()
             compile_stmts(g.prog, st.body)(g)
             g.invalidate()
+            broken = g.broken_invariants()
+            if broken:
+                return "the position breaks the rules: " + "; ".join(broken)
         elif k == "do":
             g = self.ensure()
             a = self.action(st.call)

@@ -172,16 +172,17 @@ def _size(v: Any) -> Any:
 def filter_for(lines: list[dict], player: str) -> list[dict]:
     """The trace as `player` may see it: hidden zones show only their sizes, others' hands
     only theirs, and the order of shuffled piles is secret."""
-    out = [lines[0]]
-    for step in lines[1:]:
-        if "result" in step:
-            out.append(step)
-            continue
-        s = dict(step)
-        s["chance"] = [{**c, "outcome": "hidden"} if c["kind"] == "shuffle" else c
-                       for c in s.get("chance", [])]
-        s["changes"] = [_mask(c, player) for c in s.get("changes", [])]
-        s["events"] = [{**e, "value": "hidden"} if e.get("event") == "reveal" and e.get("to", player) != player
-                       else e for e in s.get("events", [])]
-        out.append(s)
-    return out
+    return [lines[0]] + [filter_step(step, player) for step in lines[1:]]
+
+
+def filter_step(step: dict, player: str) -> dict:
+    """One step as `player` may see it."""
+    if "result" in step:
+        return step
+    s = dict(step)
+    s["chance"] = [{**c, "outcome": "hidden"} if c["kind"] == "shuffle" else c
+                   for c in s.get("chance", [])]
+    s["changes"] = [_mask(c, player) for c in s.get("changes", [])]
+    s["events"] = [{**e, "value": "hidden"} if e.get("event") == "reveal" and e.get("to", player) != player
+                   else e for e in s.get("events", [])]
+    return s

@@ -25,6 +25,7 @@ from .interpreter.game import Game, parse_action
 from .interpreter.scenario import run_scenarios
 from .interpreter.trace import (
     filter_for,
+    filter_step,
     read_trace,
     render,
     render_step,
@@ -155,8 +156,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     bots = {p: RandomAgent(args.seed + i) for i, p in enumerate(game.players)}
     shown = 0
     while not game.is_over:
-        for step in (game.trace or [])[shown:]:
-            print("\n".join(render_step(step)))
+        for step in (game.trace or [])[shown:]:  # only what the human may see
+            print("\n".join(render_step(filter_step(step, human))))
         shown = len(game.trace or [])
         who = game.decision_player()
         if who != human:
@@ -193,7 +194,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             except (IndexError, IllegalAction) as err:
                 print(f"  not possible: {err}")
     for step in (game.trace or [])[shown:]:
-        print("\n".join(render_step(step)))
+        print("\n".join(render_step(filter_step(step, human))))
     return 0
 
 

@@ -101,5 +101,5 @@ def test_display_layers_draw_pieces_over_terrain():
         "  2 p p m",
         "  1 r r p",
         "    a b c",
-        "    r = river, p = plain, m = mountain",
+        "    terrain: r = river, p = plain, m = mountain",
     ]

@@ -41,3 +41,22 @@ def test_seat_functions_need_a_game():
              "flow\n    set r = players_from(B) + [previous_player(A), next_player(C)]\n    finish draw\n")
     g = regelwerk.load_text(rules, "seats.rules").new_game(players=3)
     assert g.vars["r"] == ["B", "C", "A", "C", "A"]
+
+
+def test_possible_asks_whether_an_action_has_a_legal_move():
+    rules = ("players A, B\nboard Sq = grid 2 x 1\nstate\n    taken: Sq -> Player? = none\n"
+             "    seen: list bool = []\n"
+             "action take(s: Sq)\n    require taken[s] == none\n    set taken[s] = current\n"
+             "    add possible(take) to seen\n"
+             "flow\n    repeat\n        turn\n            if not possible(take, current)\n"
+             "                finish draw\n            play take\n")
+    g = regelwerk.load_text(rules, "possible.rules").new_game()
+    g.apply("take(a1)")
+    g.apply("take(b1)")
+    assert g.vars["seen"] == [True, False]
+    assert g.is_over and g.winners == []
+
+
+def test_lists_compare_like_words_in_a_dictionary():
+    assert _eval("[3, 2] > [3, 1, 5]") is True
+    assert _eval("[2] < [2, 0]") is True

@@ -3,8 +3,13 @@
 Nothing here is the real Khan board, deck or tile set (those are not public). Replace the
 files this script writes with the real ones to play the real game; see ../README.md.
 Square names: spec cell (r, c) with r0 the north row -> column letter chr(97 + c), row 12 - r.
+Kept out of rulesets/ (rulesets hold no Python); it writes into rulesets/khan/data/:
+    python tools/khan_s1_data.py
 """
 import json
+import os
+
+os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "rulesets", "khan", "data"))
 
 MAP = """###OOOOOOO##
 #MMIII~IIIF#
@@ -83,5 +88,5 @@ for tid, form, bridge, cells, copies in TILES:
 json.dump(tiles, open("tiles.json", "w"), indent=1)
 print(" ".join(tiles))
 
-json.dump({"hoge_moraal": [2, 2, 1], "bescherming": [2, 1, 1], "steun": [2, 1, 1], "reserveer": [2, 1, 1]},
+json.dump({"high_morale_card": [2, 2, 1], "protection_card": [2, 1, 1], "divine_card": [2, 1, 1], "reserve_card": [2, 1, 1]},
           open("specials.json", "w"), indent=1)

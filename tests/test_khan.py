@@ -1,0 +1,76 @@
+"""Khan (rulesets/khan): scenarios, seeded random games for 2-4 players, legal-actions property."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from regelwerk.interpreter.agents import RandomAgent, play_game
+from regelwerk.interpreter.scenario import run_scenarios
+
+import regelwerk
+from regelwerk import Action, Game
+
+KHAN = Path(__file__).resolve().parent.parent / "rulesets" / "khan" / "khan.rules"
+
+
+@pytest.fixture(scope="module")
+def khan() -> regelwerk.Ruleset:
+    return regelwerk.load(KHAN)
+
+
+def test_scenarios_pass(khan):
+    results = run_scenarios(khan)
+    assert len(results) >= 40
+    assert [(r.name, r.failure) for r in results if not r.passed] == []
+
+
+def _play(khan, players: int, seed: int) -> Game:
+    g = khan.new_game(players=players, seed=seed)
+    play_game(g, RandomAgent(seed))
+    assert g.is_over
+    assert set(g.scores) == set(g.players)
+    return g
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_games_finish(khan, players):
+    for seed in range(10):
+        g = _play(khan, players, seed)
+        assert g.winners
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_200_random_games_finish(khan, players):
+    for seed in range(200):
+        _play(khan, players, 1000 + seed)
+
+
+def _reach(khan, players: int, seed: int, steps: int) -> Game:
+    g = khan.new_game(players=players, seed=seed)
+    rnd = random.Random(seed)
+    for _ in range(steps):
+        if g.is_over:
+            break
+        g.apply(rnd.choice(g.legal_actions()))
+    return g
+
+
+@pytest.mark.parametrize("players,seed,steps", [(2, 1, 15), (3, 2, 40), (4, 3, 70), (3, 4, 120), (2, 5, 200)])
+def test_legal_actions_apply_and_explain(khan, players, seed, steps):
+    g = _reach(khan, players, seed, steps)
+    if g.is_over:
+        return
+    legal = g.legal_actions()
+    assert len({str(a) for a in legal}) == len(legal), "no action is offered twice"
+    for a in legal[:: max(1, len(legal) // 40)]:
+        child = g.clone()
+        child.apply(a)
+        assert g.explain(a).legal
+    # a few actions that are not enumerated are refused with a reason
+    for a in [Action("invade", (0, "g10")), Action("conquer", ("cd2a", ["a1", "a2"])), Action("drive_off", ("seljuk",))]:
+        if str(a) not in {str(x) for x in legal}:
+            ex = g.explain(a)
+            assert not ex.legal and ex.reason
