@@ -685,6 +685,9 @@ def compile_model(model: Model, record: bool) -> Program:
         inner["outcome"] = ("outcome", type_str(dv.type))
         lines = [f"    outcome = G.take_script({name!r}) if G.scripted else MISSING",
                  "    scripted = outcome is not MISSING",
+                 "    if scripted:",
+                 f"        outcome = G.scripted_value({name!r}, {type_str(dv.type)!r}, outcome, "
+                 f"SPANS[{g.span_id(dv.span)}])",
                  "    if not scripted:",
                  f"        outcome = DR_{i}(G{', ' if params else ''}{', '.join(params)})"]
         for r in dv.requires:

@@ -634,6 +634,14 @@ class Game:
         """Queue an outcome for the next use of a chance device (tests and scenarios)."""
         self.scripted = {**self.scripted, device: [*self.scripted.get(device, []), outcome]}
 
+    def scripted_value(self, device: str, type_text: str, value: Any, span: Any) -> Any:
+        """A scripted outcome, checked against the device's declared type like a saved value."""
+        try:
+            return decode(type_text, jsonable(value), f"script {device}", self.domains(),
+                          self.ruleset.record_fields)
+        except SaveError as err:
+            raise RuleFailure(f"impossible scripted outcome: {err.message}", span) from None
+
     def take_script(self, device: str) -> Any:
         queue = self.scripted.get(device)
         if not queue:

@@ -150,6 +150,20 @@ def load(path: str | Path) -> Ruleset:
     return ruleset
 
 
+def main_files(files: list[Path]) -> list[Path]:
+    """The files among `files` that no other file of them includes: each is one ruleset."""
+    included: set[Path] = set()
+    for f in files:
+        try:
+            decls = parse_file(f).decls
+        except RulesError:
+            continue  # reported when the file itself is loaded
+        for d in decls:
+            if isinstance(d, A.IncludeDecl):
+                included.add((f.parent / d.path).resolve())
+    return [f for f in files if f.resolve() not in included]
+
+
 def load_text(text: str, path: str = "<text>") -> Ruleset:
     """Like `load`, from a string (includes are not followed)."""
     return _finish([parse_text(text, path)], {path: text})

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .api import Ruleset, load
+from .api import Ruleset, load, main_files
 from .dsl.diagnostics import RulesError
 from .dsl.parse import parse_file
 from .dsl.printer import print_module
@@ -239,19 +239,9 @@ def _rules_files(paths: list[str]) -> list[Path]:
 
 
 def cmd_test(args: argparse.Namespace) -> int:
-    files = _rules_files(args.paths)
-    included: set[Path] = set()
-    for f in files:
-        try:
-            for d in parse_file(f).decls:
-                if type(d).__name__ == "IncludeDecl":
-                    included.add((f.parent / d.path).resolve())
-        except RulesError:
-            pass
+    files = main_files(_rules_files(args.paths))
     passed = failed = 0
     for f in files:
-        if f.resolve() in included:
-            continue
         try:
             r = load(f)
         except RulesError as err:

@@ -10,13 +10,21 @@ import regelwerk
 
 ROOT = Path(__file__).resolve().parent.parent
 CLASSIC = ROOT / "rulesets" / "classic"
-BUNDLED = {
-    "tictactoe": CLASSIC / "tictactoe.rules",
-    "connect4": CLASSIC / "connect4.rules",
-    "breakthrough": CLASSIC / "breakthrough.rules",
-    "pig": ROOT / "rulesets" / "examples" / "pig.rules",
-    "climb": ROOT / "rulesets" / "examples" / "climb.rules",
+# every bundled ruleset, with the player count the shared tests use
+RULESETS = {
+    "tictactoe": (CLASSIC / "tictactoe.rules", 2),
+    "connect4": (CLASSIC / "connect4.rules", 2),
+    "breakthrough": (CLASSIC / "breakthrough.rules", 2),
+    "pig": (ROOT / "rulesets" / "examples" / "pig.rules", 3),
+    "climb": (ROOT / "rulesets" / "examples" / "climb.rules", 3),
+    "khan": (ROOT / "rulesets" / "khan" / "khan.rules", 3),
+    "shogun": (ROOT / "rulesets" / "shogun" / "shogun.rules", 4),
+    "root": (ROOT / "rulesets" / "root" / "root.rules", 2),
 }
+BUNDLED = {name: path for name, (path, _n) in RULESETS.items()}
+PLAYERS = {name: n for name, (_path, n) in RULESETS.items()}
+# small games whose whole trace is kept as a golden file
+GOLDEN_GAMES = ["tictactoe", "connect4", "breakthrough", "pig", "climb"]
 
 
 @pytest.fixture(scope="session")

@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import BUNDLED, CLASSIC
+from conftest import BUNDLED, CLASSIC, GOLDEN_GAMES, PLAYERS
 from regelwerk.dsl.parse import parse_file, parse_text
 from regelwerk.dsl.printer import print_module
 
@@ -25,6 +25,17 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 def test_check_ok_and_errors(capsys, tmp_path):
     code, out, _ = run(capsys, "check", *BUNDLED.values())
     assert code == 0 and out.count(": ok") == len(BUNDLED)
+
+
+@pytest.mark.parametrize("name", ["khan", "shogun", "root"])
+def test_seed_rulesets_give_identical_traces(capsys, tmp_path, name):
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    for out in (a, b):
+        code, _, _ = run(capsys, "run", BUNDLED[name], "--players", PLAYERS[name], "--seed", "5",
+                         "--stop-after", "60", "--trace", out)
+        assert code == 0
+    assert a.read_bytes() == b.read_bytes()
+    assert a.stat().st_size > 1000
     bad = tmp_path / "bad.rules"
     bad.write_text("players X, O\nflow\n    repeat\n        turn\n            play plya\n", encoding="utf-8")
     code, _, err = run(capsys, "check", bad)
@@ -38,7 +49,7 @@ def test_check_missing_file_is_a_message_not_a_traceback(capsys, tmp_path):
     assert code == 2 and "no such file" in err and "Traceback" not in err
 
 
-@pytest.mark.parametrize("name", sorted(BUNDLED))
+@pytest.mark.parametrize("name", GOLDEN_GAMES)
 def test_run_is_byte_identical_and_matches_golden(capsys, tmp_path, name):
     a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
     code, out, _ = run(capsys, "run", BUNDLED[name], "--players", "2", "--seed", "7", "--trace", a)

@@ -103,3 +103,13 @@ def test_display_layers_draw_pieces_over_terrain():
         "    a b c",
         "    terrain: r = river, p = plain, m = mountain",
     ]
+
+
+def test_scripted_outcome_missing_a_key_is_a_located_error():
+    r = regelwerk.load(VALID / "device.rules")
+    g = r.new_game(start=False)
+    g.script("tower", {"blue": 1})
+    g.start()
+    with pytest.raises(RuleFailure, match=r"impossible scripted outcome: script tower: missing entries for yellow, green") as err:
+        g.apply("attack(1)")
+    assert "device.rules:" in str(err.value)

@@ -12,7 +12,7 @@ import hashlib
 import json
 import random
 
-from conftest import BUNDLED
+from conftest import BUNDLED, PLAYERS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from regelwerk.interpreter.agents import RandomAgent, play_game
@@ -23,8 +23,8 @@ from regelwerk import Action, Game, IllegalAction
 NAMES = sorted(BUNDLED)
 
 
-def _reach(ruleset, seed: int, steps: int, record: bool = False) -> Game:
-    g = ruleset.new_game(seed=seed, record=record)
+def _reach(rulesets, name: str, seed: int, steps: int, record: bool = False) -> Game:
+    g = rulesets[name].new_game(players=PLAYERS[name], seed=seed, record=record)
     rnd = random.Random(seed)
     for _ in range(steps):
         if g.is_over:
@@ -56,9 +56,9 @@ def _candidate_actions(g: Game) -> list[Action]:
 
 
 @settings(max_examples=30, deadline=None)
-@given(name=st.sampled_from(NAMES), seed=st.integers(0, 10_000), steps=st.integers(0, 60))
+@given(name=st.sampled_from(NAMES), seed=st.integers(0, 10_000), steps=st.integers(0, 120))
 def test_legal_actions_are_exactly_the_accepted_ones(rulesets, name, seed, steps):
-    g = _reach(rulesets[name], seed, steps)
+    g = _reach(rulesets, name, seed, steps)
     legal = g.legal_actions()
     assert len(set(legal)) == len(legal), "no action is offered twice"
     for a in legal:
@@ -84,7 +84,7 @@ def test_legal_actions_are_exactly_the_accepted_ones(rulesets, name, seed, steps
 @settings(max_examples=20, deadline=None)
 @given(name=st.sampled_from(NAMES), seed=st.integers(0, 10_000), steps=st.integers(0, 40))
 def test_clone_is_independent(rulesets, name, seed, steps):
-    g = _reach(rulesets[name], seed, steps)
+    g = _reach(rulesets, name, seed, steps)
     before = _snapshot(g)
     c = g.clone()
     play_game(c, RandomAgent(seed))
@@ -95,7 +95,7 @@ def test_clone_is_independent(rulesets, name, seed, steps):
 @given(name=st.sampled_from(NAMES), seed=st.integers(0, 10_000), steps=st.integers(0, 40))
 def test_save_load_continues_identically(rulesets, name, seed, steps):
     r = rulesets[name]
-    g = _reach(r, seed, steps)
+    g = _reach(rulesets, name, seed, steps)
     data = json.loads(json.dumps(g.to_json()))
     h = r.load_game(data)
     assert _snapshot(h) == _snapshot(g)
@@ -109,7 +109,7 @@ def test_save_load_continues_identically(rulesets, name, seed, steps):
 @given(name=st.sampled_from(NAMES), seed=st.integers(0, 10_000))
 def test_same_seed_same_trace(rulesets, name, seed):
     def trace_hash() -> str:
-        g = rulesets[name].new_game(seed=seed, record=True)
+        g = rulesets[name].new_game(players=PLAYERS[name], seed=seed, record=True)
         play_game(g, RandomAgent(seed))
         return hashlib.sha256("\n".join(trace_lines(g)).encode()).hexdigest()
 
@@ -119,8 +119,8 @@ def test_same_seed_same_trace(rulesets, name, seed):
 @settings(max_examples=10, deadline=None)
 @given(name=st.sampled_from(NAMES), seed=st.integers(0, 10_000))
 def test_traced_and_untraced_games_agree(rulesets, name, seed):
-    a = rulesets[name].new_game(seed=seed, record=True)
-    b = rulesets[name].new_game(seed=seed, record=False)
+    a = rulesets[name].new_game(players=PLAYERS[name], seed=seed, record=True)
+    b = rulesets[name].new_game(players=PLAYERS[name], seed=seed, record=False)
     play_game(a, RandomAgent(seed))
     play_game(b, RandomAgent(seed))
     assert a.to_json()["vars"] == b.to_json()["vars"]
@@ -131,7 +131,7 @@ def test_traced_and_untraced_games_agree(rulesets, name, seed):
 @given(name=st.sampled_from(NAMES), seed=st.integers(0, 10_000), steps=st.integers(1, 30),
        back=st.integers(1, 5))
 def test_undo_restores_the_state_exactly(rulesets, name, seed, steps, back):
-    g = rulesets[name].new_game(seed=seed, record=True)
+    g = rulesets[name].new_game(players=PLAYERS[name], seed=seed, record=True)
     rnd = random.Random(seed)
     snapshots = []
     for _ in range(steps):

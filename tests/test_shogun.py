@@ -1,0 +1,219 @@
+"""Shogun (rulesets/shogun): the rulebook's worked examples and the battle branches as scenarios,
+whole seeded games for 3, 4 and 5 players, the legal-equals-apply property, the tower's trace,
+and the bad inputs the issue names (impossible tower script, unknown province, negative rice)."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from regelwerk.interpreter.agents import RandomAgent, play_game
+from regelwerk.interpreter.scenario import run_scenarios
+
+import regelwerk
+from regelwerk import Action, IllegalAction, RuleFailure, RulesError
+
+ROOT = Path(__file__).resolve().parent.parent
+SHOGUN = ROOT / "rulesets" / "shogun" / "shogun.rules"
+PLAYER_CUBE = {"Blue": "blue", "Yellow": "yellow", "Red": "red", "Purple": "purple", "Black": "black"}
+
+
+@pytest.fixture(scope="module")
+def shogun() -> regelwerk.Ruleset:
+    return regelwerk.load(SHOGUN)
+
+
+def _cubes_accounted_for(g) -> None:
+    """Every cube is in the supply, in a province, in the tray or stuck in the tower."""
+    v = g.vars
+    for cube in ["blue", "yellow", "red", "purple", "black", "peasant"]:
+        on_board = sum(n for q, n in v["armies"].items() if PLAYER_CUBE.get(v["owner"][q]) == cube)
+        total = v["supply"][cube] + on_board + v["tray"][cube] + v["inside"][cube]
+        assert total == (20 if cube == "peasant" else 62), cube
+    for q, n in v["armies"].items():
+        assert n >= 0
+        if v["owner"][q] is None:
+            assert n == 0 and not v["buildings"][q] and v["unrest"][q] == 0, q
+
+
+def test_all_scenarios_pass(shogun):
+    results = run_scenarios(shogun)
+    failed = [f"{r.name}: {r.failure}" for r in results if not r.passed]
+    assert not failed, "\n".join(failed)
+    assert len(results) >= 24
+    specs = {s for r in results for s in r.specs}
+    for ex in ["SHOGUN-EX-01", "SHOGUN-EX-02", "SHOGUN-EX-03", "SHOGUN-EX-04", "SHOGUN-EX-05"]:
+        assert ex in specs
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+@pytest.mark.parametrize("seed", range(1, 6))
+def test_random_games_finish(shogun, players, seed):
+    g = shogun.new_game(players=players, seed=seed)
+    play_game(g, RandomAgent(seed))
+    assert g.is_over and g.winners
+    assert g.vars["year"] == 2
+    _cubes_accounted_for(g)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_many_random_games_finish(shogun, players):
+    for seed in range(200):
+        g = shogun.new_game(players=players, seed=seed)
+        play_game(g, RandomAgent(seed))
+        assert g.is_over, seed
+        _cubes_accounted_for(g)
+
+
+def test_three_players_leave_eight_provinces_out(shogun):
+    g = shogun.new_game(players=3, seed=4)
+    unused = {"mutsu", "echigo", "awa_boso", "kazusa", "sanuki", "tosa", "izumo", "iwami"}
+    owned = [q for q, p in g.vars["owner"].items() if p is not None]
+    assert len(owned) == 27 and not unused & set(owned)
+    play_game(g, RandomAgent(4))
+    assert not unused & {q for q, p in g.vars["owner"].items() if p is not None}
+
+
+def _reach(ruleset, players: int, seed: int, steps: int):
+    g = ruleset.new_game(players=players, seed=seed)
+    rnd = random.Random(seed)
+    for _ in range(steps):
+        if g.is_over:
+            break
+        g.apply(rnd.choice(g.legal_actions()))
+    return g
+
+
+def _snapshot(g) -> str:
+    return json.dumps(g.to_json(), sort_keys=True)
+
+
+def _candidates(g) -> list[Action]:
+    prog = g.prog
+    out = []
+    for name, ca in prog.actions.items():
+        pools = []
+        for p in ca.decl.params:
+            if p.type is not None:
+                t = p.type.name if hasattr(p.type, "name") else "int"
+                pools.append(list(g.domains().get(t, (0, 1))))
+            else:
+                pools.append(list(range(0, 9)) + list(g.domains().get("Province", ())))
+        rnd = random.Random(len(out))
+        for _ in range(25):
+            out.append(Action(name, tuple(rnd.choice(pool) for pool in pools)))
+    return out
+
+
+@settings(max_examples=25, deadline=None)
+@given(players=st.sampled_from([3, 4, 5]), seed=st.integers(0, 10_000), steps=st.integers(0, 250))
+def test_legal_actions_are_exactly_the_accepted_ones(shogun, players, seed, steps):
+    g = _reach(shogun, players, seed, steps)
+    legal = g.legal_actions()
+    assert len(set(legal)) == len(legal)
+    for a in legal:
+        child = g.clone()
+        child.apply(a)
+        assert g.explain(a).legal
+    before = _snapshot(g)
+    for a in _candidates(g):
+        if a in legal:
+            continue
+        ex = g.explain(a)
+        assert not ex.legal, f"{a} is accepted by explain but not enumerated"
+        assert ex.reason
+        with pytest.raises(IllegalAction):
+            g.apply(a)
+        assert _snapshot(g) == before
+
+
+def test_every_throw_is_in_the_trace(shogun):
+    g = shogun.new_game(players=4, seed=7, record=True)
+    play_game(g, RandomAgent(7))
+    throws = [c for step in g.trace for c in step.get("chance", []) if c["kind"] == "device"]
+    assert throws, "the tower fill at least"
+    for c in throws:
+        assert c["what"] == "tower"
+        (cubes_in,) = c["inputs"]
+        assert set(cubes_in) == set(c["outcome"]) == {"blue", "yellow", "red", "purple", "black", "peasant"}
+    stuck = [ch for step in g.trace for ch in step.get("changes", []) if ch["path"].startswith("inside[")]
+    assert stuck, "settle shows the cubes that stayed inside"
+
+
+def test_impossible_tower_script_is_a_located_error(shogun, tmp_path):
+    sc = """
+scenario "more blue cubes out than went in"
+    players 3
+    option setup = empty
+    option start_season = summer
+    script tower returns {blue: 5, yellow: 0, red: 0, purple: 0, black: 0, peasant: 0}
+    given
+        set owner[shinano] = Blue
+        move 5 from supply[blue] to armies[shinano]
+        set owner[kozuke] = Yellow
+        move 3 from supply[yellow] to armies[kozuke]
+    do bid(0)
+    do bid(0)
+    do bid(0)
+    do assign(march_a, shinano)
+    do pass
+    do pass
+    do pass
+    do march(kozuke, 4)
+"""
+    text = SHOGUN.read_text().split("# ---------------------------------------------------------------- scenarios")[0] + sc
+    ruleset = _load_text_in_folder(text, tmp_path)
+    (res,) = run_scenarios(ruleset)
+    assert not res.passed
+    assert "scripted: more cubes fell out of the tower than went in plus were inside" in res.failure
+    # the same through the Python API: the error carries the rule's location
+    g = ruleset.new_game(players=3, options={"setup": "empty", "start_season": "summer"})
+    g.script("tower", {"blue": 2, "yellow": 0, "red": 0, "purple": 0, "black": 0, "peasant": 1})
+    g.start()
+    for _ in range(3):
+        g.apply("bid(0)")
+    g.vars["owner"]["mikawa"] = "Blue"
+    g.vars["armies"]["mikawa"] = 2
+    g.invalidate()
+    g.apply("assign(march_a, mikawa)")
+    for _ in range(3):
+        g.apply("pass")
+    with pytest.raises(RuleFailure) as err:
+        g.apply("march(owari, 1)")
+    assert "more cubes fell out" in err.value.message and err.value.span is not None
+
+
+def _load_text_in_folder(text: str, folder: Path) -> regelwerk.Ruleset:
+    """A variant of the ruleset, loaded from a copy of its folder (for the data files)."""
+    shutil.copytree(SHOGUN.parent / "data", folder / "data")
+    (folder / "variant.rules").write_text(text)
+    return regelwerk.load(folder / "variant.rules")
+
+
+def test_unknown_province_is_a_located_error(tmp_path):
+    text = SHOGUN.read_text().split("# ---------------------------------------------------------------- scenarios")[0]
+    text += '\nscenario "a province that does not exist"\n    given\n        set owner[edo] = Blue\n'
+    with pytest.raises(RulesError) as err:
+        _load_text_in_folder(text, tmp_path)
+    assert "edo" in str(err.value) and "E202" in str(err.value)
+
+
+def test_negative_rice_is_a_located_error(shogun):
+    g = shogun.new_game(players=3, options={"setup": "empty", "start_season": "autumn"})
+    g.start()
+    g.vars["rice"]["Blue"] = -1
+    g.vars["year_events"] = ["e5"]
+    g.invalidate()
+    for _ in range(3):
+        g.apply("bid(0)")
+    for _ in range(2):
+        g.apply("pass")
+    with pytest.raises(RuleFailure) as err:
+        g.apply("pass")
+    assert "the rice track cannot go below 0" in err.value.message and err.value.span is not None
