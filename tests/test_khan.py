@@ -74,3 +74,28 @@ def test_legal_actions_apply_and_explain(khan, players, seed, steps):
         if str(a) not in {str(x) for x in legal}:
             ex = g.explain(a)
             assert not ex.legal and ex.reason
+
+
+@pytest.mark.parametrize(
+    "edit,message",
+    [
+        (lambda v: v["yurt"].__setitem__(v["ruler_at"]["seljuk"], "Red"), "een heerser staat op een bezet vakje"),
+        (lambda v: v.__setitem__("neutral", sorted(set(v["neutral"]) | {next(s for s, p in v["yurt"].items() if p)})),
+         "twee yurts op één vakje"),
+        (lambda v: v["yurt"].__setitem__("a1", "Red"), "een stuk staat buiten het speelveld"),
+        (lambda v: v["hand"]["Red"].append(99), "een kaart die niet bestaat"),
+    ],
+)
+def test_bad_saves_get_a_located_error(khan, edit, message):
+    """Two pieces on one square, a piece off the board, a card that does not exist."""
+    from regelwerk import SaveError
+
+    g = khan.new_game(players=3, seed=4)
+    rnd = random.Random(4)
+    for _ in range(12):
+        g.apply(rnd.choice(g.legal_actions()))
+    data = g.to_json()
+    edit(data["vars"])
+    with pytest.raises(SaveError) as err:
+        khan.load_game(data)
+    assert message in str(err.value) and "khan.rules:" in str(err.value)
