@@ -372,7 +372,9 @@ class _Gen:
 
             self.write(s.target, sc, cleared, out, ind)
         elif isinstance(s, A.LetStmt):
-            name = self.fresh("l")
+            known = sc.get(s.name)
+            # rebinding a name in scope updates it (so a loop can accumulate); a new name is new
+            name = known[0] if known is not None and known[0] is not None else self.fresh("l")
             out.append(f"{ind}{name} = {ex(s.value)}")
             sc[s.name] = (name, self.static_type(s.value, sc))
         elif isinstance(s, A.MoveStmt):
@@ -888,8 +890,9 @@ class _Blocks:
         for s in stmts:
             g.stmt(s, inner, body, "    ")
         lines.extend(body)
+        rebound = {n.name for s in stmts for n in _lets(s)}
         for user in inner:  # new names and rebound ones live on in the frame
-            if before.get(user) != inner[user][0]:
+            if before.get(user) != inner[user][0] or user in rebound:
                 lines.append(f"    L[{user!r}] = {inner[user][0]}")
         for user in list(inner):
             sc[user] = (None, inner[user][1])
@@ -1194,6 +1197,12 @@ def is_chance_let(s: A.Node, model: Model) -> bool:
     """A `let` that draws on chance is an effect, never part of an action's preconditions."""
     return (isinstance(s, A.LetStmt) and isinstance(s.value, A.Call)
             and (s.value.func in model.devices or s.value.func in B.CHANCE))
+
+
+def _lets(node: Any) -> list[A.LetStmt]:
+    from ..dsl.parse import iter_nodes
+
+    return [n for n in iter_nodes(node) if isinstance(n, A.LetStmt)]
 
 
 def _has_loose_break(s: A.Node) -> bool:

@@ -113,3 +113,18 @@ def test_scripted_outcome_missing_a_key_is_a_located_error():
     with pytest.raises(RuleFailure, match=r"impossible scripted outcome: script tower: missing entries for yellow, green") as err:
         g.apply("attack(1)")
     assert "device.rules:" in str(err.value)
+
+
+def test_let_rebinding_accumulates_in_loops_and_across_decisions():
+    text = (
+        "players X\nstate\n    out: list int = []\n"
+        "action a(n in 1..3)\n    add n to out\n"
+        "flow\n    let total = 0\n    for i in 1..4\n        if i > 1\n            let total = total + i\n"
+        "    add total to out\n"
+        "    repeat 2 times\n        turn\n            play a\n        let total = total + 100\n"
+        "    add total to out\n    finish draw\n"
+    )
+    g = regelwerk.load_text(text, "acc.rules").new_game()
+    g.apply("a(1)")
+    g.apply("a(2)")
+    assert g.vars["out"] == [9, 1, 2, 209]
