@@ -96,6 +96,21 @@ def _hv(x: Any) -> str:
     return "(hidden)" if x == "hidden" else _v(x)
 
 
+def _change_text(old: Any, new: Any) -> str:
+    """old → new; a long list shows only what came and went (a deck of 72 stays readable)."""
+    if isinstance(old, list) and isinstance(new, list) and max(len(old), len(new)) > 8:
+        rest = list(new)
+        removed = []
+        for x in old:
+            if x in rest:
+                rest.remove(x)
+            else:
+                removed.append(x)
+        parts = ([f"+{_v(rest)}"] if rest else []) + ([f"-{_v(removed)}"] if removed else [])
+        return f"{len(old)} → {len(new)} items" + (", " + ", ".join(parts) if parts else ", reordered")
+    return f"{_hv(old)} → {_hv(new)}"
+
+
 def render_step(step: dict, only_player: str | None = None) -> list[str]:
     """Lines for one step: who did what under which rule, its source, checks, changes."""
     if "result" in step:
@@ -136,7 +151,7 @@ def render_step(step: dict, only_player: str | None = None) -> list[str]:
     for ch in step.get("chance", []):
         out.append(f"      chance {ch['kind']} {ch['what']}: {_v(ch['outcome'])}")
     for ch in step.get("changes", []):
-        out.append(f"      {ch['path']}: {_hv(ch['old'])} → {_hv(ch['new'])}")
+        out.append(f"      {ch['path']}: {_change_text(ch['old'], ch['new'])}")
     for ev in step.get("events", []):
         if ev["event"] == "log":
             out.append(f"      log: {ev['message']}")
