@@ -536,7 +536,7 @@ class ActionCall(Node):
 class ScenarioStep(Node):
     """One line of a scenario: `kind` names it, the other fields hold what it needs."""
 
-    kind: str  # players|seed|option|given|script|do|expect|legal|illegal|winner|draw|over|not_over|decider
+    kind: str  # players|seed|option|before_start|start_phase|given|script|do|expect|legal|illegal|...
     value: object = None
     call: ActionCall | None = None
     message: str | None = None

@@ -1002,8 +1002,11 @@ class _Checker:
 
     def scenario(self, sc: A.ScenarioDecl) -> None:
         for st in sc.steps:
-            if st.kind == "given":
+            if st.kind in ("given", "before_start"):
                 self.block(st.body, {}, {"kind": "given"})
+            elif st.kind == "start_phase" and st.value not in self.top_phases:
+                self.err("E221", f"unknown top-level phase '{st.value}'", st.span,
+                         did_you_mean(st.value, self.top_phases))
             elif st.kind in ("expect", "winner", "decider") and isinstance(st.value, A.Node):
                 t = self.expr(st.value, {})
                 if st.kind == "expect":

@@ -590,6 +590,12 @@ class _Builder(Transformer):
     def sc_option(self, meta, c):
         return A.ScenarioStep(self._s(meta), "option", (str(c[0]), c[1]))
 
+    def sc_before_start(self, meta, c):
+        return A.ScenarioStep(self._s(meta), "before_start", body=c[0])
+
+    def sc_start_phase(self, meta, c):
+        return A.ScenarioStep(self._s(meta), "start_phase", str(c[0]))
+
     def sc_given(self, meta, c):
         return A.ScenarioStep(self._s(meta), "given", body=c[0])
 

@@ -243,6 +243,10 @@ def _scenario_step(st: A.ScenarioStep, cm: _Comments | None = None) -> list[str]
     if k == "option":
         name, value = st.value
         return [f"{ind}option {name} = {expr_text(value)}"]
+    if k == "before_start":
+        return [ind + "before start"] + _stmts(st.body, 2, cm)
+    if k == "start_phase":
+        return [f"{ind}start in phase {st.value}"]
     if k == "given":
         return [ind + "given"] + _stmts(st.body, 2, cm)
     if k == "do":

@@ -86,13 +86,26 @@ class Game:
         self._undo: list[tuple] = []
 
     # ------------------------------------------------------------------ set-up
-    def start(self) -> Game:
-        domains = self.domains()
-        for name, decl in self.prog.model.vars.items():
-            t = self.prog.var_types[name]
-            default = self.ruleset.eval_static(decl.default, self) if decl.default is not None else None
-            self.vars[name] = materialize(t, default, domains)
-        self.frames = [[self.prog.flow_block, 0, {}, "flow"]]
+    def prepare(self) -> Game:
+        """Give every state variable its declared start value; the flow has not run yet."""
+        if not self.frames:
+            domains = self.domains()
+            for name, decl in self.prog.model.vars.items():
+                t = self.prog.var_types[name]
+                default = self.ruleset.eval_static(decl.default, self) if decl.default is not None else None
+                self.vars[name] = materialize(t, default, domains)
+            self.frames = [[self.prog.flow_block, 0, {}, "flow"]]
+        return self
+
+    def start(self, phase: str | None = None) -> Game:
+        """Run the flow to the first decision; with `phase`, jump straight to that top-level
+        phase of the flow (scenarios set up a position and begin, say, in winter)."""
+        self.prepare()
+        if phase is not None:
+            if phase not in self.prog.phase_labels:
+                known = ", ".join(self.prog.phase_labels) or "none"
+                raise EngineError(f"no phase '{phase}' at the top of the flow (top-level phases: {known})")
+            self.frames[0][1] = self.prog.phase_labels[phase]
         self._run()
         if self.record:  # traced games (tests, debugging) also check invariants as they go
             self.check_invariants()

@@ -31,6 +31,7 @@ class _Run:
         self.seed = 0
         self.options: dict = {}
         self.game: Game | None = None
+        self.phase: str | None = None  # `start in phase NAME`
 
     def created(self) -> Game:
         """The game, built but not yet started (so scripts can queue outcomes first)."""
@@ -44,7 +45,7 @@ class _Run:
         g = self.created()
         if not self.started:
             self.started = True
-            g.start()
+            g.start(self.phase)
         return g
 
     def value(self, e: A.Node) -> Any:
@@ -66,6 +67,11 @@ class _Run:
             name, e = st.value
             g = self.created()
             g.script(name, self.ruleset.eval_static(e, g))
+        elif k == "before_start":
+            g = self.created().prepare()
+            compile_stmts(g.prog, st.body)(g)
+        elif k == "start_phase":
+            self.phase = st.value
         elif k == "given":
             g = self.ensure()
             compile_stmts(g.prog, st.body)(g)
