@@ -66,6 +66,32 @@ def main() -> None:
         assert n == m, (name, n, m)
         print(f"perft {name} depth {depth}: {n} sequences; regelwerk {mine:.2f}s "
               f"(bulk-counts the last level), hand-written {theirs:.2f}s")
+    seed_rulesets(args.seconds)
+
+
+SEED_RULESETS = [
+    ("khan", "rulesets/khan/khan.rules", 3),
+    ("shogun", "rulesets/shogun/shogun.rules", 4),
+    ("root", "rulesets/root/root.rules", 2),
+]
+
+
+def seed_rulesets(seconds: float) -> None:
+    """Whole random games of the three seed rulesets (no hand-written baseline exists)."""
+    print()
+    for name, path, players in SEED_RULESETS:
+        ruleset = regelwerk.load(ROOT / path)
+        start = time.perf_counter()
+        games = decisions = 0
+        while time.perf_counter() - start < seconds:
+            g = ruleset.new_game(players=players, seed=games)
+            rnd = random.Random(games)
+            while not g.is_over:
+                g.apply(rnd.choice(g.legal_actions()))
+                decisions += 1
+            games += 1
+        dt = time.perf_counter() - start
+        print(f"{name} ({players} players): {games / dt:.1f} random games/s, {decisions / dt:.0f} decisions/s")
 
 
 if __name__ == "__main__":
