@@ -1,0 +1,197 @@
+"""The helpers that generated rule code calls at run time.
+
+Generated functions (interpreter/codegen.py) reach these through their namespace under the
+names in `RUNTIME`; they implement the state store's conventions: dicts are the only mutable
+containers, lists and sets are values that every change replaces.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..dsl.check import Model
+from .errors import RuleFailure
+
+MISSING = object()  # "no entry" in the journal: the key did not exist before the write
+LOOP_BUDGET = 1_000_000  # rounds a loop without a decision may run before BudgetExceeded
+
+
+def _index(base: Any, key: Any) -> Any:
+    try:
+        return base[key]
+    except (KeyError, IndexError, TypeError):
+        raise RuleFailure(f"no entry {key!r} in {type(base).__name__}") from None
+
+
+def _own(value: Any) -> Any:
+    """A private copy of a dict value (records, maps) before it is stored in the state."""
+    if type(value) is dict:
+        return {k: _own(v) for k, v in value.items()}
+    return value
+
+
+def _as_set(value: Any) -> Any:
+    return value if type(value) is frozenset or value is None else frozenset(value)
+
+
+def _as_list(value: Any) -> Any:
+    if type(value) is list or value is None:
+        return [_own(v) for v in value] if value and type(value[0]) is dict else value
+    return [_own(v) for v in value]
+
+
+def _store(container: Any, key: Any, value: Any) -> None:
+    if type(container) is list:  # lists are values: never mutated in place
+        raise RuleFailure("cannot assign into a list element; replace the list")
+    container[key] = value
+
+
+def _add(old: Any, value: Any) -> Any:
+    t = type(old)
+    if t is int:
+        return old + value
+    if t is list:
+        return old + [value]
+    if t is frozenset:
+        return old | {value}
+    if old is MISSING or old is None:
+        return value
+    raise RuleFailure(f"cannot add to a {t.__name__}")
+
+
+def _add_all(old: Any, values: list) -> Any:
+    for v in values:
+        old = _add(old, v)
+    return old
+
+
+def _remove(old: Any, value: Any) -> Any:
+    t = type(old)
+    if t is int:
+        return old - value
+    if t is list:
+        if value not in old:
+            raise RuleFailure(f"{value!r} is not there to remove")
+        i = old.index(value)
+        return old[:i] + old[i + 1:]
+    if t is frozenset:
+        if value not in old:
+            raise RuleFailure(f"{value!r} is not there to remove")
+        return old - {value}
+    raise RuleFailure(f"cannot remove from a {t.__name__}")
+
+
+def _draw(old: list, n: int, drawn: list) -> list:
+    if type(old) is not list:
+        raise RuleFailure("can only draw from a list")
+    if n > len(old):
+        raise RuleFailure(f"cannot draw {n}: only {len(old)} left")
+    taken = old[len(old) - n:][::-1] if n else []
+    drawn.extend(taken)
+    return old[: len(old) - n]
+
+
+def _cleared(old: Any) -> Any:
+    """The empty value of the same shape: 0, false, "", [], an empty set, a map of empties."""
+    t = type(old)
+    if t is int:
+        return 0
+    if t is bool:
+        return False
+    if t is list:
+        return []
+    if t is frozenset:
+        return frozenset()
+    if t is dict:
+        return {k: _cleared(v) for k, v in old.items()}
+    return None
+
+
+def make_order(model: Model, elements: dict[str, tuple]) -> Any:
+    """The sort key of values: board squares and nodes, enum members and players in the order
+    they are declared (c3 before c11), then numbers, then other texts."""
+    rank: dict[Any, int] = {}
+    if model.players is not None:
+        for n in model.players.names:
+            rank.setdefault(n, len(rank))
+    for name, values in elements.items():
+        if name != "bool":
+            for v in values:
+                rank.setdefault(v, len(rank))
+
+    def key(x: Any) -> tuple:
+        r = rank.get(x) if isinstance(x, str) else None
+        if r is not None:
+            return (0, r, "")
+        if isinstance(x, (int, bool)):
+            return (1, int(x), "")
+        return (2, 0, x if isinstance(x, str) else repr(x))
+
+    return key
+
+
+def seq_by(key: Any) -> Any:
+    def seq(items: Any) -> Any:
+        """Sets iterate in declaration order, so play is the same in every process."""
+        if type(items) is frozenset:
+            return sorted(items, key=key)
+        return items
+
+    return seq
+
+
+def _uniq(items: Any) -> list:
+    """The distinct items in first-seen order (lists compare by value too)."""
+    try:
+        return list(dict.fromkeys(items))
+    except TypeError:
+        out: list = []
+        for x in items:
+            if x not in out:
+                out.append(x)
+        return out
+
+
+def _streak(items: Any, pred: Any) -> int:
+    n = 0
+    for x in items:
+        if not pred(x):
+            break
+        n += 1
+    return n
+
+
+def _argmax(items: list, key: Any) -> list:
+    if not items:
+        return []
+    scores = [key(x) for x in items]
+    best = max(scores)
+    return [x for x, s in zip(items, scores, strict=True) if s == best]
+
+
+def _argmin(items: list, key: Any) -> list:
+    if not items:
+        return []
+    scores = [key(x) for x in items]
+    best = min(scores)
+    return [x for x, s in zip(items, scores, strict=True) if s == best]
+
+
+RUNTIME = {
+    "MISSING": MISSING,
+    "LOOP_BUDGET": LOOP_BUDGET,
+    "_index": _index,
+    "_store": _store,
+    "_own": _own,
+    "_as_set": _as_set,
+    "_as_list": _as_list,
+    "_add": _add,
+    "_add_all": _add_all,
+    "_remove": _remove,
+    "_draw": _draw,
+    "_cleared": _cleared,
+    "_streak": _streak,
+    "_uniq": _uniq,
+    "_argmax": _argmax,
+    "_argmin": _argmin,
+}
