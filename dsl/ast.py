@@ -273,9 +273,11 @@ class ChooseStmt(Node):
 
 @dataclass(frozen=True, slots=True)
 class ResultStmt(Node):
-    """`result EXPR`: the outcome of a device's roll part."""
+    """`result EXPR [with DETAIL]`: the outcome of a device's roll part, and what its settle
+    part needs to know about how it came about (none when a scenario scripted the outcome)."""
 
     value: Node
+    detail: Node | None = None
 
 
 @dataclass(frozen=True, slots=True)

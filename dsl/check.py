@@ -802,6 +802,8 @@ class _Checker:
                     self.err("E216", f"'reveal ... to' names a player, not {t}", s.to.span)
         elif isinstance(s, A.ResultStmt):
             t = self.expr(s.value, scope)
+            if s.detail is not None:
+                self.expr(s.detail, scope)
             if ctx.get("kind") != "device_roll":
                 self.err("E309", "'result' belongs in a device's roll part", s.span)
             elif not compatible(ctx.get("result_type", "any"), t):
@@ -920,6 +922,7 @@ class _Checker:
                 self.err("E308", f"device '{dv.name}': its roll part must end with 'result <outcome>'", dv.span)
             inner = dict(scope)
             inner["outcome"] = rt
+            inner["detail"] = "any"  # what `result ... with` passed on; none when scripted
             for r in dv.requires:
                 self.want_bool(r.test, self.expr(r.test, inner))
             self.block(dv.settle, inner, {"kind": "device_settle"})

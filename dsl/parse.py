@@ -281,7 +281,7 @@ class _Builder(Transformer):
         return A.DisplayDecl(self._s(meta), str(c[0]), c[1])
 
     def result_stmt(self, meta, c):
-        return A.ResultStmt(self._s(meta), c[0])
+        return A.ResultStmt(self._s(meta), c[0], c[1])
 
     def sc_script(self, meta, c):
         return A.ScenarioStep(self._s(meta), "script", (str(c[0]), c[1]))

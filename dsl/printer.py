@@ -195,7 +195,8 @@ def _stmt(s: A.Node, depth: int, cm: _Comments | None = None) -> list[str]:
     if isinstance(s, A.BreakStmt):
         return [ind + "break"]
     if isinstance(s, A.ResultStmt):
-        return [f"{ind}result {expr_text(s.value)}"]
+        tail = f" with {expr_text(s.detail)}" if s.detail is not None else ""
+        return [f"{ind}result {expr_text(s.value)}{tail}"]
     if isinstance(s, A.GotoStmt):
         return [f"{ind}goto {s.phase}"]
     if isinstance(s, A.RevealStmt):

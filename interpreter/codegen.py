@@ -368,8 +368,9 @@ class CodeGen:
                 out.append(f"{ind}G.note_reveal({expr_text(s.value)!r}, {ex(s.value)}, {to})")
         elif isinstance(s, A.BreakStmt):
             out.append(f"{ind}break")
-        elif isinstance(s, A.ResultStmt):
-            out.append(f"{ind}return {ex(s.value)}")
+        elif isinstance(s, A.ResultStmt):  # only in a device's roll part: (outcome, detail)
+            detail = ex(s.detail) if s.detail is not None else "None"
+            out.append(f"{ind}return ({ex(s.value)}, {detail})")
         elif isinstance(s, A.IfStmt):
             for i, (test, body) in enumerate(s.branches):
                 out.append(f"{ind}{'if' if i == 0 else 'elif'} {ex(test)}:")

@@ -125,13 +125,19 @@ def compile_model(model: Model, record: bool) -> Program:
         g.function(f"DR_{i}", params, lines)
         inner = dict(sc)
         inner["outcome"] = ("outcome", type_str(dv.type))
+        inner["detail"] = ("detail", "any")
         lines = [f"    outcome = G.take_script({name!r}) if G.scripted else MISSING",
                  "    scripted = outcome is not MISSING",
+                 "    detail = None",
                  "    if scripted:",
                  f"        outcome = G.scripted_value({name!r}, {type_str(dv.type)!r}, outcome, "
                  f"SPANS[{g.span_id(dv.span)}])",
-                 "    if not scripted:",
-                 f"        outcome = DR_{i}(G{', ' if params else ''}{', '.join(params)})"]
+                 "    if not scripted:  # the roll's own chance is summed up by the device's entry",
+                 "        G.quiet_chance += 1",
+                 "        try:",
+                 f"            outcome, detail = DR_{i}(G{', ' if params else ''}{', '.join(params)})",
+                 "        finally:",
+                 "            G.quiet_chance -= 1"]
         for r in dv.requires:
             msg = r.message or f"impossible outcome: {expr_text(r.test)}"
             lines.append(f"    if not {g.ex(r.test, inner)}:")

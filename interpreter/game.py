@@ -78,6 +78,7 @@ class Game:
         self.step_no = 0
         self.trig_last: list[bool] = [False] * len(self.prog.triggers)
         self.scripted: dict[str, list] = {}
+        self.quiet_chance = 0  # > 0 inside a device's roll: its draws are not traced one by one
         self.journal: list = []
         self.trace: list[dict] | None = [] if record else None
         self._step: dict | None = None
@@ -663,7 +664,7 @@ class Game:
         return queue[0]
 
     def note_chance(self, kind: str, what: str, outcome: Any, args: Any = None) -> None:
-        if not self.record:
+        if not self.record or self.quiet_chance:
             return
         if self._step is None:
             self._auto(self.frames[-1] if self.frames else [None, None, None, "flow"])
@@ -736,6 +737,7 @@ class Game:
         g.step_no = self.step_no
         g.trig_last = self.trig_last
         g.scripted = self.scripted
+        g.quiet_chance = 0
         g.journal = []
         g.trace = list(self.trace) if self.trace is not None else None
         g._step = None
