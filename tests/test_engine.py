@@ -128,3 +128,26 @@ def test_let_rebinding_accumulates_in_loops_and_across_decisions():
     g.apply("a(1)")
     g.apply("a(2)")
     assert g.vars["out"] == [9, 1, 2, 209]
+
+
+def test_device_detail_reaches_settle_and_its_draws_stay_out_of_the_trace():
+    text = (
+        "players A\nstate\n    kept: int = 0\n    mode: text = \"\"\n"
+        "device bag(n: int): int\n    roll\n        let hits = 0\n        for i in 1..n\n"
+        "            let h = bernoulli(1, 2)\n            if h\n                let hits = hits + 1\n"
+        "        result hits with n - hits\n"
+        "    settle\n        set kept = if detail != none then detail else 0\n"
+        "        set mode = if detail != none then \"rolled\" else \"scripted\"\n"
+        "action draw\n    let x = bag(10)\n"
+        "flow\n    repeat 2 times\n        turn\n            play draw\n    finish draw\n"
+    )
+    r = regelwerk.load_text(text, "bag.rules")
+    g = r.new_game(seed=3, record=True)
+    g.apply("draw")
+    step = next(s for s in g.trace if s.get("decision"))
+    assert [c["kind"] for c in step["chance"]] == ["device"]
+    hits = step["chance"][0]["outcome"]
+    assert g.vars["kept"] == 10 - hits and g.vars["mode"] == "rolled"
+    g.script("bag", 4)
+    g.apply("draw")
+    assert g.vars["kept"] == 0 and g.vars["mode"] == "scripted"
