@@ -169,7 +169,7 @@ class CondExpr(Node):
 
 @dataclass(frozen=True, slots=True)
 class Aggregate(Node):
-    """`all|any|count|sum|max|min|argmax|argmin|first|streak|list|set x in D where C: E`."""
+    """`all|any|count|sum|max|min|argmax|argmin|first|streak|list|set|map x in D where C: E`."""
 
     kind: str
     var: str

@@ -469,6 +469,10 @@ class _Checker:
                 return "list:" + bt
             if e.kind == "set":
                 return "set:" + bt
+            if e.kind == "map":
+                if e.body is None:
+                    self.err("E210", "'map' needs a value after ':'", e.span)
+                return f"map:{inner[e.var]}->{bt}"
         return "any"
 
     def field_type(self, record_type: str, name: str, span: A.Span) -> str:

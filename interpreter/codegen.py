@@ -245,6 +245,9 @@ class CodeGen:
         if k == "set":
             gen_if = f" if {cond}" if cond else ""
             return f"frozenset({body or v} for {v} in {dom}{gen_if})"
+        if k == "map":
+            gen_if = f" if {cond}" if cond else ""
+            return f"{{{v}: {body} for {v} in {dom}{gen_if}}}"
         raise RuleFailure(f"unknown aggregate {k}", e.span)
 
     # ------------------------------------------------------------------ writes

@@ -60,3 +60,7 @@ def test_possible_asks_whether_an_action_has_a_legal_move():
 def test_lists_compare_like_words_in_a_dictionary():
     assert _eval("[3, 2] > [3, 1, 5]") is True
     assert _eval("[2] < [2, 0]") is True
+
+
+def test_map_aggregate_builds_a_map():
+    assert _eval("map p in [a1, b1, c1] where p != b1: column(p) * 10") == {"a1": 10, "c1": 30}
