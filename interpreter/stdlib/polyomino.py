@@ -85,19 +85,6 @@ def parse_shape(rows: Sequence[str]) -> Shape:
     return normalize(cells)
 
 
-def _fits(
-    offsets: Shape, x0: int, y0: int, grid: Grid, ok: frozenset[str] | None
-) -> frozenset[str] | None:
-    """The squares covered with the shape's origin at (x0, y0), or None if it does not fit."""
-    squares = []
-    for dx, dy in offsets:
-        sq = grid.square_at(x0 + dx, y0 + dy)
-        if sq is None or (ok is not None and sq not in ok):
-            return None
-        squares.append(sq)
-    return frozenset(squares)
-
-
 def placements(
     shape: Iterable[Cell],
     grid: Grid,
@@ -110,14 +97,25 @@ def placements(
     cells = normalize(shape)
     if not cells:
         raise ValueError("a shape needs at least one cell")
-    ok = None if allowed is None else frozenset(sq for sq in grid.squares if allowed(sq))
+    if allowed is None:
+        ok = frozenset(grid.squares)
+    else:
+        ok = frozenset(sq for sq in grid.squares if allowed(sq))
+    # Anchor each orientation's first cell on an allowed square only (not on every square of
+    # the board): with few allowed squares this is what keeps legal-move enumeration cheap.
+    at = {grid.coords(sq): sq for sq in ok}
     found: set[frozenset[str]] = set()
     for orient in orientations(cells, rotate, mirror):
-        width = 1 + max(x for x, _ in orient)
-        height = 1 + max(y for _, y in orient)
-        for y0 in range(grid.height - height + 1):
-            for x0 in range(grid.width - width + 1):
-                squares = _fits(orient, x0, y0, grid, ok)
-                if squares is not None:
-                    found.add(squares)
+        ordered = sorted(orient)
+        ax, ay = ordered[0]
+        rest = [(dx - ax, dy - ay) for dx, dy in ordered[1:]]
+        for (x0, y0), first in at.items():
+            squares = [first]
+            for dx, dy in rest:
+                sq = at.get((x0 + dx, y0 + dy))
+                if sq is None:
+                    break
+                squares.append(sq)
+            else:
+                found.add(frozenset(squares))
     return tuple(sorted(found, key=lambda squares: tuple(sorted(squares))))
