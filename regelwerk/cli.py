@@ -23,6 +23,7 @@ from .interpreter.board_text import draw_boards
 from .interpreter.errors import EngineError, IllegalAction
 from .interpreter.game import Game, parse_action
 from .interpreter.scenario import run_scenarios
+from .interpreter.simulate import simulate
 from .interpreter.trace import (
     filter_for,
     filter_step,
@@ -274,6 +275,15 @@ def cmd_trace_show(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_simulate(args: argparse.Namespace) -> int:
+    r = _load(args.file)
+    report = simulate(r, args.players, args.games, args.seed, _options(args.option, r), args.max_steps)
+    print(report.text())
+    if args.json:
+        write_atomic(args.json, json.dumps(report.as_dict(), indent=1, sort_keys=True) + "\n")
+    return 1 if report.failures else 0
+
+
 def cmd_perft(args: argparse.Namespace) -> int:
     r = _load(args.file)
     game = r.new_game(players=args.players, seed=args.seed, options=_options(args.option, r))
@@ -344,6 +354,13 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("file")
     t.add_argument("--player", help="only what this player may see")
     t.set_defaults(fn=cmd_trace_show)
+
+    p = sub.add_parser("simulate", help="many seeded random games: win rates, lengths, failures")
+    game_args(p)
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--max-steps", type=int, default=100_000)
+    p.add_argument("--json", metavar="OUT.json", help="also write the report as JSON")
+    p.set_defaults(fn=cmd_simulate)
 
     p = sub.add_parser("perft", help="count action sequences per depth")
     game_args(p)

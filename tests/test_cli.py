@@ -214,3 +214,15 @@ def _umask() -> int:
     m = os.umask(0)
     os.umask(m)
     return m
+
+
+def test_simulate_reports_known_random_play_rates(capsys, tmp_path):
+    """Random tic-tac-toe: the first player wins about 58.5%, the second 28.8%, 12.7% draws."""
+    out = tmp_path / "sim.json"
+    code, text, _ = run(capsys, "simulate", BUNDLED["tictactoe"], "--games", "2000", "--seed", "1", "--json", out)
+    assert code == 0 and text.startswith("2000 games, 0 failed")
+    data = json.loads(out.read_text())
+    assert 0.55 < data["wins"]["X"] / 2000 < 0.62
+    assert 0.25 < data["wins"]["O"] / 2000 < 0.32
+    assert 0.10 < data["draws"] / 2000 < 0.16
+    assert data["length"]["min"] == 5 and data["length"]["max"] == 9
