@@ -13,11 +13,11 @@ from typing import Any, NamedTuple
 
 from .compile import MISSING, Program
 from .errors import BudgetExceeded, EngineError, IllegalAction, RuleFailure, SaveError
+from .recording import TraceRecorder
+from .saves import game_from_json, game_to_json
 from .stdlib import rng
 from .values import decode, deep_copy, jsonable, materialize, value_text
 
-SAVE_FORMAT = "regelwerk-save"
-SAVE_VERSION = 1
 MAX_OPS_BETWEEN_DECISIONS = 2_000_000
 MAX_TRIGGER_CHAIN = 200
 
@@ -56,7 +56,7 @@ class Explanation(NamedTuple):
     checks: list[dict]
 
 
-class Game:
+class Game(TraceRecorder):
     """One game in progress. Build it with `Ruleset.new_game`; see docs/architecture.md."""
 
     def __init__(self, ruleset: Any, players: tuple[str, ...], seed: int, options: dict, record: bool):
@@ -599,51 +599,6 @@ class Game:
         return False
 
     # ------------------------------------------------------------------ tracing
-    def _open(self, key: str, automatic: bool, bindings: dict, decision: dict | None,
-              checks: list | None = None) -> None:
-        self._close()
-        info = self.prog.rules.get(key) or {"name": key, "source": [], "spec": [], "quote": None, "at": None}
-        self._step = {
-            "step": None,
-            "phase": self.phase,
-            "player": decision["by"] if decision else self.current,
-            "rule": info["name"],
-            "kind": key.split(":", 1)[0],
-            "source": info["source"],
-            "spec": info["spec"],
-            "quote": info["quote"],
-            "at": info["at"],
-            "bindings": bindings,
-            "checks": checks or [],
-            "changes": [],
-            "chance": [],
-            "events": [],
-            "automatic": automatic,
-            "decision": decision,
-            "_key": key,
-        }
-        self._jmark = len(self.journal)
-
-    def push_rule(self, key: str) -> str | None:
-        """Traced games only: the changes that follow belong to rule `key` (a procedure)."""
-        prev = self._step["_key"] if self._step is not None else None
-        self._open(key, True, {}, None)
-        return prev
-
-    def pop_rule(self, prev: str | None) -> None:
-        self._close()
-        if prev is not None:
-            self._open(prev, True, {}, None)
-
-    def _auto(self, frame: list) -> None:
-        key = self._rule_key(frame) if frame[0] is not None else frame[3]
-        if self._step is None or self._step["_key"] != key:
-            self._open(key, True, {}, None)
-
-    def _event(self, frame: list, ev: dict) -> None:
-        self._auto(frame)
-        self._step["events"].append(ev)
-
     def script(self, device: str, outcome: Any) -> None:
         """Queue an outcome for the next use of a chance device (tests and scenarios)."""
         self.scripted = {**self.scripted, device: [*self.scripted.get(device, []), outcome]}
@@ -663,59 +618,6 @@ class Game:
         self.scripted = {**self.scripted, device: queue[1:]}
         return queue[0]
 
-    def note_chance(self, kind: str, what: str, outcome: Any, args: Any = None) -> None:
-        if not self.record or self.quiet_chance:
-            return
-        if self._step is None:
-            self._auto(self.frames[-1] if self.frames else [None, None, None, "flow"])
-        entry = {"kind": kind, "what": what, "outcome": jsonable(outcome)}
-        if args is not None:
-            entry["inputs"] = jsonable(args)
-        self._step["chance"].append(entry)
-
-    def note_reveal(self, text: str, value: Any, to: str | None) -> None:
-        if self._step is None:
-            self._auto(self.frames[-1])
-        ev = {"event": "reveal", "what": text, "value": jsonable(value)}
-        if to is not None:
-            ev["to"] = to
-        self._step["events"].append(ev)
-
-    def note_log(self, message: str) -> None:
-        if self._step is None:
-            self._auto(self.frames[-1])
-        self._step["events"].append({"event": "log", "message": message})
-
-    def _close(self) -> None:
-        st = self._step
-        if st is None:
-            return
-        self._step = None
-        changes = []
-        vars_decl = self.prog.model.vars
-        for (_c, _k, old, new, path) in self.journal[self._jmark:]:
-            if old is new or (type(old) is type(new) and old == new):
-                continue  # written but not changed
-            ch = {"path": _path_text(path), "old": jsonable(None if old is MISSING else old),
-                  "new": jsonable(new)}
-            decl = vars_decl.get(path[0])
-            if decl is not None and decl.hidden == "all":
-                ch["hidden"] = True
-            elif decl is not None and decl.hidden == "owner" and len(path) > 1:
-                ch["owner"] = path[1]
-            changes.append(ch)
-        if not (st["decision"] or changes or st["events"] or st["chance"]):
-            return
-        st["changes"] = changes
-        del st["_key"]
-        st["step"] = len(self.trace)
-        self.trace.append(st)
-
-    def _emit_result(self) -> None:
-        if self.trace is not None and (not self.trace or "result" not in self.trace[-1]):
-            self.trace.append({"result": self.result})
-
-    # ------------------------------------------------------------------ copies
     def clone(self) -> Game:
         """An independent copy: the same state, frames, generator and pending decision."""
         g = Game.__new__(Game)
@@ -748,93 +650,12 @@ class Game:
 
     def to_json(self) -> dict:
         """A versioned, self-checking snapshot; `Game.from_json` continues it identically."""
-        return {
-            "format": SAVE_FORMAT,
-            "version": SAVE_VERSION,
-            "ruleset": self.ruleset.title,
-            "ruleset_hash": self.ruleset.hash,
-            "ruleset_file": self.ruleset.path,
-            "players": list(self.players),
-            "seed": self.seed,
-            "options": jsonable(self.options),
-            "vars": {k: jsonable(v) for k, v in self.vars.items()},
-            "current": self.current,
-            "phase": self.phase,
-            "round": self.round,
-            "rng": str(self.rng),
-            "frames": [[f[0], f[1], jsonable(f[2]), f[3]] for f in self.frames],
-            "pending": jsonable(self.pending),
-            "result": self.result,
-            "step_no": self.step_no,
-            "trig_last": list(self.trig_last),
-            "scripted": jsonable(self.scripted),
-        }
+        return game_to_json(self)
 
     @classmethod
     def from_json(cls, data: Any, ruleset: Any = None, record: bool = False) -> Game:
-        """Rebuild a game saved by `to_json`; every field is checked, with a located message.
-        Without `ruleset`, the rules are loaded from the file the save names."""
-        if not isinstance(data, dict):
-            raise SaveError("save: not a JSON object")
-        if ruleset is None:
-            ruleset = _ruleset_of(data)
-
-        if data.get("format") != SAVE_FORMAT:
-            raise SaveError("save.format: not a regelwerk save")
-        version = data.get("version")
-        if not isinstance(version, int) or version > SAVE_VERSION:
-            raise SaveError(f"save.version: {version!r} is newer than this regelwerk understands "
-                            f"({SAVE_VERSION})")
-        if data.get("ruleset_hash") != ruleset.hash:
-            raise SaveError(f"save.ruleset_hash: saved from a different ruleset "
-                            f"({data.get('ruleset')!r}, hash {str(data.get('ruleset_hash'))[:12]})")
-        try:
-            players = tuple(data["players"])
-            g = ruleset.new_game(players=len(players), seed=int(data["seed"]), options=data.get("options") or {},
-                                 record=record, start=False)
-            if g.players != players:
-                raise SaveError("save.players: do not match the ruleset's player names")
-            domains = g.domains()
-            vars_j = data["vars"]
-            if not isinstance(vars_j, dict):
-                raise SaveError("save.vars: not a map")
-            for name, t in g.prog.var_types.items():
-                if name not in vars_j:
-                    raise SaveError(f"save.vars.{name}: missing")
-                g.vars[name] = decode(t, vars_j[name], f"save.vars.{name}", domains, g.ruleset.record_fields)
-            extra = set(vars_j) - set(g.prog.var_types)
-            if extra:
-                raise SaveError(f"save.vars.{sorted(extra)[0]}: not declared in the ruleset")
-            if data["current"] not in players:
-                raise SaveError(f"save.current: {data['current']!r} is not a player")
-            g.current = data["current"]
-            g.phase = data["phase"]
-            g.round = int(data["round"])
-            g.rng = int(data["rng"])
-            frames = data["frames"]
-            nblocks = len(g.prog.blocks)
-            g.frames = []
-            for i, f in enumerate(frames):
-                bid, pc, L, key = f
-                if not (isinstance(bid, int) and 0 <= bid < nblocks and isinstance(pc, int)
-                        and 0 <= pc < len(g.prog.blocks[bid]) and isinstance(L, dict)):
-                    raise SaveError(f"save.frames[{i}]: does not fit the compiled ruleset")
-                g.frames.append([bid, pc, L, str(key)])
-            g.pending = data["pending"]
-            g.result = data["result"]
-            g.step_no = int(data["step_no"])
-            g.trig_last = [bool(x) for x in data["trig_last"]]
-            g.scripted = dict(data.get("scripted") or {})
-            if len(g.trig_last) != len(g.prog.triggers):
-                raise SaveError("save.trig_last: does not fit the ruleset's triggers")
-        except SaveError:
-            raise
-        except (KeyError, TypeError, ValueError) as err:
-            raise SaveError(f"save: missing or malformed field ({err})") from None
-        broken = g.broken_invariants()
-        if broken:
-            raise SaveError("save: the state breaks the rules: " + "; ".join(broken))
-        return g
+        """Rebuild a saved game; without `ruleset`, the rules file the save names is loaded."""
+        return game_from_json(data, ruleset, record)
 
     def view(self, player: str) -> dict:
         """The state as `player` may see it: hidden zones show only their size."""
@@ -850,35 +671,12 @@ class Game:
         return {"player": player, "current": self.current, "phase": self.phase, "vars": out}
 
 
-def _ruleset_of(data: dict) -> Any:
-    """Load the ruleset a save names (imported late: the API module imports this one)."""
-    from ..api import load
-    from ..dsl.diagnostics import RulesError
-
-    path = data.get("ruleset_file")
-    if not isinstance(path, str):
-        raise SaveError("save.ruleset_file: the save names no rules file; pass the ruleset")
-    try:
-        return load(path)
-    except RulesError as err:
-        raise SaveError(f"save.ruleset_file: cannot load {path!r}: {err.diagnostics[0].message}") from None
-    except OSError as err:
-        raise SaveError(f"save.ruleset_file: cannot read {path!r}: {err.strerror}") from None
-
-
 def _hide(v: Any) -> Any:
     if isinstance(v, (list, frozenset)):
         return {"hidden": len(v)}
     if isinstance(v, dict):
         return {k: _hide(x) for k, x in v.items()}
     return {"hidden": True}
-
-
-def _path_text(path: tuple) -> str:
-    out = str(path[0])
-    for k in path[1:]:
-        out += f"[{_fmt_arg(k)}]"
-    return out
 
 
 def parse_action(text: str) -> Action:
