@@ -56,6 +56,9 @@ class _Run:
 
     def step(self, st: A.ScenarioStep) -> str | None:
         k = st.kind
+        if k in ("players", "seed", "option", "start_phase") and self.game is not None:
+            return (f"'{k.replace('_', ' ')}' must come before the lines that set up or play the game "
+                    "(it would be ignored here)")
         if k == "players":
             self.players = st.value
         elif k == "seed":

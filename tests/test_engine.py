@@ -151,3 +151,15 @@ def test_device_detail_reaches_settle_and_its_draws_stay_out_of_the_trace():
     g.script("bag", 4)
     g.apply("draw")
     assert g.vars["kept"] == 0 and g.vars["mode"] == "scripted"
+
+
+def test_scenario_setting_after_the_game_is_built_is_an_error_not_ignored():
+    from regelwerk.interpreter.scenario import run_scenarios
+
+    text = (
+        "players X\noption n: int = 1\nstate\n    v: int = 0\n"
+        "flow\n    set v = n\n    finish draw\n"
+        "scenario \"late option\"\n    expect v == 1\n    option n = 2\n    expect v == 2\n"
+    )
+    [res] = run_scenarios(regelwerk.load_text(text, "late.rules"))
+    assert not res.passed and "'option' must come before" in res.failure

@@ -87,3 +87,42 @@ def test_a_minister_listed_twice_is_refused_on_load(root):
     data["vars"]["swayed"] = ["earl", "earl"]
     with pytest.raises(SaveError):
         root.load_game(data)
+
+
+def _reach(root, seed: int, steps: int):
+    import random
+
+    g = root.new_game(players=2, seed=seed)
+    rnd = random.Random(seed)
+    for _ in range(steps):
+        if g.is_over:
+            break
+        g.apply(rnd.choice(g.legal_actions()))
+    return g
+
+
+@pytest.mark.parametrize("seed,steps", [(1, 10), (2, 40), (3, 80), (4, 150), (5, 300), (6, 500)])
+def test_legal_actions_apply_and_explain(root, seed, steps):
+    """Every enumerated move is accepted (including the Banker's card sets and the Sway reveal
+    choices), and moves that are not enumerated are refused with a reason."""
+    g = _reach(root, seed, steps)
+    if g.is_over:
+        return
+    legal = g.legal_actions()
+    assert len({str(a) for a in legal}) == len(legal), "no action is offered twice"
+    for a in legal[:: max(1, len(legal) // 60)]:
+        child = g.clone()
+        child.apply(a)
+        assert g.explain(a).legal
+    names = {str(a) for a in legal}
+    hand = g.to_json()["vars"]["hand"]["Duchy"]
+    tries = [
+        Action("take_move", ("c1", "burrow", 1)),
+        Action("sway", ("foremole",)),
+        Action("use_banker", (len(hand), hand)),
+        Action("dig", (hand[0] if hand else "fox_anvil", "burrow", 0)),
+    ]
+    for a in tries:
+        if str(a) not in names:
+            ex = g.explain(a)
+            assert not ex.legal and ex.reason, a

@@ -93,8 +93,9 @@ def test_impossible_tower_script_is_a_located_error(shogun, tmp_path):
     sc = """
 scenario "more blue cubes out than went in"
     players 3
-    option setup = empty
-    option start_season = summer
+    start in phase summer
+    before start
+        do prepare_year_one
     script tower returns {blue: 5, yellow: 0, red: 0, purple: 0, black: 0, peasant: 0}
     given
         set owner[shinano] = Blue
@@ -116,9 +117,9 @@ scenario "more blue cubes out than went in"
     assert not res.passed
     assert "scripted: more cubes fell out of the tower than went in plus were inside" in res.failure
     # the same through the Python API: the error carries the rule's location
-    g = ruleset.new_game(players=3, options={"setup": "empty", "start_season": "summer"})
+    g = _year_one(ruleset)
     g.script("tower", {"blue": 2, "yellow": 0, "red": 0, "purple": 0, "black": 0, "peasant": 1})
-    g.start()
+    g.start("summer")
     for _ in range(3):
         g.apply("bid(0)")
     g.vars["owner"]["mikawa"] = "Blue"
@@ -148,15 +149,53 @@ def test_unknown_province_is_a_located_error(tmp_path):
 
 
 def test_negative_rice_is_a_located_error(shogun):
-    g = shogun.new_game(players=3, options={"setup": "empty", "start_season": "autumn"})
-    g.start()
+    g = _year_one(shogun)
     g.vars["rice"]["Blue"] = -1
     g.vars["year_events"] = ["e5"]
-    g.invalidate()
-    for _ in range(3):
-        g.apply("bid(0)")
-    for _ in range(2):
-        g.apply("pass")
     with pytest.raises(RuleFailure) as err:
-        g.apply("pass")
+        g.start("winter")
     assert "the rice track cannot go below 0" in err.value.message and err.value.span is not None
+    # a traced game checks the invariant, a save is refused
+    g = _year_one(shogun, record=True)
+    g.vars["rice"]["Blue"] = -1
+    assert any("the rice track cannot go below 0" in b for b in g.broken_invariants())
+
+
+def _year_one(ruleset, record=False):
+    """A game on an empty board at the start of year one, not yet started: the state a
+    scenario's `before start: do prepare_year_one` gives."""
+    g = ruleset.new_game(players=3, start=False, record=record)
+    g.prepare()
+    for p, cube in [("Blue", "blue"), ("Yellow", "yellow"), ("Red", "red")]:
+        g.vars["chests"][p] = 18
+    g.vars["order"] = ["Blue", "Yellow", "Red"]
+    g.vars["autumn_order"] = ["Blue", "Yellow", "Red"]
+    g.vars["year"] = 1
+    g.vars["event_deck"] = ["e4", "e5", "e6", "e7", "e8", "e9", "e10", "e11"]
+    g.vars["year_events"] = ["e0", "e1", "e2", "e3"]
+    return g
+
+
+def test_cubes_not_accounted_for_break_an_invariant(shogun):
+    g = shogun.new_game(players=4, seed=3)
+    assert g.broken_invariants() == []
+    q = next(q for q, p in g.vars["owner"].items() if p is not None)
+    g.vars["armies"][q] += 1
+    broken = g.broken_invariants()
+    assert len(broken) == 1 and "cubes not accounted for" in broken[0] and "shogun.rules:" in broken[0]
+
+
+def test_a_scenario_position_that_loses_cubes_fails(tmp_path):
+    text = SHOGUN.read_text().split("# ---------------------------------------------------------------- scenarios")[0]
+    text += """
+scenario "armies out of nowhere"
+    players 3
+    start in phase summer
+    before start
+        do prepare_year_one
+    given
+        set owner[kai] = Blue
+        set armies[kai] = 3
+"""
+    (res,) = run_scenarios(_load_text_in_folder(text, tmp_path))
+    assert not res.passed and "cubes not accounted for" in res.failure
