@@ -289,10 +289,11 @@ class CodeGen:
 
     # ------------------------------------------------------------------ statements
     def stmts(self, body: tuple, sc: dict, out: list[str], ind: str) -> None:
-        if not body:
-            out.append(f"{ind}pass")
+        before = len(out)
         for s in body:
             self.stmt(s, sc, out, ind)
+        if len(out) == before:  # empty, or only trace-only lines (log, reveal) when untraced
+            out.append(f"{ind}pass")
 
     def stmt(self, s: A.Node, sc: dict, out: list[str], ind: str) -> None:
         def ex(x: A.Node) -> str:

@@ -163,3 +163,14 @@ def test_scenario_setting_after_the_game_is_built_is_an_error_not_ignored():
     )
     [res] = run_scenarios(regelwerk.load_text(text, "late.rules"))
     assert not res.passed and "'option' must come before" in res.failure
+
+
+def test_a_block_of_only_trace_lines_compiles_untraced_too():
+    text = ("players X\nstate\n    n: int = 0\naction step\n    add 1 to n\n"
+            "flow\n    repeat 3 times\n        turn\n            if n > 1\n                log \"big\"\n"
+            "            elif n > 0\n                reveal n\n            play step\n    finish draw\n")
+    for record in (False, True):
+        g = regelwerk.load_text(text, "log.rules").new_game(record=record)
+        for _ in range(3):
+            g.apply("step")
+        assert g.is_over and g.vars["n"] == 3
