@@ -166,7 +166,7 @@ def _year_one(ruleset, record=False):
     scenario's `before start: do prepare_year_one` gives."""
     g = ruleset.new_game(players=3, start=False, record=record)
     g.prepare()
-    for p, cube in [("Blue", "blue"), ("Yellow", "yellow"), ("Red", "red")]:
+    for p in ("Blue", "Yellow", "Red"):
         g.vars["chests"][p] = 18
     g.vars["order"] = ["Blue", "Yellow", "Red"]
     g.vars["autumn_order"] = ["Blue", "Yellow", "Red"]
