@@ -298,6 +298,10 @@ class BlockBuilder:
             emit_pre(items_at[i], ind)
         lines.append(f"{ind}out.append(ACT({name!r}, ({', '.join(pnames)}{',' if pnames else ''})))")
         g.function(f"AE_{aid}", ["out"], lines)
+        # the same search, stopping at the first legal move: possible(action) asks only that
+        found = [line[: len(line) - len(line.lstrip())] + "return True" if "out.append(ACT(" in line else line
+                 for line in lines]
+        g.function(f"AA_{aid}", [], found + ["    return False"])
 
         # check(G, *args): domain membership, then requires in source order
         lines = []
@@ -362,7 +366,7 @@ class BlockBuilder:
             lines.append("    return False")
             g.function(f"AF_{aid}", pnames, lines)
             effect = f"AF_{aid}"
-        return {"enum": f"AE_{aid}", "check": f"AC_{aid}", "explain": f"AX_{aid}", "effect": effect,
+        return {"enum": f"AE_{aid}", "any": f"AA_{aid}", "check": f"AC_{aid}", "explain": f"AX_{aid}", "effect": effect,
                 "block": block, "requires": requires}
 
 

@@ -236,9 +236,7 @@ def game_possible(G: Any, action: str, player: Any = None) -> bool:
     if player is not None:
         G.current = player
     try:
-        out: list = []
-        G.prog.actions[action].enum(G, out)
-        return bool(out)
+        return bool(G.prog.actions[action].any(G))
     finally:
         G.current = before
 

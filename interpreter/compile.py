@@ -47,6 +47,7 @@ class CompiledAction:
     effect: Any  # effect(G, *args) when the body never suspends
     block: int | None  # op-list id when it can suspend
     requires: list[A.RequireStmt]
+    any: Any = None  # any(G) -> whether some binding is legal (stops at the first)
     require_texts: list[str] = field(default_factory=list)  # printed once, quoted by every check
 
     def __post_init__(self) -> None:
@@ -253,7 +254,7 @@ def compile_model(model: Model, record: bool) -> Program:
         ca = CompiledAction(
             name, a, tuple(p.name for p in a.params), ns[srcs["enum"]], ns[srcs["check"]],
             ns[srcs["explain"]], ns.get(srcs["effect"]) if srcs["effect"] else None,
-            srcs["block"], srcs["requires"],
+            srcs["block"], srcs["requires"], ns[srcs["any"]],
         )
         prog.actions[name] = ca
         prog.rules[f"action:{name}"] = prov_info(name, a.prov, a.span, model.base_dir)
