@@ -60,6 +60,16 @@ class CodeGen:
                 return sc[e.name][1]
             if e.name in self.m.vars:
                 return type_str(self.m.vars[e.name].type)
+            if e.name in self.m.data:
+                return type_str(self.m.data[e.name].type)
+            if e.name in self.m.options:
+                return type_str(self.m.options[e.name].type)
+            if e.name in self.m.consts:
+                return self.m.const_types.get(e.name, "any")
+            if e.name in self.elements:
+                return "list:" + e.name
+            if e.name in ("players", "Player"):
+                return "list:Player"
             return "any"
         if isinstance(e, A.Index):
             return value_type(self.static_type(e.base, sc))
@@ -83,6 +93,12 @@ class CodeGen:
         if isinstance(e, A.Aggregate) and e.kind == "list":
             return "list:any"
         return "any"
+
+    def _rooted_in_state(self, e: A.Node, sc: dict) -> bool:
+        """Whether `e` is a state variable or a path into one (`cell`, `court[r]`)."""
+        while isinstance(e, (A.Index, A.Field)):
+            e = e.base
+        return isinstance(e, A.Name) and e.name not in sc and e.name in self.m.vars
 
     def field_type(self, record: str, name: str) -> str:
         rec = self.m.records.get(record)
@@ -158,12 +174,14 @@ class CodeGen:
         if isinstance(e, A.Index):
             bt = strip_opt(self.static_type(e.base, sc))
             base, key = sub(e.base), sub(e.key)
-            if bt.startswith("map:"):
+            if bt.startswith("map:") and self._rooted_in_state(e.base, sc):
                 kt = bt[4:].split("->", 1)[0]
-                if not finite_type(kt, self.elements):
+                if not finite_type(kt, self.elements):  # sparse state maps read their default
                     dflt = default_for(value_type(bt))
                     return f"{base}.get({key}, {dflt!r})"
-            return f"_index({base}, {key})" if bt == "any" else f"{base}[{key}]"
+            # a constant table or a value of unknown shape: a missing key is a rule failure
+            return f"_index({base}, {key})" if bt == "any" or not self._rooted_in_state(e.base, sc) \
+                else f"{base}[{key}]"
         if isinstance(e, A.Field):
             return f"{sub(e.base)}[{e.name!r}]"
         if isinstance(e, A.RecordLit):
