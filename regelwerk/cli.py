@@ -144,7 +144,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             print("scores: " + ", ".join(f"{p} {s}" for p, s in scores.items()))
         print("winner: " + (", ".join(game.winners) if game.winners else "none (draw)"))
     else:
-        print(f"stopped after {steps} decisions; {game.decision_player()} to decide")
+        print(f"stopped after {steps} decision{'' if steps == 1 else 's'}; {game.decision_player()} to decide")
     return 0
 
 
