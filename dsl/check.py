@@ -125,10 +125,6 @@ def value_type(t: str) -> str:
     return "any"
 
 
-def _atomic(t: str) -> bool:
-    return ":" not in t and t not in ("any", "none", "list", "range")
-
-
 def compatible(a: str, b: str) -> bool:
     """Whether values of the two types can meaningfully be compared or assigned."""
     a, b = strip_opt(a), strip_opt(b)

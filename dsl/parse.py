@@ -144,10 +144,6 @@ def _span(path: str, meta) -> A.Span:
     return A.Span(path, meta.line, meta.column, meta.end_line, meta.end_column)
 
 
-def _tok_span(path: str, tok: Token) -> A.Span:
-    return A.Span(path, tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column)
-
-
 def _unquote(tok: Token) -> str:
     body = str(tok)[1:-1]
     out: list[str] = []

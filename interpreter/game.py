@@ -8,7 +8,6 @@ dump; no Python generator or closure holds game state.
 
 from __future__ import annotations
 
-import json
 from typing import Any, NamedTuple
 
 from .compile import MISSING, Program
@@ -728,7 +727,3 @@ def _parse_value(raw: str, text: str) -> Any:
     if r and all(ch.isalnum() or ch == "_" for ch in r):
         return r
     raise IllegalAction(f"cannot read argument {r!r} in {text!r}")
-
-
-def dumps(data: Any) -> str:
-    return json.dumps(data, ensure_ascii=False, sort_keys=True)
