@@ -81,18 +81,33 @@ def _load_state(ruleset: Ruleset, path: str) -> Game:
 
 
 # ---------------------------------------------------------------------- commands
+def _diagnostic_json(d: Any) -> str:
+    s = d.span
+    return json.dumps({"file": s.file, "line": s.line, "column": s.column, "end_line": s.end_line,
+                       "end_column": s.end_column, "severity": d.severity, "code": d.code,
+                       "message": d.message, "help": d.help}, ensure_ascii=False, sort_keys=True)
+
+
 def cmd_check(args: argparse.Namespace) -> int:
+    """Check files; with --json, one diagnostic per line on stdout (for editors)."""
     status = 0
     for f in args.files:
         try:
             r = _load(f)
         except RulesError as err:
-            _err(err.format())
+            if args.json:
+                for d in err.diagnostics:
+                    print(_diagnostic_json(d))
+            else:
+                _err(err.format())
             status = 1
             continue
         for w in r.warnings:
-            _err(w.format(r.sources.get(w.span.file)))
-        if not args.quiet:
+            if args.json:
+                print(_diagnostic_json(w))
+            else:
+                _err(w.format(r.sources.get(w.span.file)))
+        if not args.quiet and not args.json:
             print(f"{f}: ok ({len(r.model.actions)} actions, {len(r.model.scenarios)} scenarios)")
     return status
 
@@ -304,6 +319,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("check", help="check rules files; exit 1 on any error")
     p.add_argument("files", nargs="+")
     p.add_argument("-q", "--quiet", action="store_true")
+    p.add_argument("--json", action="store_true", help="one JSON diagnostic per line on stdout, for editors")
     p.set_defaults(fn=cmd_check)
 
     p = sub.add_parser("fmt", help="rewrite rules files in canonical form")

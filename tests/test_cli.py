@@ -226,3 +226,13 @@ def test_simulate_reports_known_random_play_rates(capsys, tmp_path):
     assert 0.25 < data["wins"]["O"] / 2000 < 0.32
     assert 0.10 < data["draws"] / 2000 < 0.16
     assert data["length"]["min"] == 5 and data["length"]["max"] == 9
+
+
+def test_check_json_for_editors(capsys, tmp_path):
+    bad = tmp_path / "bad.rules"
+    bad.write_text("players X, O\nflow\n    repeat\n        turn\n            play plya\n", encoding="utf-8")
+    code, out, err = run(capsys, "check", "--json", bad)
+    assert code == 1 and err == ""
+    [d] = [json.loads(line) for line in out.splitlines()]
+    assert (d["line"], d["column"], d["code"], d["severity"]) == (5, 13, "E219", "error")
+    assert d["message"] == "unknown action 'plya'" and d["file"] == str(bad)
