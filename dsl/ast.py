@@ -281,6 +281,14 @@ class ResultStmt(Node):
 
 
 @dataclass(frozen=True, slots=True)
+class AbandonStmt(Node):
+    """`abandon "reason"`: the action is taken back, as if never chosen; the player chooses
+    again (a refused consent: "dan mag de andere speler zijn actie niet uitvoeren")."""
+
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class BreakStmt(Node):
     pass
 

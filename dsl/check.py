@@ -800,6 +800,10 @@ class _Checker:
                 t = self.expr(s.to, scope)
                 if strip_opt(t) not in ("Player", "any"):
                     self.err("E216", f"'reveal ... to' names a player, not {t}", s.to.span)
+        elif isinstance(s, A.AbandonStmt):
+            if ctx.get("kind") != "action":
+                self.err("E310", "'abandon' belongs in an action: it takes the action back", s.span)
+            return False
         elif isinstance(s, A.ResultStmt):
             t = self.expr(s.value, scope)
             if s.detail is not None:

@@ -276,6 +276,9 @@ class _Builder(Transformer):
     def display_decl(self, meta, c):
         return A.DisplayDecl(self._s(meta), str(c[0]), c[1])
 
+    def abandon_stmt(self, meta, c):
+        return A.AbandonStmt(self._s(meta), _unquote(c[0]))
+
     def result_stmt(self, meta, c):
         return A.ResultStmt(self._s(meta), c[0], c[1])
 

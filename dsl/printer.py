@@ -194,6 +194,8 @@ def _stmt(s: A.Node, depth: int, cm: _Comments | None = None) -> list[str]:
         return [text]
     if isinstance(s, A.BreakStmt):
         return [ind + "break"]
+    if isinstance(s, A.AbandonStmt):
+        return [f"{ind}abandon {_q(s.reason)}"]
     if isinstance(s, A.ResultStmt):
         tail = f" with {expr_text(s.detail)}" if s.detail is not None else ""
         return [f"{ind}result {expr_text(s.value)}{tail}"]

@@ -390,6 +390,8 @@ class CodeGen:
                 out.append(f"{ind}G.note_reveal({expr_text(s.value)!r}, {ex(s.value)}, {to})")
         elif isinstance(s, A.BreakStmt):
             out.append(f"{ind}break")
+        elif isinstance(s, A.AbandonStmt):
+            out.append(f"{ind}raise Abandoned({s.reason!r}, SPANS[{self.span_id(s.span)}])")
         elif isinstance(s, A.ResultStmt):  # only in a device's roll part: (outcome, detail)
             detail = ex(s.detail) if s.detail is not None else "None"
             out.append(f"{ind}return ({ex(s.value)}, {detail})")

@@ -16,11 +16,12 @@ from typing import Any
 
 from ..dsl import ast as A
 from ..dsl.check import DIRECTIONS, Model, suspends, type_str
+from ..dsl.parse import iter_nodes
 from ..dsl.printer import expr_text
 from . import builtins as B
 from .blocks import BlockBuilder, is_chance_let, param_scope, prov_info
 from .codegen import CodeGen
-from .errors import BudgetExceeded, RuleFailure
+from .errors import Abandoned, BudgetExceeded, RuleFailure
 from .runtime import MISSING, RUNTIME, make_order, seq_by
 from .stdlib.graph import Graph
 from .stdlib.grid import Grid
@@ -48,6 +49,7 @@ class CompiledAction:
     block: int | None  # op-list id when it can suspend
     requires: list[A.RequireStmt]
     any: Any = None  # any(G) -> whether some binding is legal (stops at the first)
+    abandonable: bool = False  # its body can `abandon`: the engine keeps a way back
     require_texts: list[str] = field(default_factory=list)  # printed once, quoted by every check
 
     def __post_init__(self) -> None:
@@ -236,6 +238,7 @@ def compile_model(model: Model, record: bool) -> Program:
         "ACT": Action,
         "RuleFailure": RuleFailure,
         "BudgetExceeded": BudgetExceeded,
+        "Abandoned": Abandoned,
         "_seq": seq_by(order),
         "E": elements,
         "SPANS": g.spans,
@@ -255,6 +258,7 @@ def compile_model(model: Model, record: bool) -> Program:
             name, a, tuple(p.name for p in a.params), ns[srcs["enum"]], ns[srcs["check"]],
             ns[srcs["explain"]], ns.get(srcs["effect"]) if srcs["effect"] else None,
             srcs["block"], srcs["requires"], ns[srcs["any"]],
+            any(isinstance(n, A.AbandonStmt) for n in iter_nodes(a.body)),
         )
         prog.actions[name] = ca
         prog.rules[f"action:{name}"] = prov_info(name, a.prov, a.span, model.base_dir)

@@ -21,6 +21,15 @@ class RuleFailure(EngineError):
     """A rule could not be carried out (a failed assertion, an empty choice, a bad index)."""
 
 
+class Abandoned(Exception):  # noqa: N818 - control flow, not an error the user sees
+    """Raised by `abandon "reason"` inside an action; the engine rolls the action back."""
+
+    def __init__(self, reason: str, span: Span | None = None):
+        super().__init__(reason)
+        self.reason = reason
+        self.span = span
+
+
 class IllegalAction(EngineError):
     """An action that is not legal now; `reason` says which precondition failed."""
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from .compile import MISSING, Program
-from .errors import BudgetExceeded, EngineError, IllegalAction, RuleFailure, SaveError
+from .errors import Abandoned, BudgetExceeded, EngineError, IllegalAction, RuleFailure, SaveError
 from .recording import TraceRecorder
 from .saves import game_from_json, game_to_json
 from .stdlib import rng
@@ -84,6 +84,10 @@ class Game(TraceRecorder):
         self._jmark = 0
         self._legal: list[Action] | None = None
         self._undo: list[tuple] = []
+        self.abandoned: dict[str, str] = {}  # moves taken back at this decision, with the reason
+        self._abandon_point: Game | None = None  # the game as it was before an abandonable move
+        self._abandon_rule: str | None = None
+        self._abandon_action: str | None = None
 
     # ------------------------------------------------------------------ set-up
     def prepare(self) -> Game:
@@ -146,6 +150,8 @@ class Game(TraceRecorder):
         if self._legal is None:
             frame = self.frames[-1]
             self._legal = self._enumerate(self.prog.blocks[frame[0]][frame[1]])
+        if self.abandoned:
+            return [a for a in self._legal if str(a) not in self.abandoned]
         return list(self._legal)
 
     def _enumerate(self, op: tuple) -> list[Action]:
@@ -198,6 +204,8 @@ class Game(TraceRecorder):
             known = a.name in self.prog.actions
             why = (f"'{a.name}' is not offered now" if known else f"unknown action '{a.name}'")
             return Explanation(False, text, f"{why}; offered: {', '.join(op[1])}", None, [])
+        if text in self.abandoned:
+            return Explanation(False, text, f"taken back at this decision: {self.abandoned[text]}", None, [])
         ca = self.prog.actions[a.name]
         if len(a.args) != len(ca.params):
             return Explanation(False, text, f"'{a.name}' takes {len(ca.params)} argument(s) "
@@ -244,24 +252,60 @@ class Game(TraceRecorder):
     def apply(self, action: Any) -> None:
         """Play one legal action (or choice); illegal ones raise IllegalAction, state untouched.
         Traced games also check the ruleset's invariants after the step."""
-        self._apply(action)
+        try:
+            self._apply(action)
+        except Abandoned as ab:
+            self._roll_back(ab)
+            return
+        self.abandoned = {}  # a move went through: the next decision starts afresh
         if self.record and self.prog.invariants:
             self.check_invariants()
+
+    def _about_to_change(self) -> None:
+        """The move is legal and its effects begin: note the way back for `undo`."""
+        if self.record:
+            self._undo.append((self._meta(), len(self.journal), len(self.trace)))
+        self._legal = None
+
+    def _roll_back(self, ab: Abandoned) -> None:
+        """`abandon`: the game is again as it was before the move, which is not offered again
+        at this decision; the trace keeps a step saying so."""
+        point = self._abandon_point
+        if point is None:
+            raise RuleFailure(f"'abandon' outside a move that can be taken back: {ab.reason}", ab.span)
+        action, rule = self._abandon_action, self._abandon_rule
+        back = point.clone()
+        for name in ("vars", "current", "phase", "round", "rng", "frames", "pending", "result",
+                     "step_no", "trig_last", "scripted", "trace", "abandoned"):
+            setattr(self, name, getattr(back, name))
+        self.abandoned = {**self.abandoned, action: ab.reason}
+        self.journal, self._step, self._jmark, self._legal = [], None, 0, None
+        self._abandon_point = self._abandon_rule = self._abandon_action = None
+        if self.record:
+            self._open(rule or "flow", False, {}, {"kind": "abandoned", "by": self.decision_player(),
+                                                  "action": action})
+            self._step["events"].append({"event": "abandoned", "reason": ab.reason})
+            self._close()
+        self._undo = []  # the journal behind earlier steps belongs to the state that was dropped
+        if self.pending and self.pending["kind"] == "play" and not self.legal_actions():
+            frame = self.frames[-1]  # every move was taken back: the play is skipped
+            frame[1] += 1
+            self.pending = None
+            self.abandoned = {}
+            self._run()
 
     def _apply(self, action: Any) -> None:
         a = self._parse(action)
         p = self.pending
         if self.result is not None:
             raise IllegalAction(f"{a}: the game is over")
-        if self.record:
-            self._undo.append((self._meta(), len(self.journal), len(self.trace)))
-        self._legal = None
         if p is None:
             raise IllegalAction(f"{a}: no decision is pending")
         frame = self.frames[-1]
         if p["kind"] == "choose":
             if a.name != "choose" or len(a.args) != 1 or a.args[0] not in p["options"]:
                 raise IllegalAction(self.explain(a).reason)
+            self._about_to_change()
             self.step_no += 1
             if self.record:
                 self._open(frame[3], False, {p["var"]: jsonable(a.args[0])},
@@ -275,6 +319,7 @@ class Game(TraceRecorder):
         if a.name == "pass":
             if not op[2]:
                 raise IllegalAction(f"{a}: passing is not allowed here")
+            self._about_to_change()
             self.step_no += 1
             if self.record:
                 self._open(self._rule_key(frame), False, {}, {"kind": "pass", "by": p["player"], "action": "pass"})
@@ -285,12 +330,18 @@ class Game(TraceRecorder):
         ca = self.prog.actions.get(a.name)
         if ca is None or a.name not in op[1] or len(a.args) != len(ca.params):
             raise IllegalAction(self.explain(a).reason)
+        if str(a) in self.abandoned:
+            raise IllegalAction(f"{a}: taken back at this decision: {self.abandoned[str(a)]}")
         try:
             idx = ca.check(self, *a.args)
         except (RuleFailure, TypeError, KeyError, IndexError, ValueError):
             idx = -99
         if idx != -1:
             raise IllegalAction(f"{a}: {self.explain(a).reason}")
+        self._about_to_change()
+        if ca.abandonable:  # keep the way back until the move's effects are done
+            self._abandon_point = self.clone()
+            self._abandon_rule, self._abandon_action = f"action:{a.name}", str(a)
         self.step_no += 1
         if self.record:
             self._open(f"action:{a.name}", False, dict(zip(ca.params, map(jsonable, a.args), strict=True)),
@@ -302,6 +353,7 @@ class Game(TraceRecorder):
                 finished = ca.effect(self, *a.args)
             except (KeyError, IndexError, TypeError, ValueError, ZeroDivisionError, AttributeError) as err:
                 raise RuleFailure(f"action '{a}' failed: {type(err).__name__}: {err}") from err
+            self._abandon_point = self._abandon_rule = self._abandon_action = None
             if finished:
                 self._finish_effects()
                 return
@@ -338,7 +390,8 @@ class Game(TraceRecorder):
     def _meta(self) -> tuple:
         return (self.current, self.phase, self.round, self.rng,
                 [[f[0], f[1], dict(f[2]), f[3]] for f in self.frames], dict(self.pending or {}) or None,
-                self.result, self.step_no, self.trig_last, self.scripted, self._legal)
+                self.result, self.step_no, self.trig_last, self.scripted, self._legal, self.abandoned,
+                (self._abandon_point, self._abandon_rule, self._abandon_action))
 
     def undo(self) -> None:
         """Take back the last decision, from the journal of a recorded game."""
@@ -356,7 +409,8 @@ class Game(TraceRecorder):
         del self.journal[jstart:]
         del self.trace[tlen:]
         (self.current, self.phase, self.round, self.rng, self.frames, self.pending, self.result,
-         self.step_no, self.trig_last, self.scripted, self._legal) = meta
+         self.step_no, self.trig_last, self.scripted, self._legal, self.abandoned,
+         (self._abandon_point, self._abandon_rule, self._abandon_action)) = meta
         self._jmark = len(self.journal)
 
     def _finish_effects(self) -> None:
@@ -541,6 +595,8 @@ class Game(TraceRecorder):
                 frames[0][1] = self.prog.phase_labels[op[1]]
             elif kind == "ret":
                 frames.pop()
+                if self._abandon_rule is not None and frame[3] == self._abandon_rule:
+                    self._abandon_point = self._abandon_rule = self._abandon_action = None
                 if record and self._step is not None and self._step["automatic"] is False:
                     self._close()
                 if not frames:
@@ -645,6 +701,10 @@ class Game(TraceRecorder):
         g._jmark = 0
         g._legal = self._legal
         g._undo = []
+        g.abandoned = self.abandoned  # replaced, never changed in place
+        g._abandon_point = self._abandon_point  # restored only through a clone of it
+        g._abandon_rule = self._abandon_rule
+        g._abandon_action = self._abandon_action
         return g
 
     def to_json(self) -> dict:

@@ -37,6 +37,10 @@ def game_to_json(self: Any) -> dict:
         "step_no": self.step_no,
         "trig_last": list(self.trig_last),
         "scripted": jsonable(self.scripted),
+        "abandoned": dict(self.abandoned),
+        # in the middle of a move that can still be taken back: the game as it was before it
+        "abandon_point": game_to_json(self._abandon_point) if self._abandon_point is not None else None,
+        "abandon_move": [self._abandon_rule, self._abandon_action] if self._abandon_point is not None else None,
     }
 
 
@@ -94,6 +98,10 @@ def game_from_json(data: Any, ruleset: Any = None, record: bool = False) -> Any:
         g.step_no = int(data["step_no"])
         g.trig_last = [bool(x) for x in data["trig_last"]]
         g.scripted = dict(data.get("scripted") or {})
+        g.abandoned = {str(k): str(v) for k, v in (data.get("abandoned") or {}).items()}
+        if data.get("abandon_point") is not None:
+            g._abandon_point = game_from_json(data["abandon_point"], ruleset, record)
+            g._abandon_rule, g._abandon_action = (str(x) for x in data["abandon_move"])
         if len(g.trig_last) != len(g.prog.triggers):
             raise SaveError("save.trig_last: does not fit the ruleset's triggers")
     except SaveError:

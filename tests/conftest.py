@@ -20,6 +20,7 @@ RULESETS = {
     "khan": (ROOT / "rulesets" / "khan" / "khan.rules", (3, 2, 4)),
     "shogun": (ROOT / "rulesets" / "shogun" / "shogun.rules", (4, 3, 5)),
     "root": (ROOT / "rulesets" / "root" / "root.rules", (2,)),
+    "offers": (ROOT / "tests" / "corpus" / "valid" / "abandon.rules", (2,)),  # abandon
 }
 BUNDLED = {name: path for name, (path, _n) in RULESETS.items()}
 PLAYERS = {name: counts[0] for name, (_path, counts) in RULESETS.items()}

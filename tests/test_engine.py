@@ -174,3 +174,51 @@ def test_a_block_of_only_trace_lines_compiles_untraced_too():
         for _ in range(3):
             g.apply("step")
         assert g.is_over and g.vars["n"] == 3
+
+
+def _offers(record=False, seed=0):
+    return regelwerk.load(VALID / "abandon.rules").new_game(seed=seed, record=record)
+
+
+def test_abandon_rolls_back_and_the_trace_says_why():
+    g = _offers(record=True)
+    g.apply("offer(3)")
+    g.apply("choose(false)")
+    assert g.vars["table"] == [] and g.vars["gold"] == {"A": 0, "B": 0}
+    assert "offer(3)" not in [str(a) for a in g.legal_actions()]
+    last = g.trace[-1]
+    assert last["decision"] == {"kind": "abandoned", "by": "A", "action": "offer(3)"}
+    assert last["events"] == [{"event": "abandoned", "reason": "the other player said no"}]
+    assert not g.explain("offer(3)").legal
+
+
+def test_abandon_survives_save_and_load_in_the_middle_of_the_move():
+    import json
+
+    g = _offers()
+    g.apply("offer(2)")  # now B must consent: the way back is part of the save
+    h = regelwerk.Game.from_json(json.loads(json.dumps(g.to_json())))
+    for game in (g, h):
+        game.apply("choose(false)")
+    assert h.to_json() == g.to_json()
+    assert h.vars["table"] == []
+
+
+def test_when_every_move_is_taken_back_the_play_is_skipped():
+    g = _offers()
+    for n in (1, 2, 3):
+        g.apply(f"offer({n})")
+        g.apply("choose(false)")
+    g.apply("stubborn")
+    assert g.current == "B" and not g.is_over  # A's play was skipped: nothing was left to try
+
+
+def test_undo_history_ends_at_a_taken_back_move():
+    g = _offers(record=True)
+    g.apply("offer(1)")
+    g.apply("choose(false)")
+    with pytest.raises(regelwerk.EngineError, match="nothing to undo"):
+        g.undo()
+    g.apply("offer(2)")
+    g.undo()  # moves after it can be undone again
+    assert g.legal_actions() and "offer(1)" not in [str(a) for a in g.legal_actions()]

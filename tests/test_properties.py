@@ -132,6 +132,8 @@ def test_traced_and_untraced_games_agree(rulesets, name, seed):
 @given(name=st.sampled_from(NAMES), seed=st.integers(0, 10_000), steps=st.integers(1, 30),
        back=st.integers(1, 5))
 def test_undo_restores_the_state_exactly(rulesets, name, seed, steps, back):
+    if name == "offers":
+        return  # a taken-back move ends the undo history (test_engine covers that)
     g = rulesets[name].new_game(players=PLAYERS[name], seed=seed, record=True)
     rnd = random.Random(seed)
     snapshots = []
