@@ -149,7 +149,9 @@ def render_step(step: dict, only_player: str | None = None) -> list[str]:
         vals = ", ".join(f"{k} = {_v(v)}" for k, v in c.get("values", {}).items() if k != c["require"])
         out.append(f"      {mark} require {c['require']}  (line {c['at']})" + (f"  where {vals}" if vals else ""))
     for ch in step.get("chance", []):
-        out.append(f"      chance {ch['kind']} {ch['what']}: {_v(ch['outcome'])}")
+        inputs = f" in {', '.join(_v(x) for x in ch['inputs'])}" if ch.get("inputs") else ""
+        out.append(f"      chance {ch['kind']} {ch['what']}{inputs} → out {_hv(ch['outcome'])}"
+                   if inputs else f"      chance {ch['kind']} {ch['what']}: {_hv(ch['outcome'])}")
     for ch in step.get("changes", []):
         out.append(f"      {ch['path']}: {_change_text(ch['old'], ch['new'])}")
     for ev in step.get("events", []):
