@@ -222,3 +222,26 @@ def test_undo_history_ends_at_a_taken_back_move():
     g.apply("offer(2)")
     g.undo()  # moves after it can be undone again
     assert g.legal_actions() and "offer(1)" not in [str(a) for a in g.legal_actions()]
+
+
+def test_hostile_names_and_texts_never_become_code():
+    """User text reaches generated code only as repr()'d constants or mapped names."""
+    text = (
+        'players os, sys\nenum eval = exec, compile\n'
+        'state\n    G: text = "\\"); import os; os.system(\\"echo pwned"\n    V: eval = exec\n'
+        'action print(K in [exec, compile])\n    "__import__(\'os\')"\n    set V = K\n'
+        '    set G = "x\\" + __import__(\'os\').getcwd() + \\""\n'
+        'flow\n    repeat 2 times\n        turn\n            play print\n    finish draw\n'
+    )
+    g = regelwerk.load_text(text, "hostile.rules").new_game(record=True)
+    g.apply("print(compile)")
+    g.apply("print(exec)")
+    assert g.vars["V"] == "exec"
+    assert g.vars["G"] == "x\" + __import__('os').getcwd() + \""
+    assert g.is_over
+
+
+def test_dunder_names_are_refused():
+    with pytest.raises(regelwerk.RulesError) as err:
+        regelwerk.load_text("players X\nstate\n    __class__: int = 0\nflow\n    finish draw\n", "d.rules")
+    assert err.value.diagnostics[0].code == "E101"
