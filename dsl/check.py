@@ -995,9 +995,8 @@ class _Checker:
     def display(self, d: A.DisplayDecl) -> None:
         m = self.m
         board = m.boards.get(d.board)
-        if not isinstance(board, A.GridDecl):
-            self.err("E229", f"'display {d.board}': only a grid board can be drawn", d.span,
-                     did_you_mean(d.board, m.boards))
+        if board is None:
+            self.err("E229", f"'display {d.board}': not a board", d.span, did_you_mean(d.board, m.boards))
             return
         for layer in d.layers:
             t = strip_opt(self.expr(A.Name(d.span, layer), {}))

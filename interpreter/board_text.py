@@ -65,12 +65,41 @@ def draw_display(game: Any, board: str, layers: tuple[str, ...]) -> str:
     return "\n".join(lines)
 
 
+def draw_graph(game: Any, board: str, layers: tuple[str, ...]) -> str:
+    """A graph board as a table: one line per node that any layer says something about."""
+    nodes = game.prog.graphs[board].nodes
+    squares = set(nodes)
+    maps = [(name, _layer_value(game, name, squares)) for name in layers]
+    lines = [f"{board} ({', '.join(layers)}):"]
+    for n in nodes:
+        parts = []
+        for name, m in maps:
+            v = m.get(n)
+            if v is None or v is False or v == 0 or v == [] or v == {} or v == frozenset():
+                continue
+            parts.append(name if v == name else f"{name} {_text(v)}")
+        if parts:
+            lines.append(f"  {n}: " + ", ".join(parts))
+    return "\n".join(lines)
+
+
+def _text(v: Any) -> str:
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{k} {x}" for k, x in v.items() if x) + "}"
+    if isinstance(v, (list, frozenset)):
+        return "[" + ", ".join(map(str, v)) + "]"
+    return str(v)
+
+
 def draw_boards(game: Any) -> str:
     """The ruleset's `display` pictures, or else one picture per (grid, state map) pair;
     empty when the ruleset has no grid."""
     prog = game.prog
     if prog.model.displays:
-        return "\n\n".join(draw_display(game, d.board, d.layers) for d in prog.model.displays)
+        return "\n\n".join(
+            draw_display(game, d.board, d.layers) if d.board in prog.grids else draw_graph(game, d.board, d.layers)
+            for d in prog.model.displays
+        )
     chunks = []
     for board, grid in prog.grids.items():
         for name, t in prog.var_types.items():
