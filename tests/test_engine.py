@@ -245,3 +245,12 @@ def test_dunder_names_are_refused():
     with pytest.raises(regelwerk.RulesError) as err:
         regelwerk.load_text("players X\nstate\n    __class__: int = 0\nflow\n    finish draw\n", "d.rules")
     assert err.value.diagnostics[0].code == "E101"
+
+
+def test_graph_boards_are_drawn_as_a_table_of_nodes():
+    from regelwerk.interpreter.board_text import draw_boards
+
+    text = ("players A, B\nboard Node = graph\n    n1 - n2 - n3\nstate\n    owner: Node -> Player? = {n2: B}\n"
+            "    marked: set Node = [n3]\ndisplay Node: owner, marked\nflow\n    finish draw\n")
+    g = regelwerk.load_text(text, "g.rules").new_game()
+    assert draw_boards(g).splitlines() == ["Node (owner, marked):", "  n2: owner B", "  n3: marked"]
