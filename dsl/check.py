@@ -64,7 +64,7 @@ class Model:
     data_files: dict[str, str] = field(default_factory=dict)  # path -> text, for the ruleset hash
     data: dict[str, A.DataDecl] = field(default_factory=dict)
     data_values: dict[str, Any] = field(default_factory=dict)
-    graph_files: dict[str, tuple[list[str], list[tuple[str, str]]]] = field(default_factory=dict)
+    graphs: dict[str, tuple[list[str], list[tuple[str, str]]]] = field(default_factory=dict)  # nodes, edges
     define_types: dict[str, str] = field(default_factory=dict)
 
 
@@ -205,20 +205,12 @@ class _Checker:
                         continue
                     for n in grid_square_names(d.width, d.height):
                         m.element_type.setdefault(n, d.name)
-                elif isinstance(d, A.GraphDecl):
+                elif isinstance(d, (A.GraphDecl, A.GraphFileDecl)):
                     self.declare(m.boards, d.name, d, "board")
-                    for path in d.paths:
-                        for n in path:
-                            if n in self.global_names and m.element_type.get(n) != d.name:
-                                self.err("E102", f"node '{n}' clashes with another name", d.span)
-                            m.element_type[n] = d.name
-                            self.global_names.setdefault(n, d)
-                elif isinstance(d, A.GraphFileDecl):
-                    self.declare(m.boards, d.name, d, "board")
-                    loaded = self.load_graph(d)
-                    if loaded is not None:
-                        m.graph_files[d.name] = loaded
-                        for n in loaded[0]:
+                    graph = self.load_graph(d) if isinstance(d, A.GraphFileDecl) else _graph_of_paths(d.paths)
+                    if graph is not None:
+                        m.graphs[d.name] = graph
+                        for n in graph[0]:
                             if n in self.global_names and m.element_type.get(n) != d.name:
                                 self.err("E102", f"node '{n}' clashes with another name", d.span)
                             m.element_type[n] = d.name
@@ -1047,6 +1039,18 @@ class _Checker:
                     direct.add(n)
                     changed = True
         return direct
+
+
+def _graph_of_paths(paths: tuple) -> tuple[list[str], list[tuple[str, str]]]:
+    """Nodes in order of first appearance, and an edge for each step of each path."""
+    nodes: list[str] = []
+    edges: list[tuple[str, str]] = []
+    for path in paths:
+        for n in path:
+            if n not in nodes:
+                nodes.append(n)
+        edges.extend(zip(path, path[1:], strict=False))
+    return nodes, edges
 
 
 def _has_break(body: tuple) -> bool:

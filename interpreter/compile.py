@@ -86,18 +86,8 @@ def _build_boards(model: Model) -> tuple[dict, dict, dict]:
             g = Grid(d.width, d.height)
             grids[name] = g
             elements[name] = tuple(g.squares)
-        elif isinstance(d, A.GraphFileDecl):
-            nodes, edges = model.graph_files[name]
-            graphs[name] = Graph(nodes, edges)
-            elements[name] = tuple(nodes)
-        else:
-            nodes = []
-            edges = []
-            for path in d.paths:
-                for n in path:
-                    if n not in nodes:
-                        nodes.append(n)
-                edges.extend(zip(path, path[1:], strict=False))
+        else:  # the checker read both kinds of graph board into nodes and edges
+            nodes, edges = model.graphs[name]
             graphs[name] = Graph(nodes, edges)
             elements[name] = tuple(nodes)
     for name, d in model.enums.items():

@@ -15,17 +15,25 @@ SAVE_FORMAT = "regelwerk-save"
 SAVE_VERSION = 1
 
 
+def identity(game: Any) -> dict:
+    """Which game this is: the ruleset (title and hash), seed, players and options. Saves and
+    trace headers both start with it."""
+    return {
+        "ruleset": game.ruleset.title,
+        "ruleset_hash": game.ruleset.hash,
+        "seed": game.seed,
+        "players": list(game.players),
+        "options": jsonable(game.options),
+    }
+
+
 def game_to_json(self: Any) -> dict:
     """A versioned, self-checking snapshot; `Game.from_json` continues it identically."""
     return {
         "format": SAVE_FORMAT,
         "version": SAVE_VERSION,
-        "ruleset": self.ruleset.title,
-        "ruleset_hash": self.ruleset.hash,
+        **identity(self),
         "ruleset_file": self.ruleset.path,
-        "players": list(self.players),
-        "seed": self.seed,
-        "options": jsonable(self.options),
         "vars": {k: jsonable(v) for k, v in self.vars.items()},
         "current": self.current,
         "phase": self.phase,

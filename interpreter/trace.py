@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from .saves import identity
 from .values import value_text
 
 TRACE_FORMAT = "regelwerk-trace"
@@ -24,15 +25,7 @@ def dump_line(obj: Any) -> str:
 
 
 def header(game: Any) -> dict:
-    return {
-        "format": TRACE_FORMAT,
-        "version": TRACE_VERSION,
-        "ruleset": game.ruleset.title,
-        "ruleset_hash": game.ruleset.hash,
-        "seed": game.seed,
-        "players": list(game.players),
-        "options": game.options,
-    }
+    return {"format": TRACE_FORMAT, "version": TRACE_VERSION, **identity(game)}
 
 
 def trace_lines(game: Any) -> list[str]:
