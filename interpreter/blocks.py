@@ -12,16 +12,16 @@ import os
 from typing import Any
 
 from ..dsl import ast as A
-from ..dsl.check import Model, item_type, suspends, type_str
+from ..dsl.check import Model, suspends
 from ..dsl.parse import iter_nodes
 from ..dsl.printer import expr_text
-from . import builtins as B
 from .codegen import CodeGen
 from .errors import RuleFailure
+from .library import CHANCE_FUNCTIONS
 
 
 def param_scope(params: tuple) -> dict:
-    return {p.name: (None, type_str(p.type) if p.type else "any") for p in params}
+    return {p.name: (None, None) for p in params}
 
 
 def prov_info(name: str, prov: A.Provenance, span: A.Span, base: str = "") -> dict:
@@ -144,7 +144,7 @@ class BlockBuilder:
                 where = None
                 if s.where is not None:
                     inner = dict(sc)
-                    inner[s.name] = (None, item_type(self.g.static_type(s.domain, sc)))
+                    inner[s.name] = (None, None)
                     where = self.fn_of(s.where, inner)
                 by = self.fn_of(s.by, sc) if s.by is not None else None
                 ops.append(("choose", s.name, dom, where, by, s.prompt, s.span))
@@ -235,18 +235,15 @@ class BlockBuilder:
         aid = len(g.lines)
         pnames = [f"p{i}" for i in range(len(a.params))]
         sc: dict = {}
-        ptypes = []
+        ptypes = [None] * len(a.params)
         for i, p in enumerate(a.params):
-
-            ty = type_str(p.type) if p.type is not None else item_type(g.static_type(p.domain, sc))
-            ptypes.append(ty)
-            sc[p.name] = (pnames[i], ty)
+            sc[p.name] = (pnames[i], None)
 
         def domain_code(i: int, scope: dict) -> str:
             p = a.params[i]
             if p.domain is not None:  # a value offered twice is one move, not two
                 return f"_uniq(_seq({g.ex(p.domain, scope)}))"
-            t = type_str(p.type)
+            t = p.type.name  # the checker allows only finite types here (E223)
             if t == "Player":
                 return "G.players"
             return f"E[{t!r}]"
@@ -278,7 +275,7 @@ class BlockBuilder:
                 if isinstance(s, A.LetStmt):
                     py = g.fresh("l")
                     lines.append(f"{ind}{py} = {g.ex(s.value, esc)}")
-                    esc[s.name] = (py, g.static_type(s.value, esc))
+                    esc[s.name] = (py, None)
                 else:
                     lines.append(f"{ind}if not {g.ex(s.test, esc)}:")
                     lines.append(f"{ind}    {'return' if ind == '    ' else 'continue'}")
@@ -315,7 +312,7 @@ class BlockBuilder:
             if isinstance(s, A.LetStmt):
                 py = g.fresh("l")
                 lines.append(f"    {py} = {g.ex(s.value, csc)}")
-                csc[s.name] = (py, g.static_type(s.value, csc))
+                csc[s.name] = (py, None)
             else:
                 lines.append(f"    if not {g.ex(s.test, csc)}:")
                 lines.append(f"        return {k}")
@@ -333,7 +330,7 @@ class BlockBuilder:
             if isinstance(s, A.LetStmt):
                 py = g.fresh("l")
                 lines.append(f"    {py} = {g.ex(s.value, xsc)}")
-                xsc[s.name] = (py, g.static_type(s.value, xsc))
+                xsc[s.name] = (py, None)
             else:
                 rec: list = []
                 code = g.ex(s.test, xsc, rec)
@@ -377,7 +374,7 @@ def _names(node: Any) -> list[A.Name]:
 def is_chance_let(s: A.Node, model: Model) -> bool:
     """A `let` that draws on chance is an effect, never part of an action's preconditions."""
     return (isinstance(s, A.LetStmt) and isinstance(s.value, A.Call)
-            and (s.value.func in model.devices or s.value.func in B.CHANCE))
+            and (s.value.func in model.devices or s.value.func in CHANCE_FUNCTIONS))
 
 
 def _lets(node: Any) -> list[A.LetStmt]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..dsl.check import strip_opt
+from ..dsl.types import Elem, MapOf
 
 
 def _symbols(values: list[Any], used: set[str] | None = None, upper: bool = False) -> dict[Any, str]:
@@ -103,10 +103,7 @@ def draw_boards(game: Any) -> str:
     chunks = []
     for board, grid in prog.grids.items():
         for name, t in prog.var_types.items():
-            if not t.startswith(f"map:{board}->"):
-                continue
-            value_t = strip_opt(t.split("->", 1)[1])
-            if value_t.startswith(("map:", "list:", "set:")):
+            if not (isinstance(t, MapOf) and t.key == Elem(board)) or t.val.base.is_collection:
                 continue
             cells = game.vars[name]
             symbols = _symbols([cells[s] for s in grid.squares])

@@ -7,35 +7,13 @@ adds the journal writes that traces and undo read; the other variant has none.
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..dsl import ast as A
-from ..dsl.check import DIRECTIONS, Model, item_type, strip_opt, type_str, value_type
-from ..dsl.library import LIBRARY
+from ..dsl.check import Model
+from ..dsl.check_expr import DIRECTIONS
 from ..dsl.printer import expr_text
-from . import builtins as B
+from ..dsl.types import ANY, BOOL, INT, TEXT, ListOf, MapOf, Opt, Record, SetOf, Type, is_finite
 from .errors import RuleFailure
-
-
-def finite_type(t: str, elements: dict[str, tuple]) -> bool:
-    return t in elements or t in ("Player", "bool")
-
-
-def default_for(t: str) -> Any:
-    t0 = t
-    if t0.startswith("opt:"):
-        return None
-    if t0 == "int":
-        return 0
-    if t0 == "bool":
-        return False
-    if t0 == "text":
-        return ""
-    if t0.startswith("list:"):
-        return []
-    if t0.startswith("set:"):
-        return frozenset()
-    return None
+from .library import LIBRARY
 
 
 class CodeGen:
@@ -54,57 +32,9 @@ class CodeGen:
         return f"_{prefix}{self.counter}"
 
     # ------------------------------------------------------------------ expressions
-    def static_type(self, e: A.Node, sc: dict) -> str:
-        if isinstance(e, A.Name):
-            if e.name in sc:
-                return sc[e.name][1]
-            if e.name in self.m.vars:
-                return type_str(self.m.vars[e.name].type)
-            if e.name in self.m.data:
-                return type_str(self.m.data[e.name].type)
-            if e.name in self.m.options:
-                return type_str(self.m.options[e.name].type)
-            if e.name in self.m.consts:
-                return self.m.const_types.get(e.name, "any")
-            if e.name in self.elements:
-                return "list:" + e.name
-            if e.name in ("players", "Player"):
-                return "list:Player"
-            return "any"
-        if isinstance(e, A.Index):
-            return value_type(self.static_type(e.base, sc))
-        if isinstance(e, A.Field):
-            return self.field_type(strip_opt(self.static_type(e.base, sc)), e.name)
-        if isinstance(e, A.RecordLit):
-            return e.record
-        if isinstance(e, A.Name) and e.name in self.elements:
-            return "list:" + e.name
-        if isinstance(e, A.Name) and e.name in ("players", "Player"):
-            return "list:Player"
-        if isinstance(e, (A.ListLit, A.Range)):
-            return "list:any"
-        if isinstance(e, A.SetLit):
-            return "set:any"
-        if isinstance(e, A.Call) and e.func in self.m.defines:
-            return self.m.define_types.get(e.func, "any")
-        if isinstance(e, A.Call):
-            sig = LIBRARY.get(e.func)
-            return sig.result if sig is not None and sig.result != "arg0" else "any"
-        if isinstance(e, A.Aggregate) and e.kind == "list":
-            return "list:any"
-        return "any"
-
-    def _rooted_in_state(self, e: A.Node, sc: dict) -> bool:
-        """Whether `e` is a state variable or a path into one (`cell`, `court[r]`)."""
-        while isinstance(e, (A.Index, A.Field)):
-            e = e.base
-        return isinstance(e, A.Name) and e.name not in sc and e.name in self.m.vars
-
-    def field_type(self, record: str, name: str) -> str:
-        rec = self.m.records.get(record)
-        if rec is None:
-            return "any"
-        return next((type_str(t) for f, t in rec.fields if f == name), "any")
+    def static_type(self, e: A.Node, sc: dict | None = None) -> Type:
+        """The checker's type of an expression (dsl/check_expr.py records every one)."""
+        return self.m.type_of(e)
 
     def ex(self, e: A.Node, sc: dict, rec: list | None = None) -> str:
         """Python source for expression `e`; `rec` (explain mode) collects sub-expressions."""
@@ -122,8 +52,7 @@ class CodeGen:
             if e.name in sc or e.name == "current":
                 return True
             if e.name in self.m.vars:
-                t = type_str(self.m.vars[e.name].type)
-                return not t.startswith(("map:", "list:", "set:"))
+                return not isinstance(self.m.var_types[e.name].base, (MapOf, ListOf, SetOf))
             return False
         return True
 
@@ -172,16 +101,13 @@ class CodeGen:
         if isinstance(e, A.SetLit):
             return "frozenset([" + ", ".join(sub(x) for x in e.items) + "])"
         if isinstance(e, A.Index):
-            bt = strip_opt(self.static_type(e.base, sc))
+            bt = self.static_type(e.base, sc).base
             base, key = sub(e.base), sub(e.key)
-            if bt.startswith("map:") and self._rooted_in_state(e.base, sc):
-                kt = bt[4:].split("->", 1)[0]
-                if not finite_type(kt, self.elements):  # sparse state maps read their default
-                    dflt = default_for(value_type(bt))
-                    return f"{base}.get({key}, {dflt!r})"
-            # a constant table or a value of unknown shape: a missing key is a rule failure
-            return f"_index({base}, {key})" if bt == "any" or not self._rooted_in_state(e.base, sc) \
-                else f"{base}[{key}]"
+            if isinstance(bt, MapOf) and bt.total and not is_finite(bt.key):
+                return f"{base}.get({key}, {bt.val.default()!r})"  # a state map: total (see MapOf)
+            if isinstance(bt, (MapOf, ListOf)):  # a missing key fails loudly: a rule failure
+                return f"{base}[{key}]"
+            return f"_index({base}, {key})"
         if isinstance(e, A.Field):
             return f"{sub(e.base)}[{e.name!r}]"
         if isinstance(e, A.RecordLit):
@@ -195,7 +121,7 @@ class CodeGen:
                 return f"D_{self.define_ids[e.func]}(G{', ' if args else ''}{args})"
             if e.func in m.devices:
                 return f"DV_{self.device_ids[e.func]}(G{', ' if args else ''}{args})"
-            if e.func in B.CHANCE or e.func in B.GAME:
+            if LIBRARY[e.func].kind in ("chance", "game"):
                 return f"c_{e.func}(G{', ' if args else ''}{args})"
             return f"b_{e.func}({args})"
         if isinstance(e, A.BinOp):
@@ -219,8 +145,8 @@ class CodeGen:
 
     def seq(self, code: str, e: A.Node, sc: dict) -> str:
         """Wrap a domain so sets iterate in a fixed order."""
-        t = strip_opt(self.static_type(e, sc))
-        if t.startswith("set:") or t == "any":
+        t = self.static_type(e, sc).base
+        if isinstance(t, SetOf) or t == ANY:
             return f"_seq({code})"
         return code
 
@@ -229,7 +155,7 @@ class CodeGen:
         v = self.fresh("a")
         inner = dict(sc)
 
-        inner[e.var] = (v, item_type(self.static_type(e.domain, sc)))
+        inner[e.var] = (v, None)
         # sub-expressions under the bound variable are not recorded: they take many values
         where = self.ex(e.where, inner) if e.where is not None else None
         body = self.ex(e.body, inner) if e.body is not None else None
@@ -269,9 +195,9 @@ class CodeGen:
         raise RuleFailure(f"unknown aggregate {k}", e.span)
 
     # ------------------------------------------------------------------ writes
-    def target_parts(self, t: A.Target, sc: dict, out: list[str], ind: str) -> tuple[str, str, str, str]:
+    def target_parts(self, t: A.Target, sc: dict, out: list[str], ind: str) -> tuple[str, str, str, Type]:
         """Emit code that finds the container and key; returns (container, key, path, type)."""
-        ty = type_str(self.m.vars[t.root].type)
+        ty = self.m.type_of(t)
         if not t.steps:
             return "V", repr(t.root), f"({t.root!r},)", ty
         cont = f"V[{t.root!r}]"
@@ -280,10 +206,8 @@ class CodeGen:
             k = self.fresh("k")
             if isinstance(step, str):
                 out.append(f"{ind}{k} = {step!r}")
-                ty = self.field_type(strip_opt(ty), step)
             else:
                 out.append(f"{ind}{k} = {self.ex(step, sc)}")
-                ty = value_type(strip_opt(ty))
             keys.append(k)
             if i < len(t.steps) - 1:
                 c2 = self.fresh("c")
@@ -321,11 +245,11 @@ class CodeGen:
             val = ex(s.value)
             record_like = self._may_be_record(s.value, sc)
 
-            def stored(old: str, ty: str) -> str:
-                base = strip_opt(ty)
-                if base.startswith("set:"):  # the declared container decides: `set pool = Colour`
+            def stored(old: str, ty: Type) -> str:
+                base = ty.base
+                if isinstance(base, SetOf):  # the declared container decides: `set pool = Colour`
                     return f"_as_set({val})"
-                if base.startswith("list:"):
+                if isinstance(base, ListOf):
                     return f"_as_list({val})"
                 return f"_own({val})" if record_like else val
 
@@ -337,9 +261,9 @@ class CodeGen:
             val = ex(s.value)
             self.write(s.target, sc, lambda old, ty: f"_remove({old}, {val})", out, ind)
         elif isinstance(s, A.ClearStmt):
-            def cleared(old: str, ty: str) -> str:
-                if ty.startswith("opt:") or ty in ("int", "bool", "text") or ty.startswith(("list:", "set:")):
-                    return repr(default_for(ty))
+            def cleared(old: str, ty: Type) -> str:
+                if isinstance(ty, (Opt, ListOf, SetOf)) or ty in (INT, BOOL, TEXT):
+                    return repr(ty.default())
                 return f"_cleared({old})"
 
             self.write(s.target, sc, cleared, out, ind)
@@ -406,7 +330,7 @@ class CodeGen:
             v = self.fresh("f")
             inner = dict(sc)
 
-            inner[s.var] = (v, item_type(self.static_type(s.domain, sc)))
+            inner[s.var] = (v, None)
             out.append(f"{ind}for {v} in list({self.seq(ex(s.domain), s.domain, sc)}):")
             self.stmts(s.body, inner, out, ind + "    ")
         elif isinstance(s, A.RepeatStmt) and s.times is not None:
@@ -430,8 +354,8 @@ class CodeGen:
         if isinstance(e, (A.IntLit, A.StrLit, A.BoolLit, A.NoneLit, A.Compare, A.BoolOp, A.Not,
                           A.BinOp, A.Neg, A.ListLit)):
             return False
-        t = strip_opt(self.static_type(e, sc))
-        return t == "any" or t in self.m.records or t.startswith("map:")
+        t = self.static_type(e, sc).base
+        return t == ANY or isinstance(t, (Record, MapOf))
 
     def span_id(self, span: A.Span) -> int:
         self.spans.append(span)

@@ -15,13 +15,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..dsl import ast as A
-from ..dsl.check import DIRECTIONS, Model, suspends, type_str
+from ..dsl.check import Model, suspends
+from ..dsl.check_expr import DIRECTIONS
 from ..dsl.parse import iter_nodes
 from ..dsl.printer import expr_text
-from . import builtins as B
+from ..dsl.types import Type
 from .blocks import BlockBuilder, is_chance_let, param_scope, prov_info
+from .boards import Boards
 from .codegen import CodeGen
 from .errors import Abandoned, BudgetExceeded, RuleFailure
+from .library import LIBRARY
 from .runtime import MISSING, RUNTIME, make_order, seq_by
 from .stdlib.graph import Graph
 from .stdlib.grid import Grid
@@ -71,7 +74,7 @@ class Program:
     hooks: dict[str, list[tuple]] = field(default_factory=dict)
     phase_labels: dict[str, int] = field(default_factory=dict)
     invariants: list[tuple] = field(default_factory=list)  # (test_fn, decl)
-    var_types: dict[str, str] = field(default_factory=dict)
+    var_types: dict[str, Type] = field(default_factory=dict)
     rules: dict[str, dict] = field(default_factory=dict)  # rule key -> provenance for traces
     source: str = ""
     namespace: dict = field(default_factory=dict)
@@ -100,7 +103,7 @@ def compile_model(model: Model, record: bool) -> Program:
     """Generate and compile the whole program for one checked model."""
     grids, graphs, elements = _build_boards(model)
     prog = Program(model, record, grids, graphs, elements)
-    prog.var_types = {n: type_str(v.type) for n, v in model.vars.items()}
+    prog.var_types = dict(model.var_types)
     g = CodeGen(model, record, elements)
     g.spans = []
     g.define_ids = {n: i for i, n in enumerate(model.defines)}
@@ -111,19 +114,19 @@ def compile_model(model: Model, record: bool) -> Program:
     # chance devices: roll (or a scripted outcome), check, settle
     for name, dv in model.devices.items():
         i = g.device_ids[name]
-        sc = {p.name: (f"p{j}", type_str(p.type) if p.type else "any") for j, p in enumerate(dv.params)}
+        sc = {p.name: (f"p{j}", None) for j, p in enumerate(dv.params)}
         params = [sc[p.name][0] for p in dv.params]
         lines: list[str] = []
         g.stmts(dv.roll, dict(sc), lines, "    ")
         g.function(f"DR_{i}", params, lines)
         inner = dict(sc)
-        inner["outcome"] = ("outcome", type_str(dv.type))
+        inner["outcome"] = ("outcome", None)
         inner["detail"] = ("detail", "any")
         lines = [f"    outcome = G.take_script({name!r}) if G.scripted else MISSING",
                  "    scripted = outcome is not MISSING",
                  "    detail = None",
                  "    if scripted:",
-                 f"        outcome = G.scripted_value({name!r}, {type_str(dv.type)!r}, outcome, "
+                 f"        outcome = G.scripted_value({name!r}, outcome, "
                  f"SPANS[{g.span_id(dv.span)}])",
                  "    if not scripted:  # the roll's own chance is summed up by the device's entry",
                  "        G.quiet_chance += 1",
@@ -147,7 +150,7 @@ def compile_model(model: Model, record: bool) -> Program:
 
     # definitions: pure functions
     for name, d in model.defines.items():
-        sc = {p.name: (f"p{i}", type_str(p.type) if p.type else "any") for i, p in enumerate(d.params)}
+        sc = {p.name: (f"p{i}", None) for i, p in enumerate(d.params)}
         params = [sc[p.name][0] for p in d.params]
         g.function(f"D_{g.define_ids[name]}", params, [f"    return {g.ex(d.value, sc)}"])
 
@@ -158,7 +161,7 @@ def compile_model(model: Model, record: bool) -> Program:
             prog.procedures[name] = ("block", builder.block(p.body, param_scope(p.params), f"procedure:{name}",
                                                              [q.name for q in p.params]))
         else:
-            sc = {q.name: (f"p{i}", type_str(q.type) if q.type else "any") for i, q in enumerate(p.params)}
+            sc = {q.name: (f"p{i}", None) for i, q in enumerate(p.params)}
             lines: list[str] = []
             g.stmts(p.body, sc, lines, "    ")
             lines.append("    return False")
@@ -234,10 +237,9 @@ def compile_model(model: Model, record: bool) -> Program:
         "SPANS": g.spans,
         "__builtins__": SAFE_BUILTINS,
     }
-    for fname, fn in B.make_builtins(grids, graphs, order).items():
-        ns[f"b_{fname}"] = fn
-    for fname, fn in {**B.CHANCE, **B.GAME}.items():
-        ns[f"c_{fname}"] = fn
+    boards = Boards(grids, graphs, order)
+    for fname, b in LIBRARY.items():
+        ns[f"c_{fname}" if b.kind in ("chance", "game") else f"b_{fname}"] = b.bind(boards)
     prog.namespace = ns
     code = compile(source, f"<regelwerk:{model.title}>", "exec")
     exec(code, ns)  # generated from the checked AST only; see the module docstring

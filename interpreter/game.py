@@ -658,11 +658,12 @@ class Game(TraceRecorder):
         """Queue an outcome for the next use of a chance device (tests and scenarios)."""
         self.scripted = {**self.scripted, device: [*self.scripted.get(device, []), outcome]}
 
-    def scripted_value(self, device: str, type_text: str, value: Any, span: Any) -> Any:
+    def scripted_value(self, device: str, value: Any, span: Any) -> Any:
         """A scripted outcome, checked against the device's declared type like a saved value."""
+        model = self.prog.model
+        t = model.type_of_decl(model.devices[device].type)
         try:
-            return decode(type_text, jsonable(value), f"script {device}", self.domains(),
-                          self.ruleset.record_fields)
+            return decode(t, jsonable(value), f"script {device}", self.domains(), model.record_fields)
         except SaveError as err:
             raise RuleFailure(f"impossible scripted outcome: {err.message}", span) from None
 

@@ -82,7 +82,7 @@ def game_from_json(data: Any, ruleset: Any = None, record: bool = False) -> Any:
         for name, t in g.prog.var_types.items():
             if name not in vars_j:
                 raise SaveError(f"save.vars.{name}: missing")
-            g.vars[name] = decode(t, vars_j[name], f"save.vars.{name}", domains, g.ruleset.record_fields)
+            g.vars[name] = decode(t, vars_j[name], f"save.vars.{name}", domains, g.prog.model.record_fields)
         extra = set(vars_j) - set(g.prog.var_types)
         if extra:
             raise SaveError(f"save.vars.{sorted(extra)[0]}: not declared in the ruleset")

@@ -2,14 +2,15 @@
 
 The state store holds plain Python values: str (players, enum members, squares, nodes),
 int, bool, None, list (never mutated in place), frozenset, and dict (the only mutable
-container). Types come from the checker's type strings, so a save can be validated
-value by value and a bad one is reported with its JSON path.
+container). Types are the checker's Type objects (dsl/types.py), so a save can be validated value by
+value and a bad one is reported with its JSON path.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from ..dsl.types import ANY, BOOL, INT, TEXT, Elem, ListOf, MapOf, Opt, Record, SetOf, Type
 from .errors import SaveError
 
 
@@ -63,63 +64,44 @@ def _fail(path: str, msg: str) -> SaveError:
     return SaveError(f"{path}: {msg}")
 
 
-def decode(t: str, j: Any, path: str, domains: dict[str, tuple], records: dict | None = None) -> Any:
+def decode(t: Type, j: Any, path: str, domains: dict[str, tuple],
+           records: dict[str, dict[str, Type]] | None = None) -> Any:
     """Turn JSON `j` back into a value of type `t`, checking it on the way."""
-    if t.startswith("opt:"):
-        return None if j is None else decode(t[4:], j, path, domains, records)
-    if t == "any":
+    if isinstance(t, Opt):
+        return None if j is None else decode(t.inner, j, path, domains, records)
+    if t == ANY:
         return j
-    if t == "int":
+    if t == INT:
         if type(j) is not int:
             raise _fail(path, f"expected a whole number, found {j!r}")
         return j
-    if t == "bool":
+    if t == BOOL:
         if type(j) is not bool:
             raise _fail(path, f"expected true or false, found {j!r}")
         return j
-    if t == "text":
+    if t == TEXT:
         if type(j) is not str:
             raise _fail(path, f"expected text, found {j!r}")
         return j
-    if t.startswith("list:"):
+    if isinstance(t, ListOf):
         if type(j) is not list:
             raise _fail(path, f"expected a list, found {j!r}")
-        return [decode(t[5:], x, f"{path}[{i}]", domains, records) for i, x in enumerate(j)]
-    if t.startswith("set:"):
+        return [decode(t.elem, x, f"{path}[{i}]", domains, records) for i, x in enumerate(j)]
+    if isinstance(t, SetOf):
         if type(j) is not list:
             raise _fail(path, f"expected a list (a set), found {j!r}")
-        items = [decode(t[4:], x, f"{path}[{i}]", domains, records) for i, x in enumerate(j)]
+        items = [decode(t.elem, x, f"{path}[{i}]", domains, records) for i, x in enumerate(j)]
         if len(set(items)) != len(items):
             raise _fail(path, "a set holds each item once")
         return frozenset(items)
-    if t.startswith("map:"):
-        kt, vt = t[4:].split("->", 1)
-        if type(j) is not dict:
-            raise _fail(path, f"expected a map, found {j!r}")
-        out = {}
-        for k, x in j.items():
-            key: Any = k
-            if kt == "int":
-                try:
-                    key = int(k)
-                except ValueError:
-                    raise _fail(path, f"map key {k!r} is not a number") from None
-            elif kt == "bool":
-                key = k == "True" or k == "true"
-            elif kt in domains and k not in domains[kt]:
-                raise _fail(f"{path}.{k}", f"{k!r} is not a {kt}")
-            out[key] = decode(vt, x, f"{path}.{k}", domains, records)
-        if kt in domains:
-            missing = [k for k in domains[kt] if k not in out]
-            if missing:
-                raise _fail(path, f"missing entries for {', '.join(map(str, missing[:5]))}")
-        return out
-    if t in domains:
-        if j not in domains[t]:
+    if isinstance(t, MapOf):
+        return _decode_map(t, j, path, domains, records)
+    if isinstance(t, Elem):
+        if t.name in domains and j not in domains[t.name]:
             raise _fail(path, f"{j!r} is not a {t}")
         return j
-    if records and t in records:
-        fields = records[t]
+    if isinstance(t, Record) and records and t.name in records:
+        fields = records[t.name]
         if type(j) is not dict:
             raise _fail(path, f"expected a {t} record (a map of its fields), found {j!r}")
         unknown = [k for k in j if k not in fields]
@@ -132,34 +114,47 @@ def decode(t: str, j: Any, path: str, domains: dict[str, tuple], records: dict |
     return j
 
 
-def materialize(t: str, default: Any, domains: dict[str, tuple]) -> Any:
+def _decode_map(t: MapOf, j: Any, path: str, domains: dict[str, tuple],
+                records: dict[str, dict[str, Type]] | None) -> dict:
+    if type(j) is not dict:
+        raise _fail(path, f"expected a map, found {j!r}")
+    kt = t.key
+    keys = domains.get(kt.name) if isinstance(kt, Elem) else None
+    out = {}
+    for k, x in j.items():
+        key: Any = k
+        if kt == INT:
+            try:
+                key = int(k)
+            except ValueError:
+                raise _fail(path, f"map key {k!r} is not a number") from None
+        elif kt == BOOL:
+            key = k == "True" or k == "true"
+        elif keys is not None and k not in keys:
+            raise _fail(f"{path}.{k}", f"{k!r} is not a {kt}")
+        out[key] = decode(t.val, x, f"{path}.{k}", domains, records)
+    if keys is not None:
+        missing = [k for k in keys if k not in out]
+        if missing:
+            raise _fail(path, f"missing entries for {', '.join(map(str, missing[:5]))}")
+    return out
+
+
+def materialize(t: Type, default: Any, domains: dict[str, tuple]) -> Any:
     """The initial value of a state variable of type `t` (maps over finite keys filled in)."""
-    if t.startswith("map:"):
-        kt, vt = t[4:].split("->", 1)
-        if kt in domains:
-            inner_default = default if not isinstance(default, dict) else None
+    if isinstance(t, MapOf):
+        keys = domains.get(t.key.name) if isinstance(t.key, Elem) else None
+        if keys is not None:
             if isinstance(default, dict):
-                return {k: materialize(vt, default.get(k), domains) for k in domains[kt]} | {
-                    k: v for k, v in default.items() if k not in domains[kt]
+                return {k: materialize(t.val, default.get(k), domains) for k in keys} | {
+                    k: v for k, v in default.items() if k not in keys
                 }
-            return {k: materialize(vt, inner_default, domains) for k in domains[kt]}
+            return {k: materialize(t.val, default, domains) for k in keys}
         return dict(default) if isinstance(default, dict) else {}
     if default is not None:
         if isinstance(default, range):
             return list(default)
-        if t.startswith("set:") and not isinstance(default, frozenset):
+        if isinstance(t.base, SetOf) and not isinstance(default, frozenset):
             return frozenset(default)
         return default
-    if t.startswith("opt:"):
-        return None
-    if t == "int":
-        return 0
-    if t == "bool":
-        return False
-    if t == "text":
-        return ""
-    if t.startswith("list:"):
-        return []
-    if t.startswith("set:"):
-        return frozenset()
-    return None
+    return t.default()

@@ -38,12 +38,6 @@ class Ruleset:
         self._exprs: dict[int, Any] = {}
 
     @property
-    def record_fields(self) -> dict[str, dict[str, str]]:
-        from .dsl.check import type_str
-
-        return {n: {f: type_str(t) for f, t in r.fields} for n, r in self.model.records.items()}
-
-    @property
     def player_names(self) -> tuple[str, ...]:
         return self.model.players.names
 

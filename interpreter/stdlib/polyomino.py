@@ -119,3 +119,33 @@ def placements(
             else:
                 found.add(frozenset(squares))
     return tuple(sorted(found, key=lambda squares: tuple(sorted(squares))))
+
+
+class PlacementTable:
+    """Every placement of one shape on one grid, worked out once, each with a bitmask of the
+    squares it covers. Why: a game asks "where can this tile go now?" at every decision; with
+    the table that is one AND per placement against the mask of allowed squares, instead of
+    re-deriving orientations and anchors each time. The order is that of `placements()`."""
+
+    def __init__(self, shape: Iterable[Cell], grid: Grid, rotate: bool = True, mirror: bool = True):
+        """Work out every placement of `shape` once, in `placements()` order."""
+        self.bit = {sq: 1 << i for i, sq in enumerate(grid.squares)}
+        self.items: list[tuple[int, list[str]]] = []
+        for found in placements(shape, grid, None, rotate, mirror):
+            squares = sorted(found)
+            mask = 0
+            for sq in squares:
+                mask |= self.bit[sq]
+            self.items.append((mask, squares))
+
+    def mask(self, squares: Iterable[str]) -> int:
+        """The bitmask of the given squares (names not on the grid are ignored)."""
+        bit = self.bit
+        m = 0
+        for sq in squares:
+            m |= bit.get(sq, 0)
+        return m
+
+    def within(self, allowed_mask: int) -> list[list[str]]:
+        """The placements whose squares are all in `allowed_mask`, each a sorted list."""
+        return [squares for m, squares in self.items if m & allowed_mask == m]

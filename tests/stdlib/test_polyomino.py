@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from regelwerk.interpreter.stdlib.grid import Grid
 from regelwerk.interpreter.stdlib.polyomino import (
+    PlacementTable,
     mirror_shape,
     normalize,
     orientations,
@@ -157,3 +158,16 @@ def test_placement_properties(shape: frozenset, width: int, height: int, banned:
         assert len(squares) == len(shape)
         assert all(grid.contains(sq) and allowed(sq) for sq in squares)
         assert normalize(grid.coords(sq) for sq in squares) in shapes
+
+
+@given(small_shapes, st.integers(1, 6), st.integers(1, 6), st.sets(st.sampled_from("abcdef")),
+       st.booleans())
+def test_placement_table_filters_like_placements(shape: frozenset, width: int, height: int,
+                                                 banned: set[str], mirror: bool) -> None:
+    """The bitmask table gives exactly placements(allowed), in the same order."""
+    grid = Grid(width, height)
+    allowed = [sq for sq in grid.squares if sq[0] not in banned] + ["zz99"]  # unknown names ignored
+    table = PlacementTable(shape, grid, True, mirror)
+    want = [sorted(p) for p in placements(shape, grid, set(allowed).__contains__, True, mirror)]
+    assert table.within(table.mask(allowed)) == want
+    assert [sq for _m, sq in table.items] == [sorted(p) for p in placements(shape, grid, None, True, mirror)]
