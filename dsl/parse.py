@@ -44,7 +44,7 @@ def _parser() -> Lark:
         postlex=_RulesIndenter(),
         propagate_positions=True,
         maybe_placeholders=True,
-        start="start",
+        start=["start", "action_text"],
     )
 
 
@@ -654,7 +654,7 @@ def parse_text(text: str, path: str = "<text>") -> A.Module:
     if not text.endswith("\n"):
         text += "\n"
     try:
-        tree = _parser().parse(text)
+        tree = _parser().parse(text, start="start")
         return _Builder(path).transform(tree)
     except UnexpectedInput as err:
         raise RulesError([_syntax_diagnostic(err, path, text)], {path: text}) from None
@@ -663,6 +663,31 @@ def parse_text(text: str, path: str = "<text>") -> A.Module:
         meta = getattr(err.obj, "meta", None)
         span = _span(path, meta) if meta is not None else span0
         raise RulesError([Diagnostic("E006", f"cannot build syntax tree: {inner}", span)]) from None
+    except (LarkError, RecursionError) as err:
+        raise RulesError([Diagnostic("E003", f"syntax error: {type(err).__name__}", span0)]) from None
+
+
+MAX_ACTION_TEXT = 10_000
+
+
+def parse_action_call(text: str) -> A.ActionCall:
+    """Parse a move written as text, `name` or `name(arg, ...)`, with the rules' own grammar.
+    Raises RulesError (located in the text, path `<move>`) on anything else."""
+    path = "<move>"
+    span0 = A.Span(path, 1, 1, 1, 2)
+    if len(text) > MAX_ACTION_TEXT:
+        raise RulesError([Diagnostic("E004", f"a move is at most {MAX_ACTION_TEXT} characters", span0)])
+    if "\n" in text.strip() or "\x00" in text:
+        raise RulesError([Diagnostic("E001", "a move is one line", span0)])
+    if _nesting_depth(text) > MAX_NESTING:
+        raise RulesError([Diagnostic("E005", f"nesting deeper than {MAX_NESTING} levels", span0)])
+    try:
+        tree = _parser().parse(text.strip(), start="action_text")
+        return _Builder(path).transform(tree).children[0]
+    except UnexpectedInput as err:
+        raise RulesError([_syntax_diagnostic(err, path, text)], {path: text}) from None
+    except VisitError as err:
+        raise RulesError([Diagnostic("E006", f"cannot read the move: {err.orig_exc}", span0)]) from None
     except (LarkError, RecursionError) as err:
         raise RulesError([Diagnostic("E003", f"syntax error: {type(err).__name__}", span0)]) from None
 

@@ -1,31 +1,28 @@
-"""VM op lists for blocks that can stop for a decision, and the functions of each action.
+"""Blocks: the bodies that can stop for a decision, as lists of ops (interpreter/ir.py).
 
-A block with `play`, `choose`, `turn`, `phase` or a call of such a procedure becomes a list of
-ops (`seg` runs a generated straight-line function; the others are the VM's jumps, loops,
-decisions and turn/phase events). Actions get four functions: enumerate the legal bindings,
-check one binding, explain one binding, and apply the effect.
+A body with `play`, `choose`, `turn`, `phase`, `goto` or a call of such a procedure becomes a
+block; runs of statements that cannot stop become one `Seg` op each. The order of the ops is
+part of the save format (a frame's pc indexes it), so this builder keeps it stable: version-1
+saves index the same lists.
 """
 
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from typing import Any
 
 from ..dsl import ast as A
 from ..dsl.check import Model, suspends
 from ..dsl.parse import iter_nodes
 from ..dsl.printer import expr_text
-from .codegen import CodeGen
+from . import ir
 from .errors import RuleFailure
 from .library import CHANCE_FUNCTIONS
 
 
-def param_scope(params: tuple) -> dict:
-    return {p.name: (None, None) for p in params}
-
-
 def prov_info(name: str, prov: A.Provenance, span: A.Span, base: str = "") -> dict:
-
+    """What a trace step says about the rule behind it: name, sources, spec ids, quote, place."""
     file = os.path.relpath(span.file, base) if base and os.path.isabs(span.file) == os.path.isabs(base) else span.file
     return {
         "name": name,
@@ -36,339 +33,172 @@ def prov_info(name: str, prov: A.Provenance, span: A.Span, base: str = "") -> di
     }
 
 
-class BlockBuilder:
-    """Builds VM op lists for blocks that can suspend, and the action functions."""
+@dataclass(frozen=True, slots=True)
+class _Break(ir.Op):
+    """A `break` waiting for its loop's end to be known."""
 
-    def __init__(self, g: CodeGen, prog: Any):
-        self.g = g
-        self.prog = prog
-        self.pending: list[list[tuple]] = []
+    loop: object
+
+
+class BlockBuilder:
+    """Builds the blocks of one program, numbered in the order they are made."""
+
+    def __init__(self, model: Model, rules: dict[str, dict]):
+        self.model = model
+        self.rules = rules  # rule key -> provenance; phases add theirs as they are met
+        self.blocks: list[ir.Block] = []
         self.phase_labels: dict[str, int] = {}
 
-    def resolve(self, ns: dict) -> list[list[tuple]]:
-        """Replace generated function names in ops by the functions themselves."""
-        def fix(x: Any) -> Any:
-            if isinstance(x, str) and x.startswith("@"):
-                return ns[x[1:]]
-            if isinstance(x, tuple):
-                return tuple(fix(y) for y in x)
-            return x
-
-        return [[fix(op) for op in ops] for ops in self.pending]
-
-    # -- segment functions: locals live in the frame dict L between ops
-    def seg(self, stmts: list, sc: dict) -> str:
-        g = self.g
-        name = g.fresh("S")
-        inner = {}
-        lines = []
-        for user, (_py, ty) in sc.items():
-            py = g.fresh("v")
-            inner[user] = (py, ty)
-            lines.append(f"    {py} = L[{user!r}]")
-        before = {user: py for user, (py, _t) in inner.items()}
-        body: list[str] = []
-        for s in stmts:
-            g.stmt(s, inner, body, "    ")
-        lines.extend(body)
-        rebound = {n.name for s in stmts for n in _lets(s)}
-        for user in inner:  # new names and rebound ones live on in the frame
-            if before.get(user) != inner[user][0] or user in rebound:
-                lines.append(f"    L[{user!r}] = {inner[user][0]}")
-        for user in list(inner):
-            sc[user] = (None, inner[user][1])
-        lines.append("    return False")
-        g.function(name, ["L"], lines)
-        return "@" + name
-
-    def fn_of(self, expr: A.Node, sc: dict) -> str:
-        g = self.g
-        name = g.fresh("X")
-        lines = []
-        inner = {}
-        for user, (_py, ty) in sc.items():
-            py = g.fresh("v")
-            inner[user] = (py, ty)
-            lines.append(f"    {py} = L[{user!r}]")
-        lines.append(f"    return {g.ex(expr, inner)}")
-        g.function(name, ["L"], lines)
-        return "@" + name
-
-    def block(self, body: tuple, sc: dict, rule: str, params: list[str], top: bool = False) -> int:
-        bid = len(self.pending)
-        ops: list[tuple] = []
-        self.pending.append(ops)
-        self.rule = rule
-        self.emit(body, dict(sc), ops, loops=[], top=top)
-        ops.append(("ret",))
+    def block(self, body: tuple, names: list[str], rule: str, params: list[str], top: bool = False) -> int:
+        """Build one block; `names` are the local names it starts with (parameters)."""
+        bid = len(self.blocks)
+        blk = ir.Block([], rule, params, [])
+        self.blocks.append(blk)
+        self._emit(body, list(names), blk, loops=[], top=top)
+        blk.ops.append(ir.Ret())
         return bid
 
-    def emit(self, body: tuple, sc: dict, ops: list, loops: list, top: bool = False) -> None:
-        model = self.g.m
+    def _slot(self, blk: ir.Block, op_type: type) -> str:
+        return f"#{len(blk.ops)}"
+
+    def _live(self, blk: ir.Block, slot: str, pc: int, start: int, end: int, op_type: type) -> None:
+        blk.slots.append(ir.Slot(slot, pc, ir.SLOT_LETTER[op_type], start, end))
+
+    def _emit(self, body: tuple, names: list[str], blk: ir.Block, loops: list, top: bool = False) -> None:
+        ops = blk.ops
         run: list = []
 
         def flush() -> None:
             if run:
-                ops.append(("seg", self.seg(list(run), sc)))
+                self._seg(list(run), names, ops)
                 run.clear()
 
         for s in body:
-            if (not suspends((s,), model.suspends) and not isinstance(s, (A.BreakStmt, A.FinishStmt))
+            if (not suspends((s,), self.model.suspends) and not isinstance(s, (A.BreakStmt, A.FinishStmt))
                     and not (loops and _has_loose_break(s))):
                 run.append(s)
                 continue
             flush()
+            here = tuple(names)
             if isinstance(s, A.FinishStmt):
-                ops.append(("seg", self.seg([s], sc)))
+                self._seg([s], names, ops)
             elif isinstance(s, A.BreakStmt):
-                ops.append(("jmp", loops[-1]))  # patched at loop end
+                ops.append(_Break(loops[-1]))
             elif isinstance(s, A.PlayStmt):
-                by = self.fn_of(s.by, sc) if s.by is not None else None
-                if s.up_to == 1:
-                    ops.append(("play", s.actions, s.optional, by, None, s.span))
-                    if s.optional:
-                        ops[-1] = ops[-1][:4] + (len(ops),) + ops[-1][5:]
-                else:
-                    slot = self.g.fresh("n")
-                    ops.append(("cnt_init", slot, s.up_to))
-                    head = len(ops)
-                    ops.append(("cnt_next", slot, None))
-                    ops.append(("play", s.actions, True, by, None, s.span))
-                    ops.append(("jmp", head))
-                    end = len(ops)
-                    ops[head] = ("cnt_next", slot, end)
-                    ops[head + 1] = ("play", s.actions, True, by, end, s.span)
+                self._play(s, here, blk)
             elif isinstance(s, A.ChooseStmt):
-
-                dom = self.fn_of(s.domain, sc)
-                where = None
-                if s.where is not None:
-                    inner = dict(sc)
-                    inner[s.name] = (None, None)
-                    where = self.fn_of(s.where, inner)
-                by = self.fn_of(s.by, sc) if s.by is not None else None
-                ops.append(("choose", s.name, dom, where, by, s.prompt, s.span))
-                sc[s.name] = (None, "any")
+                ops.append(ir.Choose(s.name, s.domain, s.where, s.by, s.prompt, s.span, here))
+                if s.name not in names:
+                    names.append(s.name)
             elif isinstance(s, A.DoStmt):
-                proc = model.procedures[s.name]
-                args = [self.fn_of(a, sc) for a in s.args]
-                ops.append(("call", s.name, tuple(args), tuple(p.name for p in proc.params)))
+                proc = self.model.procedures[s.name]
+                ops.append(ir.Call(s.name, tuple(s.args), tuple(p.name for p in proc.params), here))
             elif isinstance(s, A.TurnStmt):
-                slot = self.g.fresh("p")
-                who = self.fn_of(s.player, sc) if s.player is not None else None
-                ops.append(("turn_begin", who, slot))
-                self.emit(s.body, dict(sc), ops, loops)
-                ops.append(("turn_end", who is None, slot))
+                slot, pc = self._slot(blk, ir.TurnBegin), len(ops)
+                ops.append(ir.TurnBegin(s.player, slot, here))
+                self._emit(s.body, list(names), blk, loops)
+                ops.append(ir.TurnEnd(s.player is None, slot))
+                self._live(blk, slot, pc, pc + 1, len(ops), ir.TurnBegin)
             elif isinstance(s, A.PhaseStmt):
-                slot = self.g.fresh("h")
+                slot, pc = self._slot(blk, ir.PhaseBegin), len(ops)
                 if top:
-                    self.phase_labels[s.name] = len(ops)
-                ops.append(("phase_begin", s.name, slot))
-                self.prog.rules[f"phase:{s.name}"] = prov_info(s.name, s.prov, s.span, model.base_dir)
-                self.emit(s.body, dict(sc), ops, loops)
-                ops.append(("phase_end", s.name, slot))
+                    self.phase_labels[s.name] = pc
+                ops.append(ir.PhaseBegin(s.name, slot))
+                self.rules[f"phase:{s.name}"] = prov_info(s.name, s.prov, s.span, self.model.base_dir)
+                self._emit(s.body, list(names), blk, loops)
+                ops.append(ir.PhaseEnd(s.name, slot))
+                self._live(blk, slot, pc, pc + 1, len(ops), ir.PhaseBegin)
             elif isinstance(s, A.GotoStmt):
-                ops.append(("goto", s.phase))
+                ops.append(ir.Goto(s.phase))
             elif isinstance(s, A.IfStmt):
                 ends = []
-                for test, body in s.branches:
+                for test, branch in s.branches:
                     jf = len(ops)
-                    ops.append(None)
-                    self.emit(body, dict(sc), ops, loops)
+                    ops.append(ir.Ret())  # placeholder: patched below
+                    self._emit(branch, list(names), blk, loops)
                     ends.append(len(ops))
-                    ops.append(None)
-                    ops[jf] = ("jf", self.fn_of(test, sc), len(ops))
+                    ops.append(ir.Ret())
+                    ops[jf] = ir.JumpUnless(test, len(ops), here)
                 if s.orelse:
-                    self.emit(s.orelse, dict(sc), ops, loops)
+                    self._emit(s.orelse, list(names), blk, loops)
                 for e in ends:
-                    ops[e] = ("jmp", len(ops))
+                    ops[e] = ir.Jump(len(ops))
             elif isinstance(s, (A.ForStmt, A.RepeatStmt, A.WhileStmt)):
-                self.loop(s, sc, ops, loops)
+                self._loop(s, names, blk, loops)
             else:
                 raise RuleFailure(f"cannot compile {type(s).__name__} here", s.span)
         flush()
 
-    def loop(self, s: A.Node, sc: dict, ops: list, loops: list) -> None:
+    def _seg(self, stmts: list, names: list[str], ops: list) -> None:
+        ops.append(ir.Seg(tuple(stmts), tuple(names)))
+        for n in _top_level_lets(stmts):  # new names live on in the frame
+            if n not in names:
+                names.append(n)
+
+    def _play(self, s: A.PlayStmt, here: tuple, blk: ir.Block) -> None:
+        ops = blk.ops
+        if s.up_to == 1:
+            pc = len(ops)
+            ops.append(ir.Play(tuple(s.actions), s.optional, s.by, pc + 1 if s.optional else None, s.span, here))
+            return
+        slot, pc = self._slot(blk, ir.CountInit), len(ops)
+        ops.append(ir.CountInit(slot, s.up_to))
+        head = len(ops)
+        end = head + 3
+        ops.append(ir.CountNext(slot, end))
+        ops.append(ir.Play(tuple(s.actions), True, s.by, end, s.span, here))
+        ops.append(ir.Jump(head))
+        self._live(blk, slot, pc, head, end, ir.CountInit)
+
+    def _loop(self, s: A.Node, names: list[str], blk: ir.Block, loops: list) -> None:
+        ops = blk.ops
         marker = object()
-        inner = dict(sc)
+        here = tuple(names)
+        inner = list(names)
+        slot = None
         if isinstance(s, A.ForStmt):
-            slot = self.g.fresh("it")
-            ops.append(("for_init", slot, self.fn_of(s.domain, sc)))
-            head = len(ops)
-            ops.append(None)
-            inner[s.var] = (None, "any")
+            slot, made = self._slot(blk, ir.ForInit), len(ops)
+            ops.append(ir.ForInit(slot, s.domain, here))
+            if s.var not in inner:
+                inner.append(s.var)
         elif isinstance(s, A.RepeatStmt) and s.times is not None:
-            slot = self.g.fresh("n")
-            ops.append(("rep_init", slot, self.fn_of(s.times, sc)))
-            head = len(ops)
-            ops.append(None)
-        elif isinstance(s, A.WhileStmt):
-            head = len(ops)
-            ops.append(None)
-        else:
-            head = len(ops)
-        self.emit(s.body, inner, ops, loops + [marker])
-        ops.append(("jmp", head))
+            slot, made = self._slot(blk, ir.RepeatInit), len(ops)
+            ops.append(ir.RepeatInit(slot, s.times, here))
+        head = len(ops)
+        if isinstance(s, (A.ForStmt, A.WhileStmt)) or (isinstance(s, A.RepeatStmt) and s.times is not None):
+            ops.append(ir.Ret())  # placeholder for the loop's head, patched below
+        self._emit(s.body, inner, blk, loops + [marker])
+        ops.append(ir.Jump(head))
         end = len(ops)
         if isinstance(s, A.ForStmt):
-            ops[head] = ("for_next", slot, s.var, end)
+            ops[head] = ir.ForNext(slot, s.var, end)
+            self._live(blk, slot, made, head, end, ir.ForInit)
         elif isinstance(s, A.RepeatStmt) and s.times is not None:
-            ops[head] = ("rep_next", slot, end)
+            ops[head] = ir.CountNext(slot, end)
+            self._live(blk, slot, made, head, end, ir.RepeatInit)
         elif isinstance(s, A.WhileStmt):
-            ops[head] = ("jf", self.fn_of(s.test, sc), end)
-        for i in range(head, end):  # patch breaks of this loop
-            if ops[i] == ("jmp", marker):
-                ops[i] = ("jmp", end)
+            ops[head] = ir.JumpUnless(s.test, end, here)
+        for i in range(head, end):  # the breaks of this loop leave it
+            if isinstance(ops[i], _Break) and ops[i].loop is marker:
+                ops[i] = ir.Jump(end)
 
-    # -- actions
-    def action(self, name: str, a: A.ActionDecl) -> dict:
-        g = self.g
-        model = g.m
-        pre: list[A.Node] = []
-        rest: list[A.Node] = []
-        for s in a.body:
-            if not rest and isinstance(s, (A.LetStmt, A.RequireStmt)) and not is_chance_let(s, model):
-                pre.append(s)
-            else:
-                rest.append(s)
-        requires = [s for s in pre if isinstance(s, A.RequireStmt)]
-        aid = len(g.lines)
-        pnames = [f"p{i}" for i in range(len(a.params))]
-        sc: dict = {}
-        ptypes = [None] * len(a.params)
-        for i, p in enumerate(a.params):
-            sc[p.name] = (pnames[i], None)
 
-        def domain_code(i: int, scope: dict) -> str:
-            p = a.params[i]
-            if p.domain is not None:  # a value offered twice is one move, not two
-                return f"_uniq(_seq({g.ex(p.domain, scope)}))"
-            t = p.type.name  # the checker allows only finite types here (E223)
-            if t == "Player":
-                return "G.players"
-            return f"E[{t!r}]"
+def _top_level_lets(stmts: list) -> list[str]:
+    """Names a run of statements binds with `let` at its own level (they outlive the run)."""
+    return [s.name for s in stmts if isinstance(s, A.LetStmt)]
 
-        # which params each preamble item needs (through lets too)
-        deps: list[int] = []
-        let_level: dict[str, int] = {}
-        for s in pre:
-            names = {n.name for n in _names(s)}
-            lvl = -1
-            for i, p in enumerate(a.params):
-                if p.name in names:
-                    lvl = max(lvl, i)
-            for ln, ll in let_level.items():
-                if ln in names:
-                    lvl = max(lvl, ll)
-            if isinstance(s, A.LetStmt):
-                let_level[s.name] = lvl
-            deps.append(lvl)
 
-        # enum(G, out)
-        lines: list[str] = []
-        ind = "    "
-        esc: dict = {}
-        items_at = {lvl: [s for s, d in zip(pre, deps, strict=True) if d == lvl] for lvl in range(-1, len(a.params))}
-
-        def emit_pre(items: list, ind: str) -> str:
-            for s in items:
-                if isinstance(s, A.LetStmt):
-                    py = g.fresh("l")
-                    lines.append(f"{ind}{py} = {g.ex(s.value, esc)}")
-                    esc[s.name] = (py, None)
-                else:
-                    lines.append(f"{ind}if not {g.ex(s.test, esc)}:")
-                    lines.append(f"{ind}    {'return' if ind == '    ' else 'continue'}")
-            return ind
-
-        emit_pre(items_at[-1], ind)
-        param_names = {p.name for p in a.params} | set(let_level)
-        hoisted: dict[int, str] = {}
-        for i, p in enumerate(a.params):  # domains that need no parameter are computed once
-            if p.domain is not None and not ({n.name for n in _names(p.domain)} & param_names):
-                hoisted[i] = g.fresh("dom")
-                lines.append(f"{ind}{hoisted[i]} = {domain_code(i, esc)}")
-        for i, p in enumerate(a.params):
-            lines.append(f"{ind}for {pnames[i]} in {hoisted.get(i) or domain_code(i, esc)}:")
-            esc[p.name] = (pnames[i], ptypes[i])
-            ind += "    "
-            emit_pre(items_at[i], ind)
-        lines.append(f"{ind}out.append(ACT({name!r}, ({', '.join(pnames)}{',' if pnames else ''})))")
-        g.function(f"AE_{aid}", ["out"], lines)
-        # the same search, stopping at the first legal move: possible(action) asks only that
-        found = [line[: len(line) - len(line.lstrip())] + "return True" if "out.append(ACT(" in line else line
-                 for line in lines]
-        g.function(f"AA_{aid}", [], found + ["    return False"])
-
-        # check(G, *args): domain membership, then requires in source order
-        lines = []
-        csc: dict = {}
-        for i, p in enumerate(a.params):
-            lines.append(f"    if {pnames[i]} not in {domain_code(i, csc)}:")
-            lines.append(f"        return {-(i + 2)}")
-            csc[p.name] = (pnames[i], ptypes[i])
-        k = 0
-        for s in pre:
-            if isinstance(s, A.LetStmt):
-                py = g.fresh("l")
-                lines.append(f"    {py} = {g.ex(s.value, csc)}")
-                csc[s.name] = (py, None)
-            else:
-                lines.append(f"    if not {g.ex(s.test, csc)}:")
-                lines.append(f"        return {k}")
-                k += 1
-        lines.append("    return -1")
-        g.function(f"AC_{aid}", pnames, lines)
-
-        # explain(G, *args) -> [(index, value, [(subexpr, value)])] for each require in order
-        lines = ["    out = []"]
-        xsc: dict = {}
-        for i, p in enumerate(a.params):
-            xsc[p.name] = (pnames[i], ptypes[i])
-        k = 0
-        for s in pre:
-            if isinstance(s, A.LetStmt):
-                py = g.fresh("l")
-                lines.append(f"    {py} = {g.ex(s.value, xsc)}")
-                xsc[s.name] = (py, None)
-            else:
-                rec: list = []
-                code = g.ex(s.test, xsc, rec)
-                texts = [expr_text(r) for r in rec]
-                lines.append("    seen = {}")
-                lines.append("    def _R(i, v, seen=seen):")
-                lines.append("        seen[i] = v")
-                lines.append("        return v")
-                lines.append(f"    value = {code}")
-                lines.append(f"    out.append(({k}, value, [(t, seen[i]) for i, t in enumerate({texts!r}) if i in seen]))")
-                lines.append("    if not value:")
-                lines.append("        return out")
-                k += 1
-        lines.append("    return out")
-        g.function(f"AX_{aid}", pnames, lines)
-
-        # effect
-        effect = block = None
-        if suspends(tuple(rest), model.suspends):
-            psc = {p.name: (None, ptypes[i]) for i, p in enumerate(a.params)}
-            lets = [s for s in pre if isinstance(s, A.LetStmt)]
-            block = self.block(tuple(lets) + tuple(rest), psc, f"action:{name}", [p.name for p in a.params])
+def action_preconditions(a: A.ActionDecl, model: Model) -> tuple[list[A.Node], list[A.Node]]:
+    """An action's leading `require` and plain `let` lines, and the rest (its effects). A `let`
+    that draws on chance ends the preconditions, so listing moves never advances the generator."""
+    pre: list[A.Node] = []
+    rest: list[A.Node] = []
+    for s in a.body:
+        if not rest and isinstance(s, (A.LetStmt, A.RequireStmt)) and not is_chance_let(s, model):
+            pre.append(s)
         else:
-            lines = []
-            fsc = {p.name: (pnames[i], ptypes[i]) for i, p in enumerate(a.params)}
-            for s in pre:
-                if isinstance(s, A.LetStmt):
-                    g.stmt(s, fsc, lines, "    ")
-            g.stmts(tuple(rest), fsc, lines, "    ")
-            lines.append("    return False")
-            g.function(f"AF_{aid}", pnames, lines)
-            effect = f"AF_{aid}"
-        return {"enum": f"AE_{aid}", "any": f"AA_{aid}", "check": f"AC_{aid}", "explain": f"AX_{aid}", "effect": effect,
-                "block": block, "requires": requires}
-
-
-def _names(node: Any) -> list[A.Name]:
-    return [n for n in iter_nodes(node) if isinstance(n, A.Name)]
+            rest.append(s)
+    return pre, rest
 
 
 def is_chance_let(s: A.Node, model: Model) -> bool:
@@ -377,12 +207,16 @@ def is_chance_let(s: A.Node, model: Model) -> bool:
             and (s.value.func in model.devices or s.value.func in CHANCE_FUNCTIONS))
 
 
-def _lets(node: Any) -> list[A.LetStmt]:
-    return [n for n in iter_nodes(node) if isinstance(n, A.LetStmt)]
+def names_in(node: Any) -> set[str]:
+    return {n.name for n in iter_nodes(node) if isinstance(n, A.Name)}
+
+
+def require_texts(requires: list[A.RequireStmt]) -> list[str]:
+    return [expr_text(r.test) for r in requires]
 
 
 def _has_loose_break(s: A.Node) -> bool:
-    """Whether `s` holds a `break` aimed at a loop outside it (so it must become VM ops)."""
+    """Whether `s` holds a `break` aimed at a loop outside it (so it must become ops)."""
     if isinstance(s, A.BreakStmt):
         return True
     if isinstance(s, A.IfStmt):

@@ -1,53 +1,38 @@
-"""The engine: one Game is one play of a ruleset, run by a small VM over compiled blocks.
+"""The engine: one Game is one play of a compiled Program.
 
-Everything a game is lives in plain data on this object: the state store (`vars`), the
-current player and phase, the generator state (one int), the VM frames (block, pc, locals,
-rule) and the pending decision. That is why `clone` is a copy of dicts and `to_json` is a
-dump; no Python generator or closure holds game state.
+Everything a game is lives in plain data on this object (interpreter/dynamic.py declares it):
+the state store (`vars`), the current player and phase, the generator state (one int), the
+frames of the blocks that are running (block, pc, locals, rule) and the pending decision.
+That is why `clone` is a copy of dicts and `to_json` is a dump; no Python generator or closure
+holds game state. Between decisions the compiled block functions run (interpreter/machine.py);
+this class asks them to run, offers the legal moves, plays one, and explains refusals.
 """
 
 from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from . import ir
 from .compile import MISSING, Program
+from .dynamic import DYNAMIC
 from .errors import Abandoned, BudgetExceeded, EngineError, IllegalAction, RuleFailure, SaveError
+from .moves import Action, as_action, parse_action, same_move, same_value
 from .recording import TraceRecorder
 from .saves import game_from_json, game_to_json
 from .stdlib import rng
-from .values import decode, deep_copy, jsonable, materialize, value_text
+from .values import decode, jsonable, value_text
 
-MAX_OPS_BETWEEN_DECISIONS = 2_000_000
+__all__ = ["Action", "Explanation", "Game", "parse_action"]
+
 MAX_TRIGGER_CHAIN = 200
-
-
-class Action(NamedTuple):
-    """A bound, playable move: an action name and its arguments (`pass`, `choose` built in)."""
-
-    name: str
-    args: tuple = ()
-
-    def __hash__(self) -> int:  # list arguments (a tile's squares) still make a hashable move
-        return hash((self.name, _frozen(self.args)))
-
-    def __str__(self) -> str:
-        if not self.args:
-            return self.name
-        return f"{self.name}(" + ", ".join(_fmt_arg(a) for a in self.args) + ")"
-
-
-_fmt_arg = value_text
-
-
-def _frozen(v: Any) -> Any:
-    if isinstance(v, (list, tuple)):
-        return tuple(_frozen(x) for x in v)
-    if isinstance(v, dict):
-        return tuple(sorted((k, _frozen(x)) for k, x in v.items()))
-    return v
+PASS = Action("pass")
+_RULE_ERRORS = (KeyError, IndexError, TypeError, ValueError, ZeroDivisionError, AttributeError)
 
 
 class Explanation(NamedTuple):
+    """Why a move is or is not legal: the reason, where the deciding precondition stands
+    (`line:col`), and each check with the values it saw."""
+
     legal: bool
     action: str
     reason: str
@@ -58,14 +43,17 @@ class Explanation(NamedTuple):
 class Game(TraceRecorder):
     """One game in progress. Build it with `Ruleset.new_game`; see docs/architecture.md."""
 
-    def __init__(self, ruleset: Any, players: tuple[str, ...], seed: int, options: dict, record: bool):
-        self.ruleset = ruleset
-        self.prog: Program = ruleset.program(record)
-        self.record = record
+    def __init__(self, prog: Program, players: tuple[str, ...], seed: int, options: dict,
+                 ruleset: Any = None):
+        # fixed for the whole game
+        self.prog = prog
+        self.ruleset = ruleset  # where the program came from (saves of nested games load with it)
+        self.record = prog.record
         self.players = players
         self.seed = seed
         self.options = options
-        self.consts = ruleset.constants(options)
+        self.consts = prog.constants(options)
+        # the dynamic state (interpreter/dynamic.py lists it: clone, undo and saves follow it)
         self.vars: dict[str, Any] = {}
         self.current: str = players[0]
         self.phase: str | None = None
@@ -75,8 +63,14 @@ class Game(TraceRecorder):
         self.pending: dict | None = None
         self.result: dict | None = None
         self.step_no = 0
-        self.trig_last: list[bool] = [False] * len(self.prog.triggers)
+        self.trig_last: list[bool] = [False] * len(prog.triggers)
         self.scripted: dict[str, list] = {}
+        self.abandoned: dict[str, str] = {}
+        self.abandon: tuple | None = None
+        self._bookkeeping(self.record)
+
+    def _bookkeeping(self, record: bool) -> None:
+        """What is not the game's state: caches, the trace being recorded, the undo log."""
         self.quiet_chance = 0  # > 0 inside a device's roll: its draws are not traced one by one
         self.journal: list = []
         self.trace: list[dict] | None = [] if record else None
@@ -84,20 +78,14 @@ class Game(TraceRecorder):
         self._jmark = 0
         self._legal: list[Action] | None = None
         self._undo: list[tuple] = []
-        self.abandoned: dict[str, str] = {}  # moves taken back at this decision, with the reason
-        self._abandon_point: Game | None = None  # the game as it was before an abandonable move
-        self._abandon_rule: str | None = None
-        self._abandon_action: str | None = None
+        self._chain = 0
+        self._fired: list[int] = []
 
     # ------------------------------------------------------------------ set-up
     def prepare(self) -> Game:
         """Give every state variable its declared start value; the flow has not run yet."""
         if not self.frames:
-            domains = self.domains()
-            for name, decl in self.prog.model.vars.items():
-                t = self.prog.var_types[name]
-                default = self.ruleset.eval_static(decl.default, self) if decl.default is not None else None
-                self.vars[name] = materialize(t, default, domains)
+            self.vars = self.prog.initial_vars(self)
             self.frames = [[self.prog.flow_block, 0, {}, "flow"]]
         return self
 
@@ -127,11 +115,7 @@ class Game(TraceRecorder):
 
     @property
     def scores(self) -> dict[str, int] | None:
-        s = self.prog.model.scoring
-        if s is None:
-            return None
-        value = self.ruleset.eval_static(s.value, self)
-        return {p: value[p] for p in self.players}
+        return self.prog.scores(self)
 
     @property
     def winners(self) -> list[str]:
@@ -140,46 +124,45 @@ class Game(TraceRecorder):
     def decision_player(self) -> str | None:
         return self.pending["player"] if self.pending else None
 
-    def legal_actions(self) -> list[Action]:
-        """Every action the deciding player may take now, in a stable order."""
-        p = self.pending
-        if p is None or self.result is not None:
-            return []
-        if p["kind"] == "choose":
-            return [Action("choose", (o,)) for o in p["options"]]
-        if self._legal is None:
-            frame = self.frames[-1]
-            self._legal = self._enumerate(self.prog.blocks[frame[0]][frame[1]])
-        if self.abandoned:
-            return [a for a in self._legal if str(a) not in self.abandoned]
-        return list(self._legal)
+    def _op(self) -> ir.Op:
+        frame = self.frames[-1]
+        return self.prog.blocks[frame[0]].ops[frame[1]]
 
-    def _enumerate(self, op: tuple) -> list[Action]:
-        out: list = []
-        actions = self.prog.actions
-        for name in op[1]:
-            actions[name].enum(self, out)
-        if op[2]:
-            out.append(Action("pass"))
-        return out
+    def _moves(self) -> list[Action]:
+        """The legal moves at the pending decision, worked out once per decision."""
+        legal = self._legal
+        if legal is None:
+            p = self.pending
+            if p["kind"] == "choose":
+                legal = [Action("choose", (o,)) for o in p["options"]]
+            else:
+                op = self._op()
+                legal = []
+                actions = self.prog.actions
+                for name in op.actions:
+                    actions[name].enum(self, legal)
+                if op.optional:
+                    legal.append(PASS)
+            self._legal = legal
+        return legal
+
+    def legal_actions(self) -> list[Action]:
+        """Every move the deciding player may make now, in a stable order."""
+        if self.pending is None or self.result is not None:
+            return []
+        legal = self._moves()
+        if self.abandoned:
+            return [a for a in legal if str(a) not in self.abandoned]
+        return list(legal)
 
     def invalidate(self) -> None:
-        """Forget cached legal actions after the state was changed from outside the rules."""
+        """Forget cached legal moves after the state was changed from outside the rules."""
         self._legal = None
 
     # ------------------------------------------------------------------ legality
-    def _parse(self, action: Any) -> Action:
-        if isinstance(action, Action):
-            return action
-        if isinstance(action, str):
-            return parse_action(action)
-        if isinstance(action, tuple) and len(action) == 2:
-            return Action(action[0], tuple(action[1]))
-        raise IllegalAction(f"not an action: {action!r}")
-
     def explain(self, action: Any) -> Explanation:
         """Why `action` is or is not legal now: the first failing precondition and its values."""
-        a = self._parse(action)
+        a = as_action(action)
         text = str(a)
         p = self.pending
         if self.result is not None:
@@ -187,23 +170,23 @@ class Game(TraceRecorder):
         if p is None:
             return Explanation(False, text, "no decision is pending", None, [])
         if p["kind"] == "choose":
+            opts = ", ".join(map(value_text, p["options"]))
             if a.name != "choose" or len(a.args) != 1:
-                return Explanation(False, text, f"a choice of '{p['var']}' is pending: "
-                                   f"choose one of {', '.join(map(_fmt_arg, p['options']))}", None, [])
-            if a.args[0] not in p["options"]:
-                return Explanation(False, text, f"{_fmt_arg(a.args[0])} is not one of the options "
-                                   f"for '{p['var']}': {', '.join(map(_fmt_arg, p['options']))}", None, [])
+                return Explanation(False, text, f"a choice of '{p['var']}' is pending: choose one of {opts}",
+                                   None, [])
+            if not any(same_value(a.args[0], o) for o in p["options"]):
+                return Explanation(False, text, f"{value_text(a.args[0])} is not one of the options "
+                                   f"for '{p['var']}': {opts}", None, [])
             return Explanation(True, text, "one of the options", None, [])
-        frame = self.frames[-1]
-        op = self.prog.blocks[frame[0]][frame[1]]
+        op = self._op()
         if a.name == "pass":
-            if op[2]:
+            if op.optional:
                 return Explanation(True, text, "passing is allowed here", None, [])
             return Explanation(False, text, "passing is not allowed here", None, [])
-        if a.name not in op[1]:
+        if a.name not in op.actions:
             known = a.name in self.prog.actions
-            why = (f"'{a.name}' is not offered now" if known else f"unknown action '{a.name}'")
-            return Explanation(False, text, f"{why}; offered: {', '.join(op[1])}", None, [])
+            why = f"'{a.name}' is not offered now" if known else f"unknown action '{a.name}'"
+            return Explanation(False, text, f"{why}; offered: {', '.join(op.actions)}", None, [])
         if text in self.abandoned:
             return Explanation(False, text, f"taken back at this decision: {self.abandoned[text]}", None, [])
         ca = self.prog.actions[a.name]
@@ -212,26 +195,26 @@ class Game(TraceRecorder):
                                f"({', '.join(ca.params)}), got {len(a.args)}", None, [])
         try:
             idx = ca.check(self, *a.args)
-        except (RuleFailure, TypeError, KeyError, IndexError, ValueError) as err:
+        except (RuleFailure, *_RULE_ERRORS) as err:
             return Explanation(False, text, f"cannot evaluate its preconditions: {err}", None, [])
         if idx == -1:
+            if not any(same_move(m, a) for m in self._moves()):
+                return Explanation(False, text, "not one of the legal moves: an argument has the wrong "
+                                   "kind of value", None, [])
             return Explanation(True, text, "every precondition holds", None, self._checks(ca, a.args))
         if idx <= -2:
             pname = ca.params[-idx - 2]
             decl = ca.decl.params[-idx - 2]
-            return Explanation(False, text, f"{_fmt_arg(a.args[-idx - 2])} is not a possible value "
+            return Explanation(False, text, f"{value_text(a.args[-idx - 2])} is not a possible value "
                                f"of '{pname}'", f"{decl.span.line}:{decl.span.column}", [])
         req = ca.requires[idx]
-        from ..dsl.printer import expr_text
-
-        reason = req.message or f"requirement failed: {expr_text(req.test)}"
-        checks = self._checks(ca, a.args)
-        return Explanation(False, text, reason, f"{req.span.line}:{req.span.column}", checks)
+        reason = req.message or f"requirement failed: {ca.require_texts[idx]}"
+        return Explanation(False, text, reason, f"{req.span.line}:{req.span.column}", self._checks(ca, a.args))
 
     def _checks(self, ca: Any, args: tuple) -> list[dict]:
         try:
             results = ca.explain(self, *args)
-        except (RuleFailure, TypeError, KeyError, IndexError, ValueError):
+        except (RuleFailure, *_RULE_ERRORS):
             return []
         out = []
         for idx, value, subs in results:
@@ -250,118 +233,108 @@ class Game(TraceRecorder):
 
     # ------------------------------------------------------------------ playing
     def apply(self, action: Any) -> None:
-        """Play one legal action (or choice); illegal ones raise IllegalAction, state untouched.
+        """Play one legal move (or choice); an illegal one raises IllegalAction and leaves the
+        game untouched. A move taken from `legal_actions()` is played without checking again.
         Traced games also check the ruleset's invariants after the step."""
+        move = None
+        legal = self._legal
+        if legal is not None and not self.abandoned:
+            try:
+                i = legal.index(action)
+            except (ValueError, TypeError):
+                i = -1
+            if i >= 0 and legal[i] is action:  # the very move offered: no need to check it
+                move = action
         try:
-            self._apply(action)
+            self._take(move or self._legal_move(action))
         except Abandoned as ab:
             self._roll_back(ab)
             return
-        self.abandoned = {}  # a move went through: the next decision starts afresh
+        if self.abandoned:
+            self.abandoned = {}  # a move went through: the next decision starts afresh
         if self.record and self.prog.invariants:
             self.check_invariants()
 
-    def _about_to_change(self) -> None:
-        """The move is legal and its effects begin: note the way back for `undo`."""
-        if self.record:
-            self._undo.append((self._meta(), len(self.journal), len(self.trace)))
-        self._legal = None
-
-    def _roll_back(self, ab: Abandoned) -> None:
-        """`abandon`: the game is again as it was before the move, which is not offered again
-        at this decision; the trace keeps a step saying so."""
-        point = self._abandon_point
-        if point is None:
-            raise RuleFailure(f"'abandon' outside a move that can be taken back: {ab.reason}", ab.span)
-        action, rule = self._abandon_action, self._abandon_rule
-        back = point.clone()
-        for name in ("vars", "current", "phase", "round", "rng", "frames", "pending", "result",
-                     "step_no", "trig_last", "scripted", "trace", "abandoned"):
-            setattr(self, name, getattr(back, name))
-        self.abandoned = {**self.abandoned, action: ab.reason}
-        self.journal, self._step, self._jmark, self._legal = [], None, 0, None
-        self._abandon_point = self._abandon_rule = self._abandon_action = None
-        if self.record:
-            self._open(rule or "flow", False, {}, {"kind": "abandoned", "by": self.decision_player(),
-                                                  "action": action})
-            self._step["events"].append({"event": "abandoned", "reason": ab.reason})
-            self._close()
-        self._undo = []  # the journal behind earlier steps belongs to the state that was dropped
-        if self.pending and self.pending["kind"] == "play" and not self.legal_actions():
-            frame = self.frames[-1]  # every move was taken back: the play is skipped
-            frame[1] += 1
-            self.pending = None
-            self.abandoned = {}
-            self._run()
-
-    def _apply(self, action: Any) -> None:
-        a = self._parse(action)
-        p = self.pending
+    def _legal_move(self, action: Any) -> Action:
+        """The offered move that `action` names, or IllegalAction saying why there is none."""
+        a = as_action(action)
         if self.result is not None:
             raise IllegalAction(f"{a}: the game is over")
-        if p is None:
+        if self.pending is None:
             raise IllegalAction(f"{a}: no decision is pending")
+        for m in self.legal_actions():
+            if same_move(m, a):
+                return m
+        raise IllegalAction(f"{a}: {self.explain(a).reason}")
+
+    def _take(self, a: Action) -> None:
+        """Play a move that is legal now."""
+        p = self.pending
         frame = self.frames[-1]
+        record = self.record
+        ca = None
+        if p["kind"] == "play" and a.name != "pass":
+            ca = self.prog.actions[a.name]
+            if ca.abandonable:  # keep the way back until the move's effects are done
+                self.abandon = (self.clone(), f"action:{a.name}", str(a))
+        if record:
+            self._undo.append((self._snapshot(), len(self.journal), len(self.trace)))
+        self._legal = None
+        self.step_no += 1
+        self.pending = None
         if p["kind"] == "choose":
-            if a.name != "choose" or len(a.args) != 1 or a.args[0] not in p["options"]:
-                raise IllegalAction(self.explain(a).reason)
-            self._about_to_change()
-            self.step_no += 1
-            if self.record:
+            if record:
                 self._open(frame[3], False, {p["var"]: jsonable(a.args[0])},
                            {"kind": "choose", "by": p["player"], "action": str(a)})
             frame[2][p["var"]] = a.args[0]
             frame[1] += 1
-            self.pending = None
-            self._run()
-            return
-        op = self.prog.blocks[frame[0]][frame[1]]
-        if a.name == "pass":
-            if not op[2]:
-                raise IllegalAction(f"{a}: passing is not allowed here")
-            self._about_to_change()
-            self.step_no += 1
-            if self.record:
+        elif ca is None:  # pass
+            if record:
                 self._open(self._rule_key(frame), False, {}, {"kind": "pass", "by": p["player"], "action": "pass"})
-            frame[1] = op[4]
-            self.pending = None
-            self._run()
-            return
-        ca = self.prog.actions.get(a.name)
-        if ca is None or a.name not in op[1] or len(a.args) != len(ca.params):
-            raise IllegalAction(self.explain(a).reason)
-        if str(a) in self.abandoned:
-            raise IllegalAction(f"{a}: taken back at this decision: {self.abandoned[str(a)]}")
-        try:
-            idx = ca.check(self, *a.args)
-        except (RuleFailure, TypeError, KeyError, IndexError, ValueError):
-            idx = -99
-        if idx != -1:
-            raise IllegalAction(f"{a}: {self.explain(a).reason}")
-        self._about_to_change()
-        if ca.abandonable:  # keep the way back until the move's effects are done
-            self._abandon_point = self.clone()
-            self._abandon_rule, self._abandon_action = f"action:{a.name}", str(a)
-        self.step_no += 1
-        if self.record:
-            self._open(f"action:{a.name}", False, dict(zip(ca.params, map(jsonable, a.args), strict=True)),
-                       {"kind": "action", "by": p["player"], "action": str(a)}, self._checks(ca, a.args))
-        frame[1] += 1
-        self.pending = None
-        if ca.effect is not None:
-            try:
-                finished = ca.effect(self, *a.args)
-            except (KeyError, IndexError, TypeError, ValueError, ZeroDivisionError, AttributeError) as err:
-                raise RuleFailure(f"action '{a}' failed: {type(err).__name__}: {err}") from err
-            self._abandon_point = self._abandon_rule = self._abandon_action = None
-            if finished:
-                self._finish_effects()
-                return
-            if self.record:
-                self._close()
+            frame[1] = self.prog.blocks[frame[0]].ops[frame[1]].pass_to
         else:
-            self.frames.append([ca.block, 0, dict(zip(ca.params, a.args, strict=True)), f"action:{a.name}"])
+            if record:
+                self._open(f"action:{a.name}", False, dict(zip(ca.params, map(jsonable, a.args), strict=True)),
+                           {"kind": "action", "by": p["player"], "action": str(a)}, self._checks(ca, a.args))
+            frame[1] += 1
+            if ca.block is not None:
+                self.frames.append([ca.block, 0, dict(zip(ca.params, a.args, strict=True)), f"action:{a.name}"])
+            else:
+                try:
+                    finished = ca.effect(self, *a.args)
+                except _RULE_ERRORS as err:
+                    raise RuleFailure(f"action '{a}' failed: {type(err).__name__}: {err}") from err
+                self.abandon = None
+                if finished:
+                    if record:
+                        self._close()
+                        self._emit_result()
+                    return
+                if record:
+                    self._close()
         self._run()
+
+    def _roll_back(self, ab: Abandoned) -> None:
+        """`abandon`: the game is again as it was before the move, which is not offered again
+        at this decision; the trace keeps a step saying so."""
+        if self.abandon is None:
+            raise RuleFailure(f"'abandon' outside a move that can be taken back: {ab.reason}", ab.span)
+        point, rule, action = self.abandon
+        back = point.clone()
+        for f in DYNAMIC:
+            setattr(self, f.name, getattr(back, f.name))
+        self._bookkeeping(False)
+        self.trace = back.trace
+        self.abandoned = {**self.abandoned, action: ab.reason}
+        if self.record:
+            self._open(rule, False, {}, {"kind": "abandoned", "by": self.decision_player(), "action": action})
+            self._step["events"].append({"event": "abandoned", "reason": ab.reason})
+            self._close()
+        if self.pending and self.pending["kind"] == "play" and not self.legal_actions():
+            self.frames[-1][1] += 1  # every move was taken back: the play is skipped
+            self.pending = None
+            self.abandoned = {}
+            self._run()
 
     # ------------------------------------------------------------------ invariants
     def broken_invariants(self) -> list[str]:
@@ -387,11 +360,9 @@ class Game(TraceRecorder):
             raise RuleFailure("the state breaks an invariant: " + "; ".join(broken))
 
     # ------------------------------------------------------------------ undo
-    def _meta(self) -> tuple:
-        return (self.current, self.phase, self.round, self.rng,
-                [[f[0], f[1], dict(f[2]), f[3]] for f in self.frames], dict(self.pending or {}) or None,
-                self.result, self.step_no, self.trig_last, self.scripted, self._legal, self.abandoned,
-                (self._abandon_point, self._abandon_rule, self._abandon_action))
+    def _snapshot(self) -> tuple:
+        """Everything but `vars` (the journal restores those), as it is now."""
+        return tuple(f.copy(getattr(self, f.name)) for f in DYNAMIC[1:]) + (self._legal,)
 
     def undo(self) -> None:
         """Take back the last decision, from the journal of a recorded game."""
@@ -399,7 +370,7 @@ class Game(TraceRecorder):
             raise EngineError("undo needs a recorded game (record=True): only it keeps a journal")
         if not self._undo:
             raise EngineError("nothing to undo")
-        meta, jstart, tlen = self._undo.pop()
+        snap, jstart, tlen = self._undo.pop()
         self._step = None
         for container, key, old, _new, _path in reversed(self.journal[jstart:]):
             if old is MISSING:
@@ -408,16 +379,12 @@ class Game(TraceRecorder):
                 container[key] = old
         del self.journal[jstart:]
         del self.trace[tlen:]
-        (self.current, self.phase, self.round, self.rng, self.frames, self.pending, self.result,
-         self.step_no, self.trig_last, self.scripted, self._legal, self.abandoned,
-         (self._abandon_point, self._abandon_rule, self._abandon_action)) = meta
+        for f, value in zip(DYNAMIC[1:], snap, strict=False):
+            setattr(self, f.name, value)
+        self._legal = snap[-1]
         self._jmark = len(self.journal)
 
-    def _finish_effects(self) -> None:
-        if self.record:
-            self._close()
-            self._emit_result()
-
+    # ------------------------------------------------------------------ the end
     def finish(self, kind: str, values: list, span_id: int) -> None:
         """Called by rules: end the game with winners, a draw, or a ranking."""
         if self.result is not None:
@@ -438,7 +405,7 @@ class Game(TraceRecorder):
             self.result["ranking"] = [{"player": p, "keys": jsonable(list(keyed[p]))} for p in order]
         self.pending = None
 
-    # ------------------------------------------------------------------ the VM
+    # ------------------------------------------------------------------ running the blocks
     def _rule_key(self, frame: list) -> str:
         key = frame[3]
         if key == "flow" and self.phase is not None:
@@ -446,185 +413,57 @@ class Game(TraceRecorder):
         return key
 
     def _run(self) -> None:
-        try:
-            self._run_vm()
-        except (KeyError, IndexError, TypeError, ValueError, ZeroDivisionError, AttributeError) as err:
-            rule = self._rule_key(self.frames[-1]) if self.frames else "flow"
-            info = self.prog.rules.get(rule, {})
-            raise RuleFailure(f"rule '{info.get('name', rule)}' ({info.get('at', '?')}) failed: "
-                              f"{type(err).__name__}: {err}") from err
-
-    def _run_vm(self) -> None:
-        blocks = self.prog.blocks
+        """Run the top frame's block until a decision or the end; a frame pushed or popped
+        on the way hands over to the new top frame."""
+        fns = self.prog.block_fns
         frames = self.frames
-        budget = MAX_OPS_BETWEEN_DECISIONS
-        chain = 0
-        self._fired: list[int] = []
-        record = self.record
-        while self.result is None:
-            budget -= 1
-            if budget < 0:
-                raise BudgetExceeded(
-                    f"more than {MAX_OPS_BETWEEN_DECISIONS} steps without a decision in "
-                    f"{self._rule_key(frames[-1])}: a rule loops forever?")
-            frame = frames[-1]
-            op = blocks[frame[0]][frame[1]]
-            kind = op[0]
-            if kind == "seg":
-                frame[1] += 1
-                if record:
-                    self._auto(frame)
-                if op[1](self, frame[2]):
-                    break
-            elif kind == "play" or kind == "choose":
-                if self._fire_triggers():
-                    chain += 1
-                    if chain > MAX_TRIGGER_CHAIN:
-                        names = sorted({self.prog.rules[f"when:{i}"]["name"] for i in self._fired[-20:]})
-                        raise BudgetExceeded(f"trigger chain longer than {MAX_TRIGGER_CHAIN}: "
-                                             f"these rules keep firing each other: {'; '.join(names)}")
-                    continue
-                if self.result is not None:
-                    break
-                L = frame[2]
-                if kind == "play":
-                    who = op[3](self, L) if op[3] is not None else self.current
-                    self.pending = {"kind": "play", "player": who}
-                    legal = self._enumerate(op)
-                    if not legal:  # nobody can be asked to do the impossible: the play is skipped
-                        self.pending = None
-                        if record:
-                            self._event(frame, {"event": "no legal action", "player": who})
-                        frame[1] += 1
-                        continue
-                    self._legal = legal
-                else:
-                    _k, var, dom_fn, where, by, prompt, span = op
-                    who = by(self, L) if by is not None else self.current
-                    seq = self.prog.namespace["_seq"]
-                    if where is not None:
-                        opts = [x for x in seq(dom_fn(self, L)) if where(self, {**L, var: x})]
-                    else:
-                        opts = list(seq(dom_fn(self, L)))
-                    if not opts:
-                        raise RuleFailure(f"nothing to choose for '{var}'", span)
-                    self.pending = {"kind": "choose", "player": who, "var": var,
-                                    "options": opts, "prompt": prompt}
-                if record:
-                    self._close()
-                return
-            elif kind == "jf":
-                frame[1] = frame[1] + 1 if op[1](self, frame[2]) else op[2]
-            elif kind == "jmp":
-                frame[1] = op[1]
-            elif kind == "for_init":
-                frame[2][op[1]] = [list(self.prog.namespace["_seq"](op[2](self, frame[2]))), 0]
-                frame[1] += 1
-            elif kind == "for_next":
-                items, i = frame[2][op[1]]
-                if i < len(items):
-                    L = frame[2]
-                    L[op[2]] = items[i]
-                    L[op[1]] = [items, i + 1]
-                    frame[1] += 1
-                else:
-                    frame[1] = op[3]
-            elif kind == "cnt_init" or kind == "rep_init":
-                frame[2][op[1]] = op[2] if kind == "cnt_init" else op[2](self, frame[2])
-                frame[1] += 1
-            elif kind == "cnt_next" or kind == "rep_next":
-                n = frame[2][op[1]]
-                if n > 0:
-                    frame[2][op[1]] = n - 1
-                    frame[1] += 1
-                else:
-                    frame[1] = op[2]
-            elif kind == "turn_begin":
-                L = frame[2]
-                L[op[2]] = self.current
-                if op[1] is not None:
-                    self.current = op[1](self, L)
-                frame[1] += 1
-                if record:
-                    self._event(frame, {"event": "turn start", "player": self.current})
-                if self._hooks("turn start"):
-                    break
-            elif kind == "turn_end":
-                frame[1] += 1
-                if self._hooks("turn end"):
-                    break
-                if record:
-                    self._event(frame, {"event": "turn end", "player": self.current})
-                if op[1]:
-                    ps = self.players
-                    i = ps.index(self.current) + 1
-                    if i == len(ps):
-                        self.round += 1
-                        i = 0
-                    self.current = ps[i]
-                else:
-                    self.current = frame[2][op[2]]
-            elif kind == "phase_begin":
-                L = frame[2]
-                L[op[2]] = self.phase
-                self.phase = op[1]
-                frame[1] += 1
-                if record:
-                    self._event(frame, {"event": "phase start", "phase": op[1]})
-            elif kind == "phase_end":
-                if record:
-                    self._event(frame, {"event": "phase end", "phase": op[1]})
-                self.phase = frame[2].get(op[2])
-                frame[1] += 1
-            elif kind == "call":
-                frame[1] += 1
-                pk, ref = self.prog.procedures[op[1]]
-                args = [f(self, frame[2]) for f in op[2]]
-                if pk == "fn":
-                    if record:
-                        self._auto([None, None, None, f"procedure:{op[1]}"])
-                    if ref(self, *args):
-                        break
-                else:
-                    frames.append([ref, 0, dict(zip(op[3], args, strict=True)), f"procedure:{op[1]}"])
-            elif kind == "goto":
-                if record:
-                    self._event(frame, {"event": "goto", "phase": op[1]})
-                del frames[1:]
-                self.phase = None
-                frames[0][1] = self.prog.phase_labels[op[1]]
-            elif kind == "ret":
-                frames.pop()
-                if self._abandon_rule is not None and frame[3] == self._abandon_rule:
-                    self._abandon_point = self._abandon_rule = self._abandon_action = None
-                if record and self._step is not None and self._step["automatic"] is False:
-                    self._close()
-                if not frames:
+        self._chain = 0
+        try:
+            while self.result is None:
+                if not frames:  # the flow is done: a ranking by `scoring`, or else a draw
                     scores = self.scores
                     if scores:
                         self.finish("ranking", [lambda p, s=scores: (s[p],)], -1)
                     else:
                         self.finish("draw", [], -1)
                     break
-            else:  # pragma: no cover - the compiler emits only the kinds above
-                raise RuleFailure(f"unknown op {kind}")
+                top = frames[-1]
+                if fns[top[0]](self, top):
+                    break
+        except _RULE_ERRORS as err:
+            rule = self._rule_key(frames[-1]) if frames else "flow"
+            info = self.prog.rules.get(rule, {})
+            raise RuleFailure(f"rule '{info.get('name', rule)}' ({info.get('at', '?')}) failed: "
+                              f"{type(err).__name__}: {err}") from err
         if self.result is not None:
             self.pending = None
-            if record:
+            if self.record:
                 self._close()
                 self._emit_result()
 
-    def _fire_triggers(self) -> bool:
+    def runaway(self, frame: list) -> None:
+        """Called by a block that went round too often without a decision."""
+        from .machine import MAX_STEPS_BETWEEN_DECISIONS
+
+        raise BudgetExceeded(f"more than {MAX_STEPS_BETWEEN_DECISIONS} steps without a decision in "
+                             f"{self._rule_key(frame)}: a rule loops forever?")
+
+    def left(self, frame: list) -> None:
+        """A block's frame was popped: a move that could be taken back is now done."""
+        if self.abandon is not None and frame[3] == self.abandon[1]:
+            self.abandon = None
+        if self.record and self._step is not None and self._step["automatic"] is False:
+            self._close()
+
+    def fire_triggers(self) -> bool:
         """Fire the triggers whose conditions just became true (edge-triggered), in declaration
         order. True if any fired: the caller then looks again, within the chain budget."""
         trig = self.prog.triggers
-        if not trig:
-            return False
         last = self.trig_last
         now = [bool(test(self)) for test, _fn, _blk, _d in trig]
-        rising = [i for i, v in enumerate(now) if v and not last[i]]
         if now == last:
             return False
+        rising = [i for i, v in enumerate(now) if v and not last[i]]
         new = [now[i] if i not in rising else False for i in range(len(now))]
         self.trig_last = new
         for i in rising:
@@ -635,15 +474,24 @@ class Game(TraceRecorder):
                 self._open(f"when:{i}", True, {}, None)
             if fn is None:
                 self.frames.append([blk, 0, {}, f"when:{i}"])
-                return True
+                return self._chained()
             fn(self)
             if self.record:
                 self._close()
             if self.result is not None:
                 return False
-        return bool(rising)
+        return bool(rising) and self._chained()
 
-    def _hooks(self, event: str) -> bool:
+    def _chained(self) -> bool:
+        self._chain += 1
+        if self._chain > MAX_TRIGGER_CHAIN:
+            names = sorted({self.prog.rules[f"when:{i}"]["name"] for i in self._fired[-20:]})
+            raise BudgetExceeded(f"trigger chain longer than {MAX_TRIGGER_CHAIN}: "
+                                 f"these rules keep firing each other: {'; '.join(names)}")
+        return True
+
+    def run_hooks(self, event: str) -> bool:
+        """Run the `on <event>` hooks; True if one finished the game."""
         for fn, key in self.prog.hooks.get(event, ()):
             if self.record:
                 self._open(key, True, {"player": self.current}, None)
@@ -653,7 +501,7 @@ class Game(TraceRecorder):
                 self._close()
         return False
 
-    # ------------------------------------------------------------------ tracing
+    # ------------------------------------------------------------------ chance scripting
     def script(self, device: str, outcome: Any) -> None:
         """Queue an outcome for the next use of a chance device (tests and scenarios)."""
         self.scripted = {**self.scripted, device: [*self.scripted.get(device, []), outcome]}
@@ -674,38 +522,23 @@ class Game(TraceRecorder):
         self.scripted = {**self.scripted, device: queue[1:]}
         return queue[0]
 
+    # ------------------------------------------------------------------ copies and saves
     def clone(self) -> Game:
         """An independent copy: the same state, frames, generator and pending decision."""
         g = Game.__new__(Game)
-        g.ruleset = self.ruleset
         g.prog = self.prog
+        g.ruleset = self.ruleset
         g.record = self.record
         g.players = self.players
         g.seed = self.seed
         g.options = self.options
         g.consts = self.consts
-        g.vars = {k: (deep_copy(v) if type(v) in (dict, list) else v) for k, v in self.vars.items()}
-        g.current = self.current
-        g.phase = self.phase
-        g.round = self.round
-        g.rng = self.rng
-        g.frames = [[f[0], f[1], dict(f[2]), f[3]] for f in self.frames]
-        g.pending = dict(self.pending) if self.pending is not None else None
-        g.result = self.result
-        g.step_no = self.step_no
-        g.trig_last = self.trig_last
-        g.scripted = self.scripted
-        g.quiet_chance = 0
-        g.journal = []
-        g.trace = list(self.trace) if self.trace is not None else None
-        g._step = None
-        g._jmark = 0
-        g._legal = self._legal
-        g._undo = []
-        g.abandoned = self.abandoned  # replaced, never changed in place
-        g._abandon_point = self._abandon_point  # restored only through a clone of it
-        g._abandon_rule = self._abandon_rule
-        g._abandon_action = self._abandon_action
+        for f in DYNAMIC:
+            setattr(g, f.name, f.copy(getattr(self, f.name)))
+        g._bookkeeping(False)
+        g._legal = self._legal  # never changed in place: legal_actions() hands out copies
+        if self.trace is not None:
+            g.trace = list(self.trace)
         return g
 
     def to_json(self) -> dict:
@@ -737,54 +570,3 @@ def _hide(v: Any) -> Any:
     if isinstance(v, dict):
         return {k: _hide(x) for k, x in v.items()}
     return {"hidden": True}
-
-
-def parse_action(text: str) -> Action:
-    """Parse `name`, `name(a, b)` or `choose(x)`: arguments are names, numbers, true/false/none."""
-    s = text.strip()
-    if "(" not in s:
-        if not s or not all(ch.isalnum() or ch == "_" for ch in s):
-            raise IllegalAction(f"cannot read action {text!r}: expected name(arg, ...)")
-        return Action(s, ())
-    if not s.endswith(")"):
-        raise IllegalAction(f"cannot read action {text!r}: missing ')'")
-    name, rest = s[:-1].split("(", 1)
-    name = name.strip()
-    args: list[Any] = []
-    for raw in _split_args(rest):
-        args.append(_parse_value(raw, text))
-    return Action(name, tuple(args))
-
-
-def _split_args(s: str) -> list[str]:
-    out, depth, cur = [], 0, ""
-    for ch in s:
-        if ch == "[":
-            depth += 1
-        elif ch == "]":
-            depth -= 1
-        if ch == "," and depth == 0:
-            out.append(cur)
-            cur = ""
-        else:
-            cur += ch
-    if cur.strip():
-        out.append(cur)
-    return out
-
-
-def _parse_value(raw: str, text: str) -> Any:
-    r = raw.strip()
-    if r.startswith("[") and r.endswith("]"):
-        return [_parse_value(x, text) for x in _split_args(r[1:-1])]
-    if r in ("true", "false"):
-        return r == "true"
-    if r == "none":
-        return None
-    if r.lstrip("-").isdigit():
-        return int(r)
-    if r.startswith('"') and r.endswith('"'):
-        return r[1:-1]
-    if r and all(ch.isalnum() or ch == "_" for ch in r):
-        return r
-    raise IllegalAction(f"cannot read argument {r!r} in {text!r}")

@@ -1,138 +1,234 @@
 """Saves: a game as versioned, self-checking JSON, and back (design §5: save/load anywhere).
 
-Every field is checked on the way in and a bad one is named by its JSON path; the ruleset's
-invariants are checked too, so a save of an impossible position is refused, not played.
+The fields are those of interpreter/dynamic.py, each written and read by its declaration;
+every one is checked on the way in and a bad one is named by its JSON path. The frames and the
+pending decision are checked against the compiled program, and the ruleset's invariants
+against the state, so a save of an impossible position is refused, not played.
+
+Version 2 names a block's slots by the pc of the op that makes them (`#4`); version 1 named them
+by a counter of the old compiler (`_p9`). A version-1 save is upgraded on load (`upgrade_v1`).
 """
 
 from __future__ import annotations
 
+import itertools
+import re
 from typing import Any
 
-from .errors import SaveError
-from .values import decode, jsonable
+from . import ir
+from .dynamic import DYNAMIC
+from .errors import EngineError, SaveError
+from .values import jsonable
 
 SAVE_FORMAT = "regelwerk-save"
-SAVE_VERSION = 1
+SAVE_VERSION = 2
 
 
 def identity(game: Any) -> dict:
     """Which game this is: the ruleset (title and hash), seed, players and options. Saves and
     trace headers both start with it."""
+    ident = game.prog.identity
     return {
-        "ruleset": game.ruleset.title,
-        "ruleset_hash": game.ruleset.hash,
+        "ruleset": ident.title,
+        "ruleset_hash": ident.hash,
         "seed": game.seed,
         "players": list(game.players),
         "options": jsonable(game.options),
     }
 
 
-def game_to_json(self: Any) -> dict:
+def game_to_json(game: Any) -> dict:
     """A versioned, self-checking snapshot; `Game.from_json` continues it identically."""
-    return {
-        "format": SAVE_FORMAT,
-        "version": SAVE_VERSION,
-        **identity(self),
-        "ruleset_file": self.ruleset.path,
-        "vars": {k: jsonable(v) for k, v in self.vars.items()},
-        "current": self.current,
-        "phase": self.phase,
-        "round": self.round,
-        "rng": str(self.rng),
-        "frames": [[f[0], f[1], jsonable(f[2]), f[3]] for f in self.frames],
-        "pending": jsonable(self.pending),
-        "result": self.result,
-        "step_no": self.step_no,
-        "trig_last": list(self.trig_last),
-        "scripted": jsonable(self.scripted),
-        "abandoned": dict(self.abandoned),
-        # in the middle of a move that can still be taken back: the game as it was before it
-        "abandon_point": game_to_json(self._abandon_point) if self._abandon_point is not None else None,
-        "abandon_move": [self._abandon_rule, self._abandon_action] if self._abandon_point is not None else None,
-    }
+    out = {"format": SAVE_FORMAT, "version": SAVE_VERSION, **identity(game),
+           "ruleset_file": game.prog.identity.path}
+    for f in DYNAMIC:
+        out[f.name] = f.dump(getattr(game, f.name))
+    return out
 
 
-def game_from_json(data: Any, ruleset: Any = None, record: bool = False) -> Any:
+def _fail(path: str, msg: str) -> SaveError:
+    return SaveError(f"{path}: {msg}")
+
+
+def game_from_json(data: Any, ruleset: Any = None, record: bool = False, path: str = "save") -> Any:
     """Rebuild a game saved by `to_json`; every field is checked, with a located message.
     Without `ruleset`, the rules are loaded from the file the save names."""
     if not isinstance(data, dict):
-        raise SaveError("save: not a JSON object")
-    if ruleset is None:
-        ruleset = _ruleset_of(data)
-
+        raise _fail(path, "not a JSON object")
     if data.get("format") != SAVE_FORMAT:
-        raise SaveError("save.format: not a regelwerk save")
+        raise _fail(f"{path}.format", "not a regelwerk save")
     version = data.get("version")
-    if not isinstance(version, int) or version > SAVE_VERSION:
-        raise SaveError(f"save.version: {version!r} is newer than this regelwerk understands "
-                        f"({SAVE_VERSION})")
+    if type(version) is not int or version < 1:
+        raise _fail(f"{path}.version", f"{version!r} is not a save version (a whole number from 1)")
+    if version > SAVE_VERSION:
+        raise _fail(f"{path}.version", f"{version} is newer than this regelwerk understands ({SAVE_VERSION})")
+    if ruleset is None:
+        ruleset = _ruleset_of(data, path)
     if data.get("ruleset_hash") != ruleset.hash:
-        raise SaveError(f"save.ruleset_hash: saved from a different ruleset "
-                        f"({data.get('ruleset')!r}, hash {str(data.get('ruleset_hash'))[:12]})")
+        raise _fail(f"{path}.ruleset_hash", f"saved from a different ruleset ({data.get('ruleset')!r}, "
+                    f"hash {str(data.get('ruleset_hash'))[:12]})")
+    if version == 1:
+        data = upgrade_v1(data, ruleset.program(False), path)
+    players = data.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise _fail(f"{path}.players", "expected a list of player names")
+    seed = data.get("seed")
+    if type(seed) is not int:
+        raise _fail(f"{path}.seed", f"expected a whole number, found {seed!r}")
+    options = data.get("options") or {}
+    if not isinstance(options, dict):
+        raise _fail(f"{path}.options", "expected a map of option values")
     try:
-        players = tuple(data["players"])
-        g = ruleset.new_game(players=len(players), seed=int(data["seed"]), options=data.get("options") or {},
-                             record=record, start=False)
-        if g.players != players:
-            raise SaveError("save.players: do not match the ruleset's player names")
-        domains = g.domains()
-        vars_j = data["vars"]
-        if not isinstance(vars_j, dict):
-            raise SaveError("save.vars: not a map")
-        for name, t in g.prog.var_types.items():
-            if name not in vars_j:
-                raise SaveError(f"save.vars.{name}: missing")
-            g.vars[name] = decode(t, vars_j[name], f"save.vars.{name}", domains, g.prog.model.record_fields)
-        extra = set(vars_j) - set(g.prog.var_types)
-        if extra:
-            raise SaveError(f"save.vars.{sorted(extra)[0]}: not declared in the ruleset")
-        if data["current"] not in players:
-            raise SaveError(f"save.current: {data['current']!r} is not a player")
-        g.current = data["current"]
-        g.phase = data["phase"]
-        g.round = int(data["round"])
-        g.rng = int(data["rng"])
-        frames = data["frames"]
-        nblocks = len(g.prog.blocks)
-        g.frames = []
-        for i, f in enumerate(frames):
-            bid, pc, L, key = f
-            if not (isinstance(bid, int) and 0 <= bid < nblocks and isinstance(pc, int)
-                    and 0 <= pc < len(g.prog.blocks[bid]) and isinstance(L, dict)):
-                raise SaveError(f"save.frames[{i}]: does not fit the compiled ruleset")
-            g.frames.append([bid, pc, L, str(key)])
-        g.pending = data["pending"]
-        g.result = data["result"]
-        g.step_no = int(data["step_no"])
-        g.trig_last = [bool(x) for x in data["trig_last"]]
-        g.scripted = dict(data.get("scripted") or {})
-        g.abandoned = {str(k): str(v) for k, v in (data.get("abandoned") or {}).items()}
-        if data.get("abandon_point") is not None:
-            g._abandon_point = game_from_json(data["abandon_point"], ruleset, record)
-            g._abandon_rule, g._abandon_action = (str(x) for x in data["abandon_move"])
-        if len(g.trig_last) != len(g.prog.triggers):
-            raise SaveError("save.trig_last: does not fit the ruleset's triggers")
+        g = ruleset.new_game(players=len(players), seed=seed, options=options, record=record, start=False)
     except SaveError:
         raise
-    except (KeyError, TypeError, ValueError) as err:
-        raise SaveError(f"save: missing or malformed field ({err})") from None
+    except EngineError as err:
+        raise _fail(path, err.message) from None
+    if list(g.players) != players:
+        raise _fail(f"{path}.players", "do not match the ruleset's player names")
+    for f in DYNAMIC:
+        if f.name not in data:
+            raise _fail(f"{path}.{f.name}", "missing")
+        setattr(g, f.name, f.load(data[f.name], g, f"{path}.{f.name}"))
+    _check_decision(g, path)
     broken = g.broken_invariants()
     if broken:
-        raise SaveError("save: the state breaks the rules: " + "; ".join(broken))
+        raise _fail(path, "the state breaks the rules: " + "; ".join(broken))
     return g
 
 
-def _ruleset_of(data: dict) -> Any:
+def check_frame(f: Any, g: Any, path: str) -> list:
+    """A frame `[block id, pc, locals, rule]` that fits the compiled program, with every slot
+    that is live at its pc present and of the right shape."""
+    blocks = g.prog.blocks
+    if not (isinstance(f, list) and len(f) == 4):
+        raise _fail(path, "expected [block, pc, locals, rule]")
+    bid, pc, local, rule = f
+    if type(bid) is not int or not 0 <= bid < len(blocks):
+        raise _fail(f"{path}[0]", f"no block {bid!r} in the compiled ruleset")
+    blk = blocks[bid]
+    if type(pc) is not int or not 0 <= pc < len(blk.ops):
+        raise _fail(f"{path}[1]", f"no op {pc!r} in block {bid}")
+    if not isinstance(local, dict):
+        raise _fail(f"{path}[2]", "expected a map of local names")
+    if rule != blk.rule:
+        raise _fail(f"{path}[3]", f"block {bid} belongs to {blk.rule!r}, not {rule!r}")
+    for s in blk.slots:
+        if s.live_start <= pc < s.live_end:
+            _check_slot(s, local, g, f"{path}[2].{s.name}")
+    return [bid, pc, dict(local), rule]
+
+
+def _check_slot(s: ir.Slot, local: dict, g: Any, path: str) -> None:
+    if s.name not in local:
+        raise _fail(path, "missing: the frame is inside the loop, turn or phase that keeps it")
+    v = local[s.name]
+    if s.letter == "p":
+        ok = isinstance(v, str) and v in g.players
+    elif s.letter == "h":
+        ok = v is None or (isinstance(v, str) and v in g.prog.model.phases)
+    elif s.letter == "n":
+        ok = type(v) is int and v >= 0
+    else:
+        ok = (isinstance(v, list) and len(v) == 2 and isinstance(v[0], list) and type(v[1]) is int
+              and 0 <= v[1] <= len(v[0]))
+    if not ok:
+        raise _fail(path, f"{v!r} does not fit this slot")
+
+
+def check_pending(j: Any, g: Any, path: str) -> dict | None:
+    if j is None:
+        return None
+    if not isinstance(j, dict) or j.get("kind") not in ("play", "choose"):
+        raise _fail(path, "expected {kind: play|choose, player: ...}")
+    if j.get("player") not in g.players:
+        raise _fail(f"{path}.player", f"{j.get('player')!r} is not a player")
+    if j["kind"] == "choose":
+        if not isinstance(j.get("var"), str) or not isinstance(j.get("options"), list) or not j["options"]:
+            raise _fail(path, "a choice needs var (a name) and options (a non-empty list)")
+        if j.get("prompt") is not None and not isinstance(j["prompt"], str):
+            raise _fail(f"{path}.prompt", "expected a text or null")
+        return {"kind": "choose", "player": j["player"], "var": j["var"], "options": list(j["options"]),
+                "prompt": j.get("prompt")}
+    return {"kind": "play", "player": j["player"]}
+
+
+def _check_decision(g: Any, path: str) -> None:
+    """The pending decision, the result and the top frame must tell the same story."""
+    if g.result is not None:
+        if g.pending is not None:
+            raise _fail(f"{path}.pending", "a finished game waits for no decision")
+        return
+    if g.pending is None:
+        raise _fail(f"{path}.pending", "a game in progress waits for a decision")
+    op = g.prog.blocks[g.frames[-1][0]].ops[g.frames[-1][1]]
+    want = ir.Play if g.pending["kind"] == "play" else ir.Choose
+    if not isinstance(op, want):
+        raise _fail(f"{path}.frames", f"the top frame is not at a '{g.pending['kind']}' decision")
+    if isinstance(op, ir.Choose) and op.var != g.pending["var"]:
+        raise _fail(f"{path}.pending.var", f"the choice here is of {op.var!r}")
+
+
+# ---------------------------------------------------------------------- version 1
+_V1_SLOT = re.compile(r"_(p|h|it|n)(\d+)\Z")
+
+
+def upgrade_v1(data: dict, prog: Any, path: str = "save") -> dict:
+    """A version-1 save as version 2: slots renamed, the move that can be taken back nested."""
+    d = dict(data)
+    d["version"] = 2
+    frames = d.get("frames")
+    if isinstance(frames, list):
+        d["frames"] = [_upgrade_frame(f, prog, f"{path}.frames[{i}]") for i, f in enumerate(frames)]
+    point, move = d.pop("abandon_point", None), d.pop("abandon_move", None)
+    if point is not None:
+        if not (isinstance(move, list) and len(move) == 2):
+            raise _fail(f"{path}.abandon_move", "expected [rule, move]")
+        d["abandon"] = {"point": upgrade_v1(point, prog, f"{path}.abandon_point") if isinstance(point, dict)
+                        else point, "rule": move[0], "action": move[1]}
+    else:
+        d["abandon"] = None
+    return d
+
+
+def _upgrade_frame(f: Any, prog: Any, path: str) -> Any:
+    """Version 1 named slots `_p9`, `_it12`: a counter in the order their ops were made. The
+    counters of the slots a frame holds are matched, in order and by kind, to the block's
+    slots; only the slots live at the frame's pc matter (the others are set again before they
+    are read), and each of them must come out the same in every possible match."""
+    if not (isinstance(f, list) and len(f) == 4 and isinstance(f[2], dict) and type(f[0]) is int
+            and 0 <= f[0] < len(prog.blocks) and type(f[1]) is int):
+        return f  # check_frame reports it
+    bid, pc, local, rule = f
+    slots = sorted(prog.blocks[bid].slots, key=lambda s: s.pc)
+    held = sorted((int(m[2]), m[1], k) for k in local if (m := _V1_SLOT.match(k)))
+    live = [i for i, s in enumerate(slots) if s.live_start <= pc < s.live_end]
+    found: dict[int, set[str]] = {i: set() for i in live}
+    for chosen in itertools.combinations(range(len(slots)), len(held)):
+        if all(slots[j].letter == h[1] for j, h in zip(chosen, held, strict=True)) and set(live) <= set(chosen):
+            for j, h in zip(chosen, held, strict=True):
+                if j in found:
+                    found[j].add(h[2])
+    out = {k: v for k, v in local.items() if not _V1_SLOT.match(k)}
+    for i, keys in found.items():
+        if len(keys) != 1:
+            raise _fail(f"{path}[2]", "this version-1 save cannot be upgraded: its turn, phase and loop "
+                        "slots do not match the ruleset's blocks")
+        out[slots[i].name] = local[keys.pop()]
+    return [bid, pc, out, rule]
+
+
+def _ruleset_of(data: dict, path: str) -> Any:
     """Load the ruleset a save names (imported late: the API module imports this one)."""
     from ..api import load
     from ..dsl.diagnostics import RulesError
 
-    path = data.get("ruleset_file")
-    if not isinstance(path, str):
-        raise SaveError("save.ruleset_file: the save names no rules file; pass the ruleset")
+    file = data.get("ruleset_file")
+    if not isinstance(file, str):
+        raise _fail(f"{path}.ruleset_file", "the save names no rules file; pass the ruleset")
     try:
-        return load(path)
+        return load(file)
     except RulesError as err:
-        raise SaveError(f"save.ruleset_file: cannot load {path!r}: {err.diagnostics[0].message}") from None
+        raise _fail(f"{path}.ruleset_file", f"cannot load {file!r}: {err.diagnostics[0].message}") from None
     except OSError as err:
-        raise SaveError(f"save.ruleset_file: cannot read {path!r}: {err.strerror}") from None
+        raise _fail(f"{path}.ruleset_file", f"cannot read {file!r}: {err.strerror}") from None

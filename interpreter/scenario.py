@@ -49,7 +49,8 @@ class _Run:
         return g
 
     def value(self, e: A.Node) -> Any:
-        return self.ruleset.eval_static(e, self.ensure())
+        g = self.ensure()
+        return g.prog.expr(e)(g)
 
     def action(self, call: A.ActionCall) -> Action:
         return Action(call.name, tuple(self.value(a) for a in call.args))
@@ -65,11 +66,12 @@ class _Run:
             self.seed = st.value
         elif k == "option":
             name, e = st.value
-            self.options[name] = self.ruleset.eval_static(e, self.ruleset.new_game(start=False))
+            g = self.ruleset.new_game(start=False)
+            self.options[name] = g.prog.expr(e)(g)
         elif k == "script":
             name, e = st.value
             g = self.created()
-            g.script(name, self.ruleset.eval_static(e, g))
+            g.script(name, g.prog.expr(e)(g))
         elif k == "before_start":
             g = self.created().prepare()
             compile_stmts(g.prog, st.body)(g)

@@ -8,6 +8,7 @@ value and a bad one is reported with its JSON path.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..dsl.types import ANY, BOOL, INT, TEXT, Elem, ListOf, MapOf, Opt, Record, SetOf, Type
@@ -28,20 +29,35 @@ def jsonable(v: Any) -> Any:
     return str(v)
 
 
+_NAME = re.compile(r"(?!\d)[^\W]\w*\Z")
+_WORDS = frozenset({"true", "false", "none", "and", "or", "not", "in", "if", "then", "else"})
+
+
 def value_text(x: Any) -> str:
-    """A value as rules write it: none, true/false, names and numbers bare, [lists], {maps}."""
+    """A value as rules write it: none, true/false, names and numbers bare, other texts in
+    quotes, [lists], {sets} and {key: maps}; the move parser reads exactly this back."""
     if x is None:
         return "none"
     if x is True:
         return "true"
     if x is False:
         return "false"
-    if isinstance(x, (list, tuple, frozenset, set)):
-        items = sorted(x, key=_sort_key) if isinstance(x, (frozenset, set)) else x
-        return "[" + ", ".join(value_text(i) for i in items) + "]"
+    if isinstance(x, str):
+        return x if _NAME.match(x) and x not in _WORDS else _quoted(x)
+    if isinstance(x, (list, tuple)):
+        return "[" + ", ".join(value_text(i) for i in x) + "]"
+    if isinstance(x, (frozenset, set)):
+        items = sorted(x, key=_sort_key)
+        return ("{" + ", ".join(value_text(i) for i in items) + "}") if items else "[]"
     if isinstance(x, dict):
-        return "{" + ", ".join(f"{k}: {value_text(v)}" for k, v in x.items()) + "}"
+        return "{" + ", ".join(f"{value_text(k)}: {value_text(v)}" for k, v in x.items()) + "}"
     return str(x)
+
+
+def _quoted(text: str) -> str:
+    """A text in the rules' quotes: backslash escapes for quote, backslash and line breaks."""
+    body = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t")
+    return f'"{body}"'
 
 
 def _sort_key(x: Any) -> tuple:

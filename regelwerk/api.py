@@ -10,15 +10,19 @@ from .dsl import ast as A
 from .dsl.check import Model, check_modules
 from .dsl.diagnostics import Diagnostic, RulesError
 from .dsl.parse import parse_file, parse_text
-from .interpreter.compile import Program, compile_expr, compile_model
-from .interpreter.errors import EngineError
+from .interpreter.compile import Identity, Program, compile_program
+from .interpreter.errors import EngineError, SaveError
 from .interpreter.game import Game
+from .interpreter.stdlib.rng import seed_state
+from .interpreter.values import decode, jsonable
 
 MAX_INCLUDES = 64
 
 
 class Ruleset:
-    """A checked ruleset. Programs (traced and untraced) are compiled on first use."""
+    """A checked ruleset. Programs (traced and untraced) are compiled on first use; games are
+    started from them (`new_game`), by cloning a started template when the start is the same
+    for every seed."""
 
     def __init__(self, model: Model, modules: list[A.Module], sources: dict[str, str],
                  warnings: list[Diagnostic]):
@@ -35,72 +39,72 @@ class Ruleset:
         self.hash = digest.hexdigest()
         self.path: str | None = None  # the main rules file, when loaded from one
         self._programs: dict[bool, Program] = {}
-        self._exprs: dict[int, Any] = {}
+        self._templates: dict[tuple, Game | None] = {}
 
     @property
     def player_names(self) -> tuple[str, ...]:
         return self.model.players.names
 
     def program(self, record: bool) -> Program:
+        """The compiled program (traced or untraced variant), compiled once."""
         prog = self._programs.get(record)
         if prog is None:
-            try:
-                prog = self._programs[record] = compile_model(self.model, record)
-            except EngineError:
-                raise
-            except Exception as err:  # a compiler bug must still reach the user as a message
-                raise EngineError(f"internal error compiling {self.title!r}: {type(err).__name__}: {err}; "
-                                  "please report this with the rules file") from err
+            prog = self._programs[record] = compile_program(self.model, record,
+                                                            Identity(self.title, self.hash, self.path))
         return prog
 
-    def eval_static(self, expr: A.Node, game: Game, scope: dict | None = None) -> Any:
-        """Evaluate an expression outside any rule (defaults, scoring, scenario checks)."""
-        fn = self._exprs.get(id(expr))
-        if fn is None:
-            fn = self._exprs[id(expr)] = compile_expr(game.prog, expr, tuple(scope or ()))
-        return fn(game, *(scope or {}).values())
-
-    def constants(self, options: dict) -> dict[str, Any]:
-        """Options (defaults overridden by `options`) and constants, evaluated once per game."""
-        unknown = set(options) - set(self.model.options)
+    def options(self, given: dict | None) -> dict[str, Any]:
+        """`given` option values checked against the declared options and decoded by type."""
+        given = dict(given or {})
+        unknown = sorted(set(given) - set(self.model.options))
         if unknown:
-            raise EngineError(f"unknown option '{sorted(unknown)[0]}'; known: "
-                              f"{', '.join(self.model.options) or 'none'}")
-        prog = self.program(False)
-        holder = _ConstHolder(prog)
-        for name, o in self.model.options.items():
-            holder.consts[name] = options[name] if name in options else self.eval_static(o.default, holder)
-        holder.consts.update(self.model.data_values)
-        for name, c in self.model.consts.items():
-            holder.consts[name] = self.eval_static(c.value, holder)
-        return holder.consts
+            raise EngineError(f"unknown option '{unknown[0]}'; known: {', '.join(self.model.options) or 'none'}")
+        out = {}
+        for name, value in given.items():
+            t = self.model.option_types[name]
+            try:
+                out[name] = decode(t, jsonable(value), f"option '{name}'", self.model.domains(),
+                                   self.model.record_fields)
+            except SaveError as err:
+                raise EngineError(f"{err.message} (the option is {t})") from None
+        return out
 
     def new_game(self, players: int | None = None, seed: int = 0, options: dict | None = None,
                  record: bool = False, start: bool = True) -> Game:
-        """A new game with the first `players` names of the ruleset, started to its first decision."""
+        """A new game with the first `players` names of the ruleset, started to its first
+        decision (or, with `start=False`, built but not started: scripts and set-up first)."""
         decl = self.model.players
         n = decl.min_count if players is None else players
-        if not decl.min_count <= n <= decl.max_count:
+        if type(n) is not int or not decl.min_count <= n <= decl.max_count:
             raise EngineError(f"{self.title} is for {decl.min_count}"
                               f"{'' if decl.min_count == decl.max_count else '..' + str(decl.max_count)}"
                               f" players, not {n}")
-        game = Game(self, tuple(decl.names[:n]), int(seed), dict(options or {}), record)
-        return game.start() if start else game
+        if type(seed) is not int:
+            raise EngineError(f"a seed is a whole number, not {seed!r}")
+        opts = self.options(options)
+        prog = self.program(record)
+        names = tuple(decl.names[:n])
+        if not start:
+            return Game(prog, names, seed, opts, self)
+        key = (n, repr(sorted(opts.items())), record)
+        if key not in self._templates:
+            self._templates[key] = self._template(prog, names, opts)
+        template = self._templates[key]
+        if template is None:  # the start draws on chance: every seed starts differently
+            return Game(prog, names, seed, opts, self).start()
+        game = template.clone()
+        game.seed = seed
+        game.rng = seed_state(seed)
+        return game
+
+    def _template(self, prog: Program, names: tuple[str, ...], opts: dict) -> Game | None:
+        """A started game to clone new games from, if starting used no chance (so the start is
+        the same for every seed); otherwise None."""
+        game = Game(prog, names, 0, opts, self).start()
+        return game if game.rng == seed_state(0) and not game.scripted else None
 
     def load_game(self, data: Any, record: bool = False) -> Game:
         return Game.from_json(data, self, record)
-
-
-class _ConstHolder:
-    """Enough of a Game for evaluating constants before a game exists."""
-
-    def __init__(self, prog: Program):
-        self.prog = prog
-        self.vars: dict = {}
-        self.consts: dict = {}
-        self.players: tuple = ()
-        self.current = None
-        self.round = 0
 
 
 def _load_modules(path: Path, seen: set[Path], sources: dict[str, str]) -> list[A.Module]:

@@ -23,7 +23,7 @@ def test_every_entry_is_implemented_by_its_kind():
 def _eval(text: str, players: str = "A, B, C"):
     rules = f"players {players}\nboard Sq = grid 4 x 3\nconst v = {text}\nflow\n    finish draw\n"
     r = regelwerk.load_text(rules, "lib.rules")
-    return r.constants({})["v"]
+    return r.program(False).constants({})["v"]
 
 
 def test_library_values_from_rules():

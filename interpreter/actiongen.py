@@ -1,0 +1,157 @@
+"""The generated functions of each action: enumerate, any, check, explain, effect.
+
+| function | signature | returns |
+|---|---|---|
+| `AE_n` | `(G, out)` | appends every legal move: parameters are nested loops, a domain that uses no parameter is computed once, and each precondition is tested at the shallowest loop where its names are bound |
+| `AA_n` | `(G)` | whether some binding is legal (the same search, stopping at the first) |
+| `AC_n` | `(G, *args)` | `-1` when legal, `k` for the first failing `require`, `-(i + 2)` when argument `i` is outside its domain |
+| `AX_n` | `(G, *args)` | per precondition up to the first failure: `(index, value, [(sub-expression text, value)])` |
+| `AF_n` | `(G, *args)` | `True` when the effect finished the game; absent when the body can stop for a decision (it is then a block) |
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..dsl import ast as A
+from ..dsl.check import suspends
+from ..dsl.printer import expr_text
+from .blocks import BlockBuilder, action_preconditions, names_in
+from .codegen import CodeGen
+
+
+@dataclass
+class ActionSource:
+    """The generated names of one action's functions (or its block id)."""
+
+    enum: str
+    any: str
+    check: str
+    explain: str
+    effect: str | None
+    block: int | None
+    requires: list[A.RequireStmt]
+
+
+def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDecl) -> ActionSource:
+    model = g.m
+    pre, rest = action_preconditions(a, model)
+    requires = [s for s in pre if isinstance(s, A.RequireStmt)]
+    aid = len(g.lines)
+    pnames = [f"p{i}" for i in range(len(a.params))]
+
+    def domain_code(i: int, scope: dict) -> str:
+        p = a.params[i]
+        if p.domain is not None:  # a value offered twice is one move, not two
+            return f"_uniq(_seq({g.ex(p.domain, scope)}))"
+        t = p.type.name  # the checker allows only finite types here (E223)
+        return "G.players" if t == "Player" else f"E[{t!r}]"
+
+    # which parameter each precondition needs (through lets too): it is tested at that depth
+    deps: list[int] = []
+    let_level: dict[str, int] = {}
+    for s in pre:
+        used = names_in(s)
+        lvl = max([i for i, p in enumerate(a.params) if p.name in used]
+                  + [ll for ln, ll in let_level.items() if ln in used] + [-1])
+        if isinstance(s, A.LetStmt):
+            let_level[s.name] = lvl
+        deps.append(lvl)
+
+    # enum(G, out)
+    lines: list[str] = []
+    esc: dict = {}
+    items_at = {lvl: [s for s, d in zip(pre, deps, strict=True) if d == lvl] for lvl in range(-1, len(a.params))}
+
+    def emit_pre(items: list, ind: str) -> None:
+        for s in items:
+            if isinstance(s, A.LetStmt):
+                py = g.fresh("l")
+                lines.append(f"{ind}{py} = {g.ex(s.value, esc)}")
+                esc[s.name] = (py, None)
+            else:
+                lines.append(f"{ind}if not {g.ex(s.test, esc)}:")
+                lines.append(f"{ind}    {'return' if ind == '    ' else 'continue'}")
+
+    ind = "    "
+    emit_pre(items_at[-1], ind)
+    bound = {p.name for p in a.params} | set(let_level)
+    hoisted: dict[int, str] = {}
+    for i, p in enumerate(a.params):  # domains that need no parameter are computed once
+        if p.domain is not None and not (names_in(p.domain) & bound):
+            hoisted[i] = g.fresh("dom")
+            lines.append(f"{ind}{hoisted[i]} = {domain_code(i, esc)}")
+    for i, p in enumerate(a.params):
+        lines.append(f"{ind}for {pnames[i]} in {hoisted.get(i) or domain_code(i, esc)}:")
+        esc[p.name] = (pnames[i], None)
+        ind += "    "
+        emit_pre(items_at[i], ind)
+    lines.append(f"{ind}out.append(ACT({name!r}, ({', '.join(pnames)}{',' if pnames else ''})))")
+    g.function(f"AE_{aid}", ["out"], lines)
+    # the same search, stopping at the first legal move: possible(action) asks only that
+    found = [line[: len(line) - len(line.lstrip())] + "return True" if "out.append(ACT(" in line else line
+             for line in lines]
+    g.function(f"AA_{aid}", [], found + ["    return False"])
+
+    # check(G, *args): domain membership, then requires in source order
+    lines = []
+    csc: dict = {}
+    for i, p in enumerate(a.params):
+        lines.append(f"    if {pnames[i]} not in {domain_code(i, csc)}:")
+        lines.append(f"        return {-(i + 2)}")
+        csc[p.name] = (pnames[i], None)
+    k = 0
+    for s in pre:
+        if isinstance(s, A.LetStmt):
+            py = g.fresh("l")
+            lines.append(f"    {py} = {g.ex(s.value, csc)}")
+            csc[s.name] = (py, None)
+        else:
+            lines.append(f"    if not {g.ex(s.test, csc)}:")
+            lines.append(f"        return {k}")
+            k += 1
+    lines.append("    return -1")
+    g.function(f"AC_{aid}", pnames, lines)
+
+    # explain(G, *args) -> [(index, value, [(subexpr, value)])] for each require in order
+    lines = ["    out = []"]
+    xsc: dict = {p.name: (pnames[i], None) for i, p in enumerate(a.params)}
+    k = 0
+    for s in pre:
+        if isinstance(s, A.LetStmt):
+            py = g.fresh("l")
+            lines.append(f"    {py} = {g.ex(s.value, xsc)}")
+            xsc[s.name] = (py, None)
+        else:
+            rec: list = []
+            code = g.ex(s.test, xsc, rec)
+            texts = [expr_text(r) for r in rec]
+            lines.append("    seen = {}")
+            lines.append("    def _R(i, v, seen=seen):")
+            lines.append("        seen[i] = v")
+            lines.append("        return v")
+            lines.append(f"    value = {code}")
+            lines.append(f"    out.append(({k}, value, [(t, seen[i]) for i, t in enumerate({texts!r}) if i in seen]))")
+            lines.append("    if not value:")
+            lines.append("        return out")
+            k += 1
+    lines.append("    return out")
+    g.function(f"AX_{aid}", pnames, lines)
+
+    # effect: a function, or a block when the body can stop for a decision
+    effect = block = None
+    if suspends(tuple(rest), model.suspends):
+        lets = [s for s in pre if isinstance(s, A.LetStmt)]
+        params = [p.name for p in a.params]
+        block = builder.block(tuple(lets) + tuple(rest), params, f"action:{name}", params)
+    else:
+        lines = []
+        fsc = {p.name: (pnames[i], None) for i, p in enumerate(a.params)}
+        for s in pre:
+            if isinstance(s, A.LetStmt):
+                g.stmt(s, fsc, lines, "    ")
+        g.stmts(tuple(rest), fsc, lines, "    ")
+        lines.append("    return False")
+        g.function(f"AF_{aid}", pnames, lines)
+        effect = f"AF_{aid}"
+    return ActionSource(f"AE_{aid}", f"AA_{aid}", f"AC_{aid}", f"AX_{aid}", effect, block, requires)

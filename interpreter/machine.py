@@ -1,0 +1,228 @@
+"""Each block's ops (interpreter/ir.py) compiled into one resumable Python function.
+
+`def B_<id>(G, F)` runs the block of frame `F = [block id, pc, locals, rule]` from `F[1]` on:
+a `while True` over `if pc == k:` sections, one per op, falling through to the next op and
+jumping back with `continue`. So between decisions no interpreter loop dispatches ops; the
+function returns only when the game must wait for a player or has finished (True), or when
+the frame stack changed (False: a procedure or trigger frame was pushed, or this one was
+popped), and the engine's driver then continues with the top frame. Locals that must outlive
+a decision live in the frame's dict (`L`), so a suspended game is still plain data.
+
+What a ruleset does not use is not generated: no trigger look-ups without triggers, no hook
+calls without hooks, and no trace calls in the untraced variant.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..dsl import ast as A
+from . import ir
+from .codegen import CodeGen
+
+MAX_STEPS_BETWEEN_DECISIONS = 2_000_000
+
+
+class MachineBuilder:
+    """Writes the Python source of block functions into a CodeGen's program."""
+
+    def __init__(self, g: CodeGen, record: bool, blocks: list[ir.Block], procedures: dict[str, tuple[str, Any]],
+                 actions: dict[str, str], triggers: bool, hooks: set[str], phase_labels: dict[str, int]):
+        self.g = g
+        self.record = record
+        self.blocks = blocks
+        self.procedures = procedures  # name -> ("fn", generated name) | ("block", block id)
+        self.actions = actions  # name -> its enumerate function's generated name
+        self.triggers = triggers
+        self.hooks = hooks
+        self.phase_labels = phase_labels
+
+    def build(self, bid: int) -> str:
+        blk = self.blocks[bid]
+        name = f"B_{bid}"
+        lines = ["    L = F[2]", "    pc = F[1]", "    steps = 0", "    while True:"]
+        for k, op in enumerate(blk.ops):
+            lines.append(f"        if pc == {k}:  # {type(op).__name__}")
+            body: list[str] = []
+            self.op(k, op, body, "            ")
+            lines.extend(body)
+        self.g.function(name, ["F"], lines)
+        return name
+
+    # ------------------------------------------------------------------ helpers
+    def scope(self, names: tuple[str, ...]) -> dict:
+        return {n: (f"L[{n!r}]", None) for n in names}
+
+    def ex(self, e: A.Node, names: tuple[str, ...]) -> str:
+        return self.g.ex(e, self.scope(names))
+
+    def goto_pc(self, k: int, target: int, out: list[str], ind: str) -> None:
+        out.append(f"{ind}pc = {target}")
+        if target <= k:  # backwards: round the loop, counting rounds without a decision
+            out.append(f"{ind}steps += 1")
+            out.append(f"{ind}if steps > {MAX_STEPS_BETWEEN_DECISIONS}:")
+            out.append(f"{ind}    G.runaway(F)")
+            out.append(f"{ind}continue")
+
+    def before_decision(self, k: int, out: list[str], ind: str) -> None:
+        if self.triggers:
+            out.append(f"{ind}if G.fire_triggers():")
+            out.append(f"{ind}    F[1] = {k}")
+            out.append(f"{ind}    return False")
+            out.append(f"{ind}if G.result is not None:")
+            out.append(f"{ind}    return True")
+
+    def who(self, by: A.Node | None, names: tuple[str, ...]) -> str:
+        return self.ex(by, names) if by is not None else "G.current"
+
+    # ------------------------------------------------------------------ ops
+    def op(self, k: int, op: ir.Op, out: list[str], ind: str) -> None:
+        g = self.g
+        nxt = f"{ind}pc = {k + 1}"
+        match op:
+            case ir.Seg(stmts, names):
+                if self.record:
+                    out.append(f"{ind}G._auto(F)")
+                sc = self.scope(names)
+                before = set(sc)
+                body: list[str] = []
+                g.stmts(stmts, sc, body, ind)
+                out.extend(body)
+                for n in sc:  # new names bound at this level live on in the frame
+                    if n not in before:
+                        out.append(f"{ind}L[{n!r}] = {sc[n][0]}")
+                out.append(nxt)
+            case ir.Play(actions, optional, by, _pass_to, _span, names):
+                self.before_decision(k, out, ind)
+                out.append(f"{ind}who = {self.who(by, names)}")
+                out.append(f"{ind}G.pending = {{'kind': 'play', 'player': who}}")
+                out.append(f"{ind}legal = []")
+                for a in actions:
+                    out.append(f"{ind}{self.actions[a]}(G, legal)")
+                if optional:
+                    out.append(f"{ind}legal.append(PASS)")
+                out.append(f"{ind}if legal:")
+                out.append(f"{ind}    F[1] = {k}")
+                out.append(f"{ind}    G._legal = legal")
+                if self.record:
+                    out.append(f"{ind}    G._close()")
+                out.append(f"{ind}    return True")
+                out.append(f"{ind}G.pending = None")  # nobody can be asked to do the impossible
+                if self.record:
+                    out.append(f"{ind}G._event(F, {{'event': 'no legal action', 'player': who}})")
+                out.append(nxt)
+            case ir.Choose(var, domain, where, by, prompt, span, names):
+                self.before_decision(k, out, ind)
+                out.append(f"{ind}who = {self.who(by, names)}")
+                x = g.fresh("x")
+                if where is not None:
+                    wsc = {**self.scope(names), var: (x, None)}
+                    out.append(f"{ind}opts = [{x} for {x} in _seq({self.ex(domain, names)}) if {g.ex(where, wsc)}]")
+                else:
+                    out.append(f"{ind}opts = list(_seq({self.ex(domain, names)}))")
+                out.append(f"{ind}if not opts:")
+                out.append(f"{ind}    raise RuleFailure({f'nothing to choose for {var!r}'!r}, SPANS[{g.span_id(span)}])")
+                out.append(f"{ind}F[1] = {k}")
+                out.append(f"{ind}G.pending = {{'kind': 'choose', 'player': who, 'var': {var!r}, "
+                           f"'options': opts, 'prompt': {prompt!r}}}")
+                if self.record:
+                    out.append(f"{ind}G._close()")
+                out.append(f"{ind}return True")
+            case ir.JumpUnless(test, target, names):
+                out.append(f"{ind}if {self.ex(test, names)}:")
+                out.append(f"{ind}    pc = {k + 1}")
+                out.append(f"{ind}else:")
+                self.goto_pc(k, target, out, ind + "    ")
+            case ir.Jump(target):
+                self.goto_pc(k, target, out, ind)
+            case ir.ForInit(slot, domain, names):
+                out.append(f"{ind}L[{slot!r}] = [list(_seq({self.ex(domain, names)})), 0]")
+                out.append(nxt)
+            case ir.ForNext(slot, var, end):
+                out.append(f"{ind}items, i = L[{slot!r}]")
+                out.append(f"{ind}if i < len(items):")
+                out.append(f"{ind}    L[{var!r}] = items[i]")
+                out.append(f"{ind}    L[{slot!r}] = [items, i + 1]")
+                out.append(f"{ind}    pc = {k + 1}")
+                out.append(f"{ind}else:")
+                self.goto_pc(k, end, out, ind + "    ")
+            case ir.RepeatInit(slot, times, names):
+                out.append(f"{ind}L[{slot!r}] = {self.ex(times, names)}")
+                out.append(nxt)
+            case ir.CountInit(slot, n):
+                out.append(f"{ind}L[{slot!r}] = {n}")
+                out.append(nxt)
+            case ir.CountNext(slot, end):
+                out.append(f"{ind}n = L[{slot!r}]")
+                out.append(f"{ind}if n > 0:")
+                out.append(f"{ind}    L[{slot!r}] = n - 1")
+                out.append(f"{ind}    pc = {k + 1}")
+                out.append(f"{ind}else:")
+                self.goto_pc(k, end, out, ind + "    ")
+            case ir.TurnBegin(who, slot, names):
+                out.append(f"{ind}L[{slot!r}] = G.current")
+                if who is not None:
+                    out.append(f"{ind}G.current = {self.ex(who, names)}")
+                if self.record:
+                    out.append(f"{ind}G._event(F, {{'event': 'turn start', 'player': G.current}})")
+                self.hook("turn start", k, out, ind)
+                out.append(nxt)
+            case ir.TurnEnd(rotate, slot):
+                self.hook("turn end", k, out, ind)
+                if self.record:
+                    out.append(f"{ind}G._event(F, {{'event': 'turn end', 'player': G.current}})")
+                if rotate:
+                    out.append(f"{ind}ps = G.players")
+                    out.append(f"{ind}i = ps.index(G.current) + 1")
+                    out.append(f"{ind}if i == len(ps):")
+                    out.append(f"{ind}    G.round += 1")
+                    out.append(f"{ind}    i = 0")
+                    out.append(f"{ind}G.current = ps[i]")
+                else:
+                    out.append(f"{ind}G.current = L[{slot!r}]")
+                out.append(nxt)
+            case ir.PhaseBegin(name, slot):
+                out.append(f"{ind}L[{slot!r}] = G.phase")
+                out.append(f"{ind}G.phase = {name!r}")
+                if self.record:
+                    out.append(f"{ind}G._event(F, {{'event': 'phase start', 'phase': {name!r}}})")
+                out.append(nxt)
+            case ir.PhaseEnd(name, slot):
+                if self.record:
+                    out.append(f"{ind}G._event(F, {{'event': 'phase end', 'phase': {name!r}}})")
+                out.append(f"{ind}G.phase = L.get({slot!r})")
+                out.append(nxt)
+            case ir.Call(proc, args, params, names):
+                kind, ref = self.procedures[proc]
+                values = [self.ex(a, names) for a in args]
+                if kind == "fn":
+                    if self.record:
+                        out.append(f"{ind}G._auto((None, None, None, {'procedure:' + proc!r}))")
+                    out.append(f"{ind}if {ref}(G{''.join(', ' + v for v in values)}):")
+                    out.append(f"{ind}    F[1] = {k + 1}")
+                    out.append(f"{ind}    return True")
+                    out.append(nxt)
+                else:
+                    local = "{" + ", ".join(f"{p!r}: {v}" for p, v in zip(params, values, strict=True)) + "}"
+                    out.append(f"{ind}F[1] = {k + 1}")
+                    out.append(f"{ind}G.frames.append([{ref}, 0, {local}, {'procedure:' + proc!r}])")
+                    out.append(f"{ind}return False")
+            case ir.Goto(phase):
+                if self.record:
+                    out.append(f"{ind}G._event(F, {{'event': 'goto', 'phase': {phase!r}}})")
+                out.append(f"{ind}del G.frames[1:]")
+                out.append(f"{ind}G.phase = None")
+                out.append(f"{ind}G.frames[0][1] = {self.phase_labels[phase]}")
+                out.append(f"{ind}return False")
+            case ir.Ret():
+                out.append(f"{ind}G.frames.pop()")
+                out.append(f"{ind}G.left(F)")
+                out.append(f"{ind}return False")
+            case _:  # pragma: no cover - the builder makes only the ops above
+                raise AssertionError(f"unknown op {op!r}")
+
+    def hook(self, event: str, k: int, out: list[str], ind: str) -> None:
+        if event in self.hooks:
+            out.append(f"{ind}F[1] = {k + 1}")
+            out.append(f"{ind}if G.run_hooks({event!r}):")
+            out.append(f"{ind}    return True")

@@ -1,0 +1,89 @@
+"""Saves: version-1 saves (made before the compiler's middle was redesigned) still load, are
+upgraded to version 2 and continue exactly as the old engine continued them; bad saves are
+refused with the JSON path of the bad field."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+from regelwerk.interpreter.moves import Action
+from regelwerk.interpreter.saves import SAVE_VERSION
+
+import regelwerk
+from regelwerk import SaveError
+
+V1 = Path(__file__).parent / "fixtures" / "saves_v1"
+CASES = json.loads((V1 / "cases.json").read_text(encoding="utf-8"))
+
+
+def _digest(g) -> str:
+    d = g.to_json()
+    return hashlib.sha256(json.dumps({k: d[k] for k in ("vars", "current", "phase", "result", "round")},
+                                     sort_keys=True).encode()).hexdigest()
+
+
+@pytest.mark.parametrize("fname", sorted(CASES))
+def test_version_1_saves_continue_as_they_did(fname):
+    rules = regelwerk.load(V1 / fname)
+    assert CASES[fname], "fixtures hold cases"
+    for case in CASES[fname]:
+        save = case["save"]
+        assert save["version"] == 1
+        g = rules.load_game(copy.deepcopy(save))
+        upgraded = g.to_json()
+        assert upgraded["version"] == SAVE_VERSION
+        for name, args in case["moves"]:
+            g.apply(Action(name, tuple(args)))
+        assert _digest(g) == case["after"], f"{fname}: a version-1 save went on differently"
+        assert g.result == case["result"]
+        # and the upgraded save loads as version 2
+        h = rules.load_game(json.loads(json.dumps(upgraded)))
+        for name, args in case["moves"]:
+            h.apply(Action(name, tuple(args)))
+        assert _digest(h) == case["after"]
+
+
+def test_version_1_slots_become_version_2_slots():
+    rules = regelwerk.load(V1 / "climb.rules")
+    case = next(c for c in CASES["climb.rules"] if len(c["save"]["frames"]) == 2)
+    flow = case["save"]["frames"][0]
+    assert sorted(flow[2]) == ["_h80", "_n82", "_p81"]
+    g = rules.load_game(copy.deepcopy(case["save"]))
+    slots = g.to_json()["frames"][0][2]
+    assert all(k.startswith("#") for k in slots), slots
+    assert sorted(slots.values(), key=str) == sorted([flow[2]["_h80"], flow[2]["_n82"], flow[2]["_p81"]], key=str)
+
+
+@pytest.mark.parametrize(("edit", "message"), [
+    (lambda d: d.update(version=True), "save.version: True is not a save version"),
+    (lambda d: d.update(version=0), "save.version: 0 is not a save version"),
+    (lambda d: d.update(version="1"), "save.version: '1' is not a save version"),
+    (lambda d: d.update(version=99), "save.version: 99 is newer"),
+    (lambda d: d.update(rng="x"), "save.rng: expected the generator state"),
+    (lambda d: d.update(rng=str(2**64)), "save.rng: expected the generator state"),
+    (lambda d: d.update(current="Nobody"), "save.current: 'Nobody' is not a player"),
+    (lambda d: d.update(phase="winter"), "save.phase: 'winter' is not a phase"),
+    (lambda d: d["frames"][0].__setitem__(1, 99), "save.frames[0][1]: no op 99"),
+    (lambda d: d["frames"][0].__setitem__(3, "action:place"), "save.frames[0][3]: block 0 belongs to 'flow'"),
+    (lambda d: d["frames"][0][2].clear(), "save.frames[0][2].#0: missing"),
+    (lambda d: d.update(pending=None), "save.pending: a game in progress waits for a decision"),
+    (lambda d: d.update(pending={"kind": "choose", "player": "X", "var": "v", "options": [1]}),
+     "save.frames: the top frame is not at a 'choose' decision"),
+    (lambda d: d.update(trig_last=[True]), "save.trig_last: expected 0 true/false values"),
+    (lambda d: d.update(scripted={"dice": [1]}), "save.scripted.dice: not a chance device"),
+    (lambda d: d["vars"].update(cell={"a1": "Q"}), "save.vars.cell.a1: 'Q' is not a Player"),
+    (lambda d: d.pop("step_no"), "save.step_no: missing"),
+])
+def test_bad_saves_name_the_field(edit, message):
+    rules = regelwerk.load(Path(__file__).parent.parent / "rulesets" / "classic" / "tictactoe.rules")
+    g = rules.new_game(seed=1)
+    g.apply("place(b2)")
+    data = json.loads(json.dumps(g.to_json()))
+    edit(data)
+    with pytest.raises(SaveError) as err:
+        rules.load_game(data)
+    assert message in err.value.message
