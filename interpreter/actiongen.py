@@ -11,11 +11,14 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from typing import Any
 
 from ..dsl import ast as A
 from ..dsl.check import suspends
 from ..dsl.printer import expr_text
+from ..dsl.types import Elem
 from .blocks import BlockBuilder, action_preconditions, names_in
 from .codegen import CodeGen
 
@@ -33,6 +36,47 @@ class ActionSource:
     requires: list[A.RequireStmt]
 
 
+MAX_MOVES = 100_000  # bindings of one action made in advance
+
+
+def move_table(g: CodeGen, name: str, a: A.ActionDecl) -> str | None:
+    """A nested dict `{arg1: {arg2: Action}}` over every value each parameter can take, when
+    those are few and known now (squares, directions, a constant range): then a legal move is a
+    look-up, not a new object, and the same move is the same object in every game."""
+    from .moves import Action
+
+    pools = []
+    for p in a.params:
+        if p.type is not None:
+            values = g.elements.get(p.type.name) if p.type.name != "Player" else g.players
+        elif isinstance(p.domain, A.Range) and all(isinstance(x, A.IntLit) for x in (p.domain.low, p.domain.high)):
+            values = tuple(range(p.domain.low.value, p.domain.high.value + 1))
+        else:
+            t = g.static_type(p.domain).item.base
+            values = (g.players if t.name == "Player" else g.elements.get(t.name)) if isinstance(t, Elem) else None
+        if not values:
+            return None
+        pools.append(list(values))
+    if not pools or math.prod(len(p) for p in pools) > MAX_MOVES:
+        return None
+
+    def level(i: int, args: tuple) -> Any:
+        if i == len(pools):
+            return Action(name, args)
+        return {v: level(i + 1, (*args, v)) for v in pools[i]}
+
+    return g.const(level(0, ()), "M")
+
+
+def constant_domain(e: A.Node | None) -> list | None:
+    """The values of a domain that cannot change: `1..7`, `[N, E, S]`."""
+    if isinstance(e, A.Range) and isinstance(e.low, A.IntLit) and isinstance(e.high, A.IntLit):
+        return list(range(e.low.value, e.high.value + 1))
+    if isinstance(e, A.ListLit) and all(isinstance(x, (A.IntLit, A.StrLit)) for x in e.items):
+        return [x.value for x in e.items]
+    return None
+
+
 def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDecl) -> ActionSource:
     model = g.m
     pre, rest = action_preconditions(a, model)
@@ -40,12 +84,15 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
     aid = len(g.lines)
     pnames = [f"p{i}" for i in range(len(a.params))]
 
-    def domain_code(i: int, scope: dict) -> str:
+    def domain_code(i: int, scope: dict, as_set: bool = False) -> str:
         p = a.params[i]
+        fixed = constant_domain(p.domain)
+        if fixed is not None:  # worked out now: a constant range or list of named values
+            return g.const(frozenset(fixed) if as_set else list(dict.fromkeys(fixed)), "P")
         if p.domain is not None:  # a value offered twice is one move, not two
             return f"_uniq(_seq({g.ex(p.domain, scope)}))"
         t = p.type.name  # the checker allows only finite types here (E223)
-        return "G.players" if t == "Player" else f"E[{t!r}]"
+        return "G.players" if t == "Player" else g.element_list(t)
 
     # which parameter each precondition needs (through lets too): it is tested at that depth
     deps: list[int] = []
@@ -86,10 +133,15 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
         esc[p.name] = (pnames[i], None)
         ind += "    "
         emit_pre(items_at[i], ind)
-    lines.append(f"{ind}out.append(ACT({name!r}, ({', '.join(pnames)}{',' if pnames else ''})))")
+    table = move_table(g, name, a)
+    if table is None:  # build each move (tuple.__new__ skips NamedTuple's Python-level __new__)
+        move = f"_TN(ACT, ({name!r}, ({', '.join(pnames)}{',' if pnames else ''})))"
+    else:  # one move object per binding, made when the ruleset was compiled
+        move = table + "".join(f"[{p}]" for p in pnames)
+    lines.append(f"{ind}out.append({move})")
     g.function(f"AE_{aid}", ["out"], lines)
     # the same search, stopping at the first legal move: possible(action) asks only that
-    found = [line[: len(line) - len(line.lstrip())] + "return True" if "out.append(ACT(" in line else line
+    found = [line[: len(line) - len(line.lstrip())] + "return True" if "out.append(" in line else line
              for line in lines]
     g.function(f"AA_{aid}", [], found + ["    return False"])
 
@@ -97,7 +149,7 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
     lines = []
     csc: dict = {}
     for i, p in enumerate(a.params):
-        lines.append(f"    if {pnames[i]} not in {domain_code(i, csc)}:")
+        lines.append(f"    if {pnames[i]} not in {domain_code(i, csc, as_set=True)}:")
         lines.append(f"        return {-(i + 2)}")
         csc[p.name] = (pnames[i], None)
     k = 0

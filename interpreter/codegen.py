@@ -3,33 +3,96 @@
 No user text reaches the generated code: user names become generated identifiers
 (`l3`, `p0`) or dict keys and constants written with repr(). The recorded variant (`record`)
 adds the journal writes that traces and undo read; the other variant has none.
+
+The code is specialised by the checker's types (dsl/types.py, read from `Model.types`):
+writes into known maps and records are plain assignments, `add 1 to n` on an int is `n + 1`,
+a map that is never replaced as a whole is bound once per function, `current` once per
+function that cannot change it, aggregates (`any`, `all`, `count`, `sum`, ...) are loops
+in a helper function rather than generators, library functions of squares and directions
+are looked up in tables worked out when the ruleset is compiled, and data files are plain
+constants of the program.
 """
 
 from __future__ import annotations
 
+import itertools
+import re
+from typing import Any
+
 from ..dsl import ast as A
 from ..dsl.check import Model
 from ..dsl.check_expr import DIRECTIONS
+from ..dsl.parse import iter_nodes
 from ..dsl.printer import expr_text
-from ..dsl.types import ANY, BOOL, INT, TEXT, ListOf, MapOf, Opt, Record, SetOf, Type, is_finite
+from ..dsl.types import (
+    ANY,
+    BOOL,
+    INT,
+    TEXT,
+    Elem,
+    ListOf,
+    MapOf,
+    Opt,
+    Record,
+    SetOf,
+    Type,
+    is_finite,
+)
 from .errors import RuleFailure
 from .library import LIBRARY
 
+MAX_TABLE = 50_000  # entries in one precomputed table of a library function
+LOOP_KINDS = ("any", "all", "count", "sum", "max", "min", "first", "streak")
+_PREAMBLE = (
+    (re.compile(r"\bV\b"), "    V = G.vars"),
+    (re.compile(r"\bK\b"), "    K = G.consts"),
+    (re.compile(r"\bJ\b"), "    J = G.journal"),
+    (re.compile(r"\b_cur\b"), "    _cur = G.current"),
+)
+_STABLE = re.compile(r"\b_sv(\d+)\b")
+
+
+def wholesale_writes(model: Model) -> set[str]:
+    """State variables some statement replaces as a whole (`set m = {...}`, `clear m`)."""
+    roots: list[Any] = [*model.actions.values(), *model.procedures.values(), *model.triggers,
+                        *model.hooks, *model.devices.values(), *model.scenarios]
+    if model.flow is not None:
+        roots.append(model.flow)
+    return {n.root for r in roots for n in iter_nodes(r) if isinstance(n, A.Target) and not n.steps}
+
 
 class CodeGen:
-    """Generates the Python source of one program; `fn` functions are exec'd together."""
+    """Generates the Python source of one program; its functions are exec'd together. What
+    the functions refer to besides the runtime (tables, data) is collected in `constants`."""
 
-    def __init__(self, model: Model, record: bool, elements: dict[str, tuple]):
+    def __init__(self, model: Model, record: bool, elements: dict[str, tuple], boards: Any = None,
+                 players: tuple[str, ...] = ()):
         self.m = model
         self.record = record
         self.elements = elements
+        self.boards = boards  # for library tables worked out at compile time
+        self.players = players  # every declared player name
         self.lines: list[str] = []
         self.counter = 0
-        self.consts_needed: set[str] = set()
+        self.constants: dict[str, Any] = {}  # namespace name -> value, for generated code
+        self.in_block = False  # generating a block function: `current` may change inside it
+        replaced = wholesale_writes(model)
+        self.stable = {n: i for i, n in enumerate(model.vars)
+                       if n not in replaced and isinstance(model.var_types[n], (MapOf, Record))}
+        self._tables: dict[tuple, str] = {}
+        self.data_names = {n: f"_D{i}" for i, n in enumerate(model.data)}
+        for n, py in self.data_names.items():
+            self.constants[py] = model.data_values.get(n)
 
     def fresh(self, prefix: str = "t") -> str:
         self.counter += 1
         return f"_{prefix}{self.counter}"
+
+    def const(self, value: Any, prefix: str = "C") -> str:
+        """A name for a value computed now that generated code uses as a constant."""
+        name = self.fresh(prefix)
+        self.constants[name] = value
+        return name
 
     # ------------------------------------------------------------------ expressions
     def static_type(self, e: A.Node, sc: dict | None = None) -> Type:
@@ -56,44 +119,24 @@ class CodeGen:
             return False
         return True
 
+    def current(self) -> str:
+        return "G.current" if self.in_block else "_cur"
+
+    def var(self, name: str) -> str:
+        """A state variable: a map or record never replaced as a whole is bound once per function."""
+        i = self.stable.get(name)
+        return f"V[{name!r}]" if i is None else f"_sv{i}"
+
     def _ex(self, e: A.Node, sc: dict, rec: list | None) -> str:
-        m = self.m
         def sub(x: A.Node) -> str:
             return self.ex(x, sc, rec)
 
-        if isinstance(e, A.IntLit):
-            return repr(e.value)
-        if isinstance(e, A.StrLit):
-            return repr(e.value)
-        if isinstance(e, A.BoolLit):
+        if isinstance(e, (A.IntLit, A.StrLit, A.BoolLit)):
             return repr(e.value)
         if isinstance(e, A.NoneLit):
             return "None"
         if isinstance(e, A.Name):
-            n = e.name
-            if n in sc:
-                return sc[n][0]
-            if n in m.vars:
-                return f"V[{n!r}]"
-            if n in m.consts or n in m.options or n in m.data:
-                return f"K[{n!r}]"
-            if n == "current":
-                return "G.current"
-            if n == "players":
-                return "G.players"
-            if n == "player_count":
-                return "len(G.players)"
-            if n == "round":
-                return "G.round"
-            if n == "current_phase":
-                return "G.phase"
-            if n == "Player":
-                return "G.players"
-            if n in self.elements:
-                return f"E[{n!r}]"
-            if n in m.element_type or n in DIRECTIONS:
-                return repr(n)
-            raise RuleFailure(f"unresolved name {n!r}", e.span)
+            return self.name(e, sc)
         if isinstance(e, A.ListLit):
             return "[" + ", ".join(sub(x) for x in e.items) + "]"
         if isinstance(e, A.MapLit):
@@ -112,23 +155,14 @@ class CodeGen:
             return f"{sub(e.base)}[{e.name!r}]"
         if isinstance(e, A.RecordLit):
             return "{" + ", ".join(f"{n!r}: {sub(v)}" for n, v in e.fields) + "}"
-        if isinstance(e, A.Call) and e.func == "possible":
-            who = sub(e.args[1]) if len(e.args) > 1 else "None"
-            return f"c_possible(G, {e.args[0].name!r}, {who})"
         if isinstance(e, A.Call):
-            args = ", ".join(sub(a) for a in e.args)
-            if e.func in m.defines:
-                return f"D_{self.define_ids[e.func]}(G{', ' if args else ''}{args})"
-            if e.func in m.devices:
-                return f"DV_{self.device_ids[e.func]}(G{', ' if args else ''}{args})"
-            if LIBRARY[e.func].kind in ("chance", "game"):
-                return f"c_{e.func}(G{', ' if args else ''}{args})"
-            return f"b_{e.func}({args})"
+            return self.call(e, sc, rec)
         if isinstance(e, A.BinOp):
             return f"({sub(e.left)} {e.op} {sub(e.right)})"
         if isinstance(e, A.Compare):
-            op = {"==": "==", "!=": "!="}.get(e.op, e.op)
-            return f"({sub(e.left)} {op} {sub(e.right)})"
+            if e.op in ("==", "!=") and isinstance(e.right, A.NoneLit):  # none is one object
+                return f"({sub(e.left)} {'is' if e.op == '==' else 'is not'} None)"
+            return f"({sub(e.left)} {e.op} {sub(e.right)})"
         if isinstance(e, A.BoolOp):
             return "(" + f" {e.op} ".join(sub(x) for x in e.items) + ")"
         if isinstance(e, A.Not):
@@ -140,9 +174,118 @@ class CodeGen:
         if isinstance(e, A.CondExpr):
             return f"({sub(e.then)} if {sub(e.test)} else {sub(e.orelse)})"
         if isinstance(e, A.Aggregate):
+            if rec is None and e.kind in LOOP_KINDS:
+                return self.agg_call(e, sc)
             return self.aggregate(e, sc, rec)
         raise RuleFailure(f"cannot compile {type(e).__name__}", e.span)
 
+    def name(self, e: A.Name, sc: dict) -> str:
+        m = self.m
+        n = e.name
+        if n in sc:
+            return sc[n][0]
+        if n in m.vars:
+            return self.var(n)
+        if n in m.data:
+            return self.data_names[n]
+        if n in m.consts or n in m.options:
+            return f"K[{n!r}]"
+        if n == "current":
+            return self.current()
+        if n in ("players", "Player"):
+            return "G.players"
+        if n == "player_count":
+            return "len(G.players)"
+        if n == "round":
+            return "G.round"
+        if n == "current_phase":
+            return "G.phase"
+        if n in self.elements:
+            return self.element_list(n)
+        if n in m.element_type or n in DIRECTIONS:
+            return repr(n)
+        raise RuleFailure(f"unresolved name {n!r}", e.span)
+
+    def element_list(self, type_name: str) -> str:
+        """The values of a board, enum, Direction or bool, as a constant of the program."""
+        key = ("elements", type_name)
+        if key not in self._tables:
+            self._tables[key] = self.const(self.elements[type_name], "E")
+        return self._tables[key]
+
+    def call(self, e: A.Call, sc: dict, rec: list | None) -> str:
+        m = self.m
+        if e.func == "possible":
+            who = self.ex(e.args[1], sc, rec) if len(e.args) > 1 else "None"
+            return f"c_possible(G, {e.args[0].name!r}, {who})"
+        args = [self.ex(a, sc, rec) for a in e.args]
+        joined = ", ".join(args)
+        if e.func in m.defines:
+            return f"D_{self.define_ids[e.func]}(G{', ' if args else ''}{joined})"
+        if e.func in m.devices:
+            return f"DV_{self.device_ids[e.func]}(G{', ' if args else ''}{joined})"
+        b = LIBRARY[e.func]
+        if b.kind in ("chance", "game"):
+            return f"c_{e.func}(G{', ' if args else ''}{joined})"
+        table = self.table(e, args) if b.tabulable and rec is None else None
+        return table or f"b_{e.func}({joined})"
+
+    # ------------------------------------------------------------------ tables of library calls
+    def _values(self, arg: A.Node) -> list | None:
+        """The values an argument can take, when they are few and known now: a literal, a
+        square or other named value, or any expression of a finite type."""
+        if isinstance(arg, A.IntLit):
+            return [arg.value]
+        if isinstance(arg, A.Neg) and isinstance(arg.operand, A.IntLit):
+            return [-arg.operand.value]
+        if isinstance(arg, A.BoolLit):
+            return [arg.value]
+        t = self.static_type(arg)
+        if isinstance(t, Elem):
+            if t.name == "Player":
+                return list(self.players)
+            return list(self.elements[t.name]) if t.name in self.elements else None
+        return None
+
+    def table(self, e: A.Call, args: list[str]) -> str | None:
+        """`b_ray(s, d)` as `_T3[s, d]`: the call worked out now for every possible argument."""
+        if self.boards is None:
+            return None
+        pools = [self._values(a) for a in e.args]
+        if any(p is None for p in pools):
+            return self.memo(e, args)
+        size = 1
+        for p in pools:
+            size *= len(p)
+        if size > MAX_TABLE:
+            return None
+        varying = [i for i, p in enumerate(pools) if len(p) > 1 or not isinstance(e.args[i], (A.IntLit, A.Neg, A.BoolLit))]
+        key = (e.func, tuple(repr(p) if i in varying else repr(p[0]) for i, p in enumerate(pools)))
+        name = self._tables.get(key)
+        if name is None:
+            fn = LIBRARY[e.func].bind(self.boards)
+            table = {}
+            try:
+                for combo in itertools.product(*pools):
+                    k = tuple(combo[i] for i in varying)
+                    table[k[0] if len(k) == 1 else k] = fn(*combo)
+            except Exception:  # some argument is out of reach for this function: call it instead
+                return None
+            name = self._tables[key] = self.const(table, "T")
+        if not varying:
+            return f"{name}[()]"
+        return f"{name}[{', '.join(args[i] for i in varying)}]"
+
+    def memo(self, e: A.Call, args: list[str]) -> str | None:
+        """A call whose arguments are not all known now (`column_squares(col)`), remembered per
+        argument value the first time it is made."""
+        if not args or not all(_is_name(a) for a in args):
+            return None
+        name = self.const({}, "T")
+        key = args[0] if len(args) == 1 else f"({', '.join(args)})"
+        return f"({name}[{key}] if {key} in {name} else _memo({name}, b_{e.func}, {', '.join(args)}))"
+
+    # ------------------------------------------------------------------ aggregates
     def seq(self, code: str, e: A.Node, sc: dict) -> str:
         """Wrap a domain so sets iterate in a fixed order."""
         t = self.static_type(e, sc).base
@@ -151,56 +294,121 @@ class CodeGen:
         return code
 
     def aggregate(self, e: A.Aggregate, sc: dict, rec: list | None) -> str:
+        """An aggregate as one Python expression (comprehensions, and explanations)."""
         dom = self.seq(self.ex(e.domain, sc, rec), e.domain, sc)
         v = self.fresh("a")
         inner = dict(sc)
-
         inner[e.var] = (v, None)
         # sub-expressions under the bound variable are not recorded: they take many values
         where = self.ex(e.where, inner) if e.where is not None else None
         body = self.ex(e.body, inner) if e.body is not None else None
-        cond = where
+        gen_if = f" if {where}" if where else ""
         k = e.kind
         if k in ("all", "any"):
-            gen_if = f" if {where}" if where else ""
             return f"{k}({body} for {v} in {dom}{gen_if})"
         if k == "count":
-            parts = [p for p in (where, body) if p]
-            c = " and ".join(f"({p})" for p in parts) or "True"
+            c = " and ".join(f"({p})" for p in (where, body) if p) or "True"
             return f"sum(1 for {v} in {dom} if {c})"
         if k == "sum":
-            gen_if = f" if {cond}" if cond else ""
             return f"sum({body} for {v} in {dom}{gen_if})"
         if k in ("max", "min"):
-            gen_if = f" if {cond}" if cond else ""
             return f"{k}(({body} for {v} in {dom}{gen_if}), default=None)"
         if k in ("argmax", "argmin"):
-            gen_if = f" if {cond}" if cond else ""
             return f"_{k}([{v} for {v} in {dom}{gen_if}], lambda {v}: {body})"
         if k == "first":
-            gen_if = f" if {cond}" if cond else ""
             return f"next(({body or v} for {v} in {dom}{gen_if}), None)"
         if k == "streak":
             c = " and ".join(f"({p})" for p in (where, body) if p) or "True"
             return f"_streak({dom}, lambda {v}: {c})"
         if k == "list":
-            gen_if = f" if {cond}" if cond else ""
             return f"[{body or v} for {v} in {dom}{gen_if}]"
         if k == "set":
-            gen_if = f" if {cond}" if cond else ""
             return f"frozenset({body or v} for {v} in {dom}{gen_if})"
         if k == "map":
-            gen_if = f" if {cond}" if cond else ""
             return f"{{{v}: {body} for {v} in {dom}{gen_if}}}"
         raise RuleFailure(f"unknown aggregate {k}", e.span)
 
+    def agg_call(self, e: A.Aggregate, sc: dict) -> str:
+        """An aggregate as a call of a helper function that loops (no generator per use)."""
+        used = sorted({n.name for n in iter_nodes(e) if isinstance(n, A.Name) and n.name in sc})
+        params = [f"q{i}" for i in range(len(used))]
+        inner = {u: (p, None) for u, p in zip(used, params, strict=True)}
+        name = self.fresh("A")
+        block, self.in_block = self.in_block, False
+        lines: list[str] = []
+        result = self.value(e, inner, lines, "    ")
+        lines.append(f"    return {result}")
+        self.in_block = block
+        self.function(name, params, lines)
+        return f"{name}(G{''.join(', ' + sc[u][0] for u in used)})"
+
+    def value(self, e: A.Node, sc: dict, out: list[str], ind: str) -> str:
+        """Emit statements computing `e` where that is faster than one expression (an aggregate
+        as loops); returns the expression that holds the value."""
+        if isinstance(e, A.Aggregate) and e.kind in LOOP_KINDS:
+            r = self.fresh("r")
+            self.agg_loop(e, sc, r, out, ind)
+            return r
+        return self.ex(e, sc)
+
+    def agg_loop(self, e: A.Aggregate, sc: dict, r: str, out: list[str], ind: str) -> None:
+        k = e.kind
+        v = self.fresh("a")
+        inner = dict(sc)
+        inner[e.var] = (v, None)
+        start = {"any": "False", "all": "True", "count": "0", "sum": "0", "max": "None", "min": "None",
+                 "first": "None", "streak": "0"}[k]
+        out.append(f"{ind}{r} = {start}")
+        out.append(f"{ind}for {v} in {self.seq(self.ex(e.domain, sc), e.domain, sc)}:")
+        ind2 = ind + "    "
+        if e.where is not None:
+            w = self.value(e.where, inner, out, ind2)
+            if k == "streak":
+                out.append(f"{ind2}if not {w}:")
+                out.append(f"{ind2}    break")
+            else:
+                out.append(f"{ind2}if not {w}:")
+                out.append(f"{ind2}    continue")
+        body = self.value(e.body, inner, out, ind2) if e.body is not None else v
+        if k == "any":
+            out.append(f"{ind2}if {body}:")
+            out.append(f"{ind2}    {r} = True")
+            out.append(f"{ind2}    break")
+        elif k == "all":
+            out.append(f"{ind2}if not {body}:")
+            out.append(f"{ind2}    {r} = False")
+            out.append(f"{ind2}    break")
+        elif k == "count":
+            if e.body is not None:
+                out.append(f"{ind2}if {body}:")
+                out.append(f"{ind2}    {r} += 1")
+            else:
+                out.append(f"{ind2}{r} += 1")
+        elif k == "sum":
+            out.append(f"{ind2}{r} += {body}")
+        elif k in ("max", "min"):
+            x = self.fresh("x")
+            out.append(f"{ind2}{x} = {body}")
+            out.append(f"{ind2}if {r} is None or {x} {'>' if k == 'max' else '<'} {r}:")
+            out.append(f"{ind2}    {r} = {x}")
+        elif k == "first":
+            out.append(f"{ind2}{r} = {body}")
+            out.append(f"{ind2}break")
+        elif k == "streak":
+            if e.body is not None:
+                out.append(f"{ind2}if not {body}:")
+                out.append(f"{ind2}    break")
+            out.append(f"{ind2}{r} += 1")
+
     # ------------------------------------------------------------------ writes
-    def target_parts(self, t: A.Target, sc: dict, out: list[str], ind: str) -> tuple[str, str, str, Type]:
-        """Emit code that finds the container and key; returns (container, key, path, type)."""
+    def target_parts(self, t: A.Target, sc: dict, out: list[str], ind: str) -> tuple[str, str, str, Type, Type]:
+        """Emit code that finds the container and key; returns (container, key, path, the
+        written type, the container's type)."""
         ty = self.m.type_of(t)
         if not t.steps:
-            return "V", repr(t.root), f"({t.root!r},)", ty
-        cont = f"V[{t.root!r}]"
+            return "V", repr(t.root), f"({t.root!r},)", ty, Record("state")
+        cont = self.var(t.root)
+        ctype = self.m.var_types[t.root].base
         keys = []
         for i, step in enumerate(t.steps):
             k = self.fresh("k")
@@ -211,23 +419,46 @@ class CodeGen:
             keys.append(k)
             if i < len(t.steps) - 1:
                 c2 = self.fresh("c")
-                out.append(f"{ind}{c2} = _index({cont}, {k})")
+                direct = isinstance(ctype, (MapOf, Record)) and not (isinstance(ctype, MapOf) and ctype.total
+                                                                     and not is_finite(ctype.key))
+                out.append(f"{ind}{c2} = {cont}[{k}]" if direct else f"{ind}{c2} = _index({cont}, {k})")
                 cont = c2
-        c = self.fresh("c")
-        out.append(f"{ind}{c} = {cont}")
+                ctype = (self.m.record_fields.get(ctype.name, {}).get(step, ANY) if isinstance(ctype, Record)
+                         and isinstance(step, str) else ctype.value).base
+        c = cont
+        if not _is_name(cont):
+            c = self.fresh("c")
+            out.append(f"{ind}{c} = {cont}")
         path = "(" + ", ".join([repr(t.root)] + keys) + ",)"
-        return c, keys[-1], path, ty
+        return c, keys[-1], path, ty, ctype
 
-    def write(self, t: A.Target, sc: dict, value_fn, out: list[str], ind: str) -> None:
-        """Emit `container[key] = value_fn(old)` with journaling in the recorded variant."""
-        c, k, path, ty = self.target_parts(t, sc, out, ind)
+    def write(self, t: A.Target, sc: dict, value_fn: Any, out: list[str], ind: str, needs_old: bool) -> None:
+        """Emit `container[key] = value_fn(old)`, with journaling in the recorded variant."""
+        c, k, path, ty, ctype = self.target_parts(t, sc, out, ind)
+        is_dict = isinstance(ctype, (MapOf, Record))
+        default = ty.default() if isinstance(ctype, MapOf) and not is_finite(ctype.key) else None
         old = self.fresh("o")
-        new = self.fresh("n")
-        out.append(f"{ind}{old} = {c}.get({k}, MISSING) if type({c}) is dict else {c}[{k}]")
-        out.append(f"{ind}{new} = {value_fn(old, ty)}")
-        out.append(f"{ind}_store({c}, {k}, {new})")
         if self.record:
-            out.append(f"{ind}J.append(({c}, {k}, {old}, {new}, {path}))")
+            out.append(f"{ind}{old} = {c}.get({k}, MISSING) if type({c}) is dict else {c}[{k}]")
+            base = old if default is None else f"({default!r} if {old} is MISSING else {old})"
+        elif needs_old:
+            if is_dict and default is not None:
+                out.append(f"{ind}{old} = {c}.get({k}, {default!r})")
+            elif is_dict:
+                out.append(f"{ind}{old} = {c}[{k}]")
+            else:
+                out.append(f"{ind}{old} = {c}.get({k}, MISSING) if type({c}) is dict else {c}[{k}]")
+            base = old
+        else:
+            base = old
+        new = value_fn(base, ty)
+        if self.record:
+            n = self.fresh("n")
+            out.append(f"{ind}{n} = {new}")
+            out.append(f"{ind}{c}[{k}] = {n}" if is_dict else f"{ind}_store({c}, {k}, {n})")
+            out.append(f"{ind}J.append(({c}, {k}, {old}, {n}, {path}))")
+        else:
+            out.append(f"{ind}{c}[{k}] = {new}" if is_dict else f"{ind}_store({c}, {k}, {new})")
 
     # ------------------------------------------------------------------ statements
     def stmts(self, body: tuple, sc: dict, out: list[str], ind: str) -> None:
@@ -242,59 +473,61 @@ class CodeGen:
             return self.ex(x, sc)
 
         if isinstance(s, A.SetStmt):
-            val = ex(s.value)
-            record_like = self._may_be_record(s.value, sc)
+            val = self.value(s.value, sc, out, ind)
+            vt = self.static_type(s.value, sc).base
 
             def stored(old: str, ty: Type) -> str:
                 base = ty.base
                 if isinstance(base, SetOf):  # the declared container decides: `set pool = Colour`
-                    return f"_as_set({val})"
+                    return val if isinstance(vt, SetOf) else f"_as_set({val})"
                 if isinstance(base, ListOf):
-                    return f"_as_list({val})"
-                return f"_own({val})" if record_like else val
+                    plain = isinstance(vt, ListOf) and not _holds_dicts(vt.elem)
+                    return val if plain else f"_as_list({val})"
+                return f"_own({val})" if self._may_be_record(s.value, sc) else val
 
-            self.write(s.target, sc, stored, out, ind)
-        elif isinstance(s, A.AddStmt):
-            val = ex(s.value)
-            self.write(s.target, sc, lambda old, ty: f"_add({old}, {val})", out, ind)
-        elif isinstance(s, A.RemoveStmt):
-            val = ex(s.value)
-            self.write(s.target, sc, lambda old, ty: f"_remove({old}, {val})", out, ind)
+            self.write(s.target, sc, stored, out, ind, needs_old=False)
+        elif isinstance(s, (A.AddStmt, A.RemoveStmt)):
+            val = self.value(s.value, sc, out, ind)
+            adding = isinstance(s, A.AddStmt)
+            self.write(s.target, sc, lambda old, ty: _changed(adding, old, val, ty), out, ind, needs_old=True)
         elif isinstance(s, A.ClearStmt):
             def cleared(old: str, ty: Type) -> str:
                 if isinstance(ty, (Opt, ListOf, SetOf)) or ty in (INT, BOOL, TEXT):
                     return repr(ty.default())
                 return f"_cleared({old})"
 
-            self.write(s.target, sc, cleared, out, ind)
+            ty = self.m.type_of(s.target)
+            plain = isinstance(ty, (Opt, ListOf, SetOf)) or ty in (INT, BOOL, TEXT)
+            self.write(s.target, sc, cleared, out, ind, needs_old=not plain)
         elif isinstance(s, A.LetStmt):
             known = sc.get(s.name)
+            value = self.value(s.value, sc, out, ind)
             # rebinding a name in scope updates it (so a loop can accumulate); a new name is new
             name = known[0] if known is not None and known[0] is not None else self.fresh("l")
-            out.append(f"{ind}{name} = {ex(s.value)}")
-            sc[s.name] = (name, self.static_type(s.value, sc))
+            out.append(f"{ind}{name} = {value}")
+            sc[s.name] = (name, None)
         elif isinstance(s, A.MoveStmt):
             item = self.fresh("i")
             out.append(f"{ind}{item} = {ex(s.item)}")
-            self.write(s.source, sc, lambda old, ty: f"_remove({old}, {item})", out, ind)
-            self.write(s.dest, sc, lambda old, ty: f"_add({old}, {item})", out, ind)
+            self.write(s.source, sc, lambda old, ty: _changed(False, old, item, ty), out, ind, needs_old=True)
+            self.write(s.dest, sc, lambda old, ty: _changed(True, old, item, ty), out, ind, needs_old=True)
         elif isinstance(s, A.DrawStmt):
             n = self.fresh("i")
             drawn = self.fresh("d")
             out.append(f"{ind}{n} = {ex(s.count)}")
             out.append(f"{ind}{drawn} = []")
-            self.write(s.source, sc, lambda old, ty: f"_draw({old}, {n}, {drawn})", out, ind)
-            self.write(s.dest, sc, lambda old, ty: f"_add_all({old}, {drawn})", out, ind)
+            self.write(s.source, sc, lambda old, ty: f"_draw({old}, {n}, {drawn})", out, ind, needs_old=True)
+            self.write(s.dest, sc, lambda old, ty: f"_add_all({old}, {drawn})", out, ind, needs_old=True)
         elif isinstance(s, A.ShuffleStmt):
-            self.write(s.target, sc, lambda old, ty: f"c_shuffled(G, {old})", out, ind)
+            self.write(s.target, sc, lambda old, ty: f"c_shuffled(G, {old})", out, ind, needs_old=True)
         elif isinstance(s, A.RequireStmt):
             msg = s.message or f"requirement failed: {expr_text(s.test)}"
-            out.append(f"{ind}if not {ex(s.test)}:")
+            out.append(f"{ind}if not {self.value(s.test, sc, out, ind)}:")
             out.append(f"{ind}    raise RuleFailure({msg!r}, SPANS[{self.span_id(s.span)}])")
         elif isinstance(s, A.FinishStmt):
             if s.kind == "ranking":
                 v = self.fresh("r")
-                inner = {**sc, s.var: (v, "Player")}
+                inner = {**sc, s.var: (v, None)}
                 keys = ", ".join(self.ex(x, inner) for x in s.exprs)
                 args = f"lambda {v}: ({keys},)"
             else:
@@ -320,16 +553,27 @@ class CodeGen:
             detail = ex(s.detail) if s.detail is not None else "None"
             out.append(f"{ind}return ({ex(s.value)}, {detail})")
         elif isinstance(s, A.IfStmt):
-            for i, (test, body) in enumerate(s.branches):
-                out.append(f"{ind}{'if' if i == 0 else 'elif'} {ex(test)}:")
-                self.stmts(body, dict(sc), out, ind + "    ")
+            first, *rest = s.branches
+            out.append(f"{ind}if {self.value(first[0], sc, out, ind)}:")
+            self.stmts(first[1], dict(sc), out, ind + "    ")
+            orelse_ind = ind
+            for test, body in rest:  # an elif whose test needs statements nests in an else
+                pre: list[str] = []
+                cond = self.value(test, sc, pre, orelse_ind + "    ")
+                if pre:
+                    out.append(f"{orelse_ind}else:")
+                    out.extend(pre)
+                    orelse_ind += "    "
+                    out.append(f"{orelse_ind}if {cond}:")
+                else:
+                    out.append(f"{orelse_ind}elif {cond}:")
+                self.stmts(body, dict(sc), out, orelse_ind + "    ")
             if s.orelse:
-                out.append(f"{ind}else:")
-                self.stmts(s.orelse, dict(sc), out, ind + "    ")
+                out.append(f"{orelse_ind}else:")
+                self.stmts(s.orelse, dict(sc), out, orelse_ind + "    ")
         elif isinstance(s, A.ForStmt):
             v = self.fresh("f")
             inner = dict(sc)
-
             inner[s.var] = (v, None)
             out.append(f"{ind}for {v} in list({self.seq(ex(s.domain), s.domain, sc)}):")
             self.stmts(s.body, inner, out, ind + "    ")
@@ -362,10 +606,38 @@ class CodeGen:
         return len(self.spans) - 1
 
     def function(self, name: str, params: list[str], body_lines: list[str]) -> None:
-        self.lines.append(f"def {name}({', '.join(['G'] + params)}):")
-        self.lines.append("    V = G.vars")
-        self.lines.append("    K = G.consts")
-        if self.record:
-            self.lines.append("    J = G.journal")
-        self.lines.extend(body_lines or ["    pass"])
+        """Emit `def name(G, *params)` with the bindings its body uses (state, constants,
+        journal, current player, maps bound once)."""
+        body = body_lines or ["    pass"]
+        text = "\n".join(body)
+        head = [f"def {name}({', '.join(['G'] + params)}):"]
+        stable = sorted({int(i) for i in _STABLE.findall(text)})
+        for pattern, line in _PREAMBLE:
+            if pattern.search(text) or (line.endswith("G.vars") and stable):
+                head.append(line)
+        names = list(self.m.vars)
+        head.extend(f"    _sv{i} = V[{names[i]!r}]" for i in stable)
+        self.lines.extend(head)
+        self.lines.extend(body)
         self.lines.append("")
+
+
+def _is_name(code: str) -> bool:
+    return code.isidentifier()
+
+
+def _holds_dicts(t: Type) -> bool:
+    t = t.base
+    return t == ANY or isinstance(t, (Record, MapOf))
+
+
+def _changed(adding: bool, old: str, val: str, ty: Type) -> str:
+    """`add`/`remove`, specialised by the written type (an optional one may be none)."""
+    base = ty
+    if base == INT:
+        return f"({old} {'+' if adding else '-'} {val})"
+    if adding and isinstance(base, ListOf):
+        return f"({old} + [{val}])"
+    if adding and isinstance(base, SetOf):
+        return f"({old} | {{{val}}})"
+    return f"_add({old}, {val})" if adding else f"_remove({old}, {val})"

@@ -33,7 +33,7 @@ from .machine import MachineBuilder
 from .runtime import MISSING, RUNTIME, make_order, seq_by
 from .stdlib.graph import Graph
 from .stdlib.grid import Grid
-from .values import jsonable, materialize
+from .values import copier, jsonable, materialize
 
 __all__ = ["MISSING", "CompiledAction", "Identity", "Program", "compile_explained", "compile_expr",
            "compile_model", "compile_stmts", "is_chance_let"]
@@ -80,7 +80,10 @@ class Program:
     grids: dict[str, Grid]
     graphs: dict[str, Graph]
     elements: dict[str, tuple]  # type name -> its values (boards, enums, Direction, bool)
+    boards: Boards | None = None  # the boards as the library's board functions see them
     actions: dict[str, CompiledAction] = field(default_factory=dict)
+    # name -> effect function, for actions that can neither stop for a decision nor be taken back
+    plain_effects: dict[str, Any] = field(default_factory=dict)
     procedures: dict[str, tuple] = field(default_factory=dict)  # name -> ("fn", fn) | ("block", id)
     blocks: list[ir.Block] = field(default_factory=list)
     block_fns: list[Any] = field(default_factory=list)
@@ -90,6 +93,7 @@ class Program:
     phase_labels: dict[str, int] = field(default_factory=dict)
     invariants: list[tuple] = field(default_factory=list)  # (test_fn, decl)
     var_types: dict[str, Type] = field(default_factory=dict)
+    var_copiers: list[tuple[str, Any]] = field(default_factory=list)  # how a clone copies each var
     rules: dict[str, dict] = field(default_factory=dict)  # rule key -> provenance for traces
     source: str = ""
     namespace: dict = field(default_factory=dict)
@@ -169,7 +173,8 @@ def _build_boards(model: Model) -> tuple[dict, dict, dict]:
 
 
 def _codegen(prog: Program, record: bool) -> CodeGen:
-    g = CodeGen(prog.model, record, prog.elements)
+    players = tuple(prog.model.players.names) if prog.model.players else ()
+    g = CodeGen(prog.model, record, prog.elements, prog.boards, players)
     g.spans = []
     g.define_ids = {n: i for i, n in enumerate(prog.model.defines)}
     g.proc_ids = {n: i for i, n in enumerate(prog.model.procedures)}
@@ -244,7 +249,9 @@ def compile_model(model: Model, record: bool, identity: Identity) -> Program:
     """Generate and compile the whole program for one checked model."""
     grids, graphs, elements = _build_boards(model)
     prog = Program(model, record, identity, grids, graphs, elements)
+    prog.boards = Boards(grids, graphs, make_order(model, elements))
     prog.var_types = dict(model.var_types)
+    prog.var_copiers = [(n, c) for n, t in prog.var_types.items() if (c := copier(t)) is not None]
     g = _codegen(prog, record)
     builder = BlockBuilder(model, prog.rules)
 
@@ -254,7 +261,9 @@ def compile_model(model: Model, record: bool, identity: Identity) -> Program:
     for name, d in model.defines.items():  # definitions: pure functions
         sc = {p.name: (f"p{i}", None) for i, p in enumerate(d.params)}
         params = [sc[p.name][0] for p in d.params]
-        g.function(f"D_{g.define_ids[name]}", params, [f"    return {g.ex(d.value, sc)}"])
+        lines = []
+        value = g.value(d.value, sc, lines, "    ")
+        g.function(f"D_{g.define_ids[name]}", params, [*lines, f"    return {value}"])
     proc_src: dict[str, tuple] = {}
     for name, p in model.procedures.items():
         proc_src[name] = _procedure(g, builder, name, p, record)
@@ -310,6 +319,9 @@ def compile_model(model: Model, record: bool, identity: Identity) -> Program:
             any(isinstance(n, A.AbandonStmt) for n in iter_nodes(a.body)),
         )
         prog.rules[f"action:{name}"] = prov_info(name, a.prov, a.span, model.base_dir)
+        ca = prog.actions[name]
+        if ca.effect is not None and not ca.abandonable:
+            prog.plain_effects[name] = ca.effect
     prog.procedures = {n: (k, ns[ref] if k == "fn" else ref) for n, (k, ref) in proc_src.items()}
     prog.triggers = [(ns[t], ns[b] if b else None, blk, d) for t, b, blk, d in trig_src]
     prog.hooks = {ev: [(ns[f], key) for f, key in lst] for ev, lst in hook_src.items()}
@@ -322,28 +334,28 @@ def _namespace(prog: Program, g: CodeGen) -> dict[str, Any]:
     """What generated code can see: the runtime helpers, the library, and nothing else."""
     from .game import Action
 
-    order = make_order(prog.model, prog.elements)
     ns: dict[str, Any] = {
         **RUNTIME,
+        **g.constants,
         "ACT": Action,
+        "_TN": tuple.__new__,
         "PASS": Action("pass"),
         "RuleFailure": RuleFailure,
         "BudgetExceeded": BudgetExceeded,
         "Abandoned": Abandoned,
-        "_seq": seq_by(order),
+        "_seq": seq_by(prog.boards.order),
         "E": prog.elements,
         "SPANS": g.spans,
         "__builtins__": SAFE_BUILTINS,
     }
-    boards = Boards(prog.grids, prog.graphs, order)
     for fname, b in LIBRARY.items():
-        ns[f"c_{fname}" if b.kind in ("chance", "game") else f"b_{fname}"] = b.bind(boards)
+        ns[f"c_{fname}" if b.kind in ("chance", "game") else f"b_{fname}"] = b.bind(prog.boards)
     prog.namespace = ns
     return ns
 
 
 def _compile_one(prog: Program, g: CodeGen, name: str, label: str) -> Any:
-    ns = dict(prog.namespace)
+    ns = {**prog.namespace, **g.constants}
     ns["SPANS"] = g.spans
     exec(compile("\n".join(g.lines) + "\n", f"<regelwerk:{label}>", "exec"), ns)
     return ns[name]

@@ -17,31 +17,33 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import SaveError
-from .values import decode, deep_copy, jsonable
+from .values import decode, jsonable
 
 
 @dataclass(frozen=True, slots=True)
 class Field:
     name: str
-    copy: Callable[[Any], Any]
+    copy: Callable[[Any, Any], Any]  # (value, program) -> an independent value
     dump: Callable[[Any], Any]
     load: Callable[[Any, Any, str], Any]  # (JSON value, the game being rebuilt, JSON path)
 
 
-def _same(v: Any) -> Any:
+def _same(v: Any, prog: Any = None) -> Any:
     return v
 
 
-def _copy_vars(v: dict) -> dict:
-    return {k: (deep_copy(x) if type(x) in (dict, list) else x) for k, x in v.items()}
+def _copy_vars(v: dict, prog: Any) -> dict:
+    out = dict(v)
+    for name, copy in prog.var_copiers:  # only the variables whose values hold dicts
+        out[name] = copy(out[name])
+    return out
 
 
-def _copy_frames(frames: list) -> list:
-    return [[f[0], f[1], dict(f[2]), f[3]] for f in frames]
-
-
-def _copy_pending(p: dict | None) -> dict | None:
-    return dict(p) if p is not None else None
+def _copy_frames(frames: list, prog: Any = None) -> list:
+    out = []
+    for bid, pc, local, rule in frames:  # the frame lists and their locals change in place
+        out.append([bid, pc, local.copy(), rule])
+    return out
 
 
 # ---------------------------------------------------------------------- loading, checked
@@ -160,7 +162,7 @@ DYNAMIC: tuple[Field, ...] = (
     Field("round", _same, _same, _load_count),
     Field("rng", _same, str, _load_rng),
     Field("frames", _copy_frames, lambda fs: [[f[0], f[1], jsonable(f[2]), f[3]] for f in fs], _load_frames),
-    Field("pending", _copy_pending, jsonable, _load_pending),
+    Field("pending", _same, jsonable, _load_pending),  # replaced, never changed in place
     Field("result", _same, _same, _load_result),
     Field("step_no", _same, _same, _load_count),
     Field("trig_last", _same, list, _load_trig_last),  # replaced, never changed in place
@@ -169,3 +171,4 @@ DYNAMIC: tuple[Field, ...] = (
     Field("abandon", _same, _dump_abandon, _load_abandon),  # (game before the move, rule, move)
 )
 NAMES = tuple(f.name for f in DYNAMIC)
+COPIED = tuple(f for f in DYNAMIC if f.copy is not _same)  # the fields a clone must copy

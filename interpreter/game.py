@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 
 from . import ir
 from .compile import MISSING, Program
-from .dynamic import DYNAMIC
+from .dynamic import COPIED, DYNAMIC
 from .errors import Abandoned, BudgetExceeded, EngineError, IllegalAction, RuleFailure, SaveError
 from .moves import Action, as_action, parse_action, same_move, same_value
 from .recording import TraceRecorder
@@ -150,7 +150,9 @@ class Game(TraceRecorder):
         """Every move the deciding player may make now, in a stable order."""
         if self.pending is None or self.result is not None:
             return []
-        legal = self._moves()
+        legal = self._legal
+        if legal is None:
+            legal = self._moves()
         if self.abandoned:
             return [a for a in legal if str(a) not in self.abandoned]
         return list(legal)
@@ -244,6 +246,18 @@ class Game(TraceRecorder):
             except (ValueError, TypeError):
                 i = -1
             if i >= 0 and legal[i] is action:  # the very move offered: no need to check it
+                effect = self.prog.plain_effects.get(action[0])
+                if effect is not None and not self.record:  # the common case, kept short
+                    self.frames[-1][1] += 1
+                    self._legal = self.pending = None
+                    self.step_no += 1
+                    try:
+                        finished = effect(self, *action[1])
+                    except _RULE_ERRORS as err:
+                        raise RuleFailure(f"action '{action}' failed: {type(err).__name__}: {err}") from err
+                    if not finished:
+                        self._run()
+                    return
                 move = action
         try:
             self._take(move or self._legal_move(action))
@@ -362,7 +376,7 @@ class Game(TraceRecorder):
     # ------------------------------------------------------------------ undo
     def _snapshot(self) -> tuple:
         """Everything but `vars` (the journal restores those), as it is now."""
-        return tuple(f.copy(getattr(self, f.name)) for f in DYNAMIC[1:]) + (self._legal,)
+        return tuple(f.copy(getattr(self, f.name), self.prog) for f in DYNAMIC[1:]) + (self._legal,)
 
     def undo(self) -> None:
         """Take back the last decision, from the journal of a recorded game."""
@@ -460,6 +474,8 @@ class Game(TraceRecorder):
         order. True if any fired: the caller then looks again, within the chain budget."""
         trig = self.prog.triggers
         last = self.trig_last
+        if not self._chain:
+            self._fired = []  # the triggers of this chain, named if it runs away
         now = [bool(test(self)) for test, _fn, _blk, _d in trig]
         if now == last:
             return False
@@ -526,19 +542,12 @@ class Game(TraceRecorder):
     def clone(self) -> Game:
         """An independent copy: the same state, frames, generator and pending decision."""
         g = Game.__new__(Game)
-        g.prog = self.prog
-        g.ruleset = self.ruleset
-        g.record = self.record
-        g.players = self.players
-        g.seed = self.seed
-        g.options = self.options
-        g.consts = self.consts
-        for f in DYNAMIC:
-            setattr(g, f.name, f.copy(getattr(self, f.name)))
-        g._bookkeeping(False)
-        g._legal = self._legal  # never changed in place: legal_actions() hands out copies
-        if self.trace is not None:
-            g.trace = list(self.trace)
+        d = self.__dict__.copy()  # fixed fields, and the dynamic ones that are never changed in place
+        for f in COPIED:
+            d[f.name] = f.copy(d[f.name], self.prog)
+        if self.record:  # an untraced game's bookkeeping is idle between decisions: share it
+            d.update(journal=[], _undo=[], trace=list(self.trace), _step=None, _jmark=0)
+        g.__dict__ = d  # _legal is shared: legal_actions() hands out copies, never the list
         return g
 
     def to_json(self) -> dict:

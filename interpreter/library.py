@@ -67,6 +67,11 @@ def _grid(wrap: Callable[[Type], Type]) -> Result:
     return lambda args, grid: wrap(grid)
 
 
+def _lists(t: Type) -> Type:
+    """A list of lists of `t` (runs of squares, placements, groups)."""
+    return ListOf(ListOf(t))
+
+
 def _item0(args: list[Type], grid: Type) -> Type:
     return args[0].item if args else ANY
 
@@ -167,15 +172,15 @@ _ENTRIES = [
     _b("min_of", 1, 2, ANY, "smallest item of a list (default for an empty list)", "pure", _min_of),
     _b("sorted", 1, 1, _arg0, "the items in ascending order", "board", Boards.sorted),
     _b("reversed", 1, 1, _arg0, "the items in reverse order", "pure", _reversed),
-    _b("subsets", 2, 2, LIST, "every choice of n items from a list, in order", "pure", _subsets),
+    _b("subsets", 2, 2, lambda args, grid: _lists(args[0].item if args else ANY), "every choice of n items from a list, in order", "pure", _subsets),
     _b("top", 1, 1, ANY, "the top (last) item of a zone, or none", "pure", _top),
     _b("nth_largest", 2, 2, ANY, "the n-th largest distinct value (1 = largest), or none", "pure",
        _nth_largest),
     _b("rank_groups", 2, 2, LIST, "items grouped by equal score, best group first", "pure", _rank_groups),
     _b("relative_majority", 1, 1, LIST, "keys of a count map tied at a maximum >= 1", "pure",
        aggregate.relative_majority),
-    _b("keys", 1, 1, LIST, "the keys of a map", "pure", _keys),
-    _b("values", 1, 1, LIST, "the values of a map, in key order", "pure", _values),
+    _b("keys", 1, 1, lambda args, grid: ListOf(args[0].item if args else ANY), "the keys of a map", "pure", _keys),
+    _b("values", 1, 1, lambda args, grid: ListOf(args[0].value if args else ANY), "the values of a map, in key order", "pure", _values),
     _b("flatten", 1, 1, LIST, "one list of the items of a list of lists", "pure", _flatten),
     _b("ceil_div", 2, 2, INT, "a divided by b, rounded up", "pure", _ceil_div),
     _b("matching_size", 1, 1, INT, "largest number of items that each get their own slot, "
@@ -199,8 +204,8 @@ _ENTRIES = [
        True),
     _b("distance", 2, 2, INT, "Chebyshev distance between two squares", "board", Boards.distance, True),
     _b("manhattan", 2, 2, INT, "Manhattan distance between two squares", "board", Boards.manhattan, True),
-    _b("lines", 1, 1, LIST, "every straight run of n squares on the grid", "board", Boards.lines, True),
-    _b("lines_through", 2, 2, LIST, "the straight runs of n squares containing a square", "board",
+    _b("lines", 1, 1, _grid(_lists), "every straight run of n squares on the grid", "board", Boards.lines, True),
+    _b("lines_through", 2, 2, _board0(_lists), "the straight runs of n squares containing a square", "board",
        Boards.lines_through, True),
     _b("row", 1, 1, INT, "a square's row, 1-based from the south edge", "board", Boards.row, True),
     _b("column", 1, 1, INT, "a square's column, 1-based from the west edge", "board", Boards.column, True),
@@ -217,10 +222,10 @@ _ENTRIES = [
        Boards.adjacent_nodes, True),
     _b("path_length", 2, 2, Opt(INT), "shortest path length between two graph nodes", "board",
        Boards.path_length, True),
-    _b("components", 1, 2, LIST, "connected groups of the given squares or nodes", "board",
+    _b("components", 1, 2, lambda args, grid: _lists(args[0].item.base if args else ANY), "connected groups of the given squares or nodes", "board",
        Boards.components),
     # polyominoes
-    _b("placements", 2, 3, LIST, "square sets a shape covers, in every orientation", "board",
+    _b("placements", 2, 3, _grid(_lists), "square sets a shape covers, in every orientation", "board",
        Boards.placements),
     # chance (only as the value of a `let`)
     _b("roll", 2, 2, ListOf(INT), "roll n dice with s sides", "chance", chance.chance_roll),

@@ -41,11 +41,13 @@ class MachineBuilder:
         blk = self.blocks[bid]
         name = f"B_{bid}"
         lines = ["    L = F[2]", "    pc = F[1]", "    steps = 0", "    while True:"]
+        self.g.in_block = True  # `current` changes inside a block: read it each time
         for k, op in enumerate(blk.ops):
             lines.append(f"        if pc == {k}:  # {type(op).__name__}")
             body: list[str] = []
             self.op(k, op, body, "            ")
             lines.extend(body)
+        self.g.in_block = False
         self.g.function(name, ["F"], lines)
         return name
 

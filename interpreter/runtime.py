@@ -152,6 +152,17 @@ def _uniq(items: Any) -> list:
         return out
 
 
+MEMO_LIMIT = 50_000
+
+
+def _memo(table: dict, fn: Any, *args: Any) -> Any:
+    """Call a library function that depends only on its arguments, and remember the result."""
+    value = fn(*args)
+    if len(table) < MEMO_LIMIT:
+        table[args[0] if len(args) == 1 else args] = value
+    return value
+
+
 def _streak(items: Any, pred: Any) -> int:
     n = 0
     for x in items:
@@ -191,6 +202,7 @@ RUNTIME = {
     "_draw": _draw,
     "_cleared": _cleared,
     "_streak": _streak,
+    "_memo": _memo,
     "_uniq": _uniq,
     "_argmax": _argmax,
     "_argmin": _argmin,

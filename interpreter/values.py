@@ -9,6 +9,7 @@ value and a bad one is reported with its JSON path.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from ..dsl.types import ANY, BOOL, INT, TEXT, Elem, ListOf, MapOf, Opt, Record, SetOf, Type
@@ -74,6 +75,25 @@ def deep_copy(v: Any) -> Any:
     if t is list and any(type(x) in (dict, list) for x in v):
         return [deep_copy(x) for x in v]
     return v
+
+
+def copier(t: Type) -> Callable[[Any], Any] | None:
+    """A function that copies the mutable part of a value of type `t` (its dicts), or None
+    when values of `t` have none: state copies are then as shallow as the types allow."""
+    if isinstance(t, Opt):
+        inner = copier(t.inner)
+        return None if inner is None else (lambda v: None if v is None else inner(v))
+    if isinstance(t, MapOf):
+        val = copier(t.val)
+        if val is None:
+            return dict.copy
+        return lambda d: {k: val(x) for k, x in d.items()}
+    if isinstance(t, ListOf):
+        item = copier(t.elem)
+        return None if item is None else (lambda xs: [item(x) for x in xs])
+    if isinstance(t, Record) or t == ANY:
+        return deep_copy
+    return None  # numbers, texts, named values, sets: never changed in place
 
 
 def _fail(path: str, msg: str) -> SaveError:

@@ -81,21 +81,22 @@ class Ruleset:
                               f" players, not {n}")
         if type(seed) is not int:
             raise EngineError(f"a seed is a whole number, not {seed!r}")
+        if start and not options:  # the common case, kept short
+            template = self._templates.get((n, record))
+            if template is not None:
+                return _from_template(template, seed)
         opts = self.options(options)
         prog = self.program(record)
         names = tuple(decl.names[:n])
         if not start:
             return Game(prog, names, seed, opts, self)
-        key = (n, repr(sorted(opts.items())), record)
+        key = (n, record) if not opts else (n, record, repr(sorted(opts.items())))
         if key not in self._templates:
             self._templates[key] = self._template(prog, names, opts)
         template = self._templates[key]
         if template is None:  # the start draws on chance: every seed starts differently
             return Game(prog, names, seed, opts, self).start()
-        game = template.clone()
-        game.seed = seed
-        game.rng = seed_state(seed)
-        return game
+        return _from_template(template, seed)
 
     def _template(self, prog: Program, names: tuple[str, ...], opts: dict) -> Game | None:
         """A started game to clone new games from, if starting used no chance (so the start is
@@ -105,6 +106,13 @@ class Ruleset:
 
     def load_game(self, data: Any, record: bool = False) -> Game:
         return Game.from_json(data, self, record)
+
+
+def _from_template(template: Game, seed: int) -> Game:
+    game = template.clone()
+    game.seed = seed
+    game.rng = seed_state(seed)
+    return game
 
 
 def _load_modules(path: Path, seen: set[Path], sources: dict[str, str]) -> list[A.Module]:
