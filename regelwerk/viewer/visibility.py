@@ -20,6 +20,7 @@ gaps those leave (issue 10):
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -113,7 +114,7 @@ class Secrets:
         unseen = any(self._masked(c, player) for c in step.get("changes", []))
         dec = step.get("decision") or None
         mine = bool(dec) and dec.get("by") == player
-        public_args = self._public_bindings(step, unseen and not mine, mine)
+        public_args = self._public_bindings(step, unseen and not mine, mine, _shown(s["changes"]))
         s["bindings"] = {k: (v if k in public_args else HIDDEN) for k, v in step.get("bindings", {}).items()}
         if dec and set(s["bindings"]) - public_args:
             s["decision"] = {**dec, "action": _action_text(dec, step, s["bindings"], self.model)}
@@ -122,12 +123,12 @@ class Secrets:
         s["checks"] = [self._check(c, public_args) for c in step.get("checks", [])]
         return s
 
-    def _public_bindings(self, step: dict, wrote_secret: bool, mine: bool) -> set[str]:
+    def _public_bindings(self, step: dict, wrote_secret: bool, mine: bool, shown: set[str]) -> set[str]:
         bindings = step.get("bindings", {})
         if mine:
             return set(bindings)
-        if wrote_secret:
-            return set()
+        if wrote_secret:  # only what the step put in plain sight (the card laid on the pile)
+            return {k for k, v in bindings.items() if _key(v) in shown}
         dec = step.get("decision") or {}
         if dec.get("kind") == "choose":
             return {k for k in bindings if k not in self.secret_choices}
@@ -153,6 +154,33 @@ class Secrets:
         if root in self.owner_vars and "[" not in change["path"]:
             return {**change, "old": _own_entry(change["old"], player), "new": _own_entry(change["new"], player)}
         return change
+
+
+def _key(v: Any) -> str:
+    return json.dumps(v, sort_keys=True)
+
+
+def _shown(changes: list[dict]) -> set[str]:
+    """Values a step showed everyone: the keys of its visible writes, the values they
+    wrote, and the items that came into or left a visible list or set."""
+    out: set[str] = set()
+    for c in changes:
+        if c.get("hidden") or "owner" in c or _has_hidden(c["old"]) or _has_hidden(c["new"]):
+            continue
+        out.update(_key(k) for k in c.get("keys", [])[1:])
+        old, new = c["old"], c["new"]
+        if isinstance(old, list) and isinstance(new, list):
+            before = [_key(x) for x in old]
+            after = [_key(x) for x in new]
+            out.update(x for x in after if after.count(x) > before.count(x))
+            out.update(x for x in before if before.count(x) > after.count(x))
+        else:
+            out.update({_key(old), _key(new)})
+    return out
+
+
+def _has_hidden(v: Any) -> bool:
+    return HIDDEN in json.dumps(v) if isinstance(v, (dict, list)) else v == HIDDEN
 
 
 def _own_entry(value: Any, player: str) -> Any:

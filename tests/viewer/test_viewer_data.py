@@ -207,3 +207,13 @@ def test_save_page_has_the_position_and_the_deciders_moves(tmp_path: Path):
     hidden = page_data(page_for(str(save), None, other))
     assert hidden["legal"] is None and hidden["pending"]["player"] == decider
     assert all(isinstance(v, dict) and "hidden" in v for k, v in hidden["start"]["hand"].items() if k != other)
+
+
+@pytest.mark.parametrize("name", ["khan", "shogun", "root"])
+def test_docs_keep_a_picture_of_each_seed_game(name: str):
+    """README and docs/viewer.md show these; `tests/viewer/screenshots.py` remakes them."""
+    png = Path(__file__).resolve().parents[2] / "docs" / "img" / f"viewer-{name}.png"
+    data = png.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    assert width >= 1000 and height >= 600

@@ -345,6 +345,7 @@ function drawGraph(board, st, changed) {
   }
   const over = s("g", {});
   const R = 16;
+  const inside = firstCount(board);
   for (const [n] of board.nodes) {
     const [x, y] = at.get(n);
     const fs = facts.get(n) || [];
@@ -352,14 +353,14 @@ function drawGraph(board, st, changed) {
     const owner = fs.find((f) => f.layer.shape === "cells" && f.layer.values === "player");
     const fill = owner ? playerColour(owner.value) : "#fff";
     g.append(s("circle", { cx: x, cy: y, r: R, fill, stroke: "#333", "stroke-width": 1.5 }));
-    const count = fs.find((f) => f.layer.shape === "cells" && f.layer.values === "count");
+    const count = fs.find((f) => f.layer === inside);
     if (count) g.append(s("text", { x, y: y + 6, "font-size": 17, "font-weight": "700", "text-anchor": "middle", fill: inkOn(fill), text: String(count.value) }));
     else if (owner) g.append(s("text", { x, y: y + 6, "font-size": 15, "font-weight": "700", "text-anchor": "middle", fill: inkOn(fill), text: String(owner.value)[0] }));
-    g.append(s("text", { x, y: y + R + 13, "font-size": 13, "text-anchor": "middle", fill: "#111", "paint-order": "stroke", stroke: "#fdfdfb", "stroke-width": 3, text: n }));
+    g.append(s("text", { x, y: y + R + 17, "font-size": 13, "text-anchor": "middle", fill: "#111", "paint-order": "stroke", stroke: "#fdfdfb", "stroke-width": 3, text: n }));
     const rest = fs.filter((f) => f !== owner && f !== count && f.layer.shape !== "per_player");
     const line2 = rest.map((f) => f.layer.shape === "marks" ? f.layer.name
       : f.layer.values === "items" ? short(f.value) : `${f.layer.name} ${short(f.value)}`).join(" · ");
-    if (line2) g.append(s("text", { x, y: y + R + 26, "font-size": 11, "text-anchor": "middle", fill: "#333", "paint-order": "stroke", stroke: "#fdfdfb", "stroke-width": 3, text: line2 }));
+    if (line2) g.append(s("text", { x, y: y + R + 30, "font-size": 11, "text-anchor": "middle", fill: "#333", "paint-order": "stroke", stroke: "#fdfdfb", "stroke-width": 3, text: line2 }));
     const pp = fs.filter((f) => f.layer.shape === "per_player");
     pp.forEach((f, i) => {
       const bx = x + R + 4 + i * 17, by = y - R + 4;
@@ -370,11 +371,16 @@ function drawGraph(board, st, changed) {
     svg.append(g);
     if (ch) {
       over.append(s("circle", { class: "hl-under", cx: x, cy: y, r: R + 5, "stroke-width": 6 }));
-      over.append(s("circle", { class: "hl", cx: x, cy: y, r: R + 5, "stroke-width": 3.5, "stroke-dasharray": "6 4", "data-changed": n }));
+      over.append(s("circle", { class: "hl", cx: x, cy: y, r: R + 5, "stroke-width": 3.5, style: "stroke-dasharray: 7 4", "data-changed": n }));
     }
   }
   svg.append(over);
   return svg;
+}
+
+// On a graph, the first count layer is the number inside each node.
+function firstCount(board) {
+  return board.kind === "graph" ? board.layers.find((x) => x.shape === "cells" && x.values === "count") || null : null;
 }
 
 function legend(board, st) {
@@ -389,6 +395,8 @@ function legend(board, st) {
       for (const t of [...seen].sort()) {
         items.push(h("span", {}, h("span", { class: "swatch", style: first ? `background:${tint(L.name, t)}` : `background:#fff;border:3px solid ${tint(L.name, t, true)}` }), `${L.name} ${t}`));
       }
+    } else if (L.shape === "marks" && board.kind === "graph") {
+      items.push(h("span", {}, `${L.name}: its name under the node`));
     } else if (L.shape === "marks") {
       items.push(h("span", {}, h("span", { class: "swatch", style: "background:#222" }), L.name));
     } else if (L.shape === "pieces") {
@@ -396,7 +404,7 @@ function legend(board, st) {
     } else if (L.values === "player" || L.shape === "per_player") {
       items.push(h("span", {}, `${L.name}${L.extra ? " (per player)" : ""}:`, ...DATA.players.map(playerChip)));
     } else if (L.values === "count") {
-      const inside = board.kind === "graph" ? board.layers.find((x) => x.shape === "cells" && x.values === "count") === L : true;
+      const inside = board.kind === "graph" ? firstCount(board) === L : true;
       items.push(h("span", {}, `${L.name}: ${inside ? "the number inside" : "under the name"}`));
     } else {
       items.push(h("span", {}, `${L.name}: ${board.kind === "graph" ? "under the name" : "text on the square"}`));
@@ -555,7 +563,7 @@ function drawPanels(st, step) {
     cards.push(h("div", { class: "card", id: "panel-collections" }, h("h3", { text: "Piles and sets" }), groups.collections.map((v) => {
       const x = st[v.name];
       const n = Array.isArray(x) ? x.length : isHidden(x) ? x.hidden : 0;
-      const body = Array.isArray(x) ? x.map((i) => h("span", { class: "chip", text: text(i) })) : [valueEl(x)];
+      const body = Array.isArray(x) ? chips(x) : [valueEl(x)];
       return h("details", { "data-var": v.name, class: touched.has(v.name) ? "changed" : null, open: n <= 16 ? true : null },
         h("summary", {}, h("span", { class: "code", text: v.name }), h("span", { class: "muted", text: ` ${n} item${n === 1 ? "" : "s"}${v.hidden ? " · hidden" : ""}` })), body);
     })));
@@ -572,9 +580,14 @@ function drawPanels(st, step) {
   document.getElementById("panels").replaceChildren(...cards);
 }
 
+// Chips with spaces between them, so the text reads (and copies) as words.
+function chips(items) {
+  return items.flatMap((i, n) => (n ? [" ", h("span", { class: "chip", text: text(i) })] : [h("span", { class: "chip", text: text(i) })]));
+}
+
 function cellValue(x, max) {
   if (typeof x === "number") return [String(x), h("span", { class: "bar", style: `width:${(3 * Math.abs(x)) / max}rem` })];
-  if (Array.isArray(x)) return x.length ? x.map((i) => h("span", { class: "chip", text: text(i) })) : h("span", { class: "muted", text: "–" });
+  if (Array.isArray(x)) return x.length ? chips(x) : h("span", { class: "muted", text: "–" });
   return valueEl(x);
 }
 
@@ -599,7 +612,18 @@ function render() {
   el("first").disabled = pos === 0;
   el("forward").disabled = pos === N;
   el("last").disabled = pos === N;
-  if (DATA.mode === "trace") history.replaceState(null, "", "#step=" + pos);
+  if (DATA.mode === "trace") rememberPosition();
+}
+
+// The address keeps the position (#step=N) for reloading and sharing; written at most every
+// half second, since browsers throttle pages that rewrite their address many times a second.
+let remember = null;
+function rememberPosition() {
+  if (remember !== null) return;
+  remember = setTimeout(() => {
+    remember = null;
+    history.replaceState(null, "", "#step=" + pos);
+  }, 500);
 }
 
 function buildFind() {
