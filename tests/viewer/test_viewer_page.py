@@ -177,3 +177,22 @@ def test_save_page_shows_the_position_and_its_legal_moves(tmp_path: Path, opened
     owned = [q for q, who in game.vars["owner"].items() if who is not None]
     node = page.page.locator(f'g.sq[data-square="{owned[0]}"] circle').first
     assert node.get_attribute("fill").lower() == page.js("(p) => JSON.parse(document.getElementById('regelwerk-data').textContent).colours[p]", game.vars["owner"][owned[0]]).lower()
+
+
+def test_an_authored_note_is_shown_apart_from_the_rulebook(played: dict[str, Played], opened, tmp_path: Path):
+    """Traces will carry `note` (authored text, not in the rulebook) beside `quote`."""
+    p = played["khan"]
+    lines = p.trace.read_text(encoding="utf-8").splitlines()
+    first = next(i for i, x in enumerate(lines) if '"decision":{' in x)
+    step = json.loads(lines[first])
+    step["note"] = "Authored: the designers' reading of this sentence."
+    lines[first] = json.dumps(step)
+    trace = tmp_path / "noted.jsonl"
+    trace.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = tmp_path / "noted.html"
+    out.write_text(page_for(str(trace), str(p.rules)), encoding="utf-8")
+    page = opened(out, step=step["step"] + 1)
+    assert page.page.inner_text("#note").endswith(step["note"])
+    assert step["note"] not in page.page.inner_text("#quote")
+    assert page.js("getComputedStyle(document.querySelector('#note')).fontFamily") != \
+        page.js("getComputedStyle(document.querySelector('#quote')).fontFamily")

@@ -333,7 +333,7 @@ function tooltip(sq, fs, ch) {
 
 function drawGraph(board, st, changed) {
   const SIZE = 115 * Math.max(4, Math.sqrt(board.nodes.length));
-  const PAD = 50;
+  const PAD = 64;
   const xs = board.nodes.map((n) => n[1]), ys = board.nodes.map((n) => n[2]);
   const W = Math.max(...xs) * SIZE + PAD * 2, H = Math.max(...ys) * SIZE + PAD * 2 + 20;
   const at = new Map(board.nodes.map(([n, x, y]) => [n, [PAD + x * SIZE, PAD + y * SIZE]]));
@@ -420,7 +420,11 @@ function drawBoards(st, step) {
     const changed = changes.get(b.name) || new Map();
     const svg = b.kind === "grid" ? drawGrid(b, st, changed) : drawGraph(b, st, changed);
     const cap = h("figcaption", {}, b.name, h("span", { class: "muted", text: ` (${b.layers.map((l) => l.name).join(", ")})` }));
-    return h("figure", { class: "board card", "data-board": b.name, style: "margin:0 0 1rem" }, cap, svg, legend(b, st));
+    // a big map stays legible in a narrow window: it scrolls sideways inside its frame
+    const size = b.kind === "graph" ? b.nodes.length : b.width;
+    svg.style.minWidth = size > 20 ? "36rem" : size > 8 ? "22rem" : "";
+    return h("figure", { class: "board card", "data-board": b.name, style: "margin:0 0 1rem" }, cap,
+      h("div", { class: "board-scroll" }, svg), legend(b, st));
   });
   if (!figs.length) figs.push(h("p", { class: "muted", text: "This ruleset declares no board to draw." }));
   root.replaceChildren(...figs);
@@ -547,7 +551,8 @@ function drawPanels(st, step) {
       const m = st[v.name] || {};
       const nums = DATA.players.map((p) => m[p]).filter((x) => typeof x === "number");
       const max = Math.max(1, ...nums.map(Math.abs));
-      return h("tr", { "data-var": v.name }, h("th", { class: "code", title: v.type, text: v.name + (v.hidden ? " 🔒" : "") }),
+      return h("tr", { "data-var": v.name }, h("th", { class: "code", title: v.type },
+        v.name, v.hidden ? h("span", { class: "muted", text: v.hidden === "owner" ? " (own only)" : " (hidden)" }) : null),
         DATA.players.map((p) => h("td", {
           class: (typeof m[p] === "number" ? "num " : "") + (entryChanged(v.name, p) ? "changed" : ""),
           "data-player": p,
