@@ -44,7 +44,7 @@ _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 def for_player(data: dict, player: str, game: Game) -> dict:
     """The page data as `player` may see it. `game` is the position the page starts from
     (the prepared start of a trace, or a loaded save)."""
-    secrets = Secrets(game.prog.model)
+    secrets = Secrets(game.ruleset.model)
     out = dict(data)
     out["viewer"] = player
     out["seed"] = None
