@@ -3,20 +3,28 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The viewer's browser tests drive Debian's Chromium (headless); installed when missing.
+CHROMIUM ?= $(or $(REGELWERK_CHROMIUM),/usr/bin/chromium)
+export REGELWERK_CHROMIUM := $(CHROMIUM)
 
 .PHONY: demo test bench lint clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet -e '.[test,browser]'
 	touch $(STAMP)
 
 demo: $(STAMP)
 	$(BIN)/regelwerk run rulesets/classic/tictactoe.rules --players 2 --seed 7 --trace demo-trace.jsonl
 	$(BIN)/regelwerk trace show demo-trace.jsonl
 
-test: $(STAMP)
+$(CHROMIUM):
+	@command -v apt-get >/dev/null || { echo "no $(CHROMIUM): install Chromium and set REGELWERK_CHROMIUM"; exit 1; }
+	apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+
+test: $(STAMP) $(CHROMIUM)
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q -p no:cacheprovider
 

@@ -1,4 +1,4 @@
-"""The `regelwerk` command: check, fmt, run, play, legal, explain, test, trace show, perft.
+"""The `regelwerk` command: check, fmt, run, play, legal, explain, test, trace show, view, perft.
 
 Every user-facing failure is printed as a located message on stderr with a non-zero exit;
 library code never prints or exits, this module does both.
@@ -290,6 +290,24 @@ def cmd_trace_show(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_view(args: argparse.Namespace) -> int:
+    """One self-contained HTML page for a trace or a save (imported late: only `view` needs it)."""
+    from .viewer import ViewerError, page_for
+
+    out = args.out or str(Path(args.file).with_suffix(".html"))
+    if Path(out).resolve() == Path(args.file).resolve():
+        raise CliError(f"--out {out}: would overwrite the input", 2)
+    try:
+        page = page_for(args.file, args.rules, args.player)
+        write_atomic(out, page)
+    except ViewerError as err:
+        raise CliError(str(err)) from None
+    except OSError as err:
+        raise CliError(f"{out}: error: cannot write: {err.strerror}") from None
+    print(f"{out}: {len(page.encode('utf-8')) // 1024} KiB" + (f", as seen by {args.player}" if args.player else ""))
+    return 0
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     r = _load(args.file)
     report = simulate(r, args.players, args.games, args.seed, _options(args.option, r), args.max_steps)
@@ -370,6 +388,13 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("file")
     t.add_argument("--player", help="only what this player may see")
     t.set_defaults(fn=cmd_trace_show)
+
+    p = sub.add_parser("view", help="write a trace or a save as one self-contained HTML page")
+    p.add_argument("file", metavar="TRACE.jsonl|SAVE.json")
+    p.add_argument("--rules", metavar="FILE.rules", help="the ruleset (a trace names it only by title and hash)")
+    p.add_argument("--out", metavar="FILE.html", help="default: the input's name with .html")
+    p.add_argument("--player", help="only what this player may see")
+    p.set_defaults(fn=cmd_view)
 
     p = sub.add_parser("simulate", help="many seeded random games: win rates, lengths, failures")
     game_args(p)
