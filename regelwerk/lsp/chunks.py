@@ -1,0 +1,60 @@
+"""Split a rules text into top-level declarations, so an edit re-parses only its own.
+
+A declaration starts on a line whose first character is neither blank nor `#`, outside any
+bracket: the grammar's `start: _NL? decl*` makes such a line the start of a new `decl`. Blank
+and comment lines stay with the declaration before them; lines before the first declaration
+belong to the first chunk.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """One declaration's text and the 1-based line it starts on."""
+
+    line: int
+    text: str
+
+
+def _bracket_delta(line: str) -> int:
+    """Net bracket depth change of one line, ignoring strings and comments."""
+    depth = 0
+    quoted = escaped = False
+    for ch in line:
+        if quoted:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                quoted = False
+        elif ch == '"':
+            quoted = True
+        elif ch == "#":
+            break
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+    return depth
+
+
+def split_chunks(text: str) -> list[Chunk]:
+    """The declarations of `text` in order; joining their texts gives `text` back."""
+    lines = text.splitlines(keepends=True)
+    chunks: list[Chunk] = []
+    start = 0
+    depth = 0
+    for i, line in enumerate(lines):
+        first = line[:1]
+        starts_decl = depth <= 0 and first not in ("", " ", "\t", "#", "\n", "\r", "\f")
+        if starts_decl and i > start:
+            chunks.append(Chunk(start + 1, "".join(lines[start:i])))
+            start = i
+        depth += _bracket_delta(line)
+    if start < len(lines) or not chunks:
+        chunks.append(Chunk(start + 1, "".join(lines[start:])))
+    return chunks
