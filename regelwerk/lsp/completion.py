@@ -114,8 +114,8 @@ def _names(an: Analysis, path: str, line: int, word: str) -> list[Item]:
     items: list[Item] = []
     for name, key in an.index.locals_at(path, line).items():
         sym = an.index.symbols.get(key)
-        items.append(Item(name, sym.kind if sym else "local", (sym.type or "") if sym else "",
-                          sym.detail if sym else ""))
+        if sym is not None:
+            items.append(Item(name, sym.kind, sym.type or sym.detail, sym.detail if sym.type else ""))
     squares = bool(_SQUARE.match(word))
     for key, sym in an.index.symbols.items():
         if key[0] != "global" or sym.kind in ("action", "procedure", "builtin"):

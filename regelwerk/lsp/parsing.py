@@ -33,6 +33,7 @@ class IncrementalParser:
 
     path: str
     _cache: dict[str, _Entry] = field(default_factory=dict)
+    _previous: dict[str, _Entry] = field(default_factory=dict)  # one version back: undo is free
     parsed_chunks: int = 0  # declarations parsed so far (the benchmark and tests read it)
 
     def parse(self, text: str) -> Parsed:
@@ -42,7 +43,7 @@ class IncrementalParser:
         diags: list[Diagnostic] = []
         fresh: dict[str, _Entry] = {}
         for chunk in split_chunks(text):
-            entry = fresh.get(chunk.text) or self._cache.get(chunk.text)
+            entry = fresh.get(chunk.text) or self._cache.get(chunk.text) or self._previous.get(chunk.text)
             if entry is None or (entry.decls is None and entry.line != chunk.line):
                 entry = self._parse_chunk(chunk.text, chunk.line)
             fresh[chunk.text] = entry
@@ -52,7 +53,7 @@ class IncrementalParser:
                 decls.extend(shift_lines(entry.decls, chunk.line - entry.line))
             else:
                 decls.extend(entry.decls)
-        self._cache = fresh
+        self._previous, self._cache = self._cache, fresh
         if diags:
             return Parsed(None, tuple(diags))
         end = text.count("\n") + 1
