@@ -4,11 +4,21 @@ A declaration starts on a line whose first character is neither blank nor `#`, o
 bracket: the grammar's `start: _NL? decl*` makes such a line the start of a new `decl`. Blank
 and comment lines stay with the declaration before them; lines before the first declaration
 belong to the first chunk.
+
+A bracket left open while typing would otherwise join every later declaration to the one being
+edited (and re-parse them all at each key), so a line that starts with a declaration keyword at
+column 0 always starts a declaration. The grammar would let such a line continue a bracketed
+expression; the printer never writes one, so only hand-made, unformatted text can differ.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+
+_DECLARATION = re.compile(
+    r"(game|players|enum|board|record|data|state|const|option|define|action|procedure|when|on"
+    r"|flow|scoring|include|device|display|invariant|scenario)\b")
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +60,10 @@ def split_chunks(text: str) -> list[Chunk]:
     depth = 0
     for i, line in enumerate(lines):
         first = line[:1]
-        starts_decl = depth <= 0 and first not in ("", " ", "\t", "#", "\n", "\r", "\f")
+        starts_decl = first not in ("", " ", "\t", "#", "\n", "\r", "\f") and (
+            depth <= 0 or _DECLARATION.match(line) is not None)
+        if starts_decl:
+            depth = 0
         if starts_decl and i > start:
             chunks.append(Chunk(start + 1, "".join(lines[start:i])))
             start = i

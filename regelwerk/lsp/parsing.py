@@ -3,6 +3,7 @@ cached by its text, so a keystroke re-parses one declaration instead of the whol
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from ..dsl import ast as A
@@ -32,8 +33,9 @@ class IncrementalParser:
     """Parses successive versions of one file; counts the declarations it really parsed."""
 
     path: str
-    _cache: dict[str, _Entry] = field(default_factory=dict)
-    _previous: dict[str, _Entry] = field(default_factory=dict)  # one version back: undo is free
+    # declarations by text, least recently used first; older versions are kept (a few times the
+    # file's declarations) so undo, or closing a bracket that joined declarations, parses nothing
+    _cache: OrderedDict[str, _Entry] = field(default_factory=OrderedDict)
     parsed_chunks: int = 0  # declarations parsed so far (the benchmark and tests read it)
 
     def parse(self, text: str) -> Parsed:
@@ -41,19 +43,21 @@ class IncrementalParser:
             return self._whole(text)
         decls: list[A.Node] = []
         diags: list[Diagnostic] = []
-        fresh: dict[str, _Entry] = {}
-        for chunk in split_chunks(text):
-            entry = fresh.get(chunk.text) or self._cache.get(chunk.text) or self._previous.get(chunk.text)
+        chunks = split_chunks(text)
+        for chunk in chunks:
+            entry = self._cache.get(chunk.text)
             if entry is None or (entry.decls is None and entry.line != chunk.line):
                 entry = self._parse_chunk(chunk.text, chunk.line)
-            fresh[chunk.text] = entry
+            elif entry.line != chunk.line:  # lines above were added or removed: move it
+                entry = _Entry(chunk.line, shift_lines(entry.decls, chunk.line - entry.line), ())
+            self._cache[chunk.text] = entry
+            self._cache.move_to_end(chunk.text)
             if entry.decls is None:
                 diags.extend(entry.diagnostics)
-            elif entry.line != chunk.line:
-                decls.extend(shift_lines(entry.decls, chunk.line - entry.line))
             else:
                 decls.extend(entry.decls)
-        self._previous, self._cache = self._cache, fresh
+        while len(self._cache) > 3 * len(chunks) + 64:
+            self._cache.popitem(last=False)
         if diags:
             return Parsed(None, tuple(diags))
         end = text.count("\n") + 1
