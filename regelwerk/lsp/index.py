@@ -165,7 +165,12 @@ class _Builder:
                 return self.symbol(key, name, "member", m.enums[owner], owner, f"member of enum {owner}")
             board = m.boards.get(owner)
             kind = "node" if isinstance(board, (A.GraphDecl, A.GraphFileDecl)) else "square"
-            return self.symbol(key, name, kind, board, owner, f"{kind} of board {owner}")
+            self.symbol(key, name, kind, board, owner, f"{kind} of board {owner}")
+            if kind == "square" and board is not None:  # a grid names its squares itself
+                tok = self.find(board.span, owner)
+                if tok is not None:
+                    self.ix.symbols[key].where = Loc(board.span.file, tok.line, tok.column, tok.end_column)
+            return key
         if name in DIRECTIONS:
             return self.symbol(key, name, "builtin", None, "Direction", "a compass direction")
         if name in KEYWORD_VALUES or name in ("Player", "Direction"):

@@ -60,6 +60,21 @@ def test_a_keystroke_reparses_one_declaration_and_a_new_line_moves_the_rest():
     assert _spans(got.module) == _spans(parse_text(moved, str(KHAN)))
 
 
+def test_an_open_bracket_does_not_join_the_declarations_after_it():
+    text = KHAN.read_text(encoding="utf-8")
+    parser = IncrementalParser(str(KHAN))
+    parser.parse(text)
+    first = parser.parsed_chunks
+    at = text.index("    do ask_consent(guardians(current, area))\n")
+    typed = text[:at] + "    let k = yurt[\n" + text[at:]
+    got = parser.parse(typed)
+    assert parser.parsed_chunks == first + 1
+    (d,) = got.diagnostics
+    assert d.span.line < text.count("\n", 0, text.index("procedure ask_consent")) + 1
+    parser.parse(text)
+    assert parser.parsed_chunks == first + 1
+
+
 def test_included_files_are_read_once_until_they_change(tmp_path):
     main = tmp_path / "main.rules"
     inc = tmp_path / "inc.rules"
