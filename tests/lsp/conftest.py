@@ -6,7 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from lsp_client import LspClient
+
+from .lsp_client import LspClient
 
 pytest.importorskip("pygls", reason="the lsp extra is not installed")
 

@@ -6,10 +6,11 @@ import json
 import re
 
 import pytest
-from conftest import KHAN, ROOT, TICTACTOE
 from regelwerk.dsl.library import LIBRARY
 
 from regelwerk.lsp.keywords import KEYWORDS
+
+from .conftest import KHAN, ROOT, TICTACTOE
 
 pygments = pytest.importorskip("pygments")
 from pygments.lexers import get_lexer_by_name, get_lexer_for_filename  # noqa: E402

@@ -7,13 +7,14 @@ import subprocess
 import sys
 
 import pytest
-from conftest import KHAN, ROOT
 from regelwerk.dsl.parse import iter_nodes, parse_text
 
 from regelwerk.lsp.chunks import split_chunks
 from regelwerk.lsp.parsing import IncrementalParser
 from regelwerk.lsp.store import Store
 from regelwerk.lsp.workspace import Workspace
+
+from .conftest import KHAN, ROOT
 
 # Khan (every kind of declaration, includes, Dutch text), two small games and both corpora
 FILES = (sorted((ROOT / "rulesets" / "khan").glob("*.rules"))

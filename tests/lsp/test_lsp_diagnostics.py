@@ -7,8 +7,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import KHAN, KHAN_ACTIONS, ROOT, TICTACTOE, write
-from lsp_client import find, uri
+
+from .conftest import KHAN, KHAN_ACTIONS, ROOT, TICTACTOE, write
+from .lsp_client import find, uri
 
 CORPUS = ROOT / "tests" / "corpus" / "invalid"
 EXPECT = re.compile(r"#\s*error:\s*(\d+):(\d+)\s+(\w+)\s+(.*)$")

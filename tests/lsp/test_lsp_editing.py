@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from conftest import KHAN, KHAN_ACTIONS, TICTACTOE, write
-from lsp_client import find
 from regelwerk.dsl.parse import parse_text
 from regelwerk.dsl.printer import print_module
+
+from .conftest import KHAN, KHAN_ACTIONS, TICTACTOE, write
+from .lsp_client import find
 
 KIND = {"keyword": 14, "field": 5, "function": 3, "enum_member": 20}  # CompletionItemKind
 METHOD = 6  # SymbolKind

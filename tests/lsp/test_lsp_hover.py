@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from conftest import KHAN, KHAN_ACTIONS, TICTACTOE, write
-from lsp_client import find
+from .conftest import KHAN, KHAN_ACTIONS, TICTACTOE, write
+from .lsp_client import find
 
 
 def _hover(client, u: str, text: str, needle: str, offset: int = 0, nth: int = 0) -> str:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from conftest import KHAN, KHAN_ACTIONS, TICTACTOE, write
-from lsp_client import find, uri
+from .conftest import KHAN, KHAN_ACTIONS, TICTACTOE, write
+from .lsp_client import find, uri
 
 KHAN_DIR = KHAN.parent
 
