@@ -16,6 +16,7 @@ from ..dsl import ast as A
 from ..dsl.check import Model, check_modules
 from ..dsl.diagnostics import Diagnostic
 from .index import Index, build_index
+from .linemap import LineMap
 from .store import Store, norm
 from .tokens import Tokens
 
@@ -31,16 +32,27 @@ class Analysis:
     modules: list[A.Module]
     model: Model
     diagnostics: dict[str, list[Diagnostic]]
-    texts: dict[str, str] = field(default_factory=dict)
+    texts: dict[str, str] = field(default_factory=dict)  # current texts (diagnostics refer to them)
     broken: set[str] = field(default_factory=set)  # files whose current text does not parse
+    sources: dict[str, str] = field(default_factory=dict)  # the texts `modules` were parsed from
+    _maps: dict[str, LineMap] = field(default_factory=dict, repr=False)
 
     @cached_property
     def tokens(self) -> dict[str, Tokens]:
-        return {path: Tokens(text) for path, text in self.texts.items()}
+        """Tokens of the texts the modules come from, so AST spans and tokens agree."""
+        return {path: Tokens(text) for path, text in self.sources.items()}
 
     @cached_property
     def index(self) -> Index:
         return build_index(self.modules, self.model, self.tokens)
+
+    def line_map(self, path: str) -> LineMap | None:
+        """For a file that does not parse now: its current lines against the parsed version."""
+        if path not in self.broken or path not in self.sources or path not in self.texts:
+            return None
+        if path not in self._maps:
+            self._maps[path] = LineMap(self.sources[path], self.texts[path])
+        return self._maps[path]
 
     def module(self, path: str) -> A.Module | None:
         return next((m for m in self.modules if m.path == path), None)
@@ -58,6 +70,7 @@ def analyse(store: Store, root: str) -> Analysis:
     modules: list[A.Module] = []
     diags: dict[str, list[Diagnostic]] = {}
     texts: dict[str, str] = {}
+    sources: dict[str, str] = {}
     broken: set[str] = set()
     seen = {root}
 
@@ -71,9 +84,10 @@ def analyse(store: Store, root: str) -> Analysis:
         if parsed is not None and parsed.module is None:
             broken.add(path)
             diags[path].extend(parsed.diagnostics)
-        module = store.module(path)
-        if module is None:
+        got = store.module_and_text(path)
+        if got is None:
             return
+        sources[path], module = got
         modules.append(module)
         for d, target in includes_of(module):
             if target in seen:
@@ -88,7 +102,7 @@ def analyse(store: Store, root: str) -> Analysis:
 
     load(root)
     if root in broken and root not in store.good:
-        return Analysis(root, files, modules, Model(), diags, texts, broken)
+        return Analysis(root, files, modules, Model(), diags, texts, broken, sources)
     model, found = check_modules(modules) if modules else (Model(), [])
     for d in found:
         path = d.span.file if d.span.file in diags else root
@@ -96,4 +110,4 @@ def analyse(store: Store, root: str) -> Analysis:
             diags[path].append(d)
     for path in diags:
         diags[path].sort(key=lambda d: (d.span.line, d.span.column))
-    return Analysis(root, files, modules, model, diags, texts, broken)
+    return Analysis(root, files, modules, model, diags, texts, broken, sources)

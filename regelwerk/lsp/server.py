@@ -64,7 +64,23 @@ class RulesServer(LanguageServer):
         line, column = from_position(self.workspace.position_codec, self.lines(path), pos)
         return path, line, column
 
-    def location(self, loc: Loc) -> T.Location:
+    def request(self, uri: str, pos: T.Position) -> tuple[Analysis, str, int, int] | None:
+        """The analysis and the position a request is about, in the text the analysis parsed
+        (a file that does not parse now is answered from its last good version)."""
+        path, line, column = self.position(uri, pos)
+        an = self.rules.analysis_for(path)
+        lines = an.line_map(path)
+        if lines is not None:
+            old = lines.to_old(line)
+            if old is None:
+                return None
+            line = old
+        return an, path, line, column
+
+    def location(self, loc: Loc, an: Analysis | None = None) -> T.Location:
+        lines = an.line_map(loc.file) if an is not None else None
+        if lines is not None and lines.to_new(loc.line) is not None:
+            loc = Loc(loc.file, lines.to_new(loc.line), loc.column, loc.end_column)
         rng = loc_range(self.workspace.position_codec, self.lines(loc.file), loc)
         return T.Location(uri=self.uri_of(loc.file), range=rng)
 
@@ -197,8 +213,10 @@ def build_server() -> RulesServer:
     @server.feature(T.TEXT_DOCUMENT_HOVER)
     @guarded()
     def on_hover(ls: RulesServer, params: T.HoverParams) -> T.Hover | None:
-        path, line, column = ls.position(params.text_document.uri, params.position)
-        an = ls.rules.analysis_for(path)
+        got = ls.request(params.text_document.uri, params.position)
+        if got is None:
+            return None
+        an, path, line, column = got
         text = hover.hover_md(an, ls.specs, path, line, column)
         if text is None:
             return None
@@ -207,17 +225,21 @@ def build_server() -> RulesServer:
     @server.feature(T.TEXT_DOCUMENT_DEFINITION)
     @guarded()
     def on_definition(ls: RulesServer, params: T.DefinitionParams) -> list[T.Location] | None:
-        path, line, column = ls.position(params.text_document.uri, params.position)
-        locs = navigation.definition(ls.rules.analysis_for(path), path, line, column)
-        return [ls.location(loc) for loc in locs] or None
+        got = ls.request(params.text_document.uri, params.position)
+        if got is None:
+            return None
+        an, path, line, column = got
+        return [ls.location(loc, an) for loc in navigation.definition(an, path, line, column)] or None
 
     @server.feature(T.TEXT_DOCUMENT_REFERENCES)
     @guarded()
     def on_references(ls: RulesServer, params: T.ReferenceParams) -> list[T.Location] | None:
-        path, line, column = ls.position(params.text_document.uri, params.position)
-        locs = navigation.references(ls.rules.analysis_for(path), path, line, column,
-                                     params.context.include_declaration)
-        return [ls.location(loc) for loc in locs] or None
+        got = ls.request(params.text_document.uri, params.position)
+        if got is None:
+            return None
+        an, path, line, column = got
+        locs = navigation.references(an, path, line, column, params.context.include_declaration)
+        return [ls.location(loc, an) for loc in locs] or None
 
     @server.feature(T.TEXT_DOCUMENT_COMPLETION, T.CompletionOptions(trigger_characters=["."]))
     @guarded()
@@ -225,7 +247,10 @@ def build_server() -> RulesServer:
         path, line, column = ls.position(params.text_document.uri, params.position)
         lines = ls.lines(path)
         text = lines[line - 1] if 0 < line <= len(lines) else ""
-        items = completion.complete(ls.rules.analysis_for(path), path, line, column, text)
+        an = ls.rules.analysis_for(path)
+        moved = an.line_map(path)
+        at = moved.near_old(line) if moved is not None else line
+        items = completion.complete(an, path, at, column, text)
         seen: set[str] = set()
         out = []
         for it in items:
@@ -279,6 +304,8 @@ def build_server() -> RulesServer:
     def on_prepare_rename(ls: RulesServer, params: T.PrepareRenameParams) -> T.PrepareRenamePlaceholder | None:
         path, line, column = ls.position(params.text_document.uri, params.position)
         an = ls.rules.analysis_for(path)
+        if an.broken:
+            return None
         try:
             occ = rename.renamable(an, path, line, column)
         except rename.RenameError:
@@ -290,8 +317,11 @@ def build_server() -> RulesServer:
     @guarded()
     def on_rename(ls: RulesServer, params: T.RenameParams) -> T.WorkspaceEdit | None:
         path, line, column = ls.position(params.text_document.uri, params.position)
+        an = ls.rules.analysis_for(path)
         try:
-            places = rename.rename(ls.rules.analysis_for(path), path, line, column, params.new_name)
+            if an.broken:
+                raise rename.RenameError("a file of the ruleset does not parse: fix it first")
+            places = rename.rename(an, path, line, column, params.new_name)
         except rename.RenameError as err:  # said to the user, not logged as a server fault
             ls.window_show_message(T.ShowMessageParams(type=T.MessageType.Warning,
                                                        message=f"cannot rename: {err}"))

@@ -32,7 +32,7 @@ class Store:
     _disk: dict[str, _Disk] = field(default_factory=dict)
     _parsers: dict[str, IncrementalParser] = field(default_factory=dict)
     _parsed: dict[str, tuple[str, Parsed]] = field(default_factory=dict)
-    good: dict[str, A.Module] = field(default_factory=dict)  # the last module that parsed
+    good: dict[str, tuple[str, A.Module]] = field(default_factory=dict)  # last text that parsed
     disk_reads: int = 0
 
     def set_open(self, path: str, text: str, version: int | None) -> None:
@@ -79,14 +79,19 @@ class Store:
         parsed = parser.parse(text)
         self._parsed[path] = (text, parsed)
         if parsed.module is not None:
-            self.good[path] = parsed.module
+            self.good[path] = (text, parsed.module)
         return parsed
 
     def module(self, path: str) -> A.Module | None:
         """The current module if it parses, else the last one that did."""
+        got = self.module_and_text(path)
+        return got[1] if got is not None else None
+
+    def module_and_text(self, path: str) -> tuple[str, A.Module] | None:
+        """The module to use for the file, and the text it was parsed from."""
         parsed = self.parse(path)
         if parsed is not None and parsed.module is not None:
-            return parsed.module
+            return self.text(path), parsed.module
         return self.good.get(path)
 
     def parsed_chunks(self, path: str) -> int:

@@ -80,6 +80,20 @@ def test_a_broken_file_gives_a_syntax_diagnostic_not_a_crash(client, tmp_path):
     assert d["code"] in ("E002", "E003")
     assert d["range"]["start"]["line"] == text.count("\n") - 1
     assert client.request("textDocument/hover", client.at(u, 0, 0)) is None  # still answering
+    # hover and definition use the last version that parsed, positions mapped line by line
+    # (the opened text never parsed, so nothing); after a fix and a new break, the fix answers
+    good = TICTACTOE.read_text(encoding="utf-8")
+    end = {"line": len(text.splitlines()), "character": 0}
+    client.change(u, [{"range": {"start": {"line": 0, "character": 0}, "end": end}, "text": good}])
+    assert client.diagnostics(u, 2) == []
+    client.change(u, [{"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+                       "text": "action (((\n"}])
+    assert [d["code"] for d in client.diagnostics(u, 3)] in (["E002"], ["E003"])
+    line, char = find(good, "moves == 9")
+    hover = client.request("textDocument/hover", client.at(u, line + 1, char))
+    assert "(state) moves: int" in hover["contents"]["value"]
+    (loc,) = client.request("textDocument/definition", client.at(u, line + 1, char))
+    assert loc["range"]["start"]["line"] == find(good, "    moves: int")[0] + 1  # in today's text
 
 
 def test_typing_updates_and_clears_diagnostics(client, tmp_path):
