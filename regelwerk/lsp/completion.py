@@ -81,6 +81,13 @@ def _fields(an: Analysis, chain: str, path: str, line: int) -> list[Item]:
             for r in records for f, t in an.model.records[r].fields]
 
 
+def _in_scenario(an: Analysis, path: str, line: int) -> bool:
+    """Whether a line stands in a scenario (where `do` plays an action, not a procedure)."""
+    module = an.module(path)
+    return module is not None and any(
+        isinstance(d, A.ScenarioDecl) and d.span.line <= line <= d.span.end_line for d in module.decls)
+
+
 def complete(an: Analysis, path: str, line: int, column: int, line_text: str) -> list[Item]:
     """Completion items for the 1-based position whose line reads `line_text`."""
     before_cursor = line_text[: column - 1]
@@ -90,10 +97,11 @@ def complete(an: Analysis, path: str, line: int, column: int, line_text: str) ->
     if before.endswith("."):
         chain = _CHAIN.search(before)
         return _fields(an, chain.group(1), path, line) if chain else []
+    if re.search(r"^\s*(do|expect\s+(il)?legal)\s+$", before) and _in_scenario(an, path, line):
+        return _symbols_of(an, {"action"})
     if re.search(r"(^|\s)do\s+$", before):
         return _symbols_of(an, {"procedure"})
-    if re.search(r"(^|\s)play\s+((up\s+to\s+\d+\s+of|optional)\s+)?([\w\s]+,\s*)*$", before) \
-            or re.search(r"^\s*(do|expect\s+(il)?legal)\s+$", before):
+    if re.search(r"(^|\s)play\s+((up\s+to\s+\d+\s+of|optional)\s+)?([\w\s]+,\s*)*$", before):
         return _symbols_of(an, {"action"})
     if re.search(r"(^|\s)(goto|start\s+in\s+phase)\s+$", before):
         return [Item(n, "phase", "phase") for n in an.model.phases]

@@ -60,7 +60,8 @@ class Index:
 
     symbols: dict[Key, Symbol] = field(default_factory=dict)
     by_file: dict[str, list[Occurrence]] = field(default_factory=dict)
-    scopes: dict[str, list[tuple[A.Span, dict[str, Key]]]] = field(default_factory=dict)
+    # per file: (the declaration's span, a local's name, its key, the line it is bound on)
+    scopes: dict[str, list[tuple[A.Span, str, Key, int]]] = field(default_factory=dict)
 
     def at(self, file: str, line: int, column: int) -> Occurrence | None:
         """The occurrence under a 1-based position (its end counts, for a cursor after a name)."""
@@ -75,11 +76,12 @@ class Index:
         return [o for occs in self.by_file.values() for o in occs if o.key == key]
 
     def locals_at(self, file: str, line: int) -> dict[str, Key]:
-        """Names bound where a line stands: parameters and locals of the enclosing rule."""
+        """Names bound above a line in its declaration: parameters, `let`, loop variables, ...
+        (by line, not by block: a completion list may offer a name from a closed block)."""
         out: dict[str, Key] = {}
-        for span, names in self.scopes.get(file, []):
-            if span.line <= line <= span.end_line:
-                out.update(names)
+        for span, name, key, bound in self.scopes.get(file, []):
+            if span.line <= line <= span.end_line and bound <= line:
+                out[name] = key
         return out
 
 
@@ -105,7 +107,7 @@ class _Builder:
         self.ix = Index()
         self.globals = _globals(model)
         self.file = ""
-        self.rule_scopes: list[tuple[A.Span, dict[str, Key]]] = []
+        self.decl_span: A.Span | None = None  # the declaration being walked
 
     # ------------------------------------------------------------ recording
     def occ(self, tok: Token | None, key: Key | None, is_def: bool = False) -> None:
@@ -274,6 +276,8 @@ class _Builder:
         key = ("local", self.file, tok.line, tok.column)
         self.ix.symbols[key] = Symbol(key, name, kind, None, None,
                                       type_text(type_node) if type_node else None, detail, type_node)
+        if self.decl_span is not None:
+            self.ix.scopes.setdefault(self.file, []).append((self.decl_span, name, key, tok.line))
         self.occ(tok, key, True)
         scope[name] = key
 
@@ -430,9 +434,6 @@ class _Builder:
     def define(self, name: str, span: A.Span) -> None:
         self.occ(self.find(span, name), self.global_key(name), True)
 
-    def rule(self, d: A.Node, scope: dict[str, Key]) -> None:
-        self.rule_scopes.append((d.span, scope))
-
     def decl(self, d: A.Node) -> None:
         toks = self.tokens[self.file]
         if isinstance(d, A.PlayersDecl):
@@ -489,13 +490,11 @@ class _Builder:
             self.params(d.params, scope)
             self.type_node(d.type)
             self.expr(d.value, scope)
-            self.rule(d, scope)
         elif isinstance(d, (A.ActionDecl, A.ProcedureDecl)):
             self.define(d.name, d.span)
             scope = {}
             self.params(d.params, scope)
             self.block(d.body, scope)
-            self.rule(d, scope)
         elif isinstance(d, A.DeviceDecl):
             self.define(d.name, d.span)
             scope = {}
@@ -511,7 +510,6 @@ class _Builder:
             for r in d.requires:
                 self.expr(r.test, inner)
             self.block(d.settle, inner)
-            self.rule(d, inner)
         elif isinstance(d, A.TriggerDecl):
             self.expr(d.test, {})
             self.block(d.body, {})
@@ -559,10 +557,9 @@ class _Builder:
             self.file = mod.path
             if mod.path not in self.tokens:
                 continue
-            self.rule_scopes = []
             for d in mod.decls:
+                self.decl_span = d.span
                 self.decl(d)
-            self.ix.scopes[mod.path] = self.rule_scopes
         for occs in self.ix.by_file.values():
             occs.sort(key=lambda o: (o.loc.line, o.loc.column))
         return self.ix

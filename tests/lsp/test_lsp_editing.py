@@ -41,6 +41,22 @@ def test_completion_after_do_offers_procedures(client, tmp_path):
     items = _complete(client, u, *_typing(client, u, text, "do ask_consent(", "let k = TILES[t]."))
     assert set(items) == {"form", "bridge", "shape", "value"}
     assert items["shape"]["kind"] == KIND["field"] and items["shape"]["detail"] == "list list int"
+    scenarios = (folder / "scenarios-actions.rules").read_text(encoding="utf-8")
+    su = client.open(folder / "scenarios-actions.rules")
+    items = _complete(client, su, *_typing(client, su, scenarios, "do drive_off(seljuk)", "do "))
+    assert {"conquer", "drive_off"} <= set(items) and "ask_consent" not in items  # actions here
+
+
+def test_completion_offers_locals_bound_above(client, tmp_path):
+    text = TICTACTOE.read_text(encoding="utf-8").replace(
+        "    add 1 to moves\n", "    let before = moves\n    add 1 to moves\n")
+    u = client.open(write(tmp_path, "t.rules", text))
+    client.diagnostics(u)
+    line, char = find(text, "add 1 to moves", len("add 1 to "))
+    items = _complete(client, u, line, char)
+    assert items["before"]["detail"] == "int" and items["s"]["detail"] == "Square"
+    line, char = find(text, "let before = moves", len("let before = "))
+    assert "before" not in _complete(client, u, line - 1, char)
 
 
 def test_completion_of_names_members_and_library_functions(client, khan):
