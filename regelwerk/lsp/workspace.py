@@ -37,6 +37,8 @@ class Workspace:
 
     def find_root(self, path: str) -> str:
         """The file whose ruleset contains `path`: one that includes it, else itself."""
+        if not os.path.isabs(path):  # an editor buffer that is no file (untitled:...)
+            return path
         seen = {path}
         while True:
             parent = self._includer(path, seen)
