@@ -87,3 +87,25 @@ def test_without_an_inventory_a_spec_id_says_so(fresh, tmp_path):
     u = fresh.open(write(tmp_path, "t.rules", text))
     md = _hover(fresh, u, text, "TTT-1", offset=1)
     assert "no inventory found" in md
+
+
+def test_the_inventory_is_found_by_option_then_env_var_then_above_the_file(tmp_path, monkeypatch):
+    from regelwerk.lsp.specs import ENV_VAR, SpecInventory
+
+    from .conftest import INVENTORY
+
+    rules = tmp_path / "checkout" / "rulesets" / "khan" / "khan.rules"
+    rules.parent.mkdir(parents=True)
+    above = tmp_path / "shared" / "spec"
+    above.mkdir(parents=True)
+    (above / "khan.md").write_text(INVENTORY.replace("formal condition", "found above"), encoding="utf-8")
+    env = tmp_path / "env"
+    env.mkdir()
+    (env / "khan.md").write_text(INVENTORY.replace("formal condition", "from the env"), encoding="utf-8")
+    monkeypatch.delenv(ENV_VAR, raising=False)
+    assert "found above" in SpecInventory().lookup("KHAN-2C-03", str(rules)).text
+    monkeypatch.setenv(ENV_VAR, str(env))
+    assert "from the env" in SpecInventory().lookup("KHAN-2C-03", str(rules)).text
+    opt = SpecInventory(configured=str(above)).lookup("KHAN-2C-03", str(rules))
+    assert (opt.line, "found above" in opt.text) == (3, True)
+    assert SpecInventory().lookup("KHAN-9Z-99", str(rules)) is None
