@@ -12,7 +12,7 @@ export REGELWERK_CHROMIUM := $(CHROMIUM)
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test,browser]'
+	$(BIN)/pip install --quiet -e '.[test,browser,lsp]'
 	touch $(STAMP)
 
 demo: $(STAMP)

@@ -88,6 +88,11 @@ def expr_text(e: A.Node) -> str:
     raise TypeError(f"not an expression: {type(e).__name__}")
 
 
+def type_text(t: A.Node) -> str:
+    """A written type as rules write it (`Square -> Player?`)."""
+    return _type_text(t)
+
+
 def _type_text(t: A.Node) -> str:
     if isinstance(t, A.NamedType):
         return t.name

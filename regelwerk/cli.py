@@ -330,6 +330,18 @@ def cmd_perft(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_lsp(args: argparse.Namespace) -> int:
+    """Serve the language server on stdin/stdout (the `lsp` extra brings pygls)."""
+    try:
+        from .lsp.server import main as serve
+    except ModuleNotFoundError as err:
+        if err.name not in ("pygls", "lsprotocol", "attrs", "cattrs"):
+            raise
+        raise CliError("error: 'regelwerk lsp' needs the lsp extra: pip install 'regelwerk[lsp]'", 2) from None
+    serve()
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="regelwerk", description="Board-game rules as text: check, play, explain.")
     sub = ap.add_subparsers(dest="command", required=True)
@@ -409,6 +421,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", action="store_true", help="also count complete games within the depth")
     p.add_argument("--timing", action="store_true")
     p.set_defaults(fn=cmd_perft)
+
+    p = sub.add_parser("lsp", help="the language server for editors, over stdin/stdout")
+    p.set_defaults(fn=cmd_lsp)
     return ap
 
 
