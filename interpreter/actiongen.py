@@ -18,9 +18,11 @@ from typing import Any
 from ..dsl import ast as A
 from ..dsl.check import suspends
 from ..dsl.printer import expr_text
-from ..dsl.types import Elem
+from ..dsl.types import RANGE, Elem, SetOf
 from .blocks import BlockBuilder, action_preconditions, names_in
 from .codegen import CodeGen
+from .hoist import Hoister
+from .library import LIBRARY
 
 
 @dataclass
@@ -77,6 +79,21 @@ def constant_domain(e: A.Node | None) -> list | None:
     return None
 
 
+def distinct(g: CodeGen, e: A.Node) -> bool:
+    """Whether a domain's values are distinct anyway (a set, a board, a library result that has
+    no repeats), so listing moves need not drop repeats."""
+    t = g.static_type(e).base
+    if isinstance(t, SetOf) or t == RANGE:
+        return True
+    if isinstance(e, A.Range) or (isinstance(e, A.Name) and (e.name in g.elements or e.name == "players")):
+        return True
+    if isinstance(e, A.Call) and e.func in LIBRARY and e.func not in g.m.defines:
+        if e.func == "sorted":
+            return bool(e.args) and distinct(g, e.args[0])
+        return LIBRARY[e.func].unique
+    return False
+
+
 def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDecl) -> ActionSource:
     model = g.m
     pre, rest = action_preconditions(a, model)
@@ -89,6 +106,8 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
         fixed = constant_domain(p.domain)
         if fixed is not None:  # worked out now: a constant range or list of named values
             return g.const(frozenset(fixed) if as_set else list(dict.fromkeys(fixed)), "P")
+        if p.domain is not None and distinct(g, p.domain):
+            return g.seq(g.ex(p.domain, scope), p.domain, scope)
         if p.domain is not None:  # a value offered twice is one move, not two
             return f"_uniq(_seq({g.ex(p.domain, scope)}))"
         t = p.type.name  # the checker allows only finite types here (E223)
@@ -105,13 +124,25 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
             let_level[s.name] = lvl
         deps.append(lvl)
 
-    # enum(G, out)
+    # enum(G, out): loops over the parameters, each precondition at the depth of its names,
+    # loop-invariant parts computed once (interpreter/hoist.py)
     lines: list[str] = []
     esc: dict = {}
     items_at = {lvl: [s for s, d in zip(pre, deps, strict=True) if d == lvl] for lvl in range(-1, len(a.params))}
+    levels = {p.name: i for i, p in enumerate(a.params)} | let_level
+    hoister = Hoister(lambda used: max([levels[n] for n in used if n in levels] + [-1]), g.fresh)
+    for s, d in zip(pre, deps, strict=True):
+        hoister.plan(s.value if isinstance(s, A.LetStmt) else s.test, d)
 
-    def emit_pre(items: list, ind: str) -> None:
+    def emit_pre(items: list, depth: int, ind: str) -> None:
         for s in items:
+            expr = s.value if isinstance(s, A.LetStmt) else s.test
+            before: list = []
+            g.subst = hoister.substitutions(expr, depth, before)
+            for local, node in reversed(before):  # inner parts first: outer ones use them
+                g.subst.pop(id(node), None)  # the first time it is worked out, then reused
+                lines.append(f"{ind}{local} = {g.ex(node, esc)}")
+                g.subst[id(node)] = local
             if isinstance(s, A.LetStmt):
                 py = g.fresh("l")
                 lines.append(f"{ind}{py} = {g.ex(s.value, esc)}")
@@ -119,9 +150,12 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
             else:
                 lines.append(f"{ind}if not {g.ex(s.test, esc)}:")
                 lines.append(f"{ind}    {'return' if ind == '    ' else 'continue'}")
+            g.subst = {}
+        for local, node in hoister.at_end.get(depth, ()):
+            lines.append(f"{ind}{local} = {g.ex(node, esc)}")
 
     ind = "    "
-    emit_pre(items_at[-1], ind)
+    emit_pre(items_at[-1], -1, ind)
     bound = {p.name for p in a.params} | set(let_level)
     hoisted: dict[int, str] = {}
     for i, p in enumerate(a.params):  # domains that need no parameter are computed once
@@ -132,7 +166,7 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
         lines.append(f"{ind}for {pnames[i]} in {hoisted.get(i) or domain_code(i, esc)}:")
         esc[p.name] = (pnames[i], None)
         ind += "    "
-        emit_pre(items_at[i], ind)
+        emit_pre(items_at[i], i, ind)
     table = move_table(g, name, a)
     if table is None:  # build each move (tuple.__new__ skips NamedTuple's Python-level __new__)
         move = f"_TN(ACT, ({name!r}, ({', '.join(pnames)}{',' if pnames else ''})))"

@@ -35,6 +35,7 @@ class Boards:
         self._lines_through: dict[tuple[int, int], dict[str, list]] = {}
         self._columns: dict[int, list[str]] = {}
         self._placements: dict[tuple, PlacementTable] = {}
+        self._sorted: Callable[[Iterable[Any]], list] | None = None
 
     # ------------------------------------------------------------------ helpers
     def board_of(self, x: str) -> Grid | Graph:
@@ -138,4 +139,10 @@ class Boards:
 
     # ------------------------------------------------------------------ ordering
     def sorted(self, xs: Iterable[Any]) -> list:
-        return sorted(xs, key=self.order) if self.order is not None else sorted(xs)
+        if self.order is None:
+            return sorted(xs)
+        if self._sorted is None:
+            from .runtime import sorted_by
+
+            self._sorted = sorted_by(self.order)
+        return self._sorted(xs)

@@ -76,6 +76,7 @@ class CodeGen:
         self.counter = 0
         self.constants: dict[str, Any] = {}  # namespace name -> value, for generated code
         self.in_block = False  # generating a block function: `current` may change inside it
+        self.subst: dict[int, str] = {}  # node id -> a local holding its value (hoisted)
         replaced = wholesale_writes(model)
         self.stable = {n: i for i, n in enumerate(model.vars)
                        if n not in replaced and isinstance(model.var_types[n], (MapOf, Record))}
@@ -101,6 +102,8 @@ class CodeGen:
 
     def ex(self, e: A.Node, sc: dict, rec: list | None = None) -> str:
         """Python source for expression `e`; `rec` (explain mode) collects sub-expressions."""
+        if id(e) in self.subst and rec is None:  # computed once already (interpreter/hoist.py)
+            return self.subst[id(e)]
         code = self._ex(e, sc, rec)
         if rec is not None and self._worth_recording(e, sc):
             rec.append(e)
@@ -335,10 +338,11 @@ class CodeGen:
         inner = {u: (p, None) for u, p in zip(used, params, strict=True)}
         name = self.fresh("A")
         block, self.in_block = self.in_block, False
+        subst, self.subst = self.subst, {}  # locals of the caller are not visible in the helper
         lines: list[str] = []
         result = self.value(e, inner, lines, "    ")
         lines.append(f"    return {result}")
-        self.in_block = block
+        self.in_block, self.subst = block, subst
         self.function(name, params, lines)
         return f"{name}(G{''.join(', ' + sc[u][0] for u in used)})"
 

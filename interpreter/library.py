@@ -41,6 +41,7 @@ class Builtin:
     kind: str  # pure | board | game | chance
     impl: Callable
     tabulable: bool = False
+    unique: bool = False  # its result (a list) never holds an item twice
 
     @property
     def chance(self) -> bool:
@@ -159,9 +160,13 @@ def _ceil_div(a: int, b: int) -> int:
     return -(-a // b)
 
 
+_UNIQUE = {"neighbours", "ray", "lines", "lines_through", "column_squares", "adjacent_nodes", "components",
+           "placements", "keys", "players_from"}
+
+
 def _b(name: str, lo: int, hi: int, result: Result, doc: str, kind: str, impl: Callable,
        tabulable: bool = False) -> Builtin:
-    return Builtin(name, lo, hi, result, doc, kind, impl, tabulable)
+    return Builtin(name, lo, hi, result, doc, kind, impl, tabulable, name in _UNIQUE)
 
 
 _ENTRIES = [

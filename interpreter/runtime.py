@@ -127,14 +127,31 @@ def make_order(model: Model, elements: dict[str, tuple]) -> Any:
             return (1, int(x), "")
         return (2, 0, x if isinstance(x, str) else repr(x))
 
+    key.rank = rank  # type: ignore[attr-defined]  # the fast path of sorted_by
     return key
 
 
+def sorted_by(key: Any) -> Any:
+    """`sorted` in the order of `key`; named values alone (the usual case) sort by their rank,
+    a C-level look-up, and only a mix needs the general key."""
+    rank = key.rank.__getitem__
+
+    def ordered(items: Any) -> list:
+        try:
+            return sorted(items, key=rank)
+        except (KeyError, TypeError):
+            return sorted(items, key=key)
+
+    return ordered
+
+
 def seq_by(key: Any) -> Any:
+    ordered = sorted_by(key)
+
     def seq(items: Any) -> Any:
         """Sets iterate in declaration order, so play is the same in every process."""
         if type(items) is frozenset:
-            return sorted(items, key=key)
+            return ordered(items)
         return items
 
     return seq
@@ -144,12 +161,23 @@ def _uniq(items: Any) -> list:
     """The distinct items in first-seen order (lists compare by value too)."""
     try:
         return list(dict.fromkeys(items))
-    except TypeError:
+    except TypeError:  # lists (a tile's squares) as items: compare them as tuples
         out: list = []
+        seen: set = set()
         for x in items:
-            if x not in out:
+            k = _hashable(x)
+            if k not in seen:
+                seen.add(k)
                 out.append(x)
         return out
+
+
+def _hashable(x: Any) -> Any:
+    if type(x) is list:
+        return tuple(_hashable(v) for v in x)
+    if type(x) is dict:
+        return tuple(sorted((k, _hashable(v)) for k, v in x.items()))
+    return x
 
 
 MEMO_LIMIT = 50_000

@@ -124,19 +124,27 @@ def placements(
 class PlacementTable:
     """Every placement of one shape on one grid, worked out once, each with a bitmask of the
     squares it covers. Why: a game asks "where can this tile go now?" at every decision; with
-    the table that is one AND per placement against the mask of allowed squares, instead of
-    re-deriving orientations and anchors each time. The order is that of `placements()`."""
+    the table that is a few ANDs against the mask of allowed squares, instead of re-deriving
+    orientations and anchors each time. Placements are grouped by their first square (in the
+    order of square names), so only the groups of allowed squares are looked at, and the result
+    keeps the order of `placements()`."""
+
+    CACHE = 512  # results remembered per table, by mask of allowed squares
 
     def __init__(self, shape: Iterable[Cell], grid: Grid, rotate: bool = True, mirror: bool = True):
         """Work out every placement of `shape` once, in `placements()` order."""
         self.bit = {sq: 1 << i for i, sq in enumerate(grid.squares)}
         self.items: list[tuple[int, list[str]]] = []
+        self.groups: dict[str, list[tuple[int, list[str]]]] = {}
         for found in placements(shape, grid, None, rotate, mirror):
             squares = sorted(found)
             mask = 0
             for sq in squares:
                 mask |= self.bit[sq]
             self.items.append((mask, squares))
+            self.groups.setdefault(squares[0], []).append((mask, squares))
+        self.firsts = sorted(self.groups)  # group anchors in name order: the result's order
+        self._cache: dict[int, list[list[str]]] = {}
 
     def mask(self, squares: Iterable[str]) -> int:
         """The bitmask of the given squares (names not on the grid are ignored)."""
@@ -147,5 +155,20 @@ class PlacementTable:
         return m
 
     def within(self, allowed_mask: int) -> list[list[str]]:
-        """The placements whose squares are all in `allowed_mask`, each a sorted list."""
-        return [squares for m, squares in self.items if m & allowed_mask == m]
+        """The placements whose squares are all in `allowed_mask`, each a sorted list (the
+        same list objects every time: lists are values, never changed in place)."""
+        found = self._cache.get(allowed_mask)
+        if found is not None:
+            return found
+        bit = self.bit
+        groups = self.groups
+        found = []
+        for first in self.firsts:
+            if bit[first] & allowed_mask:
+                for m, squares in groups[first]:
+                    if m & allowed_mask == m:
+                        found.append(squares)
+        if len(self._cache) >= self.CACHE:
+            self._cache.clear()
+        self._cache[allowed_mask] = found
+        return found
