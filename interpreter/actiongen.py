@@ -36,6 +36,7 @@ class ActionSource:
     effect: str | None
     block: int | None
     requires: list[A.RequireStmt]
+    enum_body: list[str]  # the body of `enum`, for a block to inline where it offers the action
 
 
 MAX_MOVES = 100_000  # bindings of one action made in advance
@@ -64,7 +65,9 @@ def move_table(g: CodeGen, name: str, a: A.ActionDecl) -> str | None:
 
     def level(i: int, args: tuple) -> Any:
         if i == len(pools):
-            return Action(name, args)
+            move = Action(name, args)
+            g.move_texts[id(move)] = str(move)  # the table keeps the move alive: its id is its own
+            return move
         return {v: level(i + 1, (*args, v)) for v in pools[i]}
 
     return g.const(level(0, ()), "M")
@@ -145,10 +148,12 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
                 g.subst[id(node)] = local
             if isinstance(s, A.LetStmt):
                 py = g.fresh("l")
-                lines.append(f"{ind}{py} = {g.ex(s.value, esc)}")
+                value = g.value(s.value, esc, lines, ind)
+                lines.append(f"{ind}{py} = {value}")
                 esc[s.name] = (py, None)
             else:
-                lines.append(f"{ind}if not {g.ex(s.test, esc)}:")
+                test = g.value(s.test, esc, lines, ind)
+                lines.append(f"{ind}if not {test}:")
                 lines.append(f"{ind}    {'return' if ind == '    ' else 'continue'}")
             g.subst = {}
         for local, node in hoister.at_end.get(depth, ()):
@@ -173,6 +178,7 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
     else:  # one move object per binding, made when the ruleset was compiled
         move = table + "".join(f"[{p}]" for p in pnames)
     lines.append(f"{ind}out.append({move})")
+    enum_body = list(lines)
     g.function(f"AE_{aid}", ["out"], lines)
     # the same search, stopping at the first legal move: possible(action) asks only that
     found = [line[: len(line) - len(line.lstrip())] + "return True" if "out.append(" in line else line
@@ -240,4 +246,4 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
         lines.append("    return False")
         g.function(f"AF_{aid}", pnames, lines)
         effect = f"AF_{aid}"
-    return ActionSource(f"AE_{aid}", f"AA_{aid}", f"AC_{aid}", f"AX_{aid}", effect, block, requires)
+    return ActionSource(f"AE_{aid}", f"AA_{aid}", f"AC_{aid}", f"AX_{aid}", effect, block, requires, enum_body)

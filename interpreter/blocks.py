@@ -61,8 +61,9 @@ class BlockBuilder:
     def _slot(self, blk: ir.Block, op_type: type) -> str:
         return f"#{len(blk.ops)}"
 
-    def _live(self, blk: ir.Block, slot: str, pc: int, start: int, end: int, op_type: type) -> None:
-        blk.slots.append(ir.Slot(slot, pc, ir.SLOT_LETTER[op_type], start, end))
+    def _live(self, blk: ir.Block, slot: str, pc: int, start: int, end: int, op_type: type,
+              kept: bool = True) -> None:
+        blk.slots.append(ir.Slot(slot, pc, ir.SLOT_LETTER[op_type], start, end, kept))
 
     def _emit(self, body: tuple, names: list[str], blk: ir.Block, loops: list, top: bool = False) -> None:
         ops = blk.ops
@@ -98,7 +99,8 @@ class BlockBuilder:
                 ops.append(ir.TurnBegin(s.player, slot, here))
                 self._emit(s.body, list(names), blk, loops)
                 ops.append(ir.TurnEnd(s.player is None, slot))
-                self._live(blk, slot, pc, pc + 1, len(ops), ir.TurnBegin)
+                # a turn that passes to the next seat gives nothing back: it keeps no slot
+                self._live(blk, slot, pc, pc + 1, len(ops), ir.TurnBegin, kept=s.player is not None)
             elif isinstance(s, A.PhaseStmt):
                 slot, pc = self._slot(blk, ir.PhaseBegin), len(ops)
                 if top:

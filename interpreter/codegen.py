@@ -42,6 +42,8 @@ from .errors import RuleFailure
 from .library import LIBRARY
 
 MAX_TABLE = 50_000  # entries in one precomputed table of a library function
+MAX_INLINE_DEPTH = 3  # definitions inlined into definitions inlined into ...
+MAX_INLINE_NODES = 60  # a definition this small (in expression nodes) is inlined where evaluated
 LOOP_KINDS = ("any", "all", "count", "sum", "max", "min", "first", "streak")
 _PREAMBLE = (
     (re.compile(r"\bV\b"), "    V = G.vars"),
@@ -75,12 +77,14 @@ class CodeGen:
         self.lines: list[str] = []
         self.counter = 0
         self.constants: dict[str, Any] = {}  # namespace name -> value, for generated code
+        self.move_texts: dict[int, str] = {}  # id of a move in a move table -> its text
         self.in_block = False  # generating a block function: `current` may change inside it
         self.subst: dict[int, str] = {}  # node id -> a local holding its value (hoisted)
         replaced = wholesale_writes(model)
         self.stable = {n: i for i, n in enumerate(model.vars)
                        if n not in replaced and isinstance(model.var_types[n], (MapOf, Record))}
         self._tables: dict[tuple, str] = {}
+        self.inlinable = inlinable_defines(model)
         self.data_names = {n: f"_D{i}" for i, n in enumerate(model.data)}
         for n, py in self.data_names.items():
             self.constants[py] = model.data_values.get(n)
@@ -141,6 +145,8 @@ class CodeGen:
         if isinstance(e, A.Name):
             return self.name(e, sc)
         if isinstance(e, A.ListLit):
+            if e.items and rec is None and all(self._constant(x, sc) for x in e.items):
+                return self.const([self._constant(x, sc)[0] for x in e.items], "L")  # made once
             return "[" + ", ".join(sub(x) for x in e.items) + "]"
         if isinstance(e, A.MapLit):
             return "{" + ", ".join(f"{sub(k)}: {sub(v)}" for k, v in e.items) + "}"
@@ -181,6 +187,15 @@ class CodeGen:
                 return self.agg_call(e, sc)
             return self.aggregate(e, sc, rec)
         raise RuleFailure(f"cannot compile {type(e).__name__}", e.span)
+
+    def _constant(self, e: A.Node, sc: dict) -> tuple | None:
+        """(value,) of a literal or a named value (a square, a member, a direction), else None."""
+        if isinstance(e, (A.IntLit, A.StrLit, A.BoolLit)):
+            return (e.value,)
+        if isinstance(e, A.Name) and e.name not in sc and e.name not in self.m.vars and (
+                e.name in self.m.element_type or e.name in DIRECTIONS):
+            return (e.name,)
+        return None
 
     def name(self, e: A.Name, sc: dict) -> str:
         m = self.m
@@ -346,16 +361,40 @@ class CodeGen:
         self.function(name, params, lines)
         return f"{name}(G{''.join(', ' + sc[u][0] for u in used)})"
 
-    def value(self, e: A.Node, sc: dict, out: list[str], ind: str) -> str:
+    def value(self, e: A.Node, sc: dict, out: list[str], ind: str, depth: int = 0) -> str:
         """Emit statements computing `e` where that is faster than one expression (an aggregate
-        as loops); returns the expression that holds the value."""
+        as loops; a call of a small definition inlined, when it is evaluated anyway); returns
+        the expression that holds the value."""
         if isinstance(e, A.Aggregate) and e.kind in LOOP_KINDS:
             r = self.fresh("r")
-            self.agg_loop(e, sc, r, out, ind)
+            self.agg_loop(e, sc, r, out, ind, depth)
             return r
-        return self.ex(e, sc)
+        inlined = []
+        if depth < MAX_INLINE_DEPTH:
+            for node in _post_order_always(e):
+                if isinstance(node, A.Call) and node.func in self.inlinable and id(node) not in self.subst:
+                    self.subst[id(node)] = self.inline_call(node, sc, out, ind, depth + 1)
+                    inlined.append(id(node))
+        code = self.ex(e, sc)
+        for i in inlined:  # the locals belong to this statement only
+            del self.subst[i]
+        return code
 
-    def agg_loop(self, e: A.Aggregate, sc: dict, r: str, out: list[str], ind: str) -> None:
+    def inline_call(self, call: A.Call, sc: dict, out: list[str], ind: str, depth: int) -> str:
+        """A definition's value computed in place: its arguments bound to locals, its body as
+        statements (loops for its aggregates)."""
+        d = self.m.defines[call.func]
+        inner = {}
+        for p, arg in zip(d.params, call.args, strict=True):
+            code = self.ex(arg, sc)
+            if not (code.isidentifier() or _is_literal(code)):
+                local = self.fresh("v")
+                out.append(f"{ind}{local} = {code}")
+                code = local
+            inner[p.name] = (code, None)
+        return self.value(d.value, inner, out, ind, depth)
+
+    def agg_loop(self, e: A.Aggregate, sc: dict, r: str, out: list[str], ind: str, depth: int = 0) -> None:
         k = e.kind
         v = self.fresh("a")
         inner = dict(sc)
@@ -366,14 +405,14 @@ class CodeGen:
         out.append(f"{ind}for {v} in {self.seq(self.ex(e.domain, sc), e.domain, sc)}:")
         ind2 = ind + "    "
         if e.where is not None:
-            w = self.value(e.where, inner, out, ind2)
+            w = self.value(e.where, inner, out, ind2, depth)
             if k == "streak":
                 out.append(f"{ind2}if not {w}:")
                 out.append(f"{ind2}    break")
             else:
                 out.append(f"{ind2}if not {w}:")
                 out.append(f"{ind2}    continue")
-        body = self.value(e.body, inner, out, ind2) if e.body is not None else v
+        body = self.value(e.body, inner, out, ind2, depth) if e.body is not None else v
         if k == "any":
             out.append(f"{ind2}if {body}:")
             out.append(f"{ind2}    {r} = True")
@@ -628,6 +667,45 @@ class CodeGen:
 
 def _is_name(code: str) -> bool:
     return code.isidentifier()
+
+
+def _is_literal(code: str) -> bool:
+    return code in ("None", "True", "False") or code.lstrip("-").isdigit() or (
+        len(code) >= 2 and code[0] == code[-1] == "'" and "\\" not in code)
+
+
+def _post_order_always(e: A.Node) -> list[A.Node]:
+    """The always-evaluated sub-expressions of `e`, innermost first (arguments before calls)."""
+    from .hoist import _children_always
+
+    out: list[A.Node] = []
+
+    def walk(n: A.Node) -> None:
+        for c in _children_always(n):
+            walk(c)
+        out.append(n)
+
+    walk(e)
+    return out
+
+
+def inlinable_defines(model: Model) -> set[str]:
+    """Definitions small enough to inline and not (even indirectly) calling themselves."""
+    calls = {name: {n.func for n in iter_nodes(d.value) if isinstance(n, A.Call) and n.func in model.defines}
+             for name, d in model.defines.items()}
+    out = set()
+    for name, d in model.defines.items():
+        if sum(1 for _ in iter_nodes(d.value)) > MAX_INLINE_NODES:
+            continue
+        seen, todo = set(), list(calls[name])
+        while todo:
+            c = todo.pop()
+            if c not in seen:
+                seen.add(c)
+                todo.extend(calls.get(c, ()))
+        if name not in seen:
+            out.add(name)
+    return out
 
 
 def _holds_dicts(t: Type) -> bool:

@@ -67,9 +67,11 @@ class CompiledAction:
     any: Any = None  # any(G) -> whether some binding is legal (stops at the first)
     abandonable: bool = False  # its body can `abandon`: the engine keeps a way back
     require_texts: list[str] = field(default_factory=list)  # printed once, quoted by every check
+    key: str = ""  # its rule key in traces: action:<name>
 
     def __post_init__(self) -> None:
         self.require_texts = require_texts(self.requires)
+        self.key = f"action:{self.name}"
 
 
 @dataclass
@@ -94,6 +96,9 @@ class Program:
     invariants: list[tuple] = field(default_factory=list)  # (test_fn, decl)
     var_types: dict[str, Type] = field(default_factory=dict)
     var_copiers: list[tuple[str, Any]] = field(default_factory=list)  # how a clone copies each var
+    hidden: dict[str, str] = field(default_factory=dict)  # var -> "all" | "owner", for traces
+    step_heads: dict[str, dict] = field(default_factory=dict, repr=False)  # rule key -> fixed step part
+    move_texts: dict[int, str] = field(default_factory=dict, repr=False)  # id(table move) -> its text
     rules: dict[str, dict] = field(default_factory=dict)  # rule key -> provenance for traces
     source: str = ""
     namespace: dict = field(default_factory=dict)
@@ -252,6 +257,7 @@ def compile_model(model: Model, record: bool, identity: Identity) -> Program:
     prog.boards = Boards(grids, graphs, make_order(model, elements))
     prog.var_types = dict(model.var_types)
     prog.var_copiers = [(n, c) for n, t in prog.var_types.items() if (c := copier(t)) is not None]
+    prog.hidden = {n: v.hidden for n, v in model.vars.items() if v.hidden}
     g = _codegen(prog, record)
     builder = BlockBuilder(model, prog.rules)
 
@@ -301,11 +307,12 @@ def compile_model(model: Model, record: bool, identity: Identity) -> Program:
         prog.flow_block = builder.block(model.flow.body, [], "flow", [], top=True)
         prog.rules["flow"] = prov_info("flow", model.flow.prov, model.flow.span, model.base_dir)
 
-    machine = MachineBuilder(g, record, builder.blocks, proc_src, {n: s.enum for n, s in action_src.items()},
-                             bool(model.triggers), set(hook_src), builder.phase_labels)
+    machine = MachineBuilder(g, record, builder.blocks, proc_src, action_src, bool(model.triggers),
+                             set(hook_src), builder.phase_labels)
     block_names = [machine.build(bid) for bid in range(len(builder.blocks))]
 
     prog.source = "\n".join(g.lines) + "\n"
+    prog.move_texts = g.move_texts
     ns = _namespace(prog, g)
     code = compile(prog.source, f"<regelwerk:{model.title}>", "exec")
     exec(code, ns)  # generated from the checked AST only; see the module docstring

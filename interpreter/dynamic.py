@@ -39,7 +39,7 @@ def _copy_vars(v: dict, prog: Any) -> dict:
     return out
 
 
-def _copy_frames(frames: list, prog: Any = None) -> list:
+def copy_frames(frames: list, prog: Any = None) -> list:
     out = []
     for bid, pc, local, rule in frames:  # the frame lists and their locals change in place
         out.append([bid, pc, local.copy(), rule])
@@ -161,7 +161,7 @@ DYNAMIC: tuple[Field, ...] = (
     Field("phase", _same, _same, _load_phase),
     Field("round", _same, _same, _load_count),
     Field("rng", _same, str, _load_rng),
-    Field("frames", _copy_frames, lambda fs: [[f[0], f[1], jsonable(f[2]), f[3]] for f in fs], _load_frames),
+    Field("frames", copy_frames, lambda fs: [[f[0], f[1], jsonable(f[2]), f[3]] for f in fs], _load_frames),
     Field("pending", _same, jsonable, _load_pending),  # replaced, never changed in place
     Field("result", _same, _same, _load_result),
     Field("step_no", _same, _same, _load_count),

@@ -10,14 +10,16 @@ this class asks them to run, offers the legal moves, plays one, and explains ref
 
 from __future__ import annotations
 
+import operator
 from typing import Any, NamedTuple
 
 from . import ir
 from .compile import MISSING, Program
 from .dynamic import COPIED, DYNAMIC
+from .dynamic import copy_frames as _copy_frames
 from .errors import Abandoned, BudgetExceeded, EngineError, IllegalAction, RuleFailure, SaveError
 from .moves import Action, as_action, parse_action, same_move, same_value
-from .recording import TraceRecorder
+from .recording import TraceRecorder, cooked_checks, raw_checks
 from .saves import game_from_json, game_to_json
 from .stdlib import rng
 from .values import decode, jsonable, value_text
@@ -27,6 +29,12 @@ __all__ = ["Action", "Explanation", "Game", "parse_action"]
 MAX_TRIGGER_CHAIN = 200
 PASS = Action("pass")
 _RULE_ERRORS = (KeyError, IndexError, TypeError, ValueError, ZeroDivisionError, AttributeError)
+_CHECK_ERRORS = (RuleFailure, *_RULE_ERRORS)
+_PLAIN = (str, int, bool, type(None))
+_META = operator.attrgetter(*(f.name for f in DYNAMIC[1:]))  # every dynamic field but vars
+_FRAMES = [f.name for f in DYNAMIC[1:]].index("frames")
+assert {f.name for f in COPIED} == {"vars", "frames"}, \
+    "undo snapshots share every field but vars and frames: the others must be replaced, never changed"
 
 
 class Explanation(NamedTuple):
@@ -73,7 +81,8 @@ class Game(TraceRecorder):
         """What is not the game's state: caches, the trace being recorded, the undo log."""
         self.quiet_chance = 0  # > 0 inside a device's roll: its draws are not traced one by one
         self.journal: list = []
-        self.trace: list[dict] | None = [] if record else None
+        self._steps: list[dict] | None = [] if record else None  # read as `trace`
+        self._cooked = 0  # steps before this one are in their trace form
         self._step: dict | None = None
         self._jmark = 0
         self._legal: list[Action] | None = None
@@ -214,21 +223,8 @@ class Game(TraceRecorder):
         return Explanation(False, text, reason, f"{req.span.line}:{req.span.column}", self._checks(ca, a.args))
 
     def _checks(self, ca: Any, args: tuple) -> list[dict]:
-        try:
-            results = ca.explain(self, *args)
-        except (RuleFailure, *_RULE_ERRORS):
-            return []
-        out = []
-        for idx, value, subs in results:
-            req = ca.requires[idx]
-            out.append({
-                "require": ca.require_texts[idx],
-                "at": f"{req.span.line}:{req.span.column}",
-                "message": req.message,
-                "value": bool(value),
-                "values": {t: jsonable(v) for t, v in subs},
-            })
-        return out
+        raw = raw_checks(ca, args, self, (RuleFailure, *_RULE_ERRORS))
+        return cooked_checks(*raw) if raw else []
 
     def is_legal(self, action: Any) -> bool:
         return self.explain(action).legal
@@ -292,7 +288,7 @@ class Game(TraceRecorder):
             if ca.abandonable:  # keep the way back until the move's effects are done
                 self.abandon = (self.clone(), f"action:{a.name}", str(a))
         if record:
-            self._undo.append((self._snapshot(), len(self.journal), len(self.trace)))
+            self._undo.append((self._snapshot(), len(self.journal), len(self._steps)))
         self._legal = None
         self.step_no += 1
         self.pending = None
@@ -308,8 +304,13 @@ class Game(TraceRecorder):
             frame[1] = self.prog.blocks[frame[0]].ops[frame[1]].pass_to
         else:
             if record:
-                self._open(f"action:{a.name}", False, dict(zip(ca.params, map(jsonable, a.args), strict=True)),
-                           {"kind": "action", "by": p["player"], "action": str(a)}, self._checks(ca, a.args))
+                args = a.args
+                bindings = dict(zip(ca.params, [x if type(x) in _PLAIN else jsonable(x) for x in args],
+                                    strict=True))
+                self._open(ca.key, False, bindings,
+                           {"kind": "action", "by": p["player"],
+                            "action": self.prog.move_texts.get(id(a)) or str(a)},
+                           raw_checks(ca, args, self, _CHECK_ERRORS))
             frame[1] += 1
             if ca.block is not None:
                 self.frames.append([ca.block, 0, dict(zip(ca.params, a.args, strict=True)), f"action:{a.name}"])
@@ -338,7 +339,7 @@ class Game(TraceRecorder):
         for f in DYNAMIC:
             setattr(self, f.name, getattr(back, f.name))
         self._bookkeeping(False)
-        self.trace = back.trace
+        self._steps, self._cooked = back._steps, back._cooked
         self.abandoned = {**self.abandoned, action: ab.reason}
         if self.record:
             self._open(rule, False, {}, {"kind": "abandoned", "by": self.decision_player(), "action": action})
@@ -375,8 +376,11 @@ class Game(TraceRecorder):
 
     # ------------------------------------------------------------------ undo
     def _snapshot(self) -> tuple:
-        """Everything but `vars` (the journal restores those), as it is now."""
-        return tuple(f.copy(getattr(self, f.name), self.prog) for f in DYNAMIC[1:]) + (self._legal,)
+        """Everything but `vars` (the journal restores those), as it is now: the fields that are
+        replaced rather than changed are kept as they are, the frames are copied."""
+        snap = list(_META(self))
+        snap[_FRAMES] = _copy_frames(snap[_FRAMES])
+        return (*snap, self._legal)
 
     def undo(self) -> None:
         """Take back the last decision, from the journal of a recorded game."""
@@ -392,7 +396,8 @@ class Game(TraceRecorder):
             else:
                 container[key] = old
         del self.journal[jstart:]
-        del self.trace[tlen:]
+        del self._steps[tlen:]
+        self._cooked = min(self._cooked, tlen)
         for f, value in zip(DYNAMIC[1:], snap, strict=False):
             setattr(self, f.name, value)
         self._legal = snap[-1]
@@ -431,7 +436,6 @@ class Game(TraceRecorder):
         on the way hands over to the new top frame."""
         fns = self.prog.block_fns
         frames = self.frames
-        self._chain = 0
         try:
             while self.result is None:
                 if not frames:  # the flow is done: a ranking by `scoring`, or else a draw
@@ -478,8 +482,13 @@ class Game(TraceRecorder):
             self._fired = []  # the triggers of this chain, named if it runs away
         now = [bool(test(self)) for test, _fn, _blk, _d in trig]
         if now == last:
+            self._chain = 0  # a chain is a run of rounds that each fire something
             return False
         rising = [i for i, v in enumerate(now) if v and not last[i]]
+        if not rising:
+            self.trig_last = now
+            self._chain = 0
+            return False
         new = [now[i] if i not in rising else False for i in range(len(now))]
         self.trig_last = new
         for i in rising:
@@ -496,7 +505,7 @@ class Game(TraceRecorder):
                 self._close()
             if self.result is not None:
                 return False
-        return bool(rising) and self._chained()
+        return self._chained()
 
     def _chained(self) -> bool:
         self._chain += 1
@@ -546,7 +555,7 @@ class Game(TraceRecorder):
         for f in COPIED:
             d[f.name] = f.copy(d[f.name], self.prog)
         if self.record:  # an untraced game's bookkeeping is idle between decisions: share it
-            d.update(journal=[], _undo=[], trace=list(self.trace), _step=None, _jmark=0)
+            d.update(journal=[], _undo=[], _steps=list(self._steps), _step=None, _jmark=0)
         g.__dict__ = d  # _legal is shared: legal_actions() hands out copies, never the list
         return g
 

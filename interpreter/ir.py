@@ -163,13 +163,16 @@ SLOT_LETTER = {TurnBegin: "p", PhaseBegin: "h", ForInit: "it", RepeatInit: "n", 
 
 @dataclass(frozen=True, slots=True)
 class Slot:
-    """A slot of a block: made by the op at `pc`, read by ops at `live_start <= pc < live_end`."""
+    """A slot of a block: made by the op at `pc`, read by ops at `live_start <= pc < live_end`.
+    A turn that passes to the next seat keeps nothing (`kept` is false): its slot exists only
+    so that version-1 saves, which did keep it, can be read."""
 
     name: str
     pc: int
     letter: str
     live_start: int
     live_end: int
+    kept: bool = True
 
 
 @dataclass

@@ -21,18 +21,19 @@ from . import ir
 from .codegen import CodeGen
 
 MAX_STEPS_BETWEEN_DECISIONS = 2_000_000
+MAX_INLINE = 40  # lines of an action's enumeration inlined where a block offers it
 
 
 class MachineBuilder:
     """Writes the Python source of block functions into a CodeGen's program."""
 
     def __init__(self, g: CodeGen, record: bool, blocks: list[ir.Block], procedures: dict[str, tuple[str, Any]],
-                 actions: dict[str, str], triggers: bool, hooks: set[str], phase_labels: dict[str, int]):
+                 actions: dict[str, Any], triggers: bool, hooks: set[str], phase_labels: dict[str, int]):
         self.g = g
         self.record = record
         self.blocks = blocks
         self.procedures = procedures  # name -> ("fn", generated name) | ("block", block id)
-        self.actions = actions  # name -> its enumerate function's generated name
+        self.actions = actions  # name -> its generated functions (interpreter/actiongen.py)
         self.triggers = triggers
         self.hooks = hooks
         self.phase_labels = phase_labels
@@ -100,7 +101,7 @@ class MachineBuilder:
                 out.append(f"{ind}G.pending = {{'kind': 'play', 'player': who}}")
                 out.append(f"{ind}legal = []")
                 for a in actions:
-                    out.append(f"{ind}{self.actions[a]}(G, legal)")
+                    self.enumerate(a, out, ind)
                 if optional:
                     out.append(f"{ind}legal.append(PASS)")
                 out.append(f"{ind}if legal:")
@@ -162,8 +163,8 @@ class MachineBuilder:
                 out.append(f"{ind}else:")
                 self.goto_pc(k, end, out, ind + "    ")
             case ir.TurnBegin(who, slot, names):
-                out.append(f"{ind}L[{slot!r}] = G.current")
-                if who is not None:
+                if who is not None:  # the turn is given back at its end: keep whose it was
+                    out.append(f"{ind}L[{slot!r}] = G.current")
                     out.append(f"{ind}G.current = {self.ex(who, names)}")
                 if self.record:
                     out.append(f"{ind}G._event(F, {{'event': 'turn start', 'player': G.current}})")
@@ -222,6 +223,24 @@ class MachineBuilder:
                 out.append(f"{ind}return False")
             case _:  # pragma: no cover - the builder makes only the ops above
                 raise AssertionError(f"unknown op {op!r}")
+
+    def enumerate(self, action: str, out: list[str], ind: str) -> None:
+        """List an action's legal moves into `legal`: its enumerate function's body, inlined
+        when short (one call less per decision), else a call."""
+        src = self.actions[action]
+        body = src.enum_body
+        if len(body) > MAX_INLINE:
+            out.append(f"{ind}{src.enum}(G, legal)")
+            return
+        if any("_cur" in line for line in body):
+            out.append(f"{ind}_cur = G.current")
+        out.append(f"{ind}while True:  # {action}: one pass; a failed precondition breaks out")
+        for line in body:  # a precondition before every loop fails with `return`: leave instead
+            line = line.replace("out.append(", "legal.append(")
+            if line.strip() == "return":
+                line = line.replace("return", "break")
+            out.append(ind + line)
+        out.append(f"{ind}    break")
 
     def hook(self, event: str, k: int, out: list[str], ind: str) -> None:
         if event in self.hooks:

@@ -114,7 +114,7 @@ def check_frame(f: Any, g: Any, path: str) -> list:
     if rule != blk.rule:
         raise _fail(f"{path}[3]", f"block {bid} belongs to {blk.rule!r}, not {rule!r}")
     for s in blk.slots:
-        if s.live_start <= pc < s.live_end:
+        if s.kept and s.live_start <= pc < s.live_end:
             _check_slot(s, local, g, f"{path}[2].{s.name}")
     return [bid, pc, dict(local), rule]
 
@@ -202,7 +202,7 @@ def _upgrade_frame(f: Any, prog: Any, path: str) -> Any:
     bid, pc, local, rule = f
     slots = sorted(prog.blocks[bid].slots, key=lambda s: s.pc)
     held = sorted((int(m[2]), m[1], k) for k in local if (m := _V1_SLOT.match(k)))
-    live = [i for i, s in enumerate(slots) if s.live_start <= pc < s.live_end]
+    live = [i for i, s in enumerate(slots) if s.kept and s.live_start <= pc < s.live_end]
     found: dict[int, set[str]] = {i: set() for i in live}
     for chosen in itertools.combinations(range(len(slots)), len(held)):
         if all(slots[j].letter == h[1] for j, h in zip(chosen, held, strict=True)) and set(live) <= set(chosen):

@@ -55,7 +55,8 @@ def test_version_1_slots_become_version_2_slots():
     g = rules.load_game(copy.deepcopy(case["save"]))
     slots = g.to_json()["frames"][0][2]
     assert all(k.startswith("#") for k in slots), slots
-    assert sorted(slots.values(), key=str) == sorted([flow[2]["_h80"], flow[2]["_n82"], flow[2]["_p81"]], key=str)
+    # the phase and count slots carry over; the rotating turn's (_p81) is no longer kept
+    assert sorted(slots.values(), key=str) == sorted([flow[2]["_h80"], flow[2]["_n82"]], key=str)
 
 
 @pytest.mark.parametrize(("edit", "message"), [
@@ -69,7 +70,6 @@ def test_version_1_slots_become_version_2_slots():
     (lambda d: d.update(phase="winter"), "save.phase: 'winter' is not a phase"),
     (lambda d: d["frames"][0].__setitem__(1, 99), "save.frames[0][1]: no op 99"),
     (lambda d: d["frames"][0].__setitem__(3, "action:place"), "save.frames[0][3]: block 0 belongs to 'flow'"),
-    (lambda d: d["frames"][0][2].clear(), "save.frames[0][2].#0: missing"),
     (lambda d: d.update(pending=None), "save.pending: a game in progress waits for a decision"),
     (lambda d: d.update(pending={"kind": "choose", "player": "X", "var": "v", "options": [1]}),
      "save.frames: the top frame is not at a 'choose' decision"),
@@ -87,3 +87,20 @@ def test_bad_saves_name_the_field(edit, message):
     with pytest.raises(SaveError) as err:
         rules.load_game(data)
     assert message in err.value.message
+
+
+def test_a_missing_or_bad_slot_is_named():
+    """climb's main phase keeps the phase it interrupted and the plays left in the turn."""
+    rules = regelwerk.load(Path(__file__).parent.parent / "rulesets" / "examples" / "climb.rules")
+    data = json.loads(json.dumps(rules.new_game(players=2, seed=1).to_json()))
+    local = data["frames"][0][2]
+    assert len(local) == 2, local  # a phase slot and a count slot; the rotating turn keeps none
+    name = sorted(local)[0]
+    broken = copy.deepcopy(data)
+    del broken["frames"][0][2][name]
+    with pytest.raises(SaveError, match=rf"save.frames\[0\]\[2\].{name}: missing"):
+        rules.load_game(broken)
+    broken = copy.deepcopy(data)
+    broken["frames"][0][2][name] = [1, 2, 3]
+    with pytest.raises(SaveError, match="does not fit this slot"):
+        rules.load_game(broken)
