@@ -17,7 +17,6 @@ from typing import Any
 
 from ..dsl import ast as A
 from ..dsl.check import suspends
-from ..dsl.printer import expr_text
 from ..dsl.types import RANGE, Elem, SetOf
 from .blocks import BlockBuilder, action_preconditions, names_in
 from .codegen import CodeGen
@@ -215,16 +214,9 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
             lines.append(f"    {py} = {g.ex(s.value, xsc)}")
             xsc[s.name] = (py, None)
         else:
-            rec: list = []
-            code = g.ex(s.test, xsc, rec)
-            texts = [expr_text(r) for r in rec]
-            lines.append("    seen = {}")
-            lines.append("    def _R(i, v, seen=seen):")
-            lines.append("        seen[i] = v")
-            lines.append("        return v")
-            lines.append(f"    value = {code}")
-            lines.append(f"    out.append(({k}, value, [(t, seen[i]) for i, t in enumerate({texts!r}) if i in seen]))")
-            lines.append("    if not value:")
+            value, subs = g.explained(s.test, xsc, lines, "    ")
+            lines.append(f"    out.append(({k}, {value}, {subs}))")
+            lines.append(f"    if not {value}:")
             lines.append("        return out")
             k += 1
     lines.append("    return out")

@@ -80,6 +80,10 @@ class CodeGen:
         self.move_texts: dict[int, str] = {}  # id of a move in a move table -> its text
         self.in_block = False  # generating a block function: `current` may change inside it
         self.subst: dict[int, str] = {}  # node id -> a local holding its value (hoisted)
+        # explain mode: sub-expression values go to locals _x<i>, or through _R where Python
+        # allows no assignment expression (the iterable of a comprehension)
+        self.rec_in_iterable = False
+        self.rec_closure: set[int] = set()
         replaced = wholesale_writes(model)
         self.stable = {n: i for i, n in enumerate(model.vars)
                        if n not in replaced and isinstance(model.var_types[n], (MapOf, Record))}
@@ -111,7 +115,11 @@ class CodeGen:
         code = self._ex(e, sc, rec)
         if rec is not None and self._worth_recording(e, sc):
             rec.append(e)
-            return f"_R({len(rec) - 1}, {code})"
+            i = len(rec) - 1
+            if self.rec_in_iterable:  # an assignment expression may not stand there
+                self.rec_closure.add(i)
+                return f"_R({i}, {code})"
+            return f"(_x{i} := {code})"
         return code
 
     def _worth_recording(self, e: A.Node, sc: dict) -> bool:
@@ -313,7 +321,9 @@ class CodeGen:
 
     def aggregate(self, e: A.Aggregate, sc: dict, rec: list | None) -> str:
         """An aggregate as one Python expression (comprehensions, and explanations)."""
+        before, self.rec_in_iterable = self.rec_in_iterable, rec is not None
         dom = self.seq(self.ex(e.domain, sc, rec), e.domain, sc)
+        self.rec_in_iterable = before
         v = self.fresh("a")
         inner = dict(sc)
         inner[e.var] = (v, None)
@@ -635,6 +645,34 @@ class CodeGen:
             self.stmts(s.body, dict(sc), out, ind + "    ")
         else:
             raise RuleFailure(f"'{type(s).__name__}' cannot run here", s.span)
+
+    def explained(self, e: A.Node, sc: dict, out: list[str], ind: str) -> tuple[str, str]:
+        """Emit code evaluating `e` while keeping the values of its sub-expressions; returns
+        (the value's expression, a list expression of (text, value) for those evaluated). A
+        value that can still change (a dict) is copied, so it shows what the check saw."""
+        rec: list = []
+        self.rec_closure = set()
+        code = self.ex(e, sc, rec)
+        names = [f"_x{i}" for i in range(len(rec))]
+        if names:
+            out.append(f"{ind}{' = '.join(names)} = MISSING")
+        if self.rec_closure:
+            out.append(f"{ind}seen = {{}}")
+            out.append(f"{ind}def _R(i, v, seen=seen):")
+            out.append(f"{ind}    seen[i] = v")
+            out.append(f"{ind}    return v")
+        value = self.fresh("value")
+        out.append(f"{ind}{value} = {code}")
+        subs = self.fresh("subs")
+        out.append(f"{ind}{subs} = []")
+        for i, node in enumerate(rec):
+            v = f"seen.get({i}, MISSING)" if i in self.rec_closure else names[i]
+            t = self.static_type(node, sc).base
+            shown = v if (t in (INT, BOOL, TEXT) or isinstance(t, (Elem, SetOf))
+                          or (isinstance(t, ListOf) and not _holds_dicts(t.elem))) else f"_fz({v})"
+            out.append(f"{ind}if {v} is not MISSING:")
+            out.append(f"{ind}    {subs}.append(({expr_text(node)!r}, {shown}))")
+        return value, subs
 
     def _may_be_record(self, e: A.Node, sc: dict) -> bool:
         """Whether a stored value could be a dict shared with a constant or another path."""

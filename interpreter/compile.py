@@ -21,7 +21,7 @@ from ..dsl.check import Model, suspends
 from ..dsl.check_expr import DIRECTIONS
 from ..dsl.parse import iter_nodes
 from ..dsl.printer import expr_text
-from ..dsl.types import Type
+from ..dsl.types import BOOL, INT, TEXT, Elem, Type
 from . import ir
 from .actiongen import generate_action
 from .blocks import BlockBuilder, is_chance_let, prov_info, require_texts
@@ -68,6 +68,7 @@ class CompiledAction:
     abandonable: bool = False  # its body can `abandon`: the engine keeps a way back
     require_texts: list[str] = field(default_factory=list)  # printed once, quoted by every check
     key: str = ""  # its rule key in traces: action:<name>
+    plain_args: bool = False  # every argument is a name, number or true/false: JSON as it is
 
     def __post_init__(self) -> None:
         self.require_texts = require_texts(self.requires)
@@ -96,6 +97,7 @@ class Program:
     invariants: list[tuple] = field(default_factory=list)  # (test_fn, decl)
     var_types: dict[str, Type] = field(default_factory=dict)
     var_copiers: list[tuple[str, Any]] = field(default_factory=list)  # how a clone copies each var
+    copy_vars: Any = None  # vars -> an independent copy (only what can change in place is copied)
     hidden: dict[str, str] = field(default_factory=dict)  # var -> "all" | "owner", for traces
     step_heads: dict[str, dict] = field(default_factory=dict, repr=False)  # rule key -> fixed step part
     move_texts: dict[int, str] = field(default_factory=dict, repr=False)  # id(table move) -> its text
@@ -143,6 +145,28 @@ class Program:
             return None
         value = self.expr(s.value)(game)
         return {p: value[p] for p in game.players}
+
+
+def _vars_copier(copiers: list[tuple[str, Any]]) -> Any:
+    """The state store copied as shallowly as its types allow: a dict copy, then a copy of each
+    variable whose value holds dicts (the common one-map case is special-cased)."""
+    if len(copiers) == 1 and copiers[0][1] is dict.copy:
+        name = copiers[0][0]
+
+        def copy_one(v: dict) -> dict:
+            out = v.copy()
+            out[name] = v[name].copy()
+            return out
+
+        return copy_one
+
+    def copy_all(v: dict) -> dict:
+        out = v.copy()
+        for name, copy in copiers:
+            out[name] = copy(out[name])
+        return out
+
+    return copy_all
 
 
 class _ConstHolder:
@@ -257,6 +281,7 @@ def compile_model(model: Model, record: bool, identity: Identity) -> Program:
     prog.boards = Boards(grids, graphs, make_order(model, elements))
     prog.var_types = dict(model.var_types)
     prog.var_copiers = [(n, c) for n, t in prog.var_types.items() if (c := copier(t)) is not None]
+    prog.copy_vars = _vars_copier(prog.var_copiers)
     prog.hidden = {n: v.hidden for n, v in model.vars.items() if v.hidden}
     g = _codegen(prog, record)
     builder = BlockBuilder(model, prog.rules)
@@ -327,6 +352,8 @@ def compile_model(model: Model, record: bool, identity: Identity) -> Program:
         )
         prog.rules[f"action:{name}"] = prov_info(name, a.prov, a.span, model.base_dir)
         ca = prog.actions[name]
+        ca.plain_args = all(isinstance(t.base, Elem) or t.base in (INT, BOOL, TEXT) for t in (
+            model.type_of_decl(p.type) if p.type is not None else model.type_of(p.domain).item for p in a.params))
         if ca.effect is not None and not ca.abandonable:
             prog.plain_effects[name] = ca.effect
     prog.procedures = {n: (k, ns[ref] if k == "fn" else ref) for n, (k, ref) in proc_src.items()}
@@ -347,6 +374,8 @@ def _namespace(prog: Program, g: CodeGen) -> dict[str, Any]:
         "ACT": Action,
         "_TN": tuple.__new__,
         "PASS": Action("pass"),
+        # one pending record per player: pending decisions are replaced, never changed in place
+        "PLAYING": {p: {"kind": "play", "player": p} for p in (prog.model.players.names if prog.model.players else ())},
         "RuleFailure": RuleFailure,
         "BudgetExceeded": BudgetExceeded,
         "Abandoned": Abandoned,
@@ -389,17 +418,9 @@ def compile_stmts(prog: Program, stmts: tuple) -> Any:
 def compile_explained(prog: Program, expr: A.Node) -> Any:
     """A function (game) -> (value, [(subexpression text, value)]) for failure messages."""
     g = _codegen(prog, False)
-    rec: list = []
-    code = g.ex(expr, {}, rec)
-    texts = [expr_text(r) for r in rec]
-    g.function("EXPLAINED", [], [
-        "    seen = {}",
-        "    def _R(i, v):",
-        "        seen[i] = v",
-        "        return v",
-        f"    value = {code}",
-        f"    return value, [(t, seen[i]) for i, t in enumerate({texts!r}) if i in seen]",
-    ])
+    lines: list[str] = []
+    value, subs = g.explained(expr, {}, lines, "    ")
+    g.function("EXPLAINED", [], [*lines, f"    return {value}, {subs}"])
     return _compile_one(prog, g, "EXPLAINED", "expect")
 
 

@@ -33,10 +33,7 @@ def _same(v: Any, prog: Any = None) -> Any:
 
 
 def _copy_vars(v: dict, prog: Any) -> dict:
-    out = dict(v)
-    for name, copy in prog.var_copiers:  # only the variables whose values hold dicts
-        out[name] = copy(out[name])
-    return out
+    return prog.copy_vars(v)  # only the variables whose values hold dicts are copied
 
 
 def copy_frames(frames: list, prog: Any = None) -> list:

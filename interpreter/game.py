@@ -30,11 +30,12 @@ MAX_TRIGGER_CHAIN = 200
 PASS = Action("pass")
 _RULE_ERRORS = (KeyError, IndexError, TypeError, ValueError, ZeroDivisionError, AttributeError)
 _CHECK_ERRORS = (RuleFailure, *_RULE_ERRORS)
+_new = object.__new__
+assert [f.name for f in COPIED] == ["vars", "frames"], "clone() copies exactly these two fields"
 _PLAIN = (str, int, bool, type(None))
-_META = operator.attrgetter(*(f.name for f in DYNAMIC[1:]))  # every dynamic field but vars
-_FRAMES = [f.name for f in DYNAMIC[1:]].index("frames")
-assert {f.name for f in COPIED} == {"vars", "frames"}, \
-    "undo snapshots share every field but vars and frames: the others must be replaced, never changed"
+# Undo keeps every dynamic field but vars (the journal restores those) as it was: all are
+# replaced rather than changed in place, except the frames, which are copied.
+_META = operator.attrgetter(*(f.name for f in DYNAMIC[1:]))
 
 
 class Explanation(NamedTuple):
@@ -61,6 +62,7 @@ class Game(TraceRecorder):
         self.seed = seed
         self.options = options
         self.consts = prog.constants(options)
+        self._plain = {} if prog.record else prog.plain_effects  # moves apply() plays directly
         # the dynamic state (interpreter/dynamic.py lists it: clone, undo and saves follow it)
         self.vars: dict[str, Any] = {}
         self.current: str = players[0]
@@ -157,7 +159,7 @@ class Game(TraceRecorder):
 
     def legal_actions(self) -> list[Action]:
         """Every move the deciding player may make now, in a stable order."""
-        if self.pending is None or self.result is not None:
+        if self.pending is None:  # also when the game is over
             return []
         legal = self._legal
         if legal is None:
@@ -242,9 +244,10 @@ class Game(TraceRecorder):
             except (ValueError, TypeError):
                 i = -1
             if i >= 0 and legal[i] is action:  # the very move offered: no need to check it
-                effect = self.prog.plain_effects.get(action[0])
-                if effect is not None and not self.record:  # the common case, kept short
-                    self.frames[-1][1] += 1
+                effect = self._plain.get(action[0])
+                if effect is not None:  # an untraced plain action: the common case, kept short
+                    frames = self.frames
+                    frames[-1][1] += 1
                     self._legal = self.pending = None
                     self.step_no += 1
                     try:
@@ -252,6 +255,12 @@ class Game(TraceRecorder):
                     except _RULE_ERRORS as err:
                         raise RuleFailure(f"action '{action}' failed: {type(err).__name__}: {err}") from err
                     if not finished:
+                        top = frames[-1]
+                        try:
+                            if self.prog.block_fns[top[0]](self, top) and self.result is None:
+                                return  # the next decision is pending
+                        except _RULE_ERRORS as err:
+                            raise self._failure(err) from err
                         self._run()
                     return
                 move = action
@@ -288,7 +297,8 @@ class Game(TraceRecorder):
             if ca.abandonable:  # keep the way back until the move's effects are done
                 self.abandon = (self.clone(), f"action:{a.name}", str(a))
         if record:
-            self._undo.append((self._snapshot(), len(self.journal), len(self._steps)))
+            self._undo.append((_META(self), _copy_frames(self.frames), self._legal,
+                               len(self.journal), len(self._steps)))
         self._legal = None
         self.step_no += 1
         self.pending = None
@@ -305,12 +315,17 @@ class Game(TraceRecorder):
         else:
             if record:
                 args = a.args
-                bindings = dict(zip(ca.params, [x if type(x) in _PLAIN else jsonable(x) for x in args],
-                                    strict=True))
+                if ca.plain_args:
+                    bindings = dict(zip(ca.params, args))
+                else:
+                    bindings = {n: (x if type(x) in _PLAIN else jsonable(x)) for n, x in zip(ca.params, args)}
+                try:  # the checks as the explain function saw them (made trace records when read)
+                    checks = (ca, ca.explain(self, *args))
+                except _CHECK_ERRORS:
+                    checks = ()
                 self._open(ca.key, False, bindings,
                            {"kind": "action", "by": p["player"],
-                            "action": self.prog.move_texts.get(id(a)) or str(a)},
-                           raw_checks(ca, args, self, _CHECK_ERRORS))
+                            "action": self.prog.move_texts.get(id(a)) or str(a)}, checks)
             frame[1] += 1
             if ca.block is not None:
                 self.frames.append([ca.block, 0, dict(zip(ca.params, a.args, strict=True)), f"action:{a.name}"])
@@ -343,7 +358,7 @@ class Game(TraceRecorder):
         self.abandoned = {**self.abandoned, action: ab.reason}
         if self.record:
             self._open(rule, False, {}, {"kind": "abandoned", "by": self.decision_player(), "action": action})
-            self._step["events"].append({"event": "abandoned", "reason": ab.reason})
+            self.note_event({"event": "abandoned", "reason": ab.reason})
             self._close()
         if self.pending and self.pending["kind"] == "play" and not self.legal_actions():
             self.frames[-1][1] += 1  # every move was taken back: the play is skipped
@@ -375,20 +390,13 @@ class Game(TraceRecorder):
             raise RuleFailure("the state breaks an invariant: " + "; ".join(broken))
 
     # ------------------------------------------------------------------ undo
-    def _snapshot(self) -> tuple:
-        """Everything but `vars` (the journal restores those), as it is now: the fields that are
-        replaced rather than changed are kept as they are, the frames are copied."""
-        snap = list(_META(self))
-        snap[_FRAMES] = _copy_frames(snap[_FRAMES])
-        return (*snap, self._legal)
-
     def undo(self) -> None:
         """Take back the last decision, from the journal of a recorded game."""
         if not self.record:
             raise EngineError("undo needs a recorded game (record=True): only it keeps a journal")
         if not self._undo:
             raise EngineError("nothing to undo")
-        snap, jstart, tlen = self._undo.pop()
+        meta, frames, legal, jstart, tlen = self._undo.pop()
         self._step = None
         for container, key, old, _new, _path in reversed(self.journal[jstart:]):
             if old is MISSING:
@@ -398,9 +406,10 @@ class Game(TraceRecorder):
         del self.journal[jstart:]
         del self._steps[tlen:]
         self._cooked = min(self._cooked, tlen)
-        for f, value in zip(DYNAMIC[1:], snap, strict=False):
+        for f, value in zip(DYNAMIC[1:], meta, strict=True):  # everything but vars...
             setattr(self, f.name, value)
-        self._legal = snap[-1]
+        self.frames = frames  # ...the frames as they were, copied when the move was made
+        self._legal = legal
         self._jmark = len(self.journal)
 
     # ------------------------------------------------------------------ the end
@@ -449,15 +458,20 @@ class Game(TraceRecorder):
                 if fns[top[0]](self, top):
                     break
         except _RULE_ERRORS as err:
-            rule = self._rule_key(frames[-1]) if frames else "flow"
-            info = self.prog.rules.get(rule, {})
-            raise RuleFailure(f"rule '{info.get('name', rule)}' ({info.get('at', '?')}) failed: "
-                              f"{type(err).__name__}: {err}") from err
+            raise self._failure(err) from err
         if self.result is not None:
             self.pending = None
             if self.record:
                 self._close()
                 self._emit_result()
+
+    def _failure(self, err: Exception) -> RuleFailure:
+        """A Python error inside a rule, as a failure naming the rule and where it is."""
+        frames = self.frames
+        rule = self._rule_key(frames[-1]) if frames else "flow"
+        info = self.prog.rules.get(rule, {})
+        return RuleFailure(f"rule '{info.get('name', rule)}' ({info.get('at', '?')}) failed: "
+                           f"{type(err).__name__}: {err}")
 
     def runaway(self, frame: list) -> None:
         """Called by a block that went round too often without a decision."""
@@ -470,7 +484,7 @@ class Game(TraceRecorder):
         """A block's frame was popped: a move that could be taken back is now done."""
         if self.abandon is not None and frame[3] == self.abandon[1]:
             self.abandon = None
-        if self.record and self._step is not None and self._step["automatic"] is False:
+        if self.record and self.open_decision():
             self._close()
 
     def fire_triggers(self) -> bool:
@@ -550,10 +564,10 @@ class Game(TraceRecorder):
     # ------------------------------------------------------------------ copies and saves
     def clone(self) -> Game:
         """An independent copy: the same state, frames, generator and pending decision."""
-        g = Game.__new__(Game)
+        g = _new(Game)
         d = self.__dict__.copy()  # fixed fields, and the dynamic ones that are never changed in place
-        for f in COPIED:
-            d[f.name] = f.copy(d[f.name], self.prog)
+        d["vars"] = self.prog.copy_vars(d["vars"])
+        d["frames"] = [[bid, pc, local.copy(), rule] for bid, pc, local, rule in d["frames"]]
         if self.record:  # an untraced game's bookkeeping is idle between decisions: share it
             d.update(journal=[], _undo=[], _steps=list(self._steps), _step=None, _jmark=0)
         g.__dict__ = d  # _legal is shared: legal_actions() hands out copies, never the list

@@ -40,6 +40,7 @@ class MachineBuilder:
 
     def build(self, bid: int) -> str:
         blk = self.blocks[bid]
+        self.rule = blk.rule
         name = f"B_{bid}"
         lines = ["    L = F[2]", "    pc = F[1]", "    steps = 0", "    while True:"]
         self.g.in_block = True  # `current` changes inside a block: read it each time
@@ -98,7 +99,7 @@ class MachineBuilder:
             case ir.Play(actions, optional, by, _pass_to, _span, names):
                 self.before_decision(k, out, ind)
                 out.append(f"{ind}who = {self.who(by, names)}")
-                out.append(f"{ind}G.pending = {{'kind': 'play', 'player': who}}")
+                out.append(f"{ind}G.pending = PLAYING.get(who) or {{'kind': 'play', 'player': who}}")
                 out.append(f"{ind}legal = []")
                 for a in actions:
                     self.enumerate(a, out, ind)
@@ -112,7 +113,7 @@ class MachineBuilder:
                 out.append(f"{ind}    return True")
                 out.append(f"{ind}G.pending = None")  # nobody can be asked to do the impossible
                 if self.record:
-                    out.append(f"{ind}G._event(F, {{'event': 'no legal action', 'player': who}})")
+                    self.event("{'event': 'no legal action', 'player': who}", out, ind)
                 out.append(nxt)
             case ir.Choose(var, domain, where, by, prompt, span, names):
                 self.before_decision(k, out, ind)
@@ -167,13 +168,13 @@ class MachineBuilder:
                     out.append(f"{ind}L[{slot!r}] = G.current")
                     out.append(f"{ind}G.current = {self.ex(who, names)}")
                 if self.record:
-                    out.append(f"{ind}G._event(F, {{'event': 'turn start', 'player': G.current}})")
+                    self.event("{'event': 'turn start', 'player': G.current}", out, ind)
                 self.hook("turn start", k, out, ind)
                 out.append(nxt)
             case ir.TurnEnd(rotate, slot):
                 self.hook("turn end", k, out, ind)
                 if self.record:
-                    out.append(f"{ind}G._event(F, {{'event': 'turn end', 'player': G.current}})")
+                    self.event("{'event': 'turn end', 'player': G.current}", out, ind)
                 if rotate:
                     out.append(f"{ind}ps = G.players")
                     out.append(f"{ind}i = ps.index(G.current) + 1")
@@ -188,11 +189,11 @@ class MachineBuilder:
                 out.append(f"{ind}L[{slot!r}] = G.phase")
                 out.append(f"{ind}G.phase = {name!r}")
                 if self.record:
-                    out.append(f"{ind}G._event(F, {{'event': 'phase start', 'phase': {name!r}}})")
+                    self.event(f"{{'event': 'phase start', 'phase': {name!r}}}", out, ind)
                 out.append(nxt)
             case ir.PhaseEnd(name, slot):
                 if self.record:
-                    out.append(f"{ind}G._event(F, {{'event': 'phase end', 'phase': {name!r}}})")
+                    self.event(f"{{'event': 'phase end', 'phase': {name!r}}}", out, ind)
                 out.append(f"{ind}G.phase = L.get({slot!r})")
                 out.append(nxt)
             case ir.Call(proc, args, params, names):
@@ -212,7 +213,7 @@ class MachineBuilder:
                     out.append(f"{ind}return False")
             case ir.Goto(phase):
                 if self.record:
-                    out.append(f"{ind}G._event(F, {{'event': 'goto', 'phase': {phase!r}}})")
+                    self.event(f"{{'event': 'goto', 'phase': {phase!r}}}", out, ind)
                 out.append(f"{ind}del G.frames[1:]")
                 out.append(f"{ind}G.phase = None")
                 out.append(f"{ind}G.frames[0][1] = {self.phase_labels[phase]}")
@@ -241,6 +242,15 @@ class MachineBuilder:
                 line = line.replace("return", "break")
             out.append(ind + line)
         out.append(f"{ind}    break")
+
+    def event(self, ev: str, out: list[str], ind: str) -> None:
+        """Traced only: note an event in the open step of this block's rule (opened if need be)."""
+        rule = self.rule
+        key = "('flow' if G.phase is None else 'phase:' + G.phase)" if rule == "flow" else repr(rule)
+        out.append(f"{ind}key = {key}")
+        out.append(f"{ind}if G._step is None or G._step[0] != key:")
+        out.append(f"{ind}    G._open(key, True, {{}}, None)")
+        out.append(f"{ind}G._step[7].append({ev})")
 
     def hook(self, event: str, k: int, out: list[str], ind: str) -> None:
         if event in self.hooks:

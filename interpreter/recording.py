@@ -2,6 +2,11 @@
 
 Only traced games (`record=True`) call these; an untraced game's generated code never does,
 so simulations pay nothing for traces (see docs/traces.md for the step format).
+
+While a game is played a step is a short list (`_Step` below names its slots); changes are the
+journal's entries as written (dicts copied at once, since dicts change in place) and checks the
+values an action's explain function saw. Reading `game.trace` turns the steps recorded since
+the last read into the dicts of the trace format, once.
 """
 
 from __future__ import annotations
@@ -11,38 +16,24 @@ from typing import Any
 from .runtime import MISSING
 from .values import jsonable, value_text
 
+# The slots of a step while it is recorded (generated code writes EVENTS = 7 and reads KEY = 0).
+KEY, AUTO, BINDINGS, DECISION, CHECKS, CHANGES, CHANCE, EVENTS, PHASE, PLAYER = range(10)
+
 
 class TraceRecorder:
     """Mixed into Game: the open step, and the methods generated code calls while tracing."""
 
     def _open(self, key: str, automatic: bool, bindings: dict, decision: dict | None,
-              checks: list | None = None) -> None:
+              checks: Any = ()) -> None:
         if self._step is not None:
             self._close()
-        head = self.prog.step_heads.get(key)
-        if head is None:  # what every step of this rule says about it, made once per rule
-            info = self.prog.rules.get(key) or {"name": key, "source": [], "spec": [], "quote": None, "at": None}
-            head = self.prog.step_heads[key] = {
-                "step": None, "phase": None, "player": None, "rule": info["name"],
-                "kind": key.split(":", 1)[0], "source": info["source"], "spec": info["spec"],
-                "quote": info["quote"], "at": info["at"], "_key": key,
-            }
-        step = head.copy()
-        step["phase"] = self.phase
-        step["player"] = decision["by"] if decision else self.current
-        step["bindings"] = bindings
-        step["checks"] = checks or []
-        step["changes"] = []
-        step["chance"] = []
-        step["events"] = []
-        step["automatic"] = automatic
-        step["decision"] = decision
-        self._step = step
+        self._step = [key, automatic, bindings, decision, checks, None, [], [],
+                      self.phase, decision["by"] if decision else self.current]
         self._jmark = len(self.journal)
 
     def push_rule(self, key: str) -> str | None:
         """Traced games only: the changes that follow belong to rule `key` (a procedure)."""
-        prev = self._step["_key"] if self._step is not None else None
+        prev = self._step[KEY] if self._step is not None else None
         self._open(key, True, {}, None)
         return prev
 
@@ -52,13 +43,19 @@ class TraceRecorder:
             self._open(prev, True, {}, None)
 
     def _auto(self, frame: list) -> None:
-        key = self._rule_key(frame) if frame[0] is not None else frame[3]
-        if self._step is None or self._step["_key"] != key:
+        key = frame[3]
+        if key == "flow" and frame[0] is not None and self.phase is not None:
+            key = f"phase:{self.phase}"
+        if self._step is None or self._step[KEY] != key:
             self._open(key, True, {}, None)
 
     def _event(self, frame: list, ev: dict) -> None:
         self._auto(frame)
-        self._step["events"].append(ev)
+        self._step[EVENTS].append(ev)
+
+    def note_event(self, ev: dict) -> None:
+        """An event of the step that is open (the engine's own, e.g. a move taken back)."""
+        self._step[EVENTS].append(ev)
 
     def note_chance(self, kind: str, what: str, outcome: Any, args: Any = None) -> None:
         if not self.record or self.quiet_chance:
@@ -68,7 +65,7 @@ class TraceRecorder:
         entry = {"kind": kind, "what": what, "outcome": jsonable(outcome)}
         if args is not None:
             entry["inputs"] = jsonable(args)
-        self._step["chance"].append(entry)
+        self._step[CHANCE].append(entry)
 
     def note_reveal(self, text: str, value: Any, to: str | None) -> None:
         if self._step is None:
@@ -76,17 +73,19 @@ class TraceRecorder:
         ev = {"event": "reveal", "what": text, "value": jsonable(value)}
         if to is not None:
             ev["to"] = to
-        self._step["events"].append(ev)
+        self._step[EVENTS].append(ev)
 
     def note_log(self, message: str) -> None:
         if self._step is None:
             self._auto(self.frames[-1])
-        self._step["events"].append({"event": "log", "message": message})
+        self._step[EVENTS].append({"event": "log", "message": message})
+
+    def open_decision(self) -> bool:
+        """Whether the open step is a decided one (closed when its rule's frame is popped)."""
+        return self._step is not None and self._step[AUTO] is False
 
     def _close(self) -> None:
-        """Finish the open step: keep it if it decided, changed, noted or drew anything. Its
-        changes are kept as they were written (dicts copied now, since dicts change in place);
-        they and its checks are put into their trace form only when the trace is read."""
+        """Finish the open step: keep it if it decided, changed, noted or drew anything."""
         st = self._step
         if st is None:
             return
@@ -102,16 +101,14 @@ class TraceRecorder:
                 if type(new) is dict:
                     new = jsonable(new)
                 changes.append((path, old, new))
-        if not (st["decision"] or changes or st["events"] or st["chance"]):
+        if not (st[DECISION] or changes or st[EVENTS] or st[CHANCE]):
             return
-        del st["_key"]
-        st["_raw"] = (changes, st["checks"])
-        st["step"] = len(self._steps)
+        st[CHANGES] = changes
         self._steps.append(st)
 
     def _emit_result(self) -> None:
         steps = self._steps
-        if steps is not None and (not steps or "result" not in steps[-1]):
+        if steps is not None and (not steps or type(steps[-1]) is not dict or "result" not in steps[-1]):
             steps.append({"result": self.result})
 
     @property
@@ -119,14 +116,36 @@ class TraceRecorder:
         """The steps so far (docs/traces.md), or None for an untraced game."""
         steps = self._steps
         if steps is not None and self._cooked < len(steps):
-            hidden = self.prog.hidden
-            for st in steps[self._cooked:]:
-                raw = st.pop("_raw", None)
-                if raw is not None:
-                    st["changes"] = [_change(path, old, new, hidden) for path, old, new in raw[0]]
-                    st["checks"] = cooked_checks(*raw[1]) if type(raw[1]) is tuple else raw[1]
+            for i in range(self._cooked, len(steps)):
+                if type(steps[i]) is list:
+                    steps[i] = self._cook(steps[i], i)
             self._cooked = len(steps)
         return steps
+
+    def _cook(self, st: list, number: int) -> dict:
+        prog = self.prog
+        key = st[KEY]
+        info = prog.rules.get(key) or {"name": key, "source": [], "spec": [], "quote": None, "at": None}
+        checks = st[CHECKS]
+        hidden = prog.hidden
+        return {
+            "step": number,
+            "phase": st[PHASE],
+            "player": st[PLAYER],
+            "rule": info["name"],
+            "kind": key.split(":", 1)[0],
+            "source": info["source"],
+            "spec": info["spec"],
+            "quote": info["quote"],
+            "at": info["at"],
+            "bindings": st[BINDINGS],
+            "checks": cooked_checks(*checks) if type(checks) is tuple and checks else list(checks),
+            "changes": [_change(path, old, new, hidden) for path, old, new in st[CHANGES]],
+            "chance": st[CHANCE],
+            "events": st[EVENTS],
+            "automatic": st[AUTO],
+            "decision": st[DECISION],
+        }
 
 
 _PLAIN = (str, int, bool, type(None))
@@ -144,18 +163,13 @@ def _change(path: tuple, old: Any, new: Any, hidden: dict[str, str]) -> dict:
     return ch
 
 
-def raw_checks(ca: Any, args: tuple, game: Any, errors: tuple) -> tuple | list:
+def raw_checks(ca: Any, args: tuple, game: Any, errors: tuple) -> tuple:
     """A decided action's checks as its explain function gives them, with values that could
     still change (dicts) copied now; `cooked_checks` turns them into trace records."""
-    try:
-        results = ca.explain(game, *args)
+    try:  # the explain function copies values that could still change (codegen.explained)
+        return (ca, ca.explain(game, *args))
     except errors:
-        return []
-    for _idx, _value, subs in results:
-        for i, (t, v) in enumerate(subs):
-            if type(v) is dict or (type(v) is list and v and type(v[0]) is dict):
-                subs[i] = (t, jsonable(v))
-    return (ca, results)
+        return ()
 
 
 def cooked_checks(ca: Any, results: list) -> list[dict]:

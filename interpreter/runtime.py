@@ -180,6 +180,15 @@ def _hashable(x: Any) -> Any:
     return x
 
 
+def _fz(value: Any) -> Any:
+    """A value as it is now, for an explanation: dicts (which change in place) are copied."""
+    from .values import jsonable
+
+    if type(value) is dict or (type(value) is list and value and type(value[0]) is dict):
+        return jsonable(value)
+    return value
+
+
 MEMO_LIMIT = 50_000
 
 
@@ -231,6 +240,7 @@ RUNTIME = {
     "_cleared": _cleared,
     "_streak": _streak,
     "_memo": _memo,
+    "_fz": _fz,
     "_uniq": _uniq,
     "_argmax": _argmax,
     "_argmin": _argmin,
