@@ -316,9 +316,9 @@ class Game(TraceRecorder):
             if record:
                 args = a.args
                 if ca.plain_args:
-                    bindings = dict(zip(ca.params, args))
+                    bindings = dict(zip(ca.params, args, strict=False))  # a legal move has the arity
                 else:
-                    bindings = {n: (x if type(x) in _PLAIN else jsonable(x)) for n, x in zip(ca.params, args)}
+                    bindings = {n: (x if type(x) in _PLAIN else jsonable(x)) for n, x in zip(ca.params, args, strict=False)}
                 try:  # the checks as the explain function saw them (made trace records when read)
                     checks = (ca, ca.explain(self, *args))
                 except _CHECK_ERRORS:
