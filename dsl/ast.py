@@ -338,11 +338,18 @@ class WhileStmt(Node):
 
 @dataclass(frozen=True, slots=True)
 class Provenance:
-    """The rulebook behind a rule: the quoted sentence, seed lines, spec ids."""
+    """The rulebook behind a rule: the quoted sentence (only the rulebook's own words, verbatim
+    from the cited seed lines), seed lines, spec ids, and an authored `note` (a reading, a
+    paraphrase, substrate: words that are not the rulebook's, shown as such). The spans say
+    where the quote and source lines stand, for located warnings; they do not take part in
+    equality, so printing and parsing again gives an equal tree."""
 
     quote: str | None = None
     sources: tuple[str, ...] = ()
     specs: tuple[str, ...] = ()
+    note: str | None = None
+    quote_span: Span | None = field(default=None, compare=False, repr=False)
+    source_span: Span | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -159,20 +159,42 @@ def _unquote(tok: Token) -> str:
 
 def _split_body(path: str, items: list) -> tuple[A.Provenance, tuple]:
     quote_parts: list[str] = []
+    note_parts: list[str] = []
     sources: list[str] = []
     specs: list[str] = []
     stmts: list = []
+    quote_spans: list[A.Span] = []
+    source_spans: list[A.Span] = []
     for it in items:
         if isinstance(it, Tree) and it.data == "quote":
             quote_parts.append(" ".join(_unquote(t) for t in it.children))
+            quote_spans.append(_token_span(path, it.children))
+        elif isinstance(it, Tree) and it.data == "note":
+            note_parts.append(" ".join(_unquote(t) for t in it.children))
         elif isinstance(it, Tree) and it.data == "source":
             sources.extend(_unquote(t) for t in it.children)
+            source_spans.append(_token_span(path, it.children))
         elif isinstance(it, Tree) and it.data == "spec":
             specs.extend(str(t) for t in it.children)
         else:
             stmts.append(it)
-    prov = A.Provenance(" ".join(quote_parts) or None, tuple(sources), tuple(specs))
+    prov = A.Provenance(" ".join(quote_parts) or None, tuple(sources), tuple(specs),
+                        " ".join(note_parts) or None, _joined(quote_spans), _joined(source_spans))
     return prov, tuple(stmts)
+
+
+def _token_span(path: str, tokens: list) -> A.Span:
+    """From the first token of a header line to the end of its last (the line break left out)."""
+    first, last = tokens[0], tokens[-1]
+    return A.Span(path, first.line, first.column, last.end_line, last.end_column)
+
+
+def _joined(spans: list[A.Span]) -> A.Span | None:
+    """One span from the first to the last of several header lines (a quote over two lines)."""
+    if not spans:
+        return None
+    first, last = spans[0], spans[-1]
+    return A.Span(first.file, first.line, first.column, last.end_line, last.end_column)
 
 
 @v_args(meta=True)
@@ -192,6 +214,9 @@ class _Builder(Transformer):
 
     def source(self, meta, children):
         return Tree("source", children, meta)
+
+    def note(self, meta, children):
+        return Tree("note", children, meta)
 
     def spec(self, meta, children):
         return Tree("spec", children, meta)

@@ -138,6 +138,8 @@ def _prov(p: A.Provenance, ind: str) -> list[str]:
         out.append(ind + "source " + ", ".join(_q(s) for s in p.sources))
     if p.specs:
         out.append(ind + "spec " + ", ".join(p.specs))
+    if p.note:
+        out.append(ind + "note " + _q(p.note))
     return out
 
 

@@ -38,6 +38,8 @@ class TraceRecorder:
             "decision": decision,
             "_key": key,
         }
+        if "note" in info:  # authored words, kept apart from the quote (docs/traces.md)
+            self._step["note"] = info["note"]
         self._jmark = len(self.journal)
 
     def push_rule(self, key: str) -> str | None:

@@ -61,8 +61,9 @@ class RegelwerkLexer(RegexLexer):
             (r"\n", Whitespace),
             (r"[ \t\f]+", Whitespace),
             (r"#.*?$", Comment.Single),
-            # provenance headers: `source "file:lines"`, `spec KHAN-2C-03, ...`
+            # provenance headers: `source "file:lines"`, `note "..."`, `spec KHAN-2C-03, ...`
             (r"(source)(\b)", bygroups(Keyword.Declaration, Text), "source"),
+            (r"(note)(?=[ \t]+\")", Keyword.Declaration, "source"),
             (r"(spec)(\s+)", bygroups(Keyword.Declaration, Whitespace), "spec"),
             (r"(on)(\s+)(turn\s+(?:start|end))\b", bygroups(Keyword.Declaration, Whitespace, Name.Function)),
             (r"(action|procedure|define|device)(\s+)(" + _NAME + ")",

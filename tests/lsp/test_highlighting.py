@@ -52,7 +52,7 @@ def test_every_grammar_keyword_is_highlighted():
     from regelwerk import pygments_lexer as lx
 
     lexer_words = set(lx.DECLARATION_WORDS + lx.STATEMENT_WORDS + lx.SCENARIO_WORDS + lx.OPERATOR_WORDS
-                      + lx.CONSTANTS + lx.AGGREGATES) | {"source", "spec", "x"}
+                      + lx.CONSTANTS + lx.AGGREGATES) | {"source", "note", "spec", "x"}
     assert sorted(WORDS - lexer_words) == []
     assert (Keyword, "x") in _tokens("board B = grid 3 x 3\n")
     assert (Keyword, "times") in _tokens("    repeat 3 times\n")
