@@ -292,10 +292,9 @@ def _first_difference(quote: str, source: str, context: int = 3) -> tuple[str, s
     a, b = normalise(quote).split(), normalise(source).split()
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
         if tag != "equal":
-            lead = a[max(0, i1 - context):i1]
-            ours = " ".join(lead + a[i1:min(i2, i1 + 6)]) or "(nothing)"
-            theirs = " ".join(b[max(0, j1 - context):j1] + b[j1:min(j2, j1 + 6)]) or "(nothing)"
-            return ours, theirs
+            ours = " ".join(a[max(0, i1 - context):min(i2, i1 + 6) + 2])
+            theirs = " ".join(b[max(0, j1 - context):min(j2, j1 + 6) + 2])
+            return ours or "(nothing)", theirs or "(nothing)"
     return normalise(quote), normalise(source)
 
 
