@@ -528,11 +528,14 @@ class DeviceDecl(Node):
 
 @dataclass(frozen=True, slots=True)
 class InvariantDecl(Node):
-    """A condition every reachable state satisfies; saves and scenario set-ups are checked."""
+    """A condition every reachable state satisfies; saves and scenario set-ups are checked.
+    `conserve ITEMS in Z1, Z2` is one too (`conserve` true): its test is
+    `each_once(ITEMS, Z1, Z2)`, and scenarios' `given` keeps it (docs/language.md §13c)."""
 
     test: Node
     message: str | None
     prov: Provenance
+    conserve: bool = False
 
 
 @dataclass(frozen=True, slots=True)

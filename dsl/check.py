@@ -14,6 +14,7 @@ from typing import Any
 
 from ..interpreter.stdlib.grid import square_name
 from . import ast as A
+from .check_conserve import check_conserve
 from .check_expr import CHANCE_NAMES, DIRECTIONS, ExprChecker
 from .data_files import DataReader, decode_data
 from .diagnostics import Diagnostic, did_you_mean
@@ -690,6 +691,7 @@ def check_modules(modules: list[A.Module]) -> tuple[Model, list[Diagnostic]]:
     c = _Checker()
     model = c.run(modules)
     c.diags.extend(check_quotes(modules))  # quotes against the seed lines they cite (W002-W004)
+    c.diags.extend(check_conserve(model))  # `conserve ... in` zones (E230)
     order = {m.path: i for i, m in enumerate(modules)}
     diags = sorted(c.diags, key=lambda d: (order.get(d.span.file, 0), d.span.line, d.span.column))
     return model, diags

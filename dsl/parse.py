@@ -295,6 +295,15 @@ class _Builder(Transformer):
         prov, _ = _split_body(self.path, headers)
         return A.InvariantDecl(self._s(meta), test, _unquote(message) if message else None, prov)
 
+    def conserve_decl(self, meta, c):
+        items, rest = c[0], c[1:]
+        zones = [t for t in rest if isinstance(t, Token) and t.type == "NAME"]
+        message = next((t for t in rest[len(zones):len(zones) + 1] if isinstance(t, Token)), None)
+        prov, _ = _split_body(self.path, rest[len(zones) + 1:])
+        names = tuple(A.Name(_token_span(self.path, [z]), str(z)) for z in zones)
+        test = A.Call(self._s(meta), "each_once", (items, *names))
+        return A.InvariantDecl(self._s(meta), test, _unquote(message) if message else None, prov, True)
+
     def set_lit(self, meta, c):
         return A.SetLit(self._s(meta), tuple(c))
 

@@ -311,6 +311,10 @@ def _decl(d: A.Node, cm: _Comments | None = None) -> list[str]:
         return out
     if isinstance(d, A.InvariantDecl):
         tail = f" else {_q(d.message)}" if d.message is not None else ""
+        if d.conserve:
+            items, *zones = d.test.args
+            head = f"conserve {expr_text(items)} across {', '.join(z.name for z in zones)}"
+            return [head + tail] + _prov(d.prov, INDENT)
         return [f"invariant {expr_text(d.test)}{tail}"] + _prov(d.prov, INDENT)
     if isinstance(d, A.DisplayDecl):
         return [f"display {d.board}: " + ", ".join(d.layers)]

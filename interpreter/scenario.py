@@ -7,6 +7,7 @@ from typing import Any
 
 from ..dsl import ast as A
 from ..dsl.printer import expr_text
+from . import conserve
 from .compile import compile_explained, compile_stmts
 from .errors import EngineError, IllegalAction
 from .game import Action, Game
@@ -79,11 +80,15 @@ class _Run:
             self.phase = st.value
         elif k == "given":
             g = self.ensure()
+            before = conserve.snapshot(g)
             compile_stmts(g.prog, st.body)(g)
+            problem = conserve.keep(g, before, st)  # a card set into a hand leaves the deck
             g.invalidate()
+            if problem:
+                return problem
             broken = g.broken_invariants()
             if broken:
-                return "the position breaks the rules: " + "; ".join(broken)
+                return "the position breaks the rules: " + "; ".join(broken + conserve.details(g))
         elif k == "do":
             g = self.ensure()
             a = self.action(st.call)

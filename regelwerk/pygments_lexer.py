@@ -25,14 +25,14 @@ __all__ = ["RegelwerkLexer"]
 DECLARATION_WORDS = (
     "game", "players", "enum", "board", "record", "data", "state", "const", "option", "define",
     "action", "procedure", "when", "on", "flow", "scoring", "include", "device", "display",
-    "invariant", "scenario",
+    "invariant", "conserve", "scenario",
 )
 STATEMENT_WORDS = (
     "set", "add", "remove", "clear", "let", "move", "draw", "shuffle", "require", "finish", "do",
     "play", "choose", "break", "goto", "log", "reveal", "result", "abandon", "if", "elif", "else",
     "for", "repeat", "while", "turn", "phase", "roll", "settle", "then", "times", "to", "from",
     "by", "where", "with", "up", "of", "optional", "winner", "ranking", "hidden", "except",
-    "owner", "legend", "grid", "graph",
+    "owner", "legend", "grid", "graph", "across",
 )
 SCENARIO_WORDS = (
     "given", "expect", "legal", "illegal", "because", "script", "returns", "seed", "before",

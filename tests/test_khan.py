@@ -75,11 +75,14 @@ def test_legal_actions_apply_and_explain(khan, players, seed, steps):
         (lambda v: v["yurt"].__setitem__("a1", "Red"), "een yurt staat niet op land"),
         (lambda v: v["yurt"].__setitem__("g10", "Red"), "een yurt staat niet op land"),
         (lambda v: v["tile_on"].__setitem__("a1", "cr6"), "een stuk staat buiten het speelveld"),
-        (lambda v: v["hand"]["Red"].append(99), "een kaart die niet bestaat"),
+        (lambda v: v["hand"]["Red"].append(99), "elke kaart ligt op precies één plaats"),
+        (lambda v: v["hand"]["Red"].append(v["deck"][0]), "elke kaart ligt op precies één plaats"),
+        (lambda v: v["discard"].pop(), "elke kaart ligt op precies één plaats"),
     ],
 )
 def test_bad_saves_get_a_located_error(khan, edit, message):
-    """Two pieces on one square, a yurt on the river or off the board, a tile off the board, a card that does not exist."""
+    """Two pieces on one square, a yurt on the river or off the board, a tile off the board, a
+    card that does not exist, a card in two places, a card in none (`conserve`)."""
     from regelwerk import SaveError
 
     g = khan.new_game(players=3, seed=4)
