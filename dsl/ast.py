@@ -510,6 +510,7 @@ class ScoringDecl(Node):
 @dataclass(frozen=True, slots=True)
 class IncludeDecl(Node):
     path: str
+    without_scenarios: bool = False  # `include "x.rules" without scenarios`: its rules only
 
 
 @dataclass(frozen=True, slots=True)

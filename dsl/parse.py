@@ -382,7 +382,7 @@ class _Builder(Transformer):
         return A.ScoringDecl(self._s(meta), children[0])
 
     def include_decl(self, meta, children):
-        return A.IncludeDecl(self._s(meta), _unquote(children[0]))
+        return A.IncludeDecl(self._s(meta), _unquote(children[0]), children[1] is not None)
 
     # -- types
     def named_type(self, meta, children):
@@ -639,7 +639,7 @@ class _Builder(Transformer):
         return A.ScenarioStep(self._s(meta), "expect", c[0], message=_unquote(c[1]) if c[1] else None)
 
     def sc_expect_legal(self, meta, c):
-        return A.ScenarioStep(self._s(meta), "legal", call=c[0])
+        return A.ScenarioStep(self._s(meta), "legal", call=c[0], message=_unquote(c[1]) if c[1] else None)
 
     def sc_expect_illegal(self, meta, c):
         msg = _unquote(c[1]) if c[1] else None
@@ -652,7 +652,7 @@ class _Builder(Transformer):
         return A.ScenarioStep(self._s(meta), "draw")
 
     def sc_expect_decider(self, meta, c):
-        return A.ScenarioStep(self._s(meta), "decider", c[0])
+        return A.ScenarioStep(self._s(meta), "decider", c[0], message=_unquote(c[1]) if c[1] else None)
 
     def sc_expect_over(self, meta, c):
         return A.ScenarioStep(self._s(meta), "over")

@@ -268,7 +268,8 @@ def _scenario_step(st: A.ScenarioStep, cm: _Comments | None = None) -> list[str]
         tail = f" else {_q(st.message)}" if st.message else ""
         return [f"{ind}expect {expr_text(st.value)}{tail}"]
     if k == "legal":
-        return [f"{ind}expect legal {_call_text(st.call)}"]
+        tail = f" else {_q(st.message)}" if st.message else ""
+        return [f"{ind}expect legal {_call_text(st.call)}{tail}"]
     if k == "illegal":
         tail = f" because {_q(st.message)}" if st.message else ""
         return [f"{ind}expect illegal {_call_text(st.call)}{tail}"]
@@ -279,7 +280,8 @@ def _scenario_step(st: A.ScenarioStep, cm: _Comments | None = None) -> list[str]
     if k == "over":
         return [ind + "expect over"]
     if k == "decider":
-        return [f"{ind}expect decision by {expr_text(st.value)}"]
+        tail = f" else {_q(st.message)}" if st.message else ""
+        return [f"{ind}expect decision by {expr_text(st.value)}{tail}"]
     if k == "not_over":
         return [ind + "expect not over"]
     raise TypeError(k)
@@ -362,7 +364,7 @@ def _decl(d: A.Node, cm: _Comments | None = None) -> list[str]:
     if isinstance(d, A.ScoringDecl):
         return [f"scoring {expr_text(d.value)}"]
     if isinstance(d, A.IncludeDecl):
-        return [f"include {_q(d.path)}"]
+        return [f"include {_q(d.path)}" + (" without scenarios" if d.without_scenarios else "")]
     if isinstance(d, A.ScenarioDecl):
         out = [f"scenario {_q(d.name)}"] + _prov(d.prov, INDENT)
         for st in d.steps:

@@ -38,6 +38,7 @@ class Explanation(NamedTuple):
     reason: str
     at: str | None
     checks: list[dict]
+    own_reason: str | None = None  # an action not offered now: what its own requires say
 
 
 class Game(TraceRecorder):
@@ -186,11 +187,19 @@ class Game(TraceRecorder):
                 return Explanation(True, text, "passing is allowed here", None, [])
             return Explanation(False, text, "passing is not allowed here", None, [])
         if a.name not in op.actions:
-            known = a.name in self.prog.actions
-            why = f"'{a.name}' is not offered now" if known else f"unknown action '{a.name}'"
-            return Explanation(False, text, f"{why}; offered: {', '.join(op.actions)}", None, [])
+            offered = ", ".join(op.actions)
+            if a.name not in self.prog.actions:
+                return Explanation(False, text, f"unknown action '{a.name}'; offered: {offered}", None, [])
+            own = self._explain_requires(a, text, offered=False)  # what the action itself would say
+            said = "its own conditions hold" if own.legal else f"its own conditions say: {own.reason}"
+            return Explanation(False, text, f"'{a.name}' is not offered now (offered: {offered}); "
+                               f"{said}", own.at, own.checks, None if own.legal else own.reason)
         if text in self.abandoned:
             return Explanation(False, text, f"taken back at this decision: {self.abandoned[text]}", None, [])
+        return self._explain_requires(a, text)
+
+    def _explain_requires(self, a: Action, text: str, offered: bool = True) -> Explanation:
+        """The action's own arity, parameter domains and preconditions, judged now."""
         ca = self.prog.actions[a.name]
         if len(a.args) != len(ca.params):
             return Explanation(False, text, f"'{a.name}' takes {len(ca.params)} argument(s) "
@@ -200,7 +209,7 @@ class Game(TraceRecorder):
         except (RuleFailure, *_RULE_ERRORS) as err:
             return Explanation(False, text, f"cannot evaluate its preconditions: {err}", None, [])
         if idx == -1:
-            if not any(same_move(m, a) for m in self._moves()):
+            if offered and not any(same_move(m, a) for m in self._moves()):
                 return Explanation(False, text, "not one of the legal moves: an argument has the wrong "
                                    "kind of value", None, [])
             return Explanation(True, text, "every precondition holds", None, self._checks(ca, a.args))
