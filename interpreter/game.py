@@ -214,6 +214,11 @@ class Game(TraceRecorder):
                                    "kind of value", None, [])
             return Explanation(True, text, "every precondition holds", None, self._checks(ca, a.args))
         if idx <= -2:
+            checks = self._checks(ca, a.args)  # a precondition that says why, in the rule's words
+            failed = next((c for c in checks if not c["value"]), None)
+            if failed is not None:
+                return Explanation(False, text, failed["message"] or f"requirement failed: "
+                                   f"{failed['require']}", failed["at"], checks)
             pname = ca.params[-idx - 2]
             decl = ca.decl.params[-idx - 2]
             return Explanation(False, text, f"{value_text(a.args[-idx - 2])} is not a possible value "
