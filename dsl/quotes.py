@@ -217,12 +217,26 @@ def verify(quote: str, sources: Iterable[str], library: SeedLibrary) -> list[Quo
         cited.append((seed, first, last))
     if unreachable or not cited or not quote:
         return problems
-    flat = "".join(seed.flat[slice(*seed.span(a, b))] for seed, a, b in cited)
+    flat = _joined_text(cited)
     for frag in fragments(quote):
         if squash(frag) not in flat:
             problems.append(_explain(frag, cited, flat, library))
             break
     return problems
+
+
+def _joined_text(cited: list[tuple[SeedText, int, int]]) -> str:
+    """The cited ranges' squashed text. A quote may run from one range into the next only where
+    they meet in the file (37-43 then 44-51); anywhere else the words in between are left out,
+    and the quote must say so with `…`."""
+    out = ""
+    prev: tuple[str, int] | None = None
+    for seed, a, b in cited:
+        if prev is not None and prev != (seed.name, a - 1):
+            out += "\x00"
+        out += seed.flat[slice(*seed.span(a, b))]
+        prev = (seed.name, b)
+    return out
 
 
 def _explain(frag: str, cited: list[tuple[SeedText, int, int]], flat: str,

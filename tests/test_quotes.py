@@ -74,6 +74,14 @@ def test_a_gap_must_be_written_as_an_elision(library):
     assert fragments("a … b ... c") == ["a", "b", "c"]
 
 
+def test_a_quote_runs_from_one_cited_range_into_the_next_only_where_they_meet(library):
+    q = "Hij draait de bovenste kaart van de trekstapel open. Is er geen opstand"
+    assert verify(q, [f"{F}:2", f"{F}:3"], library) == []  # lines 2 and 3 meet
+    (p,) = verify("De speler zegt welke heerser hij gaat verdrijven. Yurts mogen alleen worden "
+                  "geplaatst op land.", [f"{F}:2", f"{F}:8"], library)
+    assert p.help == "mark the gap with '…'"
+
+
 def test_words_outside_the_cited_lines_are_found_where_they_stand(library):
     (p,) = verify("Yurts mogen alleen worden geplaatst op land.", [f"{F}:2-3"], library)
     assert p.help == f"these words stand at {F}:8: cite those lines"
