@@ -99,3 +99,29 @@ def test_include_without_scenarios(tmp_path: Path):
     with_them.write_text('include "base.rules"\n', encoding="utf-8")
     assert [sc.name for sc in regelwerk.load(with_them).model.scenarios] == ["fails"]
     assert main_files([tmp_path / "base.rules", with_them]) == [with_them]
+
+
+def test_a_value_outside_a_domain_is_judged_by_the_preconditions_first():
+    r = regelwerk.load_text("""players A, B
+state
+    hand: Player -> list int = {A: [1, 2], B: [3]}
+action play_card(c in hand[current])
+    require c in hand[current] else "die kaart heb je niet"
+    require c < 9 else "te hoog"
+    remove c from hand[current]
+flow
+    turn
+        play play_card
+""", "d.rules")
+    g = r.new_game()
+    ex = g.explain("play_card(3)")
+    assert (ex.legal, ex.reason, ex.at) == (False, "die kaart heb je niet", "5:5")
+    assert g.explain("play_card(1)").legal
+    r2 = regelwerk.load_text("""players A, B
+action pick(n in 1..3)
+    require n > 0 else "positief"
+flow
+    turn
+        play pick
+""", "e.rules")
+    assert r2.new_game().explain("pick(7)").reason == "7 is not a possible value of 'n'"
