@@ -94,3 +94,36 @@ def test_bad_saves_get_a_located_error(khan, edit, message):
     with pytest.raises(SaveError) as err:
         khan.load_game(data)
     assert message in str(err.value) and ("khan.rules:" in str(err.value) or "is not a" in message)
+
+
+def test_a_refused_conquest_is_taken_back_not_executed(khan):
+    """Issue 9: a refusal shows as an abandoned move with the rulebook's reason, not as an
+    executed `conquer` step; consent is asked (and traced) only when someone is protected."""
+    data = khan.new_game(players=3, seed=0).to_json()
+    data["vars"].update(protector="Yellow")
+    data["vars"]["active_card"]["Yellow"] = "protection_card"
+    data["vars"]["yurt"].update(d2="Red", e2="Yellow", d3="Red", e3="Red", f3="Yellow")
+    g = khan.load_game(data, record=True)
+    g.apply("conquer(cd2a, [d2, e2])")
+    g.apply("choose(false)")
+    (step,) = g.trace
+    assert step["rule"] == "conquer" and step["decision"]["kind"] == "abandoned"
+    assert step["events"] == [{"event": "abandoned", "reason": "Als de beschermde speler weigert, mag "
+                               "de andere speler zijn veroveringsactie niet uitvoeren."}]
+    assert step["changes"] == []
+    g.apply("conquer(cd2a, [d2, d3])")  # no protected yurt under it: nobody is asked
+    assert "ask_consent" not in [s["rule"] for s in g.trace]
+    g.apply("conquer(cd2b, [e3, f3])")  # joint with the protected player: he is asked
+    g.apply("choose(true)")
+    asked = [s for s in g.trace if s["rule"] == "ask_consent"]
+    assert asked and asked[0]["quote"].startswith("Als een andere speler een vorm wil neerleggen")
+
+
+def test_step_four_and_the_extra_action_quote_their_sentences(khan):
+    g = khan.new_game(players=3, seed=0, record=True)
+    rnd = random.Random(0)
+    while not g.is_over and len(g.trace) < 400:
+        g.apply(rnd.choice(g.legal_actions()))
+    quotes = {s["rule"]: s.get("quote") for s in g.trace if "step" in s}
+    assert quotes["special_card_step"].startswith("4. Gebruik een speciale kaart (optioneel) De speler heeft nu")
+    assert all(len(s.get("quote") or "") < 700 for s in g.trace if s.get("rule") == "conquer")
