@@ -62,7 +62,10 @@ class TraceRecorder:
         self._auto(frame)
         self._step["events"].append(ev)
 
-    def note_chance(self, kind: str, what: str, outcome: Any, args: Any = None) -> None:
+    def note_chance(self, kind: str, what: str, outcome: Any, args: Any = None,
+                    detail: Any = None) -> None:
+        """One chance event of the open step; a device adds its inputs and the `detail` its roll
+        gave (`result ... with DETAIL`: what stays inside a tower), if any."""
         if not self.record or self.quiet_chance:
             return
         if self._step is None:
@@ -70,6 +73,8 @@ class TraceRecorder:
         entry = {"kind": kind, "what": what, "outcome": jsonable(outcome)}
         if args is not None:
             entry["inputs"] = jsonable(args)
+        if detail is not None:
+            entry["detail"] = jsonable(detail)
         self._step["chance"].append(entry)
 
     def note_reveal(self, text: str, value: Any, to: str | None) -> None:

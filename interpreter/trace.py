@@ -148,6 +148,8 @@ def render_step(step: dict, only_player: str | None = None) -> list[str]:
         inputs = f" in {', '.join(_v(x) for x in ch['inputs'])}" if ch.get("inputs") else ""
         out.append(f"      chance {ch['kind']} {ch['what']}{inputs} → out {_hv(ch['outcome'])}"
                    if inputs else f"      chance {ch['kind']} {ch['what']}: {_hv(ch['outcome'])}")
+        if "detail" in ch:
+            out.append(f"        detail: {_v(ch['detail'])}")
     for ch in step.get("changes", []):
         out.append(f"      {ch['path']}: {_change_text(ch['old'], ch['new'])}")
     for ev in step.get("events", []):
