@@ -577,3 +577,25 @@ class Module(Node):
 
     path: str
     decls: tuple[Node, ...]
+
+
+# ------------------------------------------------------------------ sugar (dsl/sugar.py)
+# Forms that read like rulebook sentences and are built, by the parser, out of the constructs
+# above. Each is a subclass with no fields of its own: the checker and the compiler see the
+# construct it stands for; the printer (and people) see the sentence.
+@dataclass(frozen=True, slots=True)
+class CountOnePer(Call):
+    """`count k in ITEMS one per c in SLOTS where FITS`: how many items can each have their own
+    slot. Stands for `matching_size(list k in ITEMS: (list c in SLOTS where FITS))`."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseOnePer(IfStmt):
+    """`choose N of k in ITEMS one per c in SLOTS where FITS ["prompt"]` + body: N choices, each
+    item still leaving every chosen item a slot of its own; the body runs for each."""
+
+
+@dataclass(frozen=True, slots=True)
+class ForChosen(IfStmt):
+    """`for m in ITEMS chosen [optional] [by P] ["prompt"]` + body: the body runs once for each
+    item, in the order the player picks them one at a time (with `optional`, he may stop)."""

@@ -19,6 +19,7 @@ from lark.exceptions import (
 from lark.indenter import Indenter
 
 from . import ast as A
+from . import sugar
 from .diagnostics import Diagnostic, RulesError
 
 MAX_SOURCE_BYTES = 2_000_000
@@ -513,6 +514,16 @@ class _Builder(Transformer):
     def for_stmt(self, meta, c):
         return A.ForStmt(self._s(meta), str(c[0]), c[1], c[2])
 
+    def for_chosen_stmt(self, meta, c):
+        var, items, optional, by, prompt, body = c
+        return sugar.build_for_chosen(self._s(meta), str(var), items, optional is not None, by,
+                                      _unquote(prompt) if prompt else None, body)
+
+    def choose_one_per_stmt(self, meta, c):
+        n, var, items, slot, slots, fits, by, prompt, body = c
+        return sugar.build_choose_one_per(self._s(meta), n, str(var), items, str(slot), slots, fits,
+                                          by, _unquote(prompt) if prompt else None, body)
+
     def repeat_forever(self, meta, c):
         return A.RepeatStmt(self._s(meta), None, c[0])
 
@@ -537,6 +548,12 @@ class _Builder(Transformer):
     def aggregate(self, meta, c):
         kind, var, domain, where, body = c
         return A.Aggregate(self._s(meta), str(kind), str(var), domain, where, body)
+
+    def count_one_per(self, meta, c):
+        kind, var, items, slot, slots, fits = c
+        if str(kind) != "count":
+            raise ValueError(f"only 'count' takes 'one per', not '{kind}'")
+        return sugar.build_count_one_per(self._s(meta), str(var), items, str(slot), slots, fits)
 
     def _boolop(self, meta, op: str, c: list) -> A.BoolOp:
         items: list = []
@@ -643,7 +660,8 @@ class _Builder(Transformer):
 
     def sc_expect_illegal(self, meta, c):
         msg = _unquote(c[1]) if c[1] else None
-        return A.ScenarioStep(self._s(meta), "illegal", call=c[0], message=msg)
+        why = _unquote(c[2]) if c[2] else None  # `else "..."`: said when the expectation fails
+        return A.ScenarioStep(self._s(meta), "illegal", why, call=c[0], message=msg)
 
     def sc_expect_winner(self, meta, c):
         return A.ScenarioStep(self._s(meta), "winner", c[0])

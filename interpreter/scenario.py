@@ -130,10 +130,13 @@ class _Run:
                 why = f"expected '{a}' to be legal, but: {ex.reason}" + (f" (line {ex.at})" if ex.at else "")
                 return f"{st.message}  ({why})" if st.message else why
             if k == "illegal":
+                why = None
                 if ex.legal:
-                    return f"expected '{a}' to be illegal, but it is legal"
-                if st.message is not None and st.message not in (ex.reason, ex.own_reason):
-                    return f"'{a}' is illegal, but because: {ex.reason!r}, not {st.message!r}"
+                    why = f"expected '{a}' to be illegal, but it is legal"
+                elif st.message is not None and st.message not in (ex.reason, ex.own_reason):
+                    why = f"'{a}' is illegal, but because: {ex.reason!r}, not {st.message!r}"
+                if why:
+                    return f"{st.value}  ({why})" if st.value else why
         elif k == "winner":
             g = self.ensure()
             want = self.value(st.value)

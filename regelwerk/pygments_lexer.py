@@ -32,7 +32,7 @@ STATEMENT_WORDS = (
     "play", "choose", "break", "goto", "log", "reveal", "result", "abandon", "if", "elif", "else",
     "for", "repeat", "while", "turn", "phase", "roll", "settle", "then", "times", "to", "from",
     "by", "where", "with", "up", "of", "optional", "winner", "ranking", "hidden", "except",
-    "owner", "legend", "grid", "graph", "across", "without", "scenarios",
+    "owner", "legend", "grid", "graph", "across", "without", "scenarios", "chosen", "one", "per",
 )
 SCENARIO_WORDS = (
     "given", "expect", "legal", "illegal", "because", "script", "returns", "seed", "before",

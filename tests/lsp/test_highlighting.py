@@ -42,7 +42,7 @@ def test_tokens_of_a_rule():
     assert toks[0] == (Keyword.Declaration, "action")
     assert toks[1] == (Name.Function, "conquer")
     assert (Name.Tag, "KHAN-2C-03") in toks
-    assert (String.Other, '"000_2c60e2dc917b8970.txt:37-43"') in toks
+    assert (String.Other, '"000_2c60e2dc917b8970.txt:38-43"') in toks
     assert any(t is String.Double and v.startswith('"De speler pakt') for t, v in toks)
     assert (Keyword, "require") in toks
 
