@@ -87,24 +87,27 @@ class SeedText:
     lines: list[str]
     flat: str = ""
     line_of: list[int] = field(default_factory=list)
+    starts: list[int] = field(default_factory=list)  # where each line begins in `flat`
 
     def __post_init__(self) -> None:
         parts: list[str] = []
+        offset = 0
         for i, line in enumerate(self.lines):
             text = line.rstrip()
             nxt = self.lines[i + 1].lstrip() if i + 1 < len(self.lines) else ""
             if text.endswith("-") and nxt[:1].isalnum():
                 text = text[:-1]  # a word hyphenated over the line break
             sq = squash(text)
+            self.starts.append(offset)
+            offset += len(sq)
             parts.append(sq)
             self.line_of.extend([i + 1] * len(sq))
         self.flat = "".join(parts)
+        self.starts.append(len(self.flat))
 
     def span(self, first: int, last: int) -> tuple[int, int]:
         """The squashed text's character range for lines first..last."""
-        lo = next((k for k, n in enumerate(self.line_of) if n >= first), len(self.flat))
-        hi = next((k for k, n in enumerate(self.line_of) if n > last), len(self.flat))
-        return lo, hi
+        return self.starts[first - 1], self.starts[last]
 
     def text(self, first: int, last: int) -> str:
         """Lines first..last as one normalised text, hyphenations joined."""
@@ -117,6 +120,7 @@ class SeedText:
 
 
 _READ: dict[tuple[str, int, int], SeedText] = {}
+_VERIFIED: dict[tuple, QuoteProblem | None] = {}
 
 
 class SeedLibrary:
@@ -217,12 +221,13 @@ def verify(quote: str, sources: Iterable[str], library: SeedLibrary) -> list[Quo
         cited.append((seed, first, last))
     if unreachable or not cited or not quote:
         return problems
-    flat = _joined_text(cited)
-    for frag in fragments(quote):
-        if squash(frag) not in flat:
-            problems.append(_explain(frag, cited, flat, library))
-            break
-    return problems
+    key = (quote, tuple((id(seed), a, b) for seed, a, b in cited))
+    if key not in _VERIFIED:  # editors check on every keystroke: each quote is judged once
+        flat = _joined_text(cited)
+        bad = next((f for f in fragments(quote) if squash(f) not in flat), None)
+        _VERIFIED[key] = None if bad is None else _explain(bad, cited, flat, library)
+    found = _VERIFIED[key]
+    return problems + ([found] if found is not None else [])
 
 
 def _joined_text(cited: list[tuple[SeedText, int, int]]) -> str:
