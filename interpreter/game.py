@@ -303,10 +303,10 @@ class Game(TraceRecorder):
         ca = None
         if p["kind"] == "play" and a.name != "pass":
             ca = self.prog.actions[a.name]
-            if ca.abandonable:  # keep the way back until the move's effects are done
-                self.abandon = (self.clone(), f"action:{a.name}", str(a))
-        if record:
+        if record:  # before the way back below is kept: undo restores the state before the move
             self._undo.append((self._snapshot(), len(self.journal), len(self.trace)))
+        if ca is not None and ca.abandonable:  # keep the way back until the move's effects are done
+            self.abandon = (self.clone(), f"action:{a.name}", str(a))
         self._legal = None
         self.step_no += 1
         self.pending = None

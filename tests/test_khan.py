@@ -127,3 +127,17 @@ def test_step_four_and_the_extra_action_quote_their_sentences(khan):
     quotes = {s["rule"]: s.get("quote") for s in g.trace if "step" in s}
     assert quotes["special_card_step"].startswith("4. Gebruik een speciale kaart (optioneel) De speler heeft nu")
     assert all(len(s.get("quote") or "") < 700 for s in g.trace if s.get("rule") == "conquer")
+
+
+def test_undo_of_a_move_that_may_be_taken_back_restores_the_state(khan):
+    """A conquest that asks consent keeps a way back (`abandon`); undo must not keep it."""
+    data = khan.new_game(players=3, seed=0).to_json()
+    data["vars"].update(protector="Yellow")
+    data["vars"]["active_card"]["Yellow"] = "protection_card"
+    data["vars"]["yurt"].update(d2="Red", e2="Yellow")
+    g = khan.load_game(data, record=True)
+    before = g.to_json()
+    g.apply("conquer(cd2a, [d2, e2])")
+    assert g.decision_player() == "Yellow"
+    g.undo()
+    assert g.to_json() == before
