@@ -28,7 +28,8 @@ def test_a_use_of_a_procedure_shows_the_procedure(client, khan):
     md = _hover(client, khan, text, "do ask_consent", offset=4)
     assert "procedure ask_consent(asked: list Player)" in md
     assert "> Als een andere speler een vorm wil neerleggen" in md
-    assert "declared at `khan.rules:319:" in md
+    line = text[: text.index("procedure ask_consent")].count("\n") + 1
+    assert f"declared at `khan.rules:{line}:" in md
     assert "*not in the rulebook:* Asked only when a joint conquest" in md
 
 
