@@ -338,11 +338,18 @@ class WhileStmt(Node):
 
 @dataclass(frozen=True, slots=True)
 class Provenance:
-    """The rulebook behind a rule: the quoted sentence, seed lines, spec ids."""
+    """The rulebook behind a rule: the quoted sentence (only the rulebook's own words, verbatim
+    from the cited seed lines), seed lines, spec ids, and an authored `note` (a reading, a
+    paraphrase, substrate: words that are not the rulebook's, shown as such). The spans say
+    where the quote and source lines stand, for located warnings; they do not take part in
+    equality, so printing and parsing again gives an equal tree."""
 
     quote: str | None = None
     sources: tuple[str, ...] = ()
     specs: tuple[str, ...] = ()
+    note: str | None = None
+    quote_span: Span | None = field(default=None, compare=False, repr=False)
+    source_span: Span | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -503,6 +510,7 @@ class ScoringDecl(Node):
 @dataclass(frozen=True, slots=True)
 class IncludeDecl(Node):
     path: str
+    without_scenarios: bool = False  # `include "x.rules" without scenarios`: its rules only
 
 
 @dataclass(frozen=True, slots=True)
@@ -521,11 +529,14 @@ class DeviceDecl(Node):
 
 @dataclass(frozen=True, slots=True)
 class InvariantDecl(Node):
-    """A condition every reachable state satisfies; saves and scenario set-ups are checked."""
+    """A condition every reachable state satisfies; saves and scenario set-ups are checked.
+    `conserve ITEMS in Z1, Z2` is one too (`conserve` true): its test is
+    `each_once(ITEMS, Z1, Z2)`, and scenarios' `given` keeps it (docs/language.md §13c)."""
 
     test: Node
     message: str | None
     prov: Provenance
+    conserve: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -566,3 +577,25 @@ class Module(Node):
 
     path: str
     decls: tuple[Node, ...]
+
+
+# ------------------------------------------------------------------ sugar (dsl/sugar.py)
+# Forms that read like rulebook sentences and are built, by the parser, out of the constructs
+# above. Each is a subclass with no fields of its own: the checker and the compiler see the
+# construct it stands for; the printer (and people) see the sentence.
+@dataclass(frozen=True, slots=True)
+class CountOnePer(Call):
+    """`count k in ITEMS one per c in SLOTS where FITS`: how many items can each have their own
+    slot. Stands for `matching_size(list k in ITEMS: (list c in SLOTS where FITS))`."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseOnePer(IfStmt):
+    """`choose N of k in ITEMS one per c in SLOTS where FITS ["prompt"]` + body: N choices, each
+    item still leaving every chosen item a slot of its own; the body runs for each."""
+
+
+@dataclass(frozen=True, slots=True)
+class ForChosen(IfStmt):
+    """`for m in ITEMS chosen [optional] [by P] ["prompt"]` + body: the body runs once for each
+    item, in the order the player picks them one at a time (with `optional`, he may stop)."""

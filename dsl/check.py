@@ -14,9 +14,11 @@ from typing import Any
 
 from ..interpreter.stdlib.grid import square_name
 from . import ast as A
+from .check_conserve import check_conserve
 from .check_expr import CHANCE_NAMES, DIRECTIONS, ExprChecker
 from .data_files import DataReader, decode_data
 from .diagnostics import Diagnostic, did_you_mean
+from .quotes import check_quotes
 from .types import (
     ANY,
     BOOL,
@@ -688,6 +690,8 @@ def check_modules(modules: list[A.Module]) -> tuple[Model, list[Diagnostic]]:
     """Check parsed modules together; returns the model and all diagnostics (errors and warnings)."""
     c = _Checker()
     model = c.run(modules)
+    c.diags.extend(check_quotes(modules))  # quotes against the seed lines they cite (W002-W004)
+    c.diags.extend(check_conserve(model))  # `conserve ... in` zones (E230)
     order = {m.path: i for i, m in enumerate(modules)}
     diags = sorted(c.diags, key=lambda d: (order.get(d.span.file, 0), d.span.line, d.span.column))
     return model, diags

@@ -206,6 +206,9 @@ class ExprChecker:
 
     def compare(self, e: A.Compare, scope: dict[str, Type]) -> Type:
         lt, rt = self.expr(e.left, scope), self.expr(e.right, scope)
+        for lit, other in ((e.left, rt), (e.right, lt)):  # `pool == {}`: the empty set
+            if isinstance(lit, A.MapLit) and not lit.items and isinstance(other.base, SetOf):
+                self.m.types[id(lit)] = other.base
         if e.op in ("in", "not in"):
             if rt.base != ANY and not rt.base.is_collection:
                 self.err("E208", f"'{e.op}' needs a list, set or map on the right, not {rt}", e.right.span)

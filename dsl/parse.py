@@ -19,6 +19,7 @@ from lark.exceptions import (
 from lark.indenter import Indenter
 
 from . import ast as A
+from . import sugar
 from .diagnostics import Diagnostic, RulesError
 
 MAX_SOURCE_BYTES = 2_000_000
@@ -159,20 +160,42 @@ def _unquote(tok: Token) -> str:
 
 def _split_body(path: str, items: list) -> tuple[A.Provenance, tuple]:
     quote_parts: list[str] = []
+    note_parts: list[str] = []
     sources: list[str] = []
     specs: list[str] = []
     stmts: list = []
+    quote_spans: list[A.Span] = []
+    source_spans: list[A.Span] = []
     for it in items:
         if isinstance(it, Tree) and it.data == "quote":
             quote_parts.append(" ".join(_unquote(t) for t in it.children))
+            quote_spans.append(_token_span(path, it.children))
+        elif isinstance(it, Tree) and it.data == "note":
+            note_parts.append(" ".join(_unquote(t) for t in it.children))
         elif isinstance(it, Tree) and it.data == "source":
             sources.extend(_unquote(t) for t in it.children)
+            source_spans.append(_token_span(path, it.children))
         elif isinstance(it, Tree) and it.data == "spec":
             specs.extend(str(t) for t in it.children)
         else:
             stmts.append(it)
-    prov = A.Provenance(" ".join(quote_parts) or None, tuple(sources), tuple(specs))
+    prov = A.Provenance(" ".join(quote_parts) or None, tuple(sources), tuple(specs),
+                        " ".join(note_parts) or None, _joined(quote_spans), _joined(source_spans))
     return prov, tuple(stmts)
+
+
+def _token_span(path: str, tokens: list) -> A.Span:
+    """From the first token of a header line to the end of its last (the line break left out)."""
+    first, last = tokens[0], tokens[-1]
+    return A.Span(path, first.line, first.column, last.end_line, last.end_column)
+
+
+def _joined(spans: list[A.Span]) -> A.Span | None:
+    """One span from the first to the last of several header lines (a quote over two lines)."""
+    if not spans:
+        return None
+    first, last = spans[0], spans[-1]
+    return A.Span(first.file, first.line, first.column, last.end_line, last.end_column)
 
 
 @v_args(meta=True)
@@ -192,6 +215,9 @@ class _Builder(Transformer):
 
     def source(self, meta, children):
         return Tree("source", children, meta)
+
+    def note(self, meta, children):
+        return Tree("note", children, meta)
 
     def spec(self, meta, children):
         return Tree("spec", children, meta)
@@ -269,6 +295,15 @@ class _Builder(Transformer):
         test, message, *headers = c
         prov, _ = _split_body(self.path, headers)
         return A.InvariantDecl(self._s(meta), test, _unquote(message) if message else None, prov)
+
+    def conserve_decl(self, meta, c):
+        items, rest = c[0], c[1:]
+        zones = [t for t in rest if isinstance(t, Token) and t.type == "NAME"]
+        message = next((t for t in rest[len(zones):len(zones) + 1] if isinstance(t, Token)), None)
+        prov, _ = _split_body(self.path, rest[len(zones) + 1:])
+        names = tuple(A.Name(_token_span(self.path, [z]), str(z)) for z in zones)
+        test = A.Call(self._s(meta), "each_once", (items, *names))
+        return A.InvariantDecl(self._s(meta), test, _unquote(message) if message else None, prov, True)
 
     def set_lit(self, meta, c):
         return A.SetLit(self._s(meta), tuple(c))
@@ -348,7 +383,7 @@ class _Builder(Transformer):
         return A.ScoringDecl(self._s(meta), children[0])
 
     def include_decl(self, meta, children):
-        return A.IncludeDecl(self._s(meta), _unquote(children[0]))
+        return A.IncludeDecl(self._s(meta), _unquote(children[0]), children[1] is not None)
 
     # -- types
     def named_type(self, meta, children):
@@ -479,6 +514,16 @@ class _Builder(Transformer):
     def for_stmt(self, meta, c):
         return A.ForStmt(self._s(meta), str(c[0]), c[1], c[2])
 
+    def for_chosen_stmt(self, meta, c):
+        var, items, optional, by, prompt, body = c
+        return sugar.build_for_chosen(self._s(meta), str(var), items, optional is not None, by,
+                                      _unquote(prompt) if prompt else None, body)
+
+    def choose_one_per_stmt(self, meta, c):
+        n, var, items, slot, slots, fits, by, prompt, body = c
+        return sugar.build_choose_one_per(self._s(meta), n, str(var), items, str(slot), slots, fits,
+                                          by, _unquote(prompt) if prompt else None, body)
+
     def repeat_forever(self, meta, c):
         return A.RepeatStmt(self._s(meta), None, c[0])
 
@@ -503,6 +548,12 @@ class _Builder(Transformer):
     def aggregate(self, meta, c):
         kind, var, domain, where, body = c
         return A.Aggregate(self._s(meta), str(kind), str(var), domain, where, body)
+
+    def count_one_per(self, meta, c):
+        kind, var, items, slot, slots, fits = c
+        if str(kind) != "count":
+            raise ValueError(f"only 'count' takes 'one per', not '{kind}'")
+        return sugar.build_count_one_per(self._s(meta), str(var), items, str(slot), slots, fits)
 
     def _boolop(self, meta, op: str, c: list) -> A.BoolOp:
         items: list = []
@@ -605,11 +656,12 @@ class _Builder(Transformer):
         return A.ScenarioStep(self._s(meta), "expect", c[0], message=_unquote(c[1]) if c[1] else None)
 
     def sc_expect_legal(self, meta, c):
-        return A.ScenarioStep(self._s(meta), "legal", call=c[0])
+        return A.ScenarioStep(self._s(meta), "legal", call=c[0], message=_unquote(c[1]) if c[1] else None)
 
     def sc_expect_illegal(self, meta, c):
         msg = _unquote(c[1]) if c[1] else None
-        return A.ScenarioStep(self._s(meta), "illegal", call=c[0], message=msg)
+        why = _unquote(c[2]) if c[2] else None  # `else "..."`: said when the expectation fails
+        return A.ScenarioStep(self._s(meta), "illegal", why, call=c[0], message=msg)
 
     def sc_expect_winner(self, meta, c):
         return A.ScenarioStep(self._s(meta), "winner", c[0])
@@ -618,7 +670,7 @@ class _Builder(Transformer):
         return A.ScenarioStep(self._s(meta), "draw")
 
     def sc_expect_decider(self, meta, c):
-        return A.ScenarioStep(self._s(meta), "decider", c[0])
+        return A.ScenarioStep(self._s(meta), "decider", c[0], message=_unquote(c[1]) if c[1] else None)
 
     def sc_expect_over(self, meta, c):
         return A.ScenarioStep(self._s(meta), "over")

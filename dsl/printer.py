@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from . import ast as A
+from . import sugar
 
 INDENT = "    "
 
@@ -16,7 +17,7 @@ def _q(text: str) -> str:
 
 
 def _prec(e: A.Node) -> int:
-    if isinstance(e, (A.Aggregate, A.CondExpr)):
+    if isinstance(e, (A.Aggregate, A.CondExpr, A.CountOnePer)):
         return 0
     if isinstance(e, A.BoolOp):
         return _PREC[e.op]
@@ -60,6 +61,8 @@ def expr_text(e: A.Node) -> str:
         return f"{_wrap(e.base, 9)}.{e.name}"
     if isinstance(e, A.RecordLit):
         return f"{e.record}(" + ", ".join(f"{n}: {expr_text(v)}" for n, v in e.fields) + ")"
+    if isinstance(e, A.CountOnePer):
+        return sugar.count_one_per_text(e, expr_text, _wrap)
     if isinstance(e, A.Call):
         return f"{e.func}(" + ", ".join(expr_text(a) for a in e.args) + ")"
     if isinstance(e, A.BinOp):
@@ -138,6 +141,8 @@ def _prov(p: A.Provenance, ind: str) -> list[str]:
         out.append(ind + "source " + ", ".join(_q(s) for s in p.sources))
     if p.specs:
         out.append(ind + "spec " + ", ".join(p.specs))
+    if p.note:
+        out.append(ind + "note " + _q(p.note))
     return out
 
 
@@ -211,6 +216,17 @@ def _stmt(s: A.Node, depth: int, cm: _Comments | None = None) -> list[str]:
         return [f"{ind}reveal {expr_text(s.value)}{tail}"]
     if isinstance(s, A.LogStmt):
         return [f"{ind}log {_q(s.message)}"]
+    if isinstance(s, A.ChooseOnePer):
+        n, var, items, slot, slots, fits, by, prompt, body = sugar.choose_one_per_parts(s)
+        head = (f"{ind}choose {_wrap(n, 5)} of {var} in {_wrap(items, 1)} one per {slot} in "
+                f"{_wrap(slots, 1)} where {_wrap(fits, 1)}")
+        head += (f" by {expr_text(by)}" if by is not None else "") + (" " + _q(prompt) if prompt else "")
+        return [head] + _stmts(body, depth + 1, cm)
+    if isinstance(s, A.ForChosen):
+        var, items, optional, by, prompt, body = sugar.for_chosen_parts(s)
+        head = f"{ind}for {var} in {expr_text(items)} chosen" + (" optional" if optional else "")
+        head += (f" by {expr_text(by)}" if by is not None else "") + (" " + _q(prompt) if prompt else "")
+        return [head] + _stmts(body, depth + 1, cm)
     if isinstance(s, A.IfStmt):
         out = []
         for i, (test, body) in enumerate(s.branches):
@@ -266,9 +282,11 @@ def _scenario_step(st: A.ScenarioStep, cm: _Comments | None = None) -> list[str]
         tail = f" else {_q(st.message)}" if st.message else ""
         return [f"{ind}expect {expr_text(st.value)}{tail}"]
     if k == "legal":
-        return [f"{ind}expect legal {_call_text(st.call)}"]
+        tail = f" else {_q(st.message)}" if st.message else ""
+        return [f"{ind}expect legal {_call_text(st.call)}{tail}"]
     if k == "illegal":
         tail = f" because {_q(st.message)}" if st.message else ""
+        tail += f" else {_q(st.value)}" if st.value else ""
         return [f"{ind}expect illegal {_call_text(st.call)}{tail}"]
     if k == "winner":
         return [f"{ind}expect winner {expr_text(st.value)}"]
@@ -277,7 +295,8 @@ def _scenario_step(st: A.ScenarioStep, cm: _Comments | None = None) -> list[str]
     if k == "over":
         return [ind + "expect over"]
     if k == "decider":
-        return [f"{ind}expect decision by {expr_text(st.value)}"]
+        tail = f" else {_q(st.message)}" if st.message else ""
+        return [f"{ind}expect decision by {expr_text(st.value)}{tail}"]
     if k == "not_over":
         return [ind + "expect not over"]
     raise TypeError(k)
@@ -309,6 +328,10 @@ def _decl(d: A.Node, cm: _Comments | None = None) -> list[str]:
         return out
     if isinstance(d, A.InvariantDecl):
         tail = f" else {_q(d.message)}" if d.message is not None else ""
+        if d.conserve:
+            items, *zones = d.test.args
+            head = f"conserve {expr_text(items)} across {', '.join(z.name for z in zones)}"
+            return [head + tail] + _prov(d.prov, INDENT)
         return [f"invariant {expr_text(d.test)}{tail}"] + _prov(d.prov, INDENT)
     if isinstance(d, A.DisplayDecl):
         return [f"display {d.board}: " + ", ".join(d.layers)]
@@ -356,7 +379,7 @@ def _decl(d: A.Node, cm: _Comments | None = None) -> list[str]:
     if isinstance(d, A.ScoringDecl):
         return [f"scoring {expr_text(d.value)}"]
     if isinstance(d, A.IncludeDecl):
-        return [f"include {_q(d.path)}"]
+        return [f"include {_q(d.path)}" + (" without scenarios" if d.without_scenarios else "")]
     if isinstance(d, A.ScenarioDecl):
         out = [f"scenario {_q(d.name)}"] + _prov(d.prov, INDENT)
         for st in d.steps:

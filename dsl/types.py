@@ -219,7 +219,14 @@ def compatible(a: Type, b: Type) -> bool:
         if ANY in (a.item, b.item) or RANGE in (a, b):
             return True
         return compatible(a.item, b.item)
+    if _empty_braces(a) and isinstance(b, SetOf) or _empty_braces(b) and isinstance(a, SetOf):
+        return True  # `{}` is an empty map or an empty set, as its place decides
     return isinstance(a, MapOf) and isinstance(b, MapOf)
+
+
+def _empty_braces(t: Type) -> bool:
+    """The type of `{}`: a map of nothing known, which is also an empty set."""
+    return isinstance(t, MapOf) and t.key == ANY and t.val == ANY
 
 
 def resolve(node: A.Node | None, kinds: dict[str, str]) -> Type:

@@ -22,15 +22,19 @@ from .library import CHANCE_FUNCTIONS
 
 
 def prov_info(name: str, prov: A.Provenance, span: A.Span, base: str = "") -> dict:
-    """What a trace step says about the rule behind it: name, sources, spec ids, quote, place."""
+    """What a trace step says about the rule behind it: name, sources, spec ids, quote (the
+    rulebook's words), note (authored words, only when the rule has one), place."""
     file = os.path.relpath(span.file, base) if base and os.path.isabs(span.file) == os.path.isabs(base) else span.file
-    return {
+    info = {
         "name": name,
         "source": list(prov.sources),
         "spec": list(prov.specs),
         "quote": prov.quote,
         "at": f"{file}:{span.line}:{span.column}",
     }
+    if prov.note:
+        info["note"] = prov.note
+    return info
 
 
 @dataclass(frozen=True, slots=True)

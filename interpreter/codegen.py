@@ -157,6 +157,8 @@ class CodeGen:
                 return self.const([self._constant(x, sc)[0] for x in e.items], "L")  # made once
             return "[" + ", ".join(sub(x) for x in e.items) + "]"
         if isinstance(e, A.MapLit):
+            if not e.items and isinstance(self.m.type_of(e).base, SetOf):
+                return "frozenset()"  # `{}` where a set is compared (issue 9: an empty set literal)
             return "{" + ", ".join(f"{sub(k)}: {sub(v)}" for k, v in e.items) + "}"
         if isinstance(e, A.SetLit):
             return "frozenset([" + ", ".join(sub(x) for x in e.items) + "])"

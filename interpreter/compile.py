@@ -240,11 +240,19 @@ def _device(g: CodeGen, name: str, dv: A.DeviceDecl) -> None:
         lines.append(f"        raise RuleFailure(('scripted: ' if scripted else '') + {msg!r}, "
                      f"SPANS[{g.span_id(r.span)}])")
     args_repr = "[" + ", ".join(params) + "]"
-    lines.append(f"    G.note_chance('device', {name!r} + ('(scripted)' if scripted else ''), outcome, {args_repr})")
-    body: list[str] = []
+    body = [f"    G.note_chance('device', {name!r} + ('(scripted)' if scripted else ''), outcome, {args_repr}, detail)"]
     g.stmts(dv.settle, dict(inner), body, "    ")
-    lines.extend(body if dv.settle else [])
-    lines.append("    return outcome")
+    body.append("    return outcome")
+    if g.record:  # traced: the roll is a step of its own, with the device's quote and settle
+        g.function(f"DS_{i}", params + ["outcome", "detail", "scripted"], body)
+        call = ", ".join(["G", *params, "outcome", "detail", "scripted"])
+        lines += [f"    prev = G.push_rule({'device:' + name!r})",
+                  "    try:",
+                  f"        return DS_{i}({call})",
+                  "    finally:",
+                  "        G.pop_rule(prev)"]
+    else:
+        lines.extend(body)
     g.function(f"DV_{i}", params, lines)
 
 

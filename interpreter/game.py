@@ -47,6 +47,7 @@ class Explanation(NamedTuple):
     reason: str
     at: str | None
     checks: list[dict]
+    own_reason: str | None = None  # an action not offered now: what its own requires say
 
 
 class Game(TraceRecorder):
@@ -197,11 +198,19 @@ class Game(TraceRecorder):
                 return Explanation(True, text, "passing is allowed here", None, [])
             return Explanation(False, text, "passing is not allowed here", None, [])
         if a.name not in op.actions:
-            known = a.name in self.prog.actions
-            why = f"'{a.name}' is not offered now" if known else f"unknown action '{a.name}'"
-            return Explanation(False, text, f"{why}; offered: {', '.join(op.actions)}", None, [])
+            offered = ", ".join(op.actions)
+            if a.name not in self.prog.actions:
+                return Explanation(False, text, f"unknown action '{a.name}'; offered: {offered}", None, [])
+            own = self._explain_requires(a, text, offered=False)  # what the action itself would say
+            said = "its own conditions hold" if own.legal else f"its own conditions say: {own.reason}"
+            return Explanation(False, text, f"'{a.name}' is not offered now (offered: {offered}); "
+                               f"{said}", own.at, own.checks, None if own.legal else own.reason)
         if text in self.abandoned:
             return Explanation(False, text, f"taken back at this decision: {self.abandoned[text]}", None, [])
+        return self._explain_requires(a, text)
+
+    def _explain_requires(self, a: Action, text: str, offered: bool = True) -> Explanation:
+        """The action's own arity, parameter domains and preconditions, judged now."""
         ca = self.prog.actions[a.name]
         if len(a.args) != len(ca.params):
             return Explanation(False, text, f"'{a.name}' takes {len(ca.params)} argument(s) "
@@ -211,11 +220,16 @@ class Game(TraceRecorder):
         except (RuleFailure, *_RULE_ERRORS) as err:
             return Explanation(False, text, f"cannot evaluate its preconditions: {err}", None, [])
         if idx == -1:
-            if not any(same_move(m, a) for m in self._moves()):
+            if offered and not any(same_move(m, a) for m in self._moves()):
                 return Explanation(False, text, "not one of the legal moves: an argument has the wrong "
                                    "kind of value", None, [])
             return Explanation(True, text, "every precondition holds", None, self._checks(ca, a.args))
         if idx <= -2:
+            checks = self._checks(ca, a.args)  # a precondition that says why, in the rule's words
+            failed = next((c for c in checks if not c["value"]), None)
+            if failed is not None:
+                return Explanation(False, text, failed["message"] or f"requirement failed: "
+                                   f"{failed['require']}", failed["at"], checks)
             pname = ca.params[-idx - 2]
             decl = ca.decl.params[-idx - 2]
             return Explanation(False, text, f"{value_text(a.args[-idx - 2])} is not a possible value "
@@ -294,11 +308,11 @@ class Game(TraceRecorder):
         ca = None
         if p["kind"] == "play" and a.name != "pass":
             ca = self.prog.actions[a.name]
-            if ca.abandonable:  # keep the way back until the move's effects are done
-                self.abandon = (self.clone(), f"action:{a.name}", str(a))
-        if record:
+        if record:  # before the way back below is kept: undo restores the state before the move
             self._undo.append((_META(self), _copy_frames(self.frames), self._legal,
                                len(self.journal), len(self._steps)))
+        if ca is not None and ca.abandonable:  # keep the way back until the move's effects are done
+            self.abandon = (self.clone(), f"action:{a.name}", str(a))
         self._legal = None
         self.step_no += 1
         self.pending = None

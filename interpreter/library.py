@@ -26,6 +26,7 @@ from .errors import RuleFailure
 from .stdlib import aggregate
 from .stdlib.grid import opposite, rotate_cw
 from .stdlib.matching import matching_size
+from .stdlib.zones import each_once
 
 # A result is a Type, or a function of the argument types and the ruleset's only grid type.
 Result = Type | Callable[[list[Type], Type], Type]
@@ -190,6 +191,8 @@ _ENTRIES = [
     _b("ceil_div", 2, 2, INT, "a divided by b, rounded up", "pure", _ceil_div),
     _b("matching_size", 1, 1, INT, "largest number of items that each get their own slot, "
        "given each item's list of possible slots", "pure", matching_size),
+    _b("each_once", 2, 17, BOOL, "whether every item lies in exactly one of the zones (lists, "
+       "sets, or maps of them) and the zones hold nothing else", "pure", each_once),
     # seats and the game itself
     _b("players_from", 1, 1, ListOf(PLAYER), "all players in seat order, starting with this one", "game",
        game_players_from),

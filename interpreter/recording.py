@@ -57,7 +57,10 @@ class TraceRecorder:
         """An event of the step that is open (the engine's own, e.g. a move taken back)."""
         self._step[EVENTS].append(ev)
 
-    def note_chance(self, kind: str, what: str, outcome: Any, args: Any = None) -> None:
+    def note_chance(self, kind: str, what: str, outcome: Any, args: Any = None,
+                    detail: Any = None) -> None:
+        """One chance event of the open step; a device adds its inputs and the `detail` its roll
+        gave (`result ... with DETAIL`: what stays inside a tower), if any."""
         if not self.record or self.quiet_chance:
             return
         if self._step is None:
@@ -65,6 +68,8 @@ class TraceRecorder:
         entry = {"kind": kind, "what": what, "outcome": jsonable(outcome)}
         if args is not None:
             entry["inputs"] = jsonable(args)
+        if detail is not None:
+            entry["detail"] = jsonable(detail)
         self._step[CHANCE].append(entry)
 
     def note_reveal(self, text: str, value: Any, to: str | None) -> None:
@@ -145,6 +150,7 @@ class TraceRecorder:
             "events": st[EVENTS],
             "automatic": st[AUTO],
             "decision": st[DECISION],
+            **({"note": info["note"]} if "note" in info else {}),  # authored words, apart from the quote
         }
 
 

@@ -6,7 +6,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..dsl import ast as A
+from ..dsl.parse import iter_nodes
 from ..dsl.printer import expr_text
+from . import conserve
 from .compile import compile_explained, compile_stmts
 from .errors import EngineError, IllegalAction
 from .game import Action, Game
@@ -52,6 +54,20 @@ class _Run:
         g = self.ensure()
         return g.prog.expr(e)(g)
 
+    def names(self, e: A.Node) -> list[tuple[str, Any]]:
+        """The value of every state variable, constant and game value an expectation names,
+        also those its evaluation never reached (`a and b` stops at a false `a`)."""
+        g = self.ensure()
+        m = g.prog.model
+        bound = {n.var for n in iter_nodes(e) if isinstance(n, A.Aggregate)}
+        out: list[tuple[str, Any]] = []
+        for n in iter_nodes(e):
+            if not isinstance(n, A.Name) or n.name in bound or n.name in {x for x, _ in out}:
+                continue
+            if n.name in m.vars or n.name in m.consts or n.name in m.options or n.name in _GAME_VALUES:
+                out.append((n.name, g.prog.expr(n)(g)))
+        return out
+
     def action(self, call: A.ActionCall) -> Action:
         return Action(call.name, tuple(self.value(a) for a in call.args))
 
@@ -79,11 +95,15 @@ class _Run:
             self.phase = st.value
         elif k == "given":
             g = self.ensure()
+            before = conserve.snapshot(g)
             compile_stmts(g.prog, st.body)(g)
+            problem = conserve.keep(g, before, st)  # a card set into a hand leaves the deck
             g.invalidate()
+            if problem:
+                return problem
             broken = g.broken_invariants()
             if broken:
-                return "the position breaks the rules: " + "; ".join(broken)
+                return "the position breaks the rules: " + "; ".join(broken + conserve.details(g))
         elif k == "do":
             g = self.ensure()
             a = self.action(st.call)
@@ -95,7 +115,11 @@ class _Run:
             g = self.ensure()
             value, subs = compile_explained(g.prog, st.value)(g)
             if value is not True:
-                detail = ", ".join(f"{t} = {value_text(v)}" for t, v in subs if t != expr_text(st.value))
+                shown = [(t, v) for t, v in subs if t != expr_text(st.value)]
+                seen = {t for t, _ in shown}  # a map already shown through `cell[a1]` is not repeated
+                shown += [(n, v) for n, v in self.names(st.value)
+                          if n not in seen and not any(t.startswith((n + "[", n + ".")) for t in seen)]
+                detail = ", ".join(f"{t} = {_short(value_text(v))}" for t, v in shown)
                 msg = st.message or f"expected {expr_text(st.value)}"
                 return msg + (f"  (where {detail})" if detail else "")
         elif k in ("legal", "illegal"):
@@ -103,12 +127,16 @@ class _Run:
             a = self.action(st.call)
             ex = g.explain(a)
             if k == "legal" and not ex.legal:
-                return f"expected '{a}' to be legal, but: {ex.reason}" + (f" (line {ex.at})" if ex.at else "")
+                why = f"expected '{a}' to be legal, but: {ex.reason}" + (f" (line {ex.at})" if ex.at else "")
+                return f"{st.message}  ({why})" if st.message else why
             if k == "illegal":
+                why = None
                 if ex.legal:
-                    return f"expected '{a}' to be illegal, but it is legal"
-                if st.message is not None and st.message != ex.reason:
-                    return f"'{a}' is illegal, but because: {ex.reason!r}, not {st.message!r}"
+                    why = f"expected '{a}' to be illegal, but it is legal"
+                elif st.message is not None and st.message not in (ex.reason, ex.own_reason):
+                    why = f"'{a}' is illegal, but because: {ex.reason!r}, not {st.message!r}"
+                if why:
+                    return f"{st.value}  ({why})" if st.value else why
         elif k == "winner":
             g = self.ensure()
             want = self.value(st.value)
@@ -126,7 +154,8 @@ class _Run:
             g = self.ensure()
             want = self.value(st.value)
             if g.decision_player() != want:
-                return f"expected a decision by {want}, but it is {g.decision_player() or 'nobody'}'s"
+                why = f"expected a decision by {want}, but it is {g.decision_player() or 'nobody'}'s"
+                return f"{st.message}  ({why})" if st.message else why
         elif k == "over":
             if not self.ensure().is_over:
                 return "expected the game to be over"
@@ -134,6 +163,13 @@ class _Run:
             if self.ensure().is_over:
                 return "expected the game not to be over"
         return None
+
+
+_GAME_VALUES = frozenset({"current", "round", "current_phase", "player_count"})
+
+
+def _short(text: str, n: int = 120) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
 
 
 def run_scenario(ruleset: Any, sc: A.ScenarioDecl) -> ScenarioResult:

@@ -18,6 +18,7 @@ from .values import value_text
 
 TRACE_FORMAT = "regelwerk-trace"
 TRACE_VERSION = 1
+NOT_IN_RULEBOOK = "not in the rulebook: "  # how authored notes are set apart from quotes
 
 
 def dump_line(obj: Any) -> str:
@@ -137,6 +138,8 @@ def render_step(step: dict, only_player: str | None = None) -> list[str]:
         out.append("      " + " · ".join(refs))
     if step.get("quote"):
         out.append(f"      „{step['quote']}”")
+    if step.get("note"):
+        out.append(f"      {NOT_IN_RULEBOOK}{step['note']}")
     for c in step.get("checks", []):
         mark = "✓" if c["value"] else "✗"
         vals = ", ".join(f"{k} = {_v(v)}" for k, v in c.get("values", {}).items() if k != c["require"])
@@ -145,6 +148,8 @@ def render_step(step: dict, only_player: str | None = None) -> list[str]:
         inputs = f" in {', '.join(_v(x) for x in ch['inputs'])}" if ch.get("inputs") else ""
         out.append(f"      chance {ch['kind']} {ch['what']}{inputs} → out {_hv(ch['outcome'])}"
                    if inputs else f"      chance {ch['kind']} {ch['what']}: {_hv(ch['outcome'])}")
+        if "detail" in ch:
+            out.append(f"        detail: {_v(ch['detail'])}")
     for ch in step.get("changes", []):
         out.append(f"      {ch['path']}: {_change_text(ch['old'], ch['new'])}")
     for ev in step.get("events", []):

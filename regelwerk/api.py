@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -115,9 +116,12 @@ def _from_template(template: Game, seed: int) -> Game:
     return game
 
 
-def _load_modules(path: Path, seen: set[Path], sources: dict[str, str]) -> list[A.Module]:
+def _load_modules(path: Path, seen: set[Path], sources: dict[str, str],
+                  scenarios: bool = True) -> list[A.Module]:
     mod = parse_file(path)
     sources[str(path)] = path.read_text(encoding="utf-8")
+    if not scenarios:  # included `without scenarios`: its rules only, transitively
+        mod = replace(mod, decls=tuple(d for d in mod.decls if not isinstance(d, A.ScenarioDecl)))
     out = [mod]
     for d in mod.decls:
         if isinstance(d, A.IncludeDecl):
@@ -129,7 +133,7 @@ def _load_modules(path: Path, seen: set[Path], sources: dict[str, str]) -> list[
                 raise RulesError([Diagnostic("E008", f"cannot include '{d.path}': {why}", d.span)], sources)
             seen.add(target)
             rel = Path(str(path.parent / d.path))
-            out.extend(_load_modules(rel, seen, sources))
+            out.extend(_load_modules(rel, seen, sources, scenarios and not d.without_scenarios))
     return out
 
 
@@ -165,8 +169,8 @@ def main_files(files: list[Path]) -> list[Path]:
         except RulesError:
             continue  # reported when the file itself is loaded
         for d in decls:
-            if isinstance(d, A.IncludeDecl):
-                included.add((f.parent / d.path).resolve())
+            if isinstance(d, A.IncludeDecl) and not d.without_scenarios:
+                included.add((f.parent / d.path).resolve())  # its scenarios run with f's
     return [f for f in files if f.resolve() not in included]
 
 

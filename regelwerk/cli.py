@@ -18,6 +18,7 @@ from .api import Ruleset, load, main_files
 from .dsl.diagnostics import RulesError
 from .dsl.parse import parse_file
 from .dsl.printer import print_module
+from .dsl.quotes import SEEDS_ENV
 from .interpreter.agents import RandomAgent, count_games, first_legal, perft
 from .interpreter.board_text import draw_boards
 from .interpreter.errors import EngineError, IllegalAction
@@ -25,6 +26,7 @@ from .interpreter.game import Game, parse_action
 from .interpreter.scenario import run_scenarios
 from .interpreter.simulate import simulate
 from .interpreter.trace import (
+    NOT_IN_RULEBOOK,
     filter_for,
     filter_step,
     read_trace,
@@ -88,8 +90,19 @@ def _diagnostic_json(d: Any) -> str:
                        "message": d.message, "help": d.help}, ensure_ascii=False, sort_keys=True)
 
 
+def _seed_dirs(dirs: list[str] | None) -> None:
+    """`--seeds DIR`: look for the seed texts there first (quote checks, W002-W004)."""
+    if dirs:
+        for d in dirs:
+            if not Path(d).is_dir():
+                raise CliError(f"--seeds {d}: error: no such folder", 2)
+        rest = os.environ.get(SEEDS_ENV)
+        os.environ[SEEDS_ENV] = os.pathsep.join(dirs + ([rest] if rest else []))
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     """Check files; with --json, one diagnostic per line on stdout (for editors)."""
+    _seed_dirs(args.seeds)
     status = 0
     for f in args.files:
         try:
@@ -232,6 +245,13 @@ def cmd_explain(args: argparse.Namespace) -> int:
     verdict = "legal" if ex.legal else "illegal"
     where = f" ({args.file}:{ex.at})" if ex.at else ""
     print(f"{ex.action} is {verdict}: {ex.reason}{where}")
+    rule = game.prog.rules.get(f"action:{ex.action.split('(', 1)[0]}")
+    if rule is not None:
+        if rule.get("quote"):
+            cite = ", ".join(rule["source"])
+            print(f"  „{rule['quote']}”" + (f"  ({cite})" if cite else ""))
+        if rule.get("note"):
+            print(f"  {NOT_IN_RULEBOOK}{rule['note']}")
     for c in ex.checks:
         mark = "✓" if c["value"] else "✗"
         print(f"  {mark} require {c['require']}  ({args.file}:{c['at']})")
@@ -350,6 +370,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("files", nargs="+")
     p.add_argument("-q", "--quiet", action="store_true")
     p.add_argument("--json", action="store_true", help="one JSON diagnostic per line on stdout, for editors")
+    p.add_argument("--seeds", action="append", metavar="DIR",
+                   help="a folder of seed texts to check quotes against (also $REGELWERK_SEEDS; "
+                        "default: a seeds or shared/seeds folder above the file)")
     p.set_defaults(fn=cmd_check)
 
     p = sub.add_parser("fmt", help="rewrite rules files in canonical form")

@@ -25,14 +25,14 @@ __all__ = ["RegelwerkLexer"]
 DECLARATION_WORDS = (
     "game", "players", "enum", "board", "record", "data", "state", "const", "option", "define",
     "action", "procedure", "when", "on", "flow", "scoring", "include", "device", "display",
-    "invariant", "scenario",
+    "invariant", "conserve", "scenario",
 )
 STATEMENT_WORDS = (
     "set", "add", "remove", "clear", "let", "move", "draw", "shuffle", "require", "finish", "do",
     "play", "choose", "break", "goto", "log", "reveal", "result", "abandon", "if", "elif", "else",
     "for", "repeat", "while", "turn", "phase", "roll", "settle", "then", "times", "to", "from",
     "by", "where", "with", "up", "of", "optional", "winner", "ranking", "hidden", "except",
-    "owner", "legend", "grid", "graph",
+    "owner", "legend", "grid", "graph", "across", "without", "scenarios", "chosen", "one", "per",
 )
 SCENARIO_WORDS = (
     "given", "expect", "legal", "illegal", "because", "script", "returns", "seed", "before",
@@ -61,8 +61,9 @@ class RegelwerkLexer(RegexLexer):
             (r"\n", Whitespace),
             (r"[ \t\f]+", Whitespace),
             (r"#.*?$", Comment.Single),
-            # provenance headers: `source "file:lines"`, `spec KHAN-2C-03, ...`
+            # provenance headers: `source "file:lines"`, `note "..."`, `spec KHAN-2C-03, ...`
             (r"(source)(\b)", bygroups(Keyword.Declaration, Text), "source"),
+            (r"(note)(?=[ \t]+\")", Keyword.Declaration, "source"),
             (r"(spec)(\s+)", bygroups(Keyword.Declaration, Whitespace), "spec"),
             (r"(on)(\s+)(turn\s+(?:start|end))\b", bygroups(Keyword.Declaration, Whitespace, Name.Function)),
             (r"(action|procedure|define|device)(\s+)(" + _NAME + ")",

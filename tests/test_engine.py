@@ -27,11 +27,14 @@ def test_device_throw_is_in_the_trace():
     g.script("tower", {"blue": 1, "yellow": 0, "green": 0})
     g.start()
     g.apply("attack(2)")
-    step = next(s for s in g.trace if s.get("decision"))
+    decided = next(i for i, s in enumerate(g.trace) if s.get("decision"))
+    step = g.trace[decided + 1]  # the throw is a step of its own, right after the decision
+    assert (step["rule"], step["kind"], step["automatic"]) == ("tower", "device", True)
     assert step["chance"] == [{"kind": "device", "what": "tower(scripted)",
                                "outcome": {"blue": 1, "yellow": 0, "green": 0},
                                "inputs": [{"blue": 2, "yellow": 0, "green": 0}]}]
     assert {"path": "inside[blue]", "old": 0, "new": 1} in step["changes"]
+    assert g.trace[decided]["chance"] == []
 
 
 def test_runaway_loop_hits_the_budget():
@@ -144,9 +147,10 @@ def test_device_detail_reaches_settle_and_its_draws_stay_out_of_the_trace():
     r = regelwerk.load_text(text, "bag.rules")
     g = r.new_game(seed=3, record=True)
     g.apply("draw")
-    step = next(s for s in g.trace if s.get("decision"))
-    assert [c["kind"] for c in step["chance"]] == ["device"]
+    step = next(s for s in g.trace if s.get("kind") == "device")
+    assert [c["kind"] for c in step["chance"]] == ["device"] and step["rule"] == "bag"
     hits = step["chance"][0]["outcome"]
+    assert step["chance"][0]["detail"] == 10 - hits  # what `result ... with` handed to settle
     assert g.vars["kept"] == 10 - hits and g.vars["mode"] == "rolled"
     g.script("bag", 4)
     g.apply("draw")

@@ -60,7 +60,7 @@ def test_legal_actions_apply_and_explain(khan, players, seed, steps):
         child.apply(a)
         assert g.explain(a).legal
     # a few actions that are not enumerated are refused with a reason
-    for a in [Action("invade", (0, "g10")), Action("conquer", ("cd2a", ["a1", "a2"])), Action("drive_off", ("seljuk",))]:
+    for a in [Action("invade", ("seljuk_mountains", "g10")), Action("conquer", ("cd2a", ["a1", "a2"])), Action("drive_off", ("seljuk",))]:
         if str(a) not in {str(x) for x in legal}:
             ex = g.explain(a)
             assert not ex.legal and ex.reason
@@ -75,11 +75,14 @@ def test_legal_actions_apply_and_explain(khan, players, seed, steps):
         (lambda v: v["yurt"].__setitem__("a1", "Red"), "een yurt staat niet op land"),
         (lambda v: v["yurt"].__setitem__("g10", "Red"), "een yurt staat niet op land"),
         (lambda v: v["tile_on"].__setitem__("a1", "cr6"), "een stuk staat buiten het speelveld"),
-        (lambda v: v["hand"]["Red"].append(99), "een kaart die niet bestaat"),
+        (lambda v: v["hand"]["Red"].append(99), "save.vars.hand.Red[4]: 99 is not a Card"),
+        (lambda v: v["hand"]["Red"].append(v["deck"][0]), "elke kaart ligt op precies één plaats"),
+        (lambda v: v["discard"].pop(), "elke kaart ligt op precies één plaats"),
     ],
 )
 def test_bad_saves_get_a_located_error(khan, edit, message):
-    """Two pieces on one square, a yurt on the river or off the board, a tile off the board, a card that does not exist."""
+    """Two pieces on one square, a yurt on the river or off the board, a tile off the board, a
+    card that does not exist, a card in two places, a card in none (`conserve`)."""
     from regelwerk import SaveError
 
     g = khan.new_game(players=3, seed=4)
@@ -90,4 +93,51 @@ def test_bad_saves_get_a_located_error(khan, edit, message):
     edit(data["vars"])
     with pytest.raises(SaveError) as err:
         khan.load_game(data)
-    assert message in str(err.value) and "khan.rules:" in str(err.value)
+    assert message in str(err.value) and ("khan.rules:" in str(err.value) or "is not a" in message)
+
+
+def test_a_refused_conquest_is_taken_back_not_executed(khan):
+    """Issue 9: a refusal shows as an abandoned move with the rulebook's reason, not as an
+    executed `conquer` step; consent is asked (and traced) only when someone is protected."""
+    data = khan.new_game(players=3, seed=0).to_json()
+    data["vars"].update(protector="Yellow")
+    data["vars"]["active_card"]["Yellow"] = "protection_card"
+    data["vars"]["yurt"].update(d2="Red", e2="Yellow", d3="Red", e3="Red", f3="Yellow")
+    g = khan.load_game(data, record=True)
+    g.apply("conquer(cd2a, [d2, e2])")
+    g.apply("choose(false)")
+    (step,) = g.trace
+    assert step["rule"] == "conquer" and step["decision"]["kind"] == "abandoned"
+    assert step["events"] == [{"event": "abandoned", "reason": "Als de beschermde speler weigert, mag "
+                               "de andere speler zijn veroveringsactie niet uitvoeren."}]
+    assert step["changes"] == []
+    g.apply("conquer(cd2a, [d2, d3])")  # no protected yurt under it: nobody is asked
+    assert "ask_consent" not in [s["rule"] for s in g.trace]
+    g.apply("conquer(cd2b, [e3, f3])")  # joint with the protected player: he is asked
+    g.apply("choose(true)")
+    asked = [s for s in g.trace if s["rule"] == "ask_consent"]
+    assert asked and asked[0]["quote"].startswith("Als een andere speler een vorm wil neerleggen")
+
+
+def test_step_four_and_the_extra_action_quote_their_sentences(khan):
+    g = khan.new_game(players=3, seed=0, record=True)
+    rnd = random.Random(0)
+    while not g.is_over and len(g.trace) < 400:
+        g.apply(rnd.choice(g.legal_actions()))
+    quotes = {s["rule"]: s.get("quote") for s in g.trace if "step" in s}
+    assert quotes["special_card_step"].startswith("4. Gebruik een speciale kaart (optioneel) De speler heeft nu")
+    assert all(len(s.get("quote") or "") < 700 for s in g.trace if s.get("rule") == "conquer")
+
+
+def test_undo_of_a_move_that_may_be_taken_back_restores_the_state(khan):
+    """A conquest that asks consent keeps a way back (`abandon`); undo must not keep it."""
+    data = khan.new_game(players=3, seed=0).to_json()
+    data["vars"].update(protector="Yellow")
+    data["vars"]["active_card"]["Yellow"] = "protection_card"
+    data["vars"]["yurt"].update(d2="Red", e2="Yellow")
+    g = khan.load_game(data, record=True)
+    before = g.to_json()
+    g.apply("conquer(cd2a, [d2, e2])")
+    assert g.decision_player() == "Yellow"
+    g.undo()
+    assert g.to_json() == before

@@ -90,7 +90,7 @@ def test_statements_round_trip(a, b, n):
         A.IfStmt(S, ((a, (A.AddStmt(S, b, A.Target(S, n, ())),)),), (A.LogStmt(S, "x"),)),
         A.ForStmt(S, n, a, (A.RequireStmt(S, b, "why"),)),
     )
-    mod = A.Module(S, "gen.rules", (A.ProcedureDecl(S, "p", (), A.Provenance("Een zin.", ("f.txt:1-2",), ("X-1",)), body),))
+    mod = A.Module(S, "gen.rules", (A.ProcedureDecl(S, "p", (), A.Provenance("Een zin.", ("f.txt:1-2",), ("X-1",), "Onze lezing."), body),))
     again = parse_text(print_module(mod), "gen.rules")
     assert again.decls == tuple(_flatten_boolops(d) for d in mod.decls)
     assert print_module(again) == print_module(A.Module(S, "gen.rules", again.decls))

@@ -89,6 +89,61 @@ def test_every_throw_is_in_the_trace(shogun):
     assert stuck, "settle shows the cubes that stayed inside"
 
 
+def test_each_throw_is_a_device_step_with_the_towers_sentence(shogun):
+    """Issue 9: the tower's roll is a step of its own (kind `device`): its quote, what went in,
+    what fell out, what stays inside (detail, and the settle's changes)."""
+    g = shogun.new_game(players=3, seed=1, record=True)
+    play_game(g, RandomAgent(1))
+    steps = [s for s in g.trace if s.get("kind") == "device"]
+    assert len(steps) > 3
+    for st in steps:
+        assert st["rule"] == "tower" and st["automatic"]
+        assert st["quote"] == "Ook hier worden alle in de schaal aanwezige legers mee in de toren geworpen."
+        assert st["source"] == ["001_56f83dc17109b5bc.txt:28-29"] and st["note"].startswith("The tower's model")
+        (c,) = st["chance"]
+        inside = {k: c["detail"]["upper"][k] + c["detail"]["lower"][k] for k in c["outcome"]}
+        assert any(ch["path"].startswith("tray[") for ch in st["changes"])
+        for ch in st["changes"]:
+            if ch["path"].startswith("inside["):
+                assert ch["new"] == inside[ch["path"][7:-1]]  # the detail is what stays inside
+    others = [c for s in g.trace if s.get("kind") != "device" for c in s.get("chance", [])]
+    assert all(c["kind"] != "device" for c in others)
+
+
+def test_inferred_rules_are_notes_where_they_act(shogun):
+    """The tax-revolt trigger, the +1 marker per action and the neutral province's peasant are
+    readings: their steps say so in a note, not under a Dutch quote."""
+    rules: dict[str, dict] = {}
+    for seed in range(1, 6):
+        g = shogun.new_game(players=3, seed=seed, record=True)
+        play_game(g, RandomAgent(seed))
+        for st in g.trace:
+            rules.setdefault(st.get("rule"), st)
+    assert rules["add_unrest"]["quote"] is None and "Inferred" in rules["add_unrest"]["note"]
+    assert "not in the fragments" in rules["throw_against_neutral"]["note"]
+    assert rules["throw_against_neutral"]["quote"] == "Speler tegen speler of een neutrale provincie"
+    assert "collect" not in rules or rules["collect"]["quote"] is None
+
+
+def test_battle_10_is_a_condition_of_its_own(shogun):
+    r = regelwerk.load(SHOGUN)
+    sc = next(s for s in r.model.scenarios if s.name.startswith("a defender who would win with peasants alone"))
+    from regelwerk.interpreter.scenario import _Run
+
+    class Traced:  # the scenario's game, recorded
+        def __getattr__(self, name):
+            return getattr(r, name)
+
+        def new_game(self, **kw):
+            return r.new_game(record=True, **kw)
+
+    run = _Run(Traced(), sc)
+    assert [run.step(st) for st in sc.steps] == [None] * len(sc.steps)
+    step = next(s for s in run.game.trace if s.get("rule") == "peasants_alone_draw")
+    assert step["quote"].startswith("Opmerking: Als er voor de verdediger enkel boeren")
+    assert step["spec"] == ["SHOGUN-BATTLE-10"]
+
+
 def test_impossible_tower_script_is_a_located_error(shogun, tmp_path):
     sc = """
 scenario "more blue cubes out than went in"

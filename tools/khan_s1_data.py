@@ -60,9 +60,12 @@ json.dump({n: {"colour": col, "start": sq(*rc)} for n, col, rc in RULERS}, open(
 
 DIRS = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
 BG = ["mountains", "ice", "tundra", "sand", "rocky", "forest", "khan", "river", "outer"]
-deck = [{"ruler": RULERS[i][0], "background": BG[j], "direction": DIRS[(i + j) % 8]}
-        for i in range(8) for j in range(9)]
+# Each card is named by its ruler and background (`seljuk_ice`); the names are the members of
+# `enum Card` in khan.rules, printed here to paste there when the deck changes.
+deck = {f"{RULERS[i][0]}_{BG[j]}": {"ruler": RULERS[i][0], "background": BG[j], "direction": DIRS[(i + j) % 8]}
+        for i in range(8) for j in range(9)}
 json.dump(deck, open("deck.json", "w"), indent=0)
+print("enum Card = " + ", ".join(deck))
 
 TILES = [  # id, form (kind/shape = colour/vorm), bridge, cells (c, r), copies
     ("cd2", "C-D2", False, [(0, 0), (1, 0)], 3),

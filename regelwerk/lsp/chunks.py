@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 _DECLARATION = re.compile(
     r"(game|players|enum|board|record|data|state|const|option|define|action|procedure|when|on"
-    r"|flow|scoring|include|device|display|invariant|scenario)\b")
+    r"|flow|scoring|include|device|display|invariant|conserve|scenario)\b")
 
 
 @dataclass(frozen=True, slots=True)

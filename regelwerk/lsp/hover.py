@@ -29,6 +29,8 @@ def provenance_md(prov: A.Provenance) -> list[str]:
     out = []
     if prov.quote:
         out.append("> " + prov.quote.replace("\n", "\n> "))
+    if prov.note:
+        out.append("*not in the rulebook:* " + prov.note)
     if prov.sources:
         out.append("source " + ", ".join(f"`{s}`" for s in prov.sources))
     if prov.specs:

@@ -16,7 +16,7 @@ AGGREGATES: tuple[str, ...] = ("all", "any", "count", "sum", "max", "min", "argm
 DECLARATIONS: tuple[str, ...] = (
     "game", "players", "enum", "board", "record", "data", "state", "const", "option", "define",
     "action", "procedure", "when", "on", "flow", "scoring", "include", "device", "display",
-    "invariant", "scenario",
+    "invariant", "conserve", "scenario",
 )
 # Words that open a statement or a scenario line (offered at the start of an indented line).
 STATEMENTS: tuple[str, ...] = (

@@ -3,7 +3,7 @@ are inserted or deleted, so only the edited declaration is parsed again."""
 
 from __future__ import annotations
 
-from dataclasses import fields
+from dataclasses import fields, replace
 from functools import cache
 from typing import Any
 
@@ -31,4 +31,7 @@ def shift_lines(value: Any, delta: int) -> Any:
         return cls(_shift_span(value.span, delta), *args)
     if isinstance(value, tuple):
         return tuple(shift_lines(v, delta) for v in value)
-    return value  # str, int, bool, None, Provenance (no positions)
+    if isinstance(value, A.Provenance):  # its quote and source lines, for located warnings
+        return replace(value, quote_span=value.quote_span and _shift_span(value.quote_span, delta),
+                       source_span=value.source_span and _shift_span(value.source_span, delta))
+    return value  # str, int, bool, None

@@ -42,7 +42,7 @@ def test_tokens_of_a_rule():
     assert toks[0] == (Keyword.Declaration, "action")
     assert toks[1] == (Name.Function, "conquer")
     assert (Name.Tag, "KHAN-2C-03") in toks
-    assert (String.Other, '"000_2c60e2dc917b8970.txt:37-43"') in toks
+    assert (String.Other, '"000_2c60e2dc917b8970.txt:38-43"') in toks
     assert any(t is String.Double and v.startswith('"De speler pakt') for t, v in toks)
     assert (Keyword, "require") in toks
 
@@ -52,7 +52,7 @@ def test_every_grammar_keyword_is_highlighted():
     from regelwerk import pygments_lexer as lx
 
     lexer_words = set(lx.DECLARATION_WORDS + lx.STATEMENT_WORDS + lx.SCENARIO_WORDS + lx.OPERATOR_WORDS
-                      + lx.CONSTANTS + lx.AGGREGATES) | {"source", "spec", "x"}
+                      + lx.CONSTANTS + lx.AGGREGATES) | {"source", "note", "spec", "x"}
     assert sorted(WORDS - lexer_words) == []
     assert (Keyword, "x") in _tokens("board B = grid 3 x 3\n")
     assert (Keyword, "times") in _tokens("    repeat 3 times\n")

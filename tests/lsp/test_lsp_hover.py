@@ -19,7 +19,7 @@ def test_action_conquer_shows_its_dutch_quote_source_and_spec(client, khan):
     assert "action conquer(t in sorted(supply), area in placements(TILES[t].shape, layable(t)))" in md
     assert "> De speler pakt een veroveringstegel of een brug van de voorraad" in md
     assert "minstens één van zijn yurts bedekken" in md
-    assert "source `000_2c60e2dc917b8970.txt:37-43`, `000_2c60e2dc917b8970.txt:52`" in md
+    assert "source `000_2c60e2dc917b8970.txt:38-43`, `000_2c60e2dc917b8970.txt:52`" in md
     assert "spec `KHAN-2C-01`, `KHAN-2C-02`, `KHAN-2C-03`" in md
 
 
@@ -28,7 +28,9 @@ def test_a_use_of_a_procedure_shows_the_procedure(client, khan):
     md = _hover(client, khan, text, "do ask_consent", offset=4)
     assert "procedure ask_consent(asked: list Player)" in md
     assert "> Als een andere speler een vorm wil neerleggen" in md
-    assert "declared at `khan.rules:297:" in md
+    line = text[: text.index("procedure ask_consent")].count("\n") + 1
+    assert f"declared at `khan.rules:{line}:" in md
+    assert "*not in the rulebook:* Asked only when a joint conquest" in md
 
 
 def test_a_state_variable_shows_its_type_and_where_it_is_declared(client, khan):

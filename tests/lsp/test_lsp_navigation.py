@@ -42,7 +42,7 @@ def test_definition_of_kinds_of_names(client, khan):
         ("start: Land)", 7, "board Land", 6),
         ("Tile -> TileKind from", 8, "record TileKind", 7),
         ("TILES[t].shape", 0, "data TILES", 5),
-        ("if refusal_uses_action", 3, "option refusal_uses_action", 7),
+        ("elif not refusal_uses_action", 9, "option refusal_uses_action", 7),
         ("goto endphase", 5, "phase endphase", 6),
     ]
     for use, off, decl, doff in cases:

@@ -1,0 +1,79 @@
+"""`conserve ITEMS across ZONES`: each piece in exactly one zone, checked on saves and traced
+steps, kept by a scenario's `given` (issue 9 §5)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from regelwerk.dsl.parse import parse_text
+from regelwerk.dsl.printer import print_module
+from regelwerk.interpreter.scenario import run_scenarios
+from regelwerk.interpreter.stdlib.zones import each_once, misplaced
+
+import regelwerk
+from regelwerk import SaveError
+
+VALID = Path(__file__).parent / "corpus" / "valid" / "conserve.rules"
+
+
+def test_each_once_over_lists_sets_and_maps():
+    assert each_once(["a", "b", "c"], ["a"], frozenset({"b"}), {"X": ["c"], "O": []})
+    assert not each_once(["a", "b", "c"], ["a", "b"], {"X": ["b", "c"]})  # b twice
+    assert not each_once(["a", "b", "c"], ["a"], {"X": ["c"]})  # b nowhere
+    assert not each_once(["a"], ["a", "z"])  # z is no piece
+    assert misplaced(["a", "b", "c"], {"deck": ["a", "b"], "hand": {"X": ["b"], "O": ["z"]}}) == [
+        ("b", ["deck", "hand[X]"]), ("c", []), ("z", ["hand[O]"])]
+
+
+def test_the_declaration_prints_back():
+    text = 'conserve Card across deck, hand else "één plaats"\n    note "n"\n'
+    assert print_module(parse_text(text, "c.rules")) == text
+
+
+def test_given_keeps_conservation():
+    results = run_scenarios(regelwerk.load(VALID))
+    assert [(r.name, r.failure) for r in results if not r.passed] == []
+    assert len(results) == 4
+
+
+def _with(scenario: str) -> str:
+    return VALID.read_text(encoding="utf-8").split("scenario ")[0] + scenario
+
+
+def test_a_card_the_set_up_puts_in_two_places_fails_with_its_line():
+    r = regelwerk.load_text(_with('scenario "twice"\n    given\n        set hand[A] = [c1]\n'
+                                  '        set hand[B] = [c1]\n'), "c.rules")
+    (res,) = run_scenarios(r)
+    assert not res.passed and res.at.line == 28
+    assert res.failure == ("the set-up puts c1 in hand[A] and hand[B] (line 29), but 'conserve' "
+                           "(line 11) allows one place")
+    r = regelwerk.load_text(_with('scenario "twice"\n    given\n        set hand[A] = [c1, c1]\n'),
+                            "c.rules")
+    assert "puts c1 in hand[A] twice (line 29)" in run_scenarios(r)[0].failure
+
+
+def test_the_set_up_cannot_lose_a_card():
+    r = regelwerk.load_text(_with('scenario "lost"\n    given\n        remove c1 from deck\n'
+                                  '    expect deck == [c1, c2]\n'), "c.rules")
+    assert run_scenarios(r)[0].passed
+
+
+def test_a_card_in_two_places_before_the_set_up_is_named():
+    r = regelwerk.load_text(_with('scenario "broken"\n    before start\n        set discard = [c1]\n'
+                                  '    given\n        set hand[A] = [c5, c6]\n'), "c.rules")
+    (res,) = run_scenarios(r)
+    assert not res.passed
+    assert "een kaart ligt op twee plaatsen of nergens" in res.failure
+    assert "c1 lies in deck and discard (line 11)" in res.failure
+
+
+def test_saves_and_traced_steps_are_checked():
+    r = regelwerk.load(VALID)
+    g = r.new_game(record=True)
+    g.apply(g.legal_actions()[0])
+    data = g.to_json()
+    data["vars"]["hand"]["B"].append(data["vars"]["deck"][0])
+    with pytest.raises(SaveError) as err:
+        r.load_game(data)
+    assert "conserve.rules:11" in str(err.value) and "een kaart ligt op twee plaatsen" in str(err.value)
