@@ -37,16 +37,51 @@ class _RulesIndenter(Indenter):
 
 @functools.cache
 def _parser() -> Lark:
+    """The LALR parser. Building its tables takes most of a second, so it is kept in a user
+    cache folder (`$REGELWERK_CACHE`, else `$XDG_CACHE_HOME/regelwerk` or `~/.cache/regelwerk`)
+    under the grammar's hash; a new cache file is written under a temporary name and then
+    moved into place, so processes starting together never read half a file."""
     grammar = (Path(__file__).with_name("regelwerk.lark")).read_text(encoding="utf-8")
-    return Lark(
-        grammar,
-        parser="lalr",
-        lexer="contextual",
-        postlex=_RulesIndenter(),
-        propagate_positions=True,
-        maybe_placeholders=True,
-        start=["start", "action_text"],
-    )
+    options = dict(parser="lalr", lexer="contextual", postlex=_RulesIndenter(), propagate_positions=True,
+                   maybe_placeholders=True, start=["start", "action_text"])
+    folder = _cache_folder()
+    if folder is None:
+        return Lark(grammar, **options)
+    import hashlib
+    import os
+    import sys
+
+    import lark
+
+    key = hashlib.sha256(f"{grammar}{lark.__version__}{sys.version_info[:2]}".encode()).hexdigest()[:24]
+    final = folder / f"grammar-{key}.lark"
+    if final.is_file():
+        return Lark(grammar, cache=str(final), **options)
+    tmp = folder / f".grammar-{key}.{os.getpid()}.tmp"
+    parser = Lark(grammar, cache=str(tmp), **options)
+    try:
+        os.replace(tmp, final)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+    return parser
+
+
+def _cache_folder() -> Path | None:
+    """A writable folder for the parser cache, or None (then the parser is built each time)."""
+    import os
+
+    base = os.environ.get("REGELWERK_CACHE")
+    if base == "":
+        return None
+    if base is None:
+        xdg = os.environ.get("XDG_CACHE_HOME")
+        base = os.path.join(xdg, "regelwerk") if xdg else os.path.join(os.path.expanduser("~"), ".cache", "regelwerk")
+    folder = Path(base)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return folder if os.access(folder, os.W_OK) else None
 
 
 # Friendly labels for the terminals Lark names in "expected one of" lists.
@@ -752,7 +787,64 @@ def parse_file(path: str | Path) -> A.Module:
     except (OSError, UnicodeDecodeError) as err:
         span = A.Span(str(path), 0, 0, 0, 0)
         raise RulesError([Diagnostic("E007", f"cannot read file: {err}", span)]) from None
-    return parse_text(text, str(path))
+    return _parse_cached(text, str(path))
+
+
+MAX_CACHED_TREES = 256
+
+
+def _parse_cached(text: str, path: str) -> A.Module:
+    """`parse_text`, with the syntax tree of a file parsed before read from the user cache
+    folder (keyed by the text, the path and the parser's own source), which makes a `check`
+    of an unchanged ruleset several times faster. Files that do not parse are not cached."""
+    import hashlib
+    import os
+    import pickle
+
+    folder = _cache_folder()
+    if folder is None:
+        return parse_text(text, path)
+    key = hashlib.sha256(f"{_parser_version()}\0{path}\0{text}".encode()).hexdigest()[:32]
+    cached = folder / f"tree-{key}.pickle"
+    try:
+        with cached.open("rb") as fh:
+            module = pickle.load(fh)
+        if isinstance(module, A.Module):
+            return module
+    except (OSError, pickle.PickleError, EOFError, AttributeError, ImportError, TypeError, ValueError):
+        pass  # not there, or not readable: parse
+    module = parse_text(text, path)
+    tmp = folder / f".tree-{key}.{os.getpid()}.tmp"
+    try:
+        with tmp.open("wb") as fh:
+            pickle.dump(module, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, cached)
+        _trim(folder)
+    except (OSError, pickle.PickleError, RecursionError):
+        tmp.unlink(missing_ok=True)
+    return module
+
+
+@functools.cache
+def _parser_version() -> str:
+    """What a cached tree depends on besides the text: the grammar and the tree builders."""
+    import hashlib
+
+    here = Path(__file__).parent
+    digest = hashlib.sha256()
+    for name in ("regelwerk.lark", "parse.py", "ast.py", "sugar.py"):
+        try:
+            digest.update((here / name).read_bytes())
+        except OSError:
+            digest.update(name.encode())
+    return digest.hexdigest()
+
+
+def _trim(folder: Path) -> None:
+    """Keep the newest trees only."""
+    trees = sorted(folder.glob("tree-*.pickle"), key=lambda p: p.stat().st_mtime)
+    for old in trees[:-MAX_CACHED_TREES]:
+        old.unlink(missing_ok=True)
 
 
 def iter_nodes(node) -> Iterator:

@@ -11,18 +11,21 @@ this class asks them to run, offers the legal moves, plays one, and explains ref
 from __future__ import annotations
 
 import operator
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from . import ir
-from .compile import MISSING, Program
 from .dynamic import COPIED, DYNAMIC
 from .dynamic import copy_frames as _copy_frames
 from .errors import Abandoned, BudgetExceeded, EngineError, IllegalAction, RuleFailure, SaveError
 from .moves import Action, as_action, parse_action, same_move, same_value
 from .recording import TraceRecorder, cooked_checks, raw_checks
+from .runtime import MISSING
 from .saves import game_from_json, game_to_json
 from .stdlib import rng
 from .values import decode, jsonable, value_text
+
+if TYPE_CHECKING:  # compiling is done by the Ruleset; a game only runs what was compiled
+    from . import ir
+    from .compile import Program
 
 __all__ = ["Action", "Explanation", "Game", "parse_action"]
 

@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import itertools
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from . import ir
 from .dynamic import DYNAMIC
 from .errors import EngineError, SaveError
 from .values import jsonable
+
+if TYPE_CHECKING:
+    from . import ir
 
 SAVE_FORMAT = "regelwerk-save"
 SAVE_VERSION = 2
@@ -162,6 +164,8 @@ def _check_decision(g: Any, path: str) -> None:
     if g.pending is None:
         raise _fail(f"{path}.pending", "a game in progress waits for a decision")
     op = g.prog.blocks[g.frames[-1][0]].ops[g.frames[-1][1]]
+    from . import ir
+
     want = ir.Play if g.pending["kind"] == "play" else ir.Choose
     if not isinstance(op, want):
         raise _fail(f"{path}.frames", f"the top frame is not at a '{g.pending['kind']}' decision")

@@ -9,7 +9,6 @@ from ..dsl import ast as A
 from ..dsl.parse import iter_nodes
 from ..dsl.printer import expr_text
 from . import conserve
-from .compile import compile_explained, compile_stmts
 from .errors import EngineError, IllegalAction
 from .game import Action, Game
 from .values import value_text
@@ -90,13 +89,13 @@ class _Run:
             g.script(name, g.prog.expr(e)(g))
         elif k == "before_start":
             g = self.created().prepare()
-            compile_stmts(g.prog, st.body)(g)
+            _compiled().compile_stmts(g.prog, st.body)(g)
         elif k == "start_phase":
             self.phase = st.value
         elif k == "given":
             g = self.ensure()
             before = conserve.snapshot(g)
-            compile_stmts(g.prog, st.body)(g)
+            _compiled().compile_stmts(g.prog, st.body)(g)
             problem = conserve.keep(g, before, st)  # a card set into a hand leaves the deck
             g.invalidate()
             if problem:
@@ -113,7 +112,7 @@ class _Run:
                 return f"'{a}' was refused: {err.message}"
         elif k == "expect":
             g = self.ensure()
-            value, subs = compile_explained(g.prog, st.value)(g)
+            value, subs = _compiled().compile_explained(g.prog, st.value)(g)
             if value is not True:
                 shown = [(t, v) for t, v in subs if t != expr_text(st.value)]
                 seen = {t for t, _ in shown}  # a map already shown through `cell[a1]` is not repeated
@@ -187,3 +186,10 @@ def run_scenario(ruleset: Any, sc: A.ScenarioDecl) -> ScenarioResult:
 
 def run_scenarios(ruleset: Any) -> list[ScenarioResult]:
     return [run_scenario(ruleset, sc) for sc in ruleset.model.scenarios]
+
+
+def _compiled():
+    """The compiler, imported when a scenario runs (so `check` does not import it)."""
+    from . import compile
+
+    return compile

@@ -7,10 +7,20 @@
         game.apply(game.legal_actions()[0])
 """
 
+from typing import Any
+
 from .api import Ruleset, load, load_text
 from .dsl.diagnostics import Diagnostic, RulesError
 from .interpreter.errors import BudgetExceeded, EngineError, IllegalAction, RuleFailure, SaveError
-from .interpreter.game import Action, Game
+
+
+def __getattr__(name: str) -> Any:
+    """`Game` and `Action` are imported with the engine, on first use (so `check` starts fast)."""
+    if name in ("Action", "Game"):
+        from .interpreter import game
+
+        return getattr(game, name)
+    raise AttributeError(f"module 'regelwerk' has no attribute {name!r}")
 
 __all__ = [
     "Action",

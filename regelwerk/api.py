@@ -5,17 +5,17 @@ from __future__ import annotations
 import hashlib
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .dsl import ast as A
 from .dsl.check import Model, check_modules
 from .dsl.diagnostics import Diagnostic, RulesError
 from .dsl.parse import parse_file, parse_text
-from .interpreter.compile import Identity, Program, compile_program
 from .interpreter.errors import EngineError, SaveError
-from .interpreter.game import Game
-from .interpreter.stdlib.rng import seed_state
-from .interpreter.values import decode, jsonable
+
+if TYPE_CHECKING:  # the engine is imported when a game is made, so `check` starts fast
+    from .interpreter.compile import Program
+    from .interpreter.game import Game
 
 MAX_INCLUDES = 64
 
@@ -50,12 +50,16 @@ class Ruleset:
         """The compiled program (traced or untraced variant), compiled once."""
         prog = self._programs.get(record)
         if prog is None:
+            from .interpreter.compile import Identity, compile_program
+
             prog = self._programs[record] = compile_program(self.model, record,
                                                             Identity(self.title, self.hash, self.path))
         return prog
 
     def options(self, given: dict | None) -> dict[str, Any]:
         """`given` option values checked against the declared options and decoded by type."""
+        from .interpreter.values import decode, jsonable
+
         given = dict(given or {})
         unknown = sorted(set(given) - set(self.model.options))
         if unknown:
@@ -86,6 +90,8 @@ class Ruleset:
             template = self._templates.get((n, record))
             if template is not None:
                 return _from_template(template, seed)
+        from .interpreter.game import Game
+
         opts = self.options(options)
         prog = self.program(record)
         names = tuple(decl.names[:n])
@@ -102,14 +108,21 @@ class Ruleset:
     def _template(self, prog: Program, names: tuple[str, ...], opts: dict) -> Game | None:
         """A started game to clone new games from, if starting used no chance (so the start is
         the same for every seed); otherwise None."""
+        from .interpreter.game import Game
+        from .interpreter.stdlib.rng import seed_state
+
         game = Game(prog, names, 0, opts, self).start()
         return game if game.rng == seed_state(0) and not game.scripted else None
 
     def load_game(self, data: Any, record: bool = False) -> Game:
-        return Game.from_json(data, self, record)
+        from .interpreter.saves import game_from_json
+
+        return game_from_json(data, self, record)
 
 
 def _from_template(template: Game, seed: int) -> Game:
+    from .interpreter.stdlib.rng import seed_state
+
     game = template.clone()
     game.seed = seed
     game.rng = seed_state(seed)

@@ -354,3 +354,40 @@ def test_breakthrough_capturing_the_last_piece_wins() -> None:
     assert after.pieces == (1, 0)
     assert game.is_over(after)
     assert game.winner(after) == 0
+
+
+# --------------------------------------------------------------------------
+# bench/plain.py, the speed baseline of `make bench`, plays exactly these games
+# --------------------------------------------------------------------------
+from bench import plain  # noqa: E402
+
+PAIRS = [(TicTacToe(), plain.TicTacToe), (ConnectFour(), plain.ConnectFour), (Breakthrough(), plain.Breakthrough)]
+
+
+@pytest.mark.parametrize(("oracle", "cls"), PAIRS, ids=GAME_IDS)
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000))
+def test_plain_baseline_plays_the_same_game(oracle, cls, seed: int) -> None:
+    """Replay one random game on both: the same legal moves at every turn, the same end and winner."""
+    rng = random.Random(seed)
+    state, fast = oracle.initial(), cls()
+    while True:
+        moves = oracle.legal_moves(state)
+        assert sorted(moves) == sorted(fast.legal_actions())
+        assert oracle.is_over(state) == fast.is_terminal()
+        if not moves:
+            break
+        move = rng.choice(moves)
+        state = oracle.apply(state, move)
+        copy = fast.clone()
+        before = list(fast.board)
+        fast.apply_action(move)
+        assert copy.board == before != fast.board, "a clone is independent of the original"
+    want = oracle.winner(state)
+    assert fast.winner == (0 if want is None else want + 1)
+
+
+@pytest.mark.parametrize(("cls", "depth", "expected"), [
+    (plain.TicTacToe, 5, 15120), (plain.ConnectFour, 5, 16807), (plain.Breakthrough, 3, 11132)])
+def test_plain_baseline_perft(cls, depth: int, expected: int) -> None:
+    assert plain.perft(cls(), depth) == expected

@@ -1,0 +1,51 @@
+"""The user cache folder: the parser's tables and the trees of files parsed before, so that
+`regelwerk check` of an unchanged ruleset starts fast; a stale or broken cache is never used."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from regelwerk.dsl import parse
+
+
+def test_trees_are_cached_by_text_and_path(tmp_path, monkeypatch):
+    monkeypatch.setenv("REGELWERK_CACHE", str(tmp_path / "cache"))
+    rules = tmp_path / "g.rules"
+    rules.write_text("players X, O\nflow\n    finish draw\n", encoding="utf-8")
+    first = parse.parse_file(rules)
+    trees = list((tmp_path / "cache").glob("tree-*.pickle"))
+    assert len(trees) == 1
+    again = parse.parse_file(rules)
+    assert again == first and again.decls[0].span.file == str(rules)
+    rules.write_text("players X, O, Z\nflow\n    finish draw\n", encoding="utf-8")
+    changed = parse.parse_file(rules)
+    assert changed != first and changed.decls[0].names == ("X", "O", "Z")
+    assert len(list((tmp_path / "cache").glob("tree-*.pickle"))) == 2
+
+
+def test_a_broken_cached_tree_is_parsed_again(tmp_path, monkeypatch):
+    monkeypatch.setenv("REGELWERK_CACHE", str(tmp_path / "cache"))
+    rules = tmp_path / "g.rules"
+    rules.write_text("players X, O\nflow\n    finish draw\n", encoding="utf-8")
+    first = parse.parse_file(rules)
+    (tree,) = (tmp_path / "cache").glob("tree-*.pickle")
+    tree.write_bytes(b"not a pickle")
+    assert parse.parse_file(rules) == first
+
+
+def test_no_cache_when_switched_off(tmp_path, monkeypatch):
+    monkeypatch.setenv("REGELWERK_CACHE", "")
+    assert parse._cache_folder() is None
+    rules = tmp_path / "g.rules"
+    rules.write_text("players X, O\nflow\n    finish draw\n", encoding="utf-8")
+    assert parse.parse_file(rules).decls
+
+
+def test_the_parser_tables_are_cached(tmp_path, monkeypatch):
+    monkeypatch.setenv("REGELWERK_CACHE", str(tmp_path / "cache"))
+    parse._parser.cache_clear()
+    try:
+        parse._parser()
+        assert [p.name.startswith("grammar-") for p in Path(tmp_path / "cache").iterdir()] == [True]
+    finally:
+        parse._parser.cache_clear()
