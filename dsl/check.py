@@ -16,6 +16,7 @@ from ..interpreter.stdlib.grid import square_name
 from . import ast as A
 from .check_conserve import check_conserve
 from .check_expr import CHANCE_NAMES, DIRECTIONS, ExprChecker
+from .check_runaway import check_runaway
 from .data_files import DataReader, decode_data
 from .diagnostics import Diagnostic, did_you_mean
 from .quotes import check_quotes
@@ -557,6 +558,7 @@ class _Checker(ExprChecker):
         for sc in m.scenarios:
             self.scenario(sc)
         m.suspends = self.suspending_procedures()
+        check_runaway(m, self.err, m.type_of)
         return m
 
     def params(self, params: tuple, scope: dict[str, Type], action: bool = False) -> dict[str, Type]:

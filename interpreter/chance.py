@@ -14,8 +14,12 @@ from typing import Any
 from .errors import RuleFailure
 from .stdlib import rng
 
+MAX_DICE = 100_000  # dice in one roll
+
 
 def chance_roll(G: Any, n: int, sides: int) -> list[int]:
+    if not (0 <= n <= MAX_DICE and sides >= 1):
+        raise RuleFailure(f"roll({n}, {sides}): at most {MAX_DICE:,} dice with at least one side each")
     if G.scripted and G.scripted.get("roll"):
         values = G.take_script("roll")
         if not (isinstance(values, list) and len(values) == n and all(

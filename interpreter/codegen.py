@@ -42,6 +42,8 @@ from .errors import RuleFailure
 from .library import LIBRARY
 
 MAX_TABLE = 50_000  # entries in one precomputed table of a library function
+_GROUP = {"+": 0, "-": 0, "*": 1, "//": 1, "%": 1}  # operators of one precedence chain freely
+MAX_INLINE_INDENT = 14  # inline loops no deeper: CPython allows 20 nested blocks per function
 MAX_INLINE_DEPTH = 3  # definitions inlined into definitions inlined into ...
 MAX_INLINE_NODES = 60  # a definition this small (in expression nodes) is inlined where evaluated
 LOOP_KINDS = ("any", "all", "count", "sum", "max", "min", "first", "streak")
@@ -176,8 +178,21 @@ class CodeGen:
             return "{" + ", ".join(f"{n!r}: {sub(v)}" for n, v in e.fields) + "}"
         if isinstance(e, A.Call):
             return self.call(e, sc, rec)
-        if isinstance(e, A.BinOp):
-            return f"({sub(e.left)} {e.op} {sub(e.right)})"
+        if isinstance(e, A.BinOp):  # a chain a + b - c is written without nested brackets
+            chain = [e]
+            while isinstance(chain[-1].left, A.BinOp) and _GROUP[chain[-1].left.op] == _GROUP[e.op] \
+                    and id(chain[-1].left) not in self.subst:
+                chain.append(chain[-1].left)
+            text = sub(chain[-1].left)
+            for node in reversed(chain):
+                if node.op == "*":  # numbers may not grow without bound (runtime._mul)
+                    text = f"_mul({text}, {sub(node.right)})"
+                elif node.op == "+" and isinstance(self.static_type(node, sc).base, ListOf):
+                    # joining lists copies them: charged to the work budget by their length
+                    text = f"_joined(G, {text}, {sub(node.right)}, SPANS[{self.span_id(node.span)}])"
+                else:
+                    text += f" {node.op} {sub(node.right)}"
+            return f"({text})"
         if isinstance(e, A.Compare):
             if e.op in ("==", "!=") and isinstance(e.right, A.NoneLit):  # none is one object
                 return f"({sub(e.left)} {'is' if e.op == '==' else 'is not'} None)"
@@ -313,6 +328,32 @@ class CodeGen:
         key = args[0] if len(args) == 1 else f"({', '.join(args)})"
         return f"({name}[{key}] if {key} in {name} else _memo({name}, b_{e.func}, {', '.join(args)}))"
 
+    # ------------------------------------------------------------------ work
+    def bounded(self, e: A.Node, sc: dict) -> bool:
+        """Whether iterating `e` is bounded by the ruleset itself: a board, an enum, the players,
+        a constant list or range, a table or board function's result, data. Iterating
+        anything else (state, a computed range) is charged to the work budget (§13 of
+        docs/architecture.md), so nested loops over a large collection stop with a message."""
+        if isinstance(e, A.Name):
+            if e.name in sc:  # an item of a bounded collection is bounded (a run of squares)
+                return sc[e.name][1] == "bounded"
+            return e.name in self.elements or e.name in ("players", "Player") or e.name in self.m.data
+        if isinstance(e, A.ListLit):
+            return all(self._constant(x, sc) for x in e.items)
+        if isinstance(e, A.Range):
+            return isinstance(e.low, A.IntLit) and isinstance(e.high, A.IntLit) and \
+                e.high.value - e.low.value < 10_000
+        if isinstance(e, A.Call) and e.func not in self.m.defines and e.func in LIBRARY:
+            b = LIBRARY[e.func]
+            return b.tabulable or e.func in ("placements", "components", "keys", "values")
+        return False
+
+    def charge(self, items: str, span: A.Span, out: list[str], ind: str) -> None:
+        """Charge iterating `items` (a name) to the work budget."""
+        out.append(f"{ind}G.work -= len({items})")
+        out.append(f"{ind}if G.work < 0:")
+        out.append(f"{ind}    G.out_of_work(SPANS[{self.span_id(span)}])")
+
     # ------------------------------------------------------------------ aggregates
     def seq(self, code: str, e: A.Node, sc: dict) -> str:
         """Wrap a domain so sets iterate in a fixed order."""
@@ -326,6 +367,8 @@ class CodeGen:
         before, self.rec_in_iterable = self.rec_in_iterable, rec is not None
         dom = self.seq(self.ex(e.domain, sc, rec), e.domain, sc)
         self.rec_in_iterable = before
+        if not self.bounded(e.domain, sc):
+            dom = f"_charged(G, {dom}, SPANS[{self.span_id(e.span)}])"
         v = self.fresh("a")
         inner = dict(sc)
         inner[e.var] = (v, None)
@@ -377,12 +420,13 @@ class CodeGen:
         """Emit statements computing `e` where that is faster than one expression (an aggregate
         as loops; a call of a small definition inlined, when it is evaluated anyway); returns
         the expression that holds the value."""
-        if isinstance(e, A.Aggregate) and e.kind in LOOP_KINDS:
+        deep = len(ind) // 4 >= MAX_INLINE_INDENT  # then a helper function, which starts afresh
+        if isinstance(e, A.Aggregate) and e.kind in LOOP_KINDS and not deep:
             r = self.fresh("r")
             self.agg_loop(e, sc, r, out, ind, depth)
             return r
         inlined = []
-        if depth < MAX_INLINE_DEPTH:
+        if depth < MAX_INLINE_DEPTH and not deep:
             for node in _post_order_always(e):
                 if isinstance(node, A.Call) and node.func in self.inlinable and id(node) not in self.subst:
                     self.subst[id(node)] = self.inline_call(node, sc, out, ind, depth + 1)
@@ -410,11 +454,17 @@ class CodeGen:
         k = e.kind
         v = self.fresh("a")
         inner = dict(sc)
-        inner[e.var] = (v, None)
+        inner[e.var] = (v, "bounded" if self.bounded(e.domain, sc) else None)
         start = {"any": "False", "all": "True", "count": "0", "sum": "0", "max": "None", "min": "None",
                  "first": "None", "streak": "0"}[k]
         out.append(f"{ind}{r} = {start}")
-        out.append(f"{ind}for {v} in {self.seq(self.ex(e.domain, sc), e.domain, sc)}:")
+        dom = self.seq(self.ex(e.domain, sc), e.domain, sc)
+        if not self.bounded(e.domain, sc):
+            items = self.fresh("d")
+            out.append(f"{ind}{items} = {dom}")
+            self.charge(items, e.span, out, ind)
+            dom = items
+        out.append(f"{ind}for {v} in {dom}:")
         ind2 = ind + "    "
         if e.where is not None:
             w = self.value(e.where, inner, out, ind2, depth)
@@ -630,20 +680,24 @@ class CodeGen:
             v = self.fresh("f")
             inner = dict(sc)
             inner[s.var] = (v, None)
-            out.append(f"{ind}for {v} in list({self.seq(ex(s.domain), s.domain, sc)}):")
+            items = self.fresh("d")
+            out.append(f"{ind}{items} = {self.seq(ex(s.domain), s.domain, sc)}")
+            if not self.bounded(s.domain, sc):
+                self.charge(items, s.span, out, ind)  # before it is made a list: 1..10^12 stops here
+            out.append(f"{ind}for {v} in list({items}):")
             self.stmts(s.body, inner, out, ind + "    ")
         elif isinstance(s, A.RepeatStmt) and s.times is not None:
-            out.append(f"{ind}for _ in range({ex(s.times)}):")
+            rounds = self.fresh("d")
+            out.append(f"{ind}{rounds} = range({ex(s.times)})")
+            self.charge(rounds, s.span, out, ind)
+            out.append(f"{ind}for _ in {rounds}:")
             self.stmts(s.body, dict(sc), out, ind + "    ")
         elif isinstance(s, (A.RepeatStmt, A.WhileStmt)):
-            budget = self.fresh("b")
             test = "True" if isinstance(s, A.RepeatStmt) else ex(s.test)
-            out.append(f"{ind}{budget} = LOOP_BUDGET")
             out.append(f"{ind}while {test}:")
-            out.append(f"{ind}    {budget} -= 1")
-            out.append(f"{ind}    if {budget} < 0:")
-            out.append(f"{ind}        raise BudgetExceeded('a loop ran more than ' + str(LOOP_BUDGET) + "
-                       f"' times without a decision', SPANS[{self.span_id(s.span)}])")
+            out.append(f"{ind}    G.work -= 1")
+            out.append(f"{ind}    if G.work < 0:")
+            out.append(f"{ind}        G.out_of_work(SPANS[{self.span_id(s.span)}])")
             self.stmts(s.body, dict(sc), out, ind + "    ")
         else:
             raise RuleFailure(f"'{type(s).__name__}' cannot run here", s.span)

@@ -123,10 +123,13 @@ class Program:
         if consts is None:
             holder = _ConstHolder(self)
             for name, o in self.model.options.items():
-                holder.consts[name] = options[name] if name in options else self.expr(o.default)(holder)
+                if name in options:
+                    holder.consts[name] = options[name]
+                else:
+                    holder.consts[name] = _worked_out(self.expr(o.default), holder, f"option '{name}'", o.span)
             holder.consts.update(self.model.data_values)
             for name, c in self.model.consts.items():
-                holder.consts[name] = self.expr(c.value)(holder)
+                holder.consts[name] = _worked_out(self.expr(c.value), holder, f"constant '{name}'", c.span)
             consts = self._consts[key] = holder.consts
         return consts
 
@@ -169,10 +172,20 @@ def _vars_copier(copiers: list[tuple[str, Any]]) -> Any:
     return copy_all
 
 
+def _worked_out(fn: Any, holder: Any, what: str, span: A.Span) -> Any:
+    """A constant's value; a Python error in working it out is a failure at its line."""
+    try:
+        return fn(holder)
+    except (KeyError, IndexError, TypeError, ValueError, ZeroDivisionError, RecursionError, OverflowError) as err:
+        raise RuleFailure(f"{what} cannot be worked out: {type(err).__name__}: {err}", span) from None
+
+
 class _ConstHolder:
     """Enough of a Game for evaluating options and constants before a game exists."""
 
     def __init__(self, prog: Program):
+        from .game import WORK_BUDGET
+
         self.prog = prog
         self.vars: dict = {}
         self.consts: dict = {}
@@ -180,6 +193,10 @@ class _ConstHolder:
         self.current = None
         self.round = 0
         self.phase = None
+        self.work = WORK_BUDGET  # constants get one decision's budget in all
+
+    def out_of_work(self, span: Any) -> None:
+        raise BudgetExceeded("the constants take more work to work out than a decision may", span)
 
 
 def _build_boards(model: Model) -> tuple[dict, dict, dict]:

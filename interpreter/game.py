@@ -11,6 +11,7 @@ this class asks them to run, offers the legal moves, plays one, and explains ref
 from __future__ import annotations
 
 import operator
+import time
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .dynamic import COPIED, DYNAMIC
@@ -30,8 +31,15 @@ if TYPE_CHECKING:  # compiling is done by the Ruleset; a game only runs what was
 __all__ = ["Action", "Explanation", "Game", "parse_action"]
 
 MAX_TRIGGER_CHAIN = 200
+# The work budget between two decisions: loop rounds and items gone over, counted by
+# generated code in chunks (so the count costs almost nothing); the clock is read only when a
+# chunk runs out. No bundled ruleset comes near either.
+WORK_BUDGET = 50_000_000
+WORK_CHUNK = 100_000
+TIME_LIMIT = 60.0
 PASS = Action("pass")
-_RULE_ERRORS = (KeyError, IndexError, TypeError, ValueError, ZeroDivisionError, AttributeError)
+_RULE_ERRORS = (KeyError, IndexError, TypeError, ValueError, ZeroDivisionError, AttributeError,
+                RecursionError, OverflowError, MemoryError)
 _CHECK_ERRORS = (RuleFailure, *_RULE_ERRORS)
 _new = object.__new__
 assert [f.name for f in COPIED] == ["vars", "frames"], "clone() copies exactly these two fields"
@@ -66,6 +74,8 @@ class Game(TraceRecorder):
         self.seed = seed
         self.options = options
         self.consts = prog.constants(options)
+        self.work_budget = WORK_BUDGET  # steps of work allowed between two decisions
+        self.time_limit = TIME_LIMIT  # seconds allowed between two decisions
         self._plain = {} if prog.record else prog.plain_effects  # moves apply() plays directly
         # the dynamic state (interpreter/dynamic.py lists it: clone, undo and saves follow it)
         self.vars: dict[str, Any] = {}
@@ -95,6 +105,9 @@ class Game(TraceRecorder):
         self._undo: list[tuple] = []
         self._chain = 0
         self._fired: list[int] = []
+        self.work = WORK_CHUNK  # what is left of this chunk of the decision's work budget
+        self._worked = 0  # work of the decision before this chunk
+        self._clock = 0.0  # when the decision's first chunk ran out
 
     # ------------------------------------------------------------------ set-up
     def prepare(self) -> Game:
@@ -113,6 +126,7 @@ class Game(TraceRecorder):
                 known = ", ".join(self.prog.phase_labels) or "none"
                 raise EngineError(f"no phase '{phase}' at the top of the flow (top-level phases: {known})")
             self.frames[0][1] = self.prog.phase_labels[phase]
+        self.work, self._worked = WORK_CHUNK, 0
         self._run()
         if self.record:  # traced games (tests, debugging) also check invariants as they go
             self.check_invariants()
@@ -263,6 +277,7 @@ class Game(TraceRecorder):
             if i >= 0 and legal[i] is action:  # the very move offered: no need to check it
                 effect = self._plain.get(action[0])
                 if effect is not None:  # an untraced plain action: the common case, kept short
+                    self.work, self._worked = WORK_CHUNK, 0
                     frames = self.frames
                     frames[-1][1] += 1
                     self._legal = self.pending = None
@@ -311,6 +326,7 @@ class Game(TraceRecorder):
         ca = None
         if p["kind"] == "play" and a.name != "pass":
             ca = self.prog.actions[a.name]
+        self.work, self._worked = WORK_CHUNK, 0
         if record:  # before the way back below is kept: undo restores the state before the move
             self._undo.append((_META(self), _copy_frames(self.frames), self._legal,
                                len(self.journal), len(self._steps)))
@@ -490,12 +506,45 @@ class Game(TraceRecorder):
         return RuleFailure(f"rule '{info.get('name', rule)}' ({info.get('at', '?')}) failed: "
                            f"{type(err).__name__}: {err}")
 
-    def runaway(self, frame: list) -> None:
-        """Called by a block that went round too often without a decision."""
-        from .machine import MAX_STEPS_BETWEEN_DECISIONS
+    def out_of_work(self, span: Any) -> None:
+        """Called by generated code when a chunk of the work budget is used up: count it, and
+        stop a decision that has done more work than the budget allows, or run longer than the
+        time limit, naming the rule that was running."""
+        used = self._worked + WORK_CHUNK - self.work
+        if self._worked == 0:
+            self._clock = time.monotonic()
+        self._worked = used
+        self.work = WORK_CHUNK
+        if used > self.work_budget:
+            why = (f"more than {self.work_budget:,} steps of work since the last decision "
+                   f"(loop rounds and items gone over): a rule that never ends?")
+        elif time.monotonic() - self._clock > self.time_limit:
+            why = f"more than {self.time_limit:g} s of work since the last decision: a rule that never ends?"
+        else:
+            return
+        frames = self.frames
+        rule = self._rule_at(span) or (self._rule_key(frames[-1]) if frames else "flow")
+        info = self.prog.rules.get(rule, {})
+        where = f" at line {span.line}" if span is not None and getattr(span, "line", 0) else ""
+        raise BudgetExceeded(f"rule '{info.get('name', rule)}' ({info.get('at', '?')}){where}: {why}", span)
 
-        raise BudgetExceeded(f"more than {MAX_STEPS_BETWEEN_DECISIONS} steps without a decision in "
-                             f"{self._rule_key(frame)}: a rule loops forever?")
+    def _rule_at(self, span: Any) -> str | None:
+        """The key of the rule whose text holds `span` (an action's effect runs without a frame
+        of its own, so the frames alone would name the rule that offered it)."""
+        if span is None or not getattr(span, "line", 0):
+            return None
+        m = self.prog.model
+        found = None
+        for key, decl in [*((f"action:{n}", d) for n, d in m.actions.items()),
+                          *((f"procedure:{n}", d) for n, d in m.procedures.items()),
+                          *((f"when:{i}", d) for i, d in enumerate(m.triggers)),
+                          *((f"on:{i}", d) for i, d in enumerate(m.hooks)),
+                          *((f"device:{n}", d) for n, d in m.devices.items())]:
+            ds = decl.span
+            if ds.file == span.file and ds.line <= span.line <= max(ds.end_line, ds.line):
+                if found is None or ds.line >= found[1]:
+                    found = (key, ds.line)
+        return found[0] if found else None
 
     def left(self, frame: list) -> None:
         """A block's frame was popped: a move that could be taken back is now done."""

@@ -15,6 +15,7 @@ call over finite argument types once, as a table (board geometry, directions).
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -129,8 +130,16 @@ def _top(zone: list) -> Any:
     return zone[-1] if zone else None
 
 
+MAX_LIST = 1_000_000  # items of one list a library function may make
+
+
 def _subsets(xs: Iterable, n: int) -> list:
-    return [list(c) for c in itertools.combinations(list(xs), n)]
+    items = list(xs)
+    count = math.comb(len(items), n) if 0 <= n <= len(items) else 0
+    if count > MAX_LIST:
+        raise RuleFailure(f"subsets of {len(items)} items taken {n} at a time would be {count:,} lists; "
+                          f"at most {MAX_LIST:,}")
+    return [list(c) for c in itertools.combinations(items, n)]
 
 
 def _reversed(xs: Iterable) -> list:

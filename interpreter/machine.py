@@ -20,7 +20,6 @@ from ..dsl import ast as A
 from . import ir
 from .codegen import CodeGen
 
-MAX_STEPS_BETWEEN_DECISIONS = 2_000_000
 MAX_INLINE = 40  # lines of an action's enumeration inlined where a block offers it
 
 
@@ -42,7 +41,7 @@ class MachineBuilder:
         blk = self.blocks[bid]
         self.rule = blk.rule
         name = f"B_{bid}"
-        lines = ["    L = F[2]", "    pc = F[1]", "    steps = 0", "    while True:"]
+        lines = ["    L = F[2]", "    pc = F[1]", "    while True:"]
         self.g.in_block = True  # `current` changes inside a block: read it each time
         for k, op in enumerate(blk.ops):
             lines.append(f"        if pc == {k}:  # {type(op).__name__}")
@@ -62,10 +61,11 @@ class MachineBuilder:
 
     def goto_pc(self, k: int, target: int, out: list[str], ind: str) -> None:
         out.append(f"{ind}pc = {target}")
-        if target <= k:  # backwards: round the loop, counting rounds without a decision
-            out.append(f"{ind}steps += 1")
-            out.append(f"{ind}if steps > {MAX_STEPS_BETWEEN_DECISIONS}:")
-            out.append(f"{ind}    G.runaway(F)")
+        if target <= k:  # backwards: another round of the loop, charged to the work budget
+            out.append(f"{ind}G.work -= 1")
+            out.append(f"{ind}if G.work < 0:")
+            out.append(f"{ind}    F[1] = pc")
+            out.append(f"{ind}    G.out_of_work(None)")
             out.append(f"{ind}continue")
 
     def before_decision(self, k: int, out: list[str], ind: str) -> None:
@@ -140,7 +140,11 @@ class MachineBuilder:
             case ir.Jump(target):
                 self.goto_pc(k, target, out, ind)
             case ir.ForInit(slot, domain, names):
-                out.append(f"{ind}L[{slot!r}] = [list(_seq({self.ex(domain, names)})), 0]")
+                out.append(f"{ind}items = _seq({self.ex(domain, names)})")
+                out.append(f"{ind}if len(items) > G.work_budget:  # its rounds are charged as they go")
+                out.append(f"{ind}    G.work = -len(items)")
+                out.append(f"{ind}    G.out_of_work(None)")
+                out.append(f"{ind}L[{slot!r}] = [list(items), 0]")
                 out.append(nxt)
             case ir.ForNext(slot, var, end):
                 out.append(f"{ind}items, i = L[{slot!r}]")

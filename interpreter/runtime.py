@@ -13,7 +13,6 @@ from ..dsl.check import Model
 from .errors import RuleFailure
 
 MISSING = object()  # "no entry" in the journal: the key did not exist before the write
-LOOP_BUDGET = 1_000_000  # rounds a loop without a decision may run before BudgetExceeded
 
 
 def _index(base: Any, key: Any) -> Any:
@@ -180,6 +179,36 @@ def _hashable(x: Any) -> Any:
     return x
 
 
+MAX_BITS = 4096  # a number in a rule is at most this many bits long
+
+
+def _mul(a: Any, b: Any) -> Any:
+    """`a * b` on whole numbers that cannot grow without bound (a number squared in a loop
+    would take longer than the universe)."""
+    value = a * b
+    if type(value) is int and value.bit_length() > MAX_BITS:
+        raise RuleFailure(f"a number grew beyond {MAX_BITS} bits (about 1233 digits)")
+    return value
+
+
+def _joined(G: Any, a: list, b: list, span: Any) -> list:
+    """`a + b` on lists: a copy of both, charged to the work budget by its length."""
+    value = a + b
+    G.work -= len(value)
+    if G.work < 0:
+        G.out_of_work(span)
+    return value
+
+
+def _charged(G: Any, items: Any, span: Any) -> Any:
+    """Charge iterating `items` to the game's work budget (an aggregate written as one
+    expression); returns them."""
+    G.work -= len(items)
+    if G.work < 0:
+        G.out_of_work(span)
+    return items
+
+
 def _fz(value: Any) -> Any:
     """A value as it is now, for an explanation: dicts (which change in place) are copied."""
     from .values import jsonable
@@ -227,7 +256,9 @@ def _argmin(items: list, key: Any) -> list:
 
 RUNTIME = {
     "MISSING": MISSING,
-    "LOOP_BUDGET": LOOP_BUDGET,
+    "_charged": _charged,
+    "_mul": _mul,
+    "_joined": _joined,
     "_index": _index,
     "_store": _store,
     "_own": _own,

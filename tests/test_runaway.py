@@ -1,0 +1,145 @@
+"""Rules that would never end, or never compile, stop with a message that names the rule and
+its line (issue: the engine's one work budget, a time limit, and what the checker sees)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from regelwerk.interpreter import game as engine
+
+import regelwerk
+from regelwerk import BudgetExceeded, RuleFailure, RulesError
+
+HEAD = "players X, O\nstate\n    n: int = 0\n    xs: list int = []\n"
+
+
+def start(body: str, flow_extra: str = "", budget: int | None = None):
+    text = HEAD + body + "flow\n" + (flow_extra or "    repeat\n        turn\n            play go\n")
+    rules = regelwerk.load_text(text, "runaway.rules")
+    return rules
+
+
+def codes(text: str) -> list[str]:
+    with pytest.raises(RulesError) as err:
+        regelwerk.load_text(text, "runaway.rules")
+    return [d.code for d in err.value.diagnostics]
+
+
+@pytest.mark.parametrize("loop", [
+    "    while true\n        while true\n            add 1 to n\n",  # nested while
+    "    repeat 1000000000000 times\n        add 1 to n\n",  # a huge repeat
+    "    set n = count x in 1..1000000000000: x > 0\n",  # an aggregate over a huge range
+    "    for x in 1..1000000000000\n        add 1 to n\n",  # a for over a huge range
+    "    set xs = list x in 1..10000: x\n    set n = sum a in xs: count b in xs: a < b\n",  # nested over state
+    "    while true\n        set xs = xs + [1]\n",  # a list growing without end: each copy is charged
+])
+def test_runaway_loops_stop_with_the_rule_and_its_line(loop):
+    text = HEAD + "action go\n    \"Go.\"\n" + loop + "flow\n    repeat\n        turn\n            play go\n"
+    g = regelwerk.load_text(text, "runaway.rules").new_game()
+    g.work_budget = 2_000_000  # the default allows 50,000,000: the same stop, just later
+    t = time.perf_counter()
+    with pytest.raises(BudgetExceeded) as err:
+        g.apply("go")
+    assert time.perf_counter() - t < 30
+    assert "rule 'go' (runaway.rules:" in err.value.message and "never ends" in err.value.message
+
+
+def test_the_budget_is_per_decision_and_can_be_set():
+    text = HEAD + "action go\n    repeat 300000 times\n        add 1 to n\n" \
+        "flow\n    repeat\n        turn\n            play go\n"
+    g = regelwerk.load_text(text, "b.rules").new_game()
+    for _ in range(3):  # each decision has its own budget
+        g.apply("go")
+    assert g.vars["n"] == 900_000
+    g.work_budget = 200_000
+    with pytest.raises(BudgetExceeded):
+        g.apply("go")
+
+
+def test_a_decision_that_takes_too_long_is_stopped():
+    text = HEAD + "action go\n    while true\n        set n = count x in 1..200: x > n\n" \
+        "flow\n    repeat\n        turn\n            play go\n"
+    g = regelwerk.load_text(text, "slow.rules").new_game()
+    g.time_limit = 0.5
+    g.work_budget = 10**12
+    t = time.perf_counter()
+    with pytest.raises(BudgetExceeded, match=r"more than 0\.5 s"):
+        g.apply("go")
+    assert time.perf_counter() - t < 20
+
+
+def test_a_flow_without_decisions_is_stopped():
+    text = "players X\naction go\n    set n = 1\nstate\n    n: int = 0\n" \
+        "flow\n    repeat\n        turn\n            if n == 5\n                play go\n"
+    with pytest.raises(BudgetExceeded, match="rule 'flow'"):
+        regelwerk.load_text(text, "flow.rules").new_game()
+
+
+def test_numbers_cannot_grow_without_bound():
+    text = HEAD + "action go\n    set n = 3\n    repeat 40 times\n        set n = n * n\n" \
+        "flow\n    repeat\n        turn\n            play go\n"
+    g = regelwerk.load_text(text, "big.rules").new_game()
+    with pytest.raises(RuleFailure, match="grew beyond 4096 bits"):
+        g.apply("go")
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    ("let r = roll(1000000000, 6)", "at most 100,000 dice"),
+    ("let s = subsets(1..40, 20)", "137,846,528,820 lists"),
+])
+def test_library_functions_refuse_huge_results(call, message):
+    text = HEAD + f"action go\n    set n = 1\n    {call}\nflow\n    repeat\n        turn\n            play go\n"
+    g = regelwerk.load_text(text, "lib.rules").new_game()
+    with pytest.raises(RuleFailure, match=message):
+        g.apply("go")
+
+
+def test_what_the_checker_sees():
+    assert "E240" in codes("players X\nconst C = 1 // 0\nflow\n    finish draw\n")
+    assert "E241" in codes("players X\ndefine f(k: int): int = f(k - 1) + f(k - 1)\n"
+                           "const C = f(3)\nflow\n    finish draw\n")
+    assert "E241" in codes("players X\ndefine f(k: int): int = g(k)\ndefine g(k: int): int = f(k)\n"
+                           "const C = f(3)\nflow\n    finish draw\n")
+    assert "E242" in codes(HEAD + "action go\n    require possible(go)\n    add 1 to n\n"
+                           "flow\n    repeat\n        turn\n            play go\n")
+    assert "E243" in codes("players X\nconst C = count x in 5: x > 1\nflow\n    finish draw\n")
+
+
+def test_deep_nesting_is_refused_whatever_the_indentation():
+    for step in (1, 2, 4):  # 1-space indentation no longer defeats the guard
+        pad = " " * step
+        lines = ["players X", "state", f"{pad}n: int = 0", "flow"]
+        for i in range(21):
+            lines.append(pad * (i + 1) + f"for x{i} in 1..2")
+        lines.append(pad * 22 + "add 1 to n")
+        lines.append(pad + "finish draw")
+        assert "E005" in codes("\n".join(lines) + "\n"), step
+
+
+def test_long_chains_compile():
+    """250 chained + (and 250 chained and) compile to Python the interpreter accepts."""
+    chain = " + ".join(["1"] * 250)
+    conj = " and ".join(["n >= 0"] * 250)
+    text = f"players X\nstate\n    n: int = 0\nflow\n    set n = {chain}\n    if {conj}\n        finish draw\n"
+    g = regelwerk.load_text(text, "chain.rules").new_game()
+    assert g.vars["n"] == 250 and g.is_over
+
+
+def test_a_constant_that_fails_is_located():
+    text = "players X\nconst Z = 0\nconst C = 1 // Z\nflow\n    finish draw\n"
+    with pytest.raises(RuleFailure, match="constant 'C' cannot be worked out: ZeroDivisionError") as err:
+        regelwerk.load_text(text, "c.rules").new_game()
+    assert err.value.span.line == 3
+
+
+def test_recursive_procedures_are_a_rule_failure():
+    text = HEAD + "procedure p\n    add 1 to n\n    do p\naction go\n    do p\n" \
+        "flow\n    repeat\n        turn\n            play go\n"
+    g = regelwerk.load_text(text, "rec.rules").new_game()
+    with pytest.raises(RuleFailure, match="RecursionError"):
+        g.apply("go")
+
+
+def test_no_bundled_ruleset_comes_near_the_budget():
+    assert engine.WORK_BUDGET >= 10_000_000 and engine.TIME_LIMIT >= 10
