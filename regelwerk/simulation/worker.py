@@ -1,0 +1,37 @@
+"""What runs inside a worker process (local or on a Dask worker): the ruleset loaded once
+per process from its texts, then chunks of games played by index."""
+
+from __future__ import annotations
+
+import signal
+from typing import Any
+
+from ..interpreter.simulate import Firings, PlaySettings, play_record
+from .bundle import RulesBundle, load_bundle
+
+_LOADED: dict[str, tuple[Any, Firings]] = {}  # ruleset hash -> (ruleset, firing map)
+
+
+def prepared(ruleset: Any) -> tuple[Any, Firings]:
+    return ruleset, Firings(ruleset.program(True).rules)
+
+
+def ruleset_for(bundle: RulesBundle) -> tuple[Any, Firings]:
+    """The bundle's ruleset, loaded (and its hash checked) once per process."""
+    got = _LOADED.get(bundle.hash)
+    if got is None:
+        got = _LOADED[bundle.hash] = prepared(load_bundle(bundle))
+    return got
+
+
+def init_process() -> None:
+    """A local pool worker's start: Ctrl-C is the driver's to handle (the terminal sends it to
+    the whole process group). The rules are loaded by the first chunk, so that an error in
+    loading them comes back to the driver as an error with its message."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def play_chunk(bundle: RulesBundle, settings: PlaySettings, indices: list[int]) -> list[dict]:
+    """Play the games `indices`; failures are records too, so a chunk always comes back whole."""
+    ruleset, firings = ruleset_for(bundle)
+    return [play_record(ruleset, i, settings, firings) for i in indices]
