@@ -134,7 +134,10 @@ def _firings(ruleset: Any, ok: list[dict]) -> dict[str, Any]:
     table = {}
     for key in sorted(set(rules) | set(steps)):
         info = rules.get(key, {})
-        table[key] = {"name": info.get("name", key), "kind": key.split(":", 1)[0], "at": info.get("at"),
+        kind = key.split(":", 1)[0]
+        name = info.get("name", key.split(":", 1)[-1])
+        table[key] = {"name": name, "kind": kind, "at": info.get("at"),
+                      "label": name if kind in ("when", "on", "flow") else f"{kind} {name}",
                       "spec": list(info.get("spec", ())), "steps": steps[key], "decisions": decisions[key],
                       "games": games[key]}
     all_specs = sorted({sid for info in rules.values() for sid in info.get("spec", ())})
@@ -202,8 +205,8 @@ def report_text(rep: dict[str, Any], rule_lines: int = 8) -> str:
         lines.append(f"  rules fired: {total - len(dead)} of {total}"
                      + (f"; never in {fir['games']} games:" if dead else ""))
         for key in dead[:rule_lines]:
-            at = fir["rules"][key]["at"]
-            lines.append(f"    {key}" + (f"  ({at})" if at else ""))
+            rule = fir["rules"][key]
+            lines.append(f"    {rule['label']}" + (f"  ({rule['at']})" if rule["at"] else ""))
         if len(dead) > rule_lines:
             lines.append(f"    … and {len(dead) - rule_lines} more (see the JSON report)")
         if fir["specs_never_fired"]:
