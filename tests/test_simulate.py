@@ -68,10 +68,12 @@ def test_rule_firings_count_every_kind_and_name_the_dead_ones(race):
     # take_turn only hosts a `play`: it shows no step of its own, yet it ran in every game
     assert rules["procedure:take_turn"]["games"] == fir["games"]
     assert rules["procedure:take_turn"]["steps"] == 0
+    # tidy runs every turn and changes nothing: only the rule keys the game opens show it
+    assert rules["procedure:tidy"]["games"] == fir["games"] and rules["procedure:tidy"]["steps"] == 0
     assert rules["on:0"]["games"] == fir["games"] and rules["when:0"]["games"] > 0
     walks = rules["action:walk"]
     assert walks["decisions"] == walks["steps"] > 0 and walks["at"] == "race.rules:19:1"
-    assert rules["procedure:advance"]["at"] == "../common/steps.rules:7:1"
+    assert rules["procedure:advance"]["at"] == "../common/steps.rules:14:1"
     assert rep["firings"]["specs"]["RACE-WALK"]["steps"] == walks["steps"]
     plain = run_simulation(race, 60, PlaySettings(seed=3, firings=False), jobs=1).report
     assert plain["firings"] is None

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..interpreter.simulate import PlaySettings
 from .bundle import RulesBundle
-from .local import chunks
+from .local import Chunker
 from .worker import play_chunk
 
 RESUBMITS = 3  # times a chunk is sent again after the cluster gave up on it
@@ -77,10 +77,17 @@ class DaskCluster:
                                       for w in client.scheduler_info()["workers"].values()))
             rules = client.submit(_rules, self.bundle, key=f"regelwerk-rules-{self.bundle.hash[:16]}",
                                   pure=False)
-            pending = {}
-            for chunk in chunks(indices, self.workers, self.games_per_chunk):
-                pending[client.submit(play_chunk, rules, settings, chunk, pure=False)] = (chunk, 0)
-            queue = distributed.as_completed(list(pending))
+            todo = Chunker(indices, self.games_per_chunk)
+            pending: dict[Any, tuple[list[int], int]] = {}
+            queue = distributed.as_completed()
+
+            def submit(chunk: list[int], tries: int) -> None:
+                fut = client.submit(play_chunk, rules, settings, chunk, pure=False)
+                pending[fut] = (chunk, tries)
+                queue.add(fut)
+
+            while todo and len(pending) < 2 * self.workers:
+                submit(todo.next(), 0)
             for fut in queue:
                 chunk, tries = pending.pop(fut)
                 try:
@@ -88,10 +95,11 @@ class DaskCluster:
                 except distributed.KilledWorker:
                     if tries >= RESUBMITS:
                         raise
-                    again = client.submit(play_chunk, rules, settings, chunk, pure=False)
-                    pending[again] = (chunk, tries + 1)
-                    queue.add(again)
+                    submit(chunk, tries + 1)
                     continue
+                todo.timed_games(records)
+                while todo and len(pending) < 2 * self.workers:  # a little ahead, not all at once
+                    submit(todo.next(), 0)
                 for rec in records:
                     on_record(rec)
         finally:

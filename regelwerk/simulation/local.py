@@ -2,13 +2,14 @@
 
 Workers are started with `spawn`, so each is a fresh interpreter with its own hash seed that
 loads the rules from their texts, exactly as a cluster worker does; games are handed out in
-chunks and come back as records, in whatever order they finish.
+chunks sized by the clock (`Chunker`) and come back as records, in whatever order they
+finish.
 """
 
 from __future__ import annotations
 
 import multiprocessing
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any
 
@@ -19,12 +20,38 @@ from .worker import init_process, play_chunk, prepared
 OnRecord = Callable[[dict], None]
 
 
-def chunks(indices: list[int], workers: int, games_per_chunk: int | None = None) -> Iterator[list[int]]:
-    """Small enough that every worker gets many (progress and load balance), big enough that
-    handing them out costs little."""
-    size = games_per_chunk or max(1, min(25, len(indices) // (workers * 12) or 1))
-    for i in range(0, len(indices), size):
-        yield indices[i:i + size]
+class Chunker:
+    """Hands out the games in chunks that take about `target` seconds each: one game a chunk
+    until games have been timed, then as many as fit (at most `most`). Small chunks keep the
+    progress display moving and the load balanced; bigger ones cost less to hand out. Which
+    worker plays which game never changes a record, so the sizes may follow the clock."""
+
+    def __init__(self, indices: list[int], games_per_chunk: int | None = None, target: float = 1.5,
+                 most: int = 25):
+        self.todo = list(indices)
+        self.fixed = games_per_chunk
+        self.target = target
+        self.most = most
+        self.timed = 0
+        self.seconds = 0.0
+
+    def __bool__(self) -> bool:
+        return bool(self.todo)
+
+    def timed_games(self, records: list[dict]) -> None:
+        for r in records:
+            self.timed += 1
+            self.seconds += r.get("seconds", 0.0)
+
+    def next(self) -> list[int]:
+        if self.fixed:
+            size = self.fixed
+        elif not self.timed:
+            size = 1
+        else:
+            size = max(1, min(self.most, int(self.target * self.timed / max(self.seconds, 1e-6))))
+        chunk, self.todo = self.todo[:size], self.todo[size:]
+        return chunk
 
 
 class InProcess:
@@ -57,14 +84,16 @@ class ProcessPool:
         pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx, initializer=init_process)
         clean = False
         try:
-            todo = list(chunks(indices, self.workers, self.games_per_chunk))
+            todo = Chunker(indices, self.games_per_chunk)
             running: set[Future] = set()
             while todo or running:
                 while todo and len(running) < 2 * self.workers:  # a little ahead, not all at once
-                    running.add(pool.submit(play_chunk, self.bundle, settings, todo.pop(0)))
+                    running.add(pool.submit(play_chunk, self.bundle, settings, todo.next()))
                 done, running = wait(running, return_when=FIRST_COMPLETED)
                 for fut in done:
-                    for rec in fut.result():
+                    records = fut.result()
+                    todo.timed_games(records)
+                    for rec in records:
                         on_record(rec)
             clean = True
         finally:

@@ -176,6 +176,8 @@ def report_text(rep: dict[str, Any], rule_lines: int = 8) -> str:
     if not rep["complete"]:
         head += f" (interrupted: {rep['games']} of {rep['planned']} played)"
     lines = [head]
+    if not n:
+        return "\n".join(lines + _failure_lines(rep) + _timing_lines(rep))
     agents = rep["settings"]["agents"]
     mixed = len(set(agents.values())) > 1 or set(agents.values()) != {"random"}
     lines.append(f"  {'player':<14}{'wins':>8}  {'rate':>6}  95% interval" + ("   agent" if mixed else ""))
@@ -212,14 +214,23 @@ def report_text(rep: dict[str, Any], rule_lines: int = 8) -> str:
         if fir["specs_never_fired"]:
             ids = fir["specs_never_fired"]
             lines.append(f"  spec ids never fired: {', '.join(ids[:12])}" + (" …" if len(ids) > 12 else ""))
+    return "\n".join(lines + _failure_lines(rep) + _timing_lines(rep))
+
+
+def _failure_lines(rep: dict[str, Any]) -> list[str]:
+    lines = []
     for f in rep["failures"][:3]:
         at = f" at {f['at']}" if f.get("at") else ""
         lines.append(f"  game {f['game']} (seed {f['seed']}) failed{at}: {f['error']}")
     if rep["failed"] > 3:
         lines.append(f"  … and {rep['failed'] - 3} more failures (see the JSON report)")
+    return lines
+
+
+def _timing_lines(rep: dict[str, Any]) -> list[str]:
     t = rep.get("timing")
-    if t and t.get("seconds") is not None:
-        lines.append(f"  {t['played']} games in {t['seconds']:.1f} s ({t['games_per_second']:.1f} games/s, "
-                     f"{t['backend']}, {t['workers']} worker{'s' if t['workers'] != 1 else ''})"
-                     + (f"; {t['resumed']} from the results file" if t.get("resumed") else ""))
-    return "\n".join(lines)
+    if not t or t.get("seconds") is None:
+        return []
+    return [f"  {t['played']} games in {t['seconds']:.1f} s ({t['games_per_second'] or 0:.1f} games/s, "
+            f"{t['backend']}, {t['workers']} worker{'s' if t['workers'] != 1 else ''})"
+            + (f"; {t['resumed']} from the results file" if t.get("resumed") else "")]

@@ -79,11 +79,14 @@ def run_simulation(ruleset: Any, games: int, settings: PlaySettings, *, jobs: in
     backend = make_backend(ruleset, jobs, dask, dask_client, games_per_chunk, len(todo))
     writer = ResultsWriter(results, header, keep) if results is not None else None
     played: list[dict] = []
+    first_back: list[float] = []
 
     def on_record(rec: dict) -> None:
         rec = _normal(rec)
         if rec["game"] in records:
             return  # a chunk played twice after a worker died: the same record again
+        if not first_back:
+            first_back.append(time.perf_counter())
         records[rec["game"]] = rec
         played.append(rec)
         if writer is not None:
@@ -103,11 +106,14 @@ def run_simulation(ruleset: Any, games: int, settings: PlaySettings, *, jobs: in
         if writer is not None:
             writer.close()
     seconds = time.perf_counter() - t0
-    timing = _timing(backend, seconds, played, resumed)
+    timing = _timing(backend, seconds, played, resumed, first_back[0] - t0 if first_back else None)
     return SimulationRun(build_report(ruleset, settings, games, records, timing), records, interrupted)
 
 
-def _timing(backend: Any, seconds: float, played: list[dict], resumed: int) -> dict[str, Any]:
+def _timing(backend: Any, seconds: float, played: list[dict], resumed: int,
+            first: float | None) -> dict[str, Any]:
+    """Wall time and rate of this run; `first_record` is the start-up (workers spawned, rules
+    loaded) plus the first chunk; game_seconds sums the time spent in games, in any worker."""
     per_game = [r.get("seconds", 0.0) for r in played]
     slowest = max(played, key=lambda r: r.get("seconds", 0.0), default=None)
     return {
@@ -117,6 +123,7 @@ def _timing(backend: Any, seconds: float, played: list[dict], resumed: int) -> d
         "played": len(played),
         "resumed": resumed,
         "games_per_second": r6(len(played) / seconds) if seconds > 0 else None,
+        "first_record": r6(first) if first is not None else None,
         "game_seconds": {"total": r6(sum(per_game)), "mean": r6(sum(per_game) / len(per_game)) if per_game else None,
                          "max": r6(max(per_game)) if per_game else None},
         "slowest_game": slowest["game"] if slowest else None,
