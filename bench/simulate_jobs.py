@@ -1,0 +1,64 @@
+"""Games per second of `regelwerk simulate` on Khan: one job against two, and what counting
+rule firings costs (traced games against untraced ones). Not a test: the numbers go in
+closing notes and docs/simulation.md.
+
+    .venv/bin/python bench/simulate_jobs.py                 # 3 players, 120 games a run
+    .venv/bin/python bench/simulate_jobs.py --games 300 --dask local
+
+Each configuration is run `--repeat` times and reported as its best and worst rate: on a
+shared machine the best is the least disturbed. Every run's report must be the same (but for
+`timing`) whatever the jobs or backend; the script checks that too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import regelwerk  # noqa: E402
+from regelwerk.simulation import PlaySettings, report_json, run_simulation, without_timing  # noqa: E402
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rules", default=str(ROOT / "rulesets" / "khan" / "khan.rules"))
+    ap.add_argument("--players", type=int, default=3)
+    ap.add_argument("--games", type=int, default=120)
+    ap.add_argument("--repeat", type=int, default=2)
+    ap.add_argument("--dask", metavar="ADDRESS|local", help="also run on this Dask cluster (2 workers if local)")
+    args = ap.parse_args()
+    ruleset = regelwerk.load(args.rules)
+    configs = [("1 job", {"jobs": 1}), ("2 jobs", {"jobs": 2})]
+    if args.dask:
+        configs.append((f"dask {args.dask}", {"jobs": 2, "dask": args.dask}))
+    print(f"{ruleset.title}, {args.players} players, {args.games} games a run, best–worst of {args.repeat}")
+    print(f"{'':<16}{'firings counted':>22}{'untraced':>22}{'counting costs':>16}")
+    best: dict[tuple[str, bool], float] = {}
+    for name, where in configs:
+        cells = []
+        for firings in (True, False):
+            settings = PlaySettings(players=args.players, seed=0, firings=firings)
+            rates = []
+            reference = None
+            for _ in range(args.repeat):
+                rep = run_simulation(ruleset, args.games, settings, **where).report
+                rates.append(rep["timing"]["games_per_second"])
+                text = report_json(without_timing(rep))
+                if reference is None:
+                    reference = text
+                assert text == reference, "the same games gave another report"
+            best[name, firings] = max(rates)
+            cells.append(f"{min(rates):6.1f}–{max(rates):5.1f} games/s")
+        cost = best[name, False] / best[name, True]
+        print(f"{name:<16}{cells[0]:>22}{cells[1]:>22}{cost:>15.2f}x")
+    for firings in (True, False):
+        ratio = best["2 jobs", firings] / best["1 job", firings]
+        print(f"2 jobs / 1 job ({'firings counted' if firings else 'untraced'}): {ratio:.2f}")
+
+
+if __name__ == "__main__":
+    main()
