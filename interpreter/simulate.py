@@ -20,6 +20,8 @@ from .errors import EngineError
 
 __all__ = ["PlaySettings", "Firings", "play_record", "game_seed"]
 
+MAX_MOVES_KEPT = 10_000  # moves a failure record keeps for replaying it (a runaway game has more)
+
 
 @dataclass(frozen=True)
 class PlaySettings:
@@ -132,7 +134,7 @@ def play_record(ruleset: Any, index: int, settings: PlaySettings,
             game.apply(move)
         rec["length"] = game.step_no - first_step
         rec["winners"] = list(game.winners)
-        rec["scores"] = game.scores
+        rec["scores"] = game.result.get("scores")  # as JSON, as the engine keeps them
         rec["order"] = order + [p for p in game.players if p not in order]
         if settings.firings:
             rec["fired"] = (firings or Firings(ruleset.program(True).rules)).count(game.trace, seen)
@@ -168,7 +170,9 @@ def _failure(err: Exception, game: Any, ruleset: Any, moves: list[Any]) -> dict[
     if game is not None:
         out["step"] = game.step_no
         out["player"] = game.decision_player()
-    out["moves"] = [str(m) for m in moves]
+    out["moves"] = [str(m) for m in moves[:MAX_MOVES_KEPT]]
+    if len(moves) > MAX_MOVES_KEPT:
+        out["moves_dropped"] = len(moves) - MAX_MOVES_KEPT
     return out
 
 

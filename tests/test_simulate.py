@@ -47,13 +47,15 @@ def test_one_and_two_jobs_give_the_same_report(race):
 def test_failures_are_findings_with_seed_place_and_moves(race):
     """A failing game does not stop the batch: it is a record with its seed, the located
     error and the moves that led to it, and replaying those moves fails the same way."""
-    rep = run_simulation(race, 40, PlaySettings(seed=0), jobs=1).report
+    run = run_simulation(race, 40, PlaySettings(seed=0), jobs=1)
+    rep = run.report
     f = rep["failures"][0]
     assert f["seed"] == f["game"] + 0 and f["type"] == "RuleFailure"
     assert f["at"] == "race.rules:19:1" and "IndexError" in f["error"]
+    assert "moves" not in f  # kept in the game's record (the results file), not the report
     game = race.new_game(seed=f["seed"])
-    with pytest.raises(regelwerk.RuleFailure):
-        for move in f["moves"]:
+    with pytest.raises(regelwerk.RuleFailure, match="IndexError"):
+        for move in run.records[f["game"]]["failure"]["moves"]:
             game.apply(move)
     assert rep["finished"] == 40 - rep["failed"] > 0
 

@@ -27,7 +27,7 @@ class Chunker:
     worker plays which game never changes a record, so the sizes may follow the clock."""
 
     def __init__(self, indices: list[int], games_per_chunk: int | None = None, target: float = 1.5,
-                 most: int = 25):
+                 most: int = 500):
         self.todo = list(indices)
         self.fixed = games_per_chunk
         self.target = target

@@ -46,7 +46,9 @@ def build_report(ruleset: Any, settings: PlaySettings, planned: int, records: di
         "games": len(recs),
         "finished": n,
         "failed": len(failed),
-        "failures": [{"game": r["game"], "seed": r["seed"], **r["failure"]} for r in failed],
+        "failures": [{"game": r["game"], "seed": r["seed"],
+                      **{k: v for k, v in r["failure"].items() if k not in ("moves", "moves_dropped")}}
+                     for r in failed],  # the moves to replay one are in the results file
         "draws": draws,
         "draw_rate": wilson(draws, n),
         "wins": {p: r6(w) for p, w in wins.items()},

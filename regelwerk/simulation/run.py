@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..interpreter.agents import AgentSpecError, assign_agents
 from ..interpreter.simulate import PlaySettings
 from .bundle import bundle_of
 from .local import InProcess, ProcessPool
@@ -63,9 +64,14 @@ def run_simulation(ruleset: Any, games: int, settings: PlaySettings, *, jobs: in
                    dask: str | None = None, dask_client: Any = None, results: str | Path | None = None,
                    resume: bool = False, progress: Progress | None = None,
                    games_per_chunk: int | None = None) -> SimulationRun:
-    """Play games 0..games-1 (those not already in `results` when resuming) and sum them up."""
+    """Play games 0..games-1 (those not already in `results` when resuming) and sum them up.
+    Bad settings (player count, options, agents) raise here, before any game: EngineError or
+    AgentSpecError."""
     progress = progress or Progress()
-    players = list(ruleset.player_names[:settings.players or ruleset.model.players.min_count])
+    players = list(ruleset.new_game(players=settings.players, options=settings.options or None).players)
+    if assign_agents([f"{p}={a}" for p, a in settings.agents.items()], players) != {
+            p: settings.agents.get(p, "random") for p in players}:
+        raise AgentSpecError("agent specs must be canonical: random, first, mcts:N")
     header = results_header(ruleset.title, ruleset.hash, settings_json(settings, players))
     records: dict[int, dict] = {}
     keep = None
