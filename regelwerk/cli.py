@@ -342,6 +342,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         agents = assign_agents(args.agent or [], players)
     except AgentSpecError as err:
         raise CliError(f"--agent: {err}", 2) from None
+    for out in (args.json, args.results):
+        if out and not Path(out).resolve().parent.is_dir():
+            raise CliError(f"{out}: error: no folder {Path(out).parent} to write into", 2)
     results = _results_path(args)
     if args.resume and results is None:
         raise CliError("--resume needs the results file: --results FILE.jsonl (or the --json or "

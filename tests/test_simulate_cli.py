@@ -110,6 +110,7 @@ def test_corrupt_results_files_are_refused_clearly(tmp_path, capsys, content, me
     (["--jobs", "0"], "--jobs 0: at least one job"),
     (["--games", "0"], "--games 0: play at least one game"),
     (["--dask", "tcp://127.0.0.1:1", "--jobs", "2"], "a Dask cluster has its own workers"),
+    (["--json", "no/such/folder/r.json"], "no folder no/such/folder to write into"),
 ])
 def test_bad_input_is_a_message_and_exit_2(capsys, argv, message):
     code, out, err = run(capsys, "simulate", BUNDLED["tictactoe"], "--games", "5", *argv)
