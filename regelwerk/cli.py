@@ -326,6 +326,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from .simulation import PlaySettings, report_json, report_text, run_simulation
     from .simulation.bundle import BundleError
     from .simulation.dask_backend import DaskUnavailable
+    from .simulation.local import WorkersLost
     from .simulation.progress import progress_for
     from .simulation.results import ResultsError
 
@@ -360,9 +361,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     try:
         run = run_simulation(r, args.games, settings, jobs=args.jobs, dask=args.dask, results=results,
                              resume=args.resume, progress=progress_for(sys.stderr, args.quiet))
-    except ResultsError as err:
-        raise CliError(f"error: {err}", 2) from None
-    except (DaskUnavailable, BundleError) as err:
+    except (ResultsError, DaskUnavailable, BundleError, WorkersLost) as err:
         raise CliError(f"error: {err}", 2) from None
     except OSError as err:
         raise CliError(f"{err.filename or results}: error: {err.strerror}", 2) from None

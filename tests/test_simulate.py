@@ -4,7 +4,9 @@ hash seed, failures kept as findings, rule firings counted, rules shipped as tex
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +18,7 @@ from regelwerk.interpreter.simulate import PlaySettings, play_record
 import regelwerk
 from regelwerk.simulation import bundle_of, load_bundle, report_json, run_simulation, without_timing
 from regelwerk.simulation.bundle import BundleError
+from regelwerk.simulation.progress import Progress
 
 RACE = ROOT / "tests" / "fixtures" / "sim" / "game" / "race.rules"
 
@@ -42,6 +45,30 @@ def test_one_and_two_jobs_give_the_same_report(race):
     assert 0 < rep["failed"] < 40  # a six on the first roll of a game fails
     assert sum(rep["wins"].values()) + rep["draws"] == rep["finished"]
     assert rep["settings"]["agents"] == {"Ann": "mcts:8", "Bob": "random", "Cas": "first"}
+
+
+class KillAWorker(Progress):
+    """SIGKILLs one of this process's pool workers once the first games are back."""
+
+    def __init__(self, after: int):
+        self.after, self.done, self.killed = after, 0, None
+
+    def advance(self, n: int = 1) -> None:
+        self.done += n
+        if self.done == self.after:
+            victim = multiprocessing.active_children()[0]
+            self.killed = victim.pid
+            os.kill(victim.pid, signal.SIGKILL)
+
+
+def test_a_killed_local_worker_loses_no_game(race):
+    """The pool breaks; a new one plays the games that were in flight."""
+    settings = PlaySettings(players=2, seed=2, agents={"Ann": "mcts:20"})
+    one = run_simulation(race, 40, settings, jobs=1)
+    killer = KillAWorker(after=3)
+    two = run_simulation(race, 40, settings, jobs=2, games_per_chunk=2, progress=killer)
+    assert killer.killed is not None
+    assert same(one.report, two.report)
 
 
 def test_failures_are_findings_with_seed_place_and_moves(race):

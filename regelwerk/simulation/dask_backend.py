@@ -23,7 +23,8 @@ RESUBMITS = 3  # times a chunk is sent again after the cluster gave up on it
 
 
 class DaskUnavailable(Exception):
-    """The `dask` extra is not installed, or the scheduler cannot be reached."""
+    """The `dask` extra is not installed, the scheduler cannot be reached, or the cluster kept
+    losing the workers that played the same games."""
 
 
 def _rules(bundle: RulesBundle) -> RulesBundle:
@@ -94,7 +95,8 @@ class DaskCluster:
                     records = fut.result()
                 except distributed.KilledWorker:
                     if tries >= RESUBMITS:
-                        raise
+                        raise DaskUnavailable(f"games {', '.join(map(str, chunk))} killed their workers "
+                                              f"{RESUBMITS + 1} times (out of memory?)") from None
                     submit(chunk, tries + 1)
                     continue
                 todo.timed_games(records)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import multiprocessing
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from ..interpreter.simulate import PlaySettings, play_record
@@ -68,10 +69,17 @@ class InProcess:
             on_record(play_record(self.ruleset, i, settings, self.firings))
 
 
+class WorkersLost(Exception):
+    """Worker processes kept dying on the same games (out of memory? a crash in C code?)."""
+
+
 class ProcessPool:
-    """`jobs` worker processes, each loading the rules once (on its first chunk)."""
+    """`jobs` worker processes, each loading the rules once (on its first chunk). A worker that
+    dies breaks the pool: a new pool plays the chunks that were in flight, up to `RESTARTS`
+    times, so a lost worker costs time but no game."""
 
     name = "processes"
+    RESTARTS = 3
 
     def __init__(self, bundle: RulesBundle, jobs: int, games_per_chunk: int | None = None):
         self.bundle = bundle
@@ -79,26 +87,46 @@ class ProcessPool:
         self.games_per_chunk = games_per_chunk
 
     def run(self, settings: PlaySettings, indices: list[int], on_record: OnRecord) -> None:
+        todo = Chunker(indices, self.games_per_chunk)
+        retry: list[list[int]] = []
+        for _attempt in range(self.RESTARTS + 1):
+            try:
+                self._run_pool(settings, todo, retry, on_record)
+                return
+            except BrokenProcessPool:
+                continue  # `retry` holds the chunks that were in flight
+        times = self.RESTARTS + 1
+        raise WorkersLost(f"worker processes died {times} time{'s' if times != 1 else ''}; games "
+                          f"{', '.join(str(i) for c in retry for i in c)} were being played")
+
+    def _run_pool(self, settings: PlaySettings, todo: Chunker, retry: list[list[int]],
+                  on_record: OnRecord) -> None:
         ctx = multiprocessing.get_context("spawn")
         before = {p.pid for p in multiprocessing.active_children()}
         pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx, initializer=init_process)
         clean = False
+        running: dict[Future, list[int]] = {}
         try:
-            todo = Chunker(indices, self.games_per_chunk)
-            running: set[Future] = set()
-            while todo or running:
-                while todo and len(running) < 2 * self.workers:  # a little ahead, not all at once
-                    running.add(pool.submit(play_chunk, self.bundle, settings, todo.next()))
-                done, running = wait(running, return_when=FIRST_COMPLETED)
+            while todo or retry or running:
+                while (todo or retry) and len(running) < 2 * self.workers:  # a little ahead
+                    chunk = retry.pop() if retry else todo.next()
+                    running[pool.submit(play_chunk, self.bundle, settings, chunk)] = chunk
+                done, _ = wait(running, return_when=FIRST_COMPLETED)
                 for fut in done:
-                    records = fut.result()
+                    chunk = running.pop(fut)
+                    try:
+                        records = fut.result()
+                    except BrokenProcessPool:
+                        retry.append(chunk)
+                        retry.extend(running.values())
+                        raise
                     todo.timed_games(records)
                     for rec in records:
                         on_record(rec)
             clean = True
         finally:
             pool.shutdown(wait=clean, cancel_futures=True)
-            if not clean:  # interrupted or failed: do not wait for chunks still being played
+            if not clean:  # interrupted or broken: do not wait for chunks still being played
                 for proc in multiprocessing.active_children():
                     if proc.pid not in before:  # only this pool's workers
                         proc.terminate()
