@@ -52,11 +52,12 @@ class KillAWorker(Progress):
 
     def __init__(self, after: int):
         self.after, self.done, self.killed = after, 0, None
+        self.others = {p.pid for p in multiprocessing.active_children()}  # not the pool's
 
     def advance(self, n: int = 1) -> None:
         self.done += n
         if self.done == self.after:
-            victim = multiprocessing.active_children()[0]
+            victim = [p for p in multiprocessing.active_children() if p.pid not in self.others][0]
             self.killed = victim.pid
             os.kill(victim.pid, signal.SIGKILL)
 
