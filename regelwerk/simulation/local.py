@@ -16,7 +16,7 @@ from typing import Any
 
 from ..interpreter.simulate import PlaySettings, play_record
 from .bundle import RulesBundle
-from .worker import init_process, play_chunk, prepared
+from .worker import init_process, play_given_chunk, prepared
 
 OnRecord = Callable[[dict], None]
 
@@ -103,14 +103,15 @@ class ProcessPool:
                   on_record: OnRecord) -> None:
         ctx = multiprocessing.get_context("spawn")
         before = {p.pid for p in multiprocessing.active_children()}
-        pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx, initializer=init_process)
+        pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx, initializer=init_process,
+                                   initargs=(self.bundle,))
         clean = False
         running: dict[Future, list[int]] = {}
         try:
             while todo or retry or running:
                 while (todo or retry) and len(running) < 2 * self.workers:  # a little ahead
                     chunk = retry.pop() if retry else todo.next()
-                    running[pool.submit(play_chunk, self.bundle, settings, chunk)] = chunk
+                    running[pool.submit(play_given_chunk, self.bundle.hash, settings, chunk)] = chunk
                 done, _ = wait(running, return_when=FIRST_COMPLETED)
                 for fut in done:
                     chunk = running.pop(fut)

@@ -24,11 +24,20 @@ def ruleset_for(bundle: RulesBundle) -> tuple[Any, Firings]:
     return got
 
 
-def init_process() -> None:
+_GIVEN: dict[str, RulesBundle] = {}  # a local pool worker's bundle, handed over once at its start
+
+
+def init_process(bundle: RulesBundle) -> None:
     """A local pool worker's start: Ctrl-C is the driver's to handle (the terminal sends it to
-    the whole process group). The rules are loaded by the first chunk, so that an error in
-    loading them comes back to the driver as an error with its message."""
+    the whole process group), and the rules' texts are kept. They are loaded by the first
+    chunk, so that an error in loading them comes back to the driver with its message."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _GIVEN[bundle.hash] = bundle
+
+
+def play_given_chunk(ruleset_hash: str, settings: PlaySettings, indices: list[int]) -> list[dict]:
+    """`play_chunk` with the bundle this process was started with (chunks stay small)."""
+    return play_chunk(_GIVEN[ruleset_hash], settings, indices)
 
 
 def play_chunk(bundle: RulesBundle, settings: PlaySettings, indices: list[int]) -> list[dict]:
