@@ -11,7 +11,7 @@ import pytest
 from conftest import BUNDLED, ROOT
 
 import regelwerk
-from regelwerk.simulation import PlaySettings, report_json, run_simulation, without_timing
+from regelwerk.simulation import PlaySettings, report_json, run_simulation, without_timing, worker
 from regelwerk.simulation.progress import Progress
 
 distributed = pytest.importorskip("distributed")
@@ -42,14 +42,8 @@ def test_dask_gives_the_report_of_one_process(client):
     there = run_simulation(race, 60, settings, dask_client=client, games_per_chunk=3)
     assert there.report["timing"]["backend"] == "dask" and there.report["timing"]["workers"] == 2
     assert same(here.report, there.report)
-    loaded = client.run(_loaded_rulesets)
+    loaded = client.run(worker.loaded)
     assert sorted(loaded.values()) == [[race.hash], [race.hash]]  # each worker loaded it, once
-
-
-def _loaded_rulesets() -> list[str]:
-    from regelwerk.simulation import worker
-
-    return sorted(worker._LOADED)
 
 
 class KillOneWorker(Progress):

@@ -27,6 +27,11 @@ def ruleset_for(bundle: RulesBundle) -> tuple[Any, Firings]:
 _GIVEN: dict[str, RulesBundle] = {}  # a local pool worker's bundle, handed over once at its start
 
 
+def loaded() -> list[str]:
+    """The hashes of the rulesets this process has loaded (a cluster check: once each)."""
+    return sorted(_LOADED)
+
+
 def init_process(bundle: RulesBundle) -> None:
     """A local pool worker's start: Ctrl-C is the driver's to handle (the terminal sends it to
     the whole process group), and the rules' texts are kept. They are loaded by the first
