@@ -14,6 +14,7 @@ from typing import Any
 
 from . import plots
 from .report import report_json
+from .stats import rate_text
 
 CSS = """
 body { font: 15px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 980px; color: #222; }
@@ -153,7 +154,7 @@ def _page(rep: dict[str, Any], images: list[tuple[str, str]]) -> str:
     t = rep.get("timing")
     if t:
         parts.append(f"<p class=sub>{t['played']} games played in {t['seconds']:.1f} s "
-                     f"({t['games_per_second'] or 0:.1f} games/s) · {escape(t['backend'])}, {t['workers']} workers"
+                     f"({rate_text(t['games_per_second'] or 0)} games/s) · {escape(t['backend'])}, {t['workers']} workers"
                      + (f" · {t['resumed']} from the results file" if t.get("resumed") else "") + "</p>")
     parts.append("<p class=sub>report.json holds every figure; regelwerk simulate wrote this page.</p>")
     return "\n".join(parts) + "\n"

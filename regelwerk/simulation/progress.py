@@ -10,6 +10,8 @@ from __future__ import annotations
 import time
 from typing import TextIO
 
+from .stats import rate_text
+
 
 class Progress:
     """Silent: the interface the runner calls."""
@@ -55,7 +57,7 @@ class LineProgress(Progress):
         rate = (self.done - self.first) / max(now - self.t0, 1e-9)
         left = (self.total - self.done) / rate if rate > 0 else None
         pct = 100 * self.done / self.total if self.total else 100.0
-        text = f"simulate: {self.done}/{self.total} games ({pct:.0f}%), {rate:.1f} games/s"
+        text = f"simulate: {self.done}/{self.total} games ({pct:.0f}%), {rate_text(rate)} games/s"
         if left is not None and self.done < self.total:
             text += f", about {_duration(left)} left"
         print(text, file=self.stream, flush=True)

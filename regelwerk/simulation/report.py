@@ -13,7 +13,7 @@ from collections import Counter
 from typing import Any
 
 from ..interpreter.simulate import PlaySettings
-from .stats import mean_interval, r6, summary, wilson
+from .stats import mean_interval, r6, rate_text, summary, wilson
 
 REPORT_FORMAT = "regelwerk-simulation"
 REPORT_VERSION = 1
@@ -233,6 +233,6 @@ def _timing_lines(rep: dict[str, Any]) -> list[str]:
     t = rep.get("timing")
     if not t or t.get("seconds") is None:
         return []
-    return [f"  {t['played']} games in {t['seconds']:.1f} s ({t['games_per_second'] or 0:.1f} games/s, "
+    return [f"  {t['played']} games in {t['seconds']:.1f} s ({rate_text(t['games_per_second'] or 0)} games/s, "
             f"{t['backend']}, {t['workers']} worker{'s' if t['workers'] != 1 else ''})"
             + (f"; {t['resumed']} from the results file" if t.get("resumed") else "")]

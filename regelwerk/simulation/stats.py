@@ -18,6 +18,15 @@ def r6(x: float) -> float:
     return round(float(x), 6)
 
 
+def rate_text(per_second: float) -> str:
+    """A rate with the digits that matter: 1234, 12.3, 0.0112."""
+    if per_second >= 100:
+        return f"{per_second:.0f}"
+    if per_second >= 1:
+        return f"{per_second:.1f}"
+    return f"{per_second:.3g}"
+
+
 def wilson(successes: float, n: int, z: float = Z95) -> dict[str, float | None]:
     """A rate with its Wilson score interval: good near 0 and 1 and for small n, where the
     normal approximation gives intervals outside [0, 1]. Shared wins count as fractions."""
