@@ -3,6 +3,7 @@ one process, and no game lost when a worker is killed in the middle of the run."
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import signal
@@ -22,7 +23,7 @@ RACE = ROOT / "tests" / "fixtures" / "sim" / "game" / "race.rules"
 @pytest.fixture(scope="module")
 def client():
     cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                       dashboard_address=None, silence_logs=logging.CRITICAL)
+                                       dashboard_address=":0", silence_logs=logging.CRITICAL)
     c = distributed.Client(cluster)
     yield c
     c.close()
@@ -73,3 +74,15 @@ def test_a_killed_worker_loses_no_game(client):
     assert killer.killed[1] not in client.run(os.getpid).values()
     assert there.report["complete"] and there.report["games"] == 48
     assert same(here.report, there.report)
+
+
+def test_cli_dask_local_starts_a_cluster_and_writes_the_same_report(tmp_path):
+    from regelwerk.cli import main
+
+    reports = []
+    for where in (["--jobs", "1"], ["--dask", "local", "--jobs", "2"]):
+        out = tmp_path / f"{where[1]}.json"
+        assert main(["simulate", str(BUNDLED["pig"]), "--games", "30", "--json", str(out), "-q", *where]) == 0
+        reports.append(json.loads(out.read_text()))
+    assert reports[1]["timing"]["backend"] == "dask" and reports[1]["timing"]["workers"] == 2
+    assert same(reports[0], reports[1])

@@ -60,7 +60,7 @@ class DaskCluster:
             return self.client, []
         if self.address == "local":
             cluster = distributed.LocalCluster(n_workers=self.local_workers, threads_per_worker=1,
-                                               processes=True, dashboard_address=None,
+                                               processes=True, dashboard_address=":0",
                                                silence_logs=logging.ERROR)
             client = distributed.Client(cluster)
             return client, [client, cluster]
