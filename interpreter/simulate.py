@@ -106,6 +106,7 @@ def play_record(ruleset: Any, index: int, settings: PlaySettings,
     seed = game_seed(settings.seed, index)
     rec: dict[str, Any] = {"game": index, "seed": seed}
     start = time.perf_counter()
+    cpu = time.process_time()
     game = None
     seen: set[str] = set()
     order: list[str] = []
@@ -141,6 +142,7 @@ def play_record(ruleset: Any, index: int, settings: PlaySettings,
     except Exception as err:  # noqa: BLE001 - a failing game is a finding, not a crash
         rec["failure"] = _failure(err, game, ruleset, moves)
     rec["seconds"] = time.perf_counter() - start
+    rec["cpu_seconds"] = time.process_time() - cpu
     return rec
 
 
