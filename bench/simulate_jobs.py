@@ -38,25 +38,25 @@ def main() -> None:
     print(f"{ruleset.title}, {args.players} players, {args.games} games a run, worst–best of {args.repeat}")
     print("games/s: wall clock; cpu ms/game: processor time per game in whichever process played it;"
           " start s: until the first game came back")
+    runs: dict[tuple[str, bool], list[dict]] = {}
+    reference: dict[bool, str] = {}
+    for _ in range(args.repeat):  # interleaved, so that a busy spell hits every configuration
+        for firings in (False, True):
+            settings = PlaySettings(players=args.players, seed=0, firings=firings)
+            for name, where in configs:
+                rep = run_simulation(ruleset, args.games, settings, **where).report
+                runs.setdefault((name, firings), []).append(rep["timing"])
+                text = report_json(without_timing(rep))
+                assert reference.setdefault(firings, text) == text, "the same games gave another report"
     print(f"{'':<14}{'counting firings':>34}{'untraced':>34}")
-    best: dict[tuple[str, bool], float] = {}
-    for name, where in configs:
+    best = {key: max(t["games_per_second"] for t in ts) for key, ts in runs.items()}
+    for name, _where in configs:
         cells = []
         for firings in (True, False):
-            settings = PlaySettings(players=args.players, seed=0, firings=firings)
-            runs = []
-            reference = None
-            for _ in range(args.repeat):
-                rep = run_simulation(ruleset, args.games, settings, **where).report
-                runs.append(rep["timing"])
-                text = report_json(without_timing(rep))
-                if reference is None:
-                    reference = text
-                assert text == reference, "the same games gave another report"
-            rates = [t["games_per_second"] for t in runs]
-            best[name, firings] = max(rates)
-            cpu = min(t["game_cpu_seconds"]["mean"] for t in runs) * 1000
-            start = min(t["first_record"] for t in runs)
+            ts = runs[name, firings]
+            rates = [t["games_per_second"] for t in ts]
+            cpu = min(t["game_cpu_seconds"]["mean"] for t in ts) * 1000
+            start = min(t["first_record"] for t in ts)
             cells.append(f"{min(rates):5.1f}–{max(rates):5.1f}/s {cpu:5.0f} ms {start:4.1f} s")
         print(f"{name:<14}{cells[0]:>34}{cells[1]:>34}")
     for name, _where in configs[1:]:
