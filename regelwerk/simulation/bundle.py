@@ -14,7 +14,6 @@ import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from ..api import Ruleset, load, load_text
 
@@ -75,6 +74,3 @@ def load_bundle(bundle: RulesBundle) -> Ruleset:
                           f"{bundle.hash[:12]}: a different regelwerk version on this worker?")
     return ruleset
 
-
-def bundle_json(bundle: RulesBundle) -> dict[str, Any]:
-    return {"main": bundle.main, "files": bundle.files, "hash": bundle.hash, "from_text": bundle.from_text}
