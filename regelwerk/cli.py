@@ -24,7 +24,6 @@ from .interpreter.board_text import draw_boards
 from .interpreter.errors import EngineError, IllegalAction
 from .interpreter.game import Game, parse_action
 from .interpreter.scenario import run_scenarios
-from .interpreter.simulate import simulate
 from .interpreter.trace import (
     NOT_IN_RULEBOOK,
     filter_for,
@@ -328,13 +327,77 @@ def cmd_view(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_simulate(args: argparse.Namespace) -> int:
-    r = _load(args.file)
-    report = simulate(r, args.players, args.games, args.seed, _options(args.option, r), args.max_steps)
-    print(report.text())
+def _results_path(args: argparse.Namespace) -> str | None:
+    """Where games are streamed: --results, else next to --json, else in the --report folder."""
+    if args.results:
+        return args.results
     if args.json:
-        write_atomic(args.json, json.dumps(report.as_dict(), indent=1, sort_keys=True) + "\n")
-    return 1 if report.failures else 0
+        return str(Path(args.json).with_suffix(".games.jsonl"))
+    if args.report:
+        Path(args.report).mkdir(parents=True, exist_ok=True)
+        return str(Path(args.report) / "games.jsonl")
+    return None
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    """Many seeded games over processes or a Dask cluster; one report whatever the backend
+    (imported late: only `simulate` needs the simulation package)."""
+    from .interpreter.agents import AgentSpecError, assign_agents
+    from .simulation import PlaySettings, report_json, report_text, run_simulation
+    from .simulation.bundle import BundleError
+    from .simulation.dask_backend import DaskUnavailable
+    from .simulation.local import WorkersLost
+    from .simulation.progress import progress_for
+    from .simulation.results import ResultsError
+
+    r = _load(args.file)
+    if args.games < 1:
+        raise CliError(f"--games {args.games}: play at least one game", 2)
+    if args.jobs is not None and args.jobs < 1:
+        raise CliError(f"--jobs {args.jobs}: at least one job", 2)
+    if args.dask not in (None, "local") and args.jobs is not None:
+        raise CliError("--jobs counts processes on this machine; a Dask cluster has its own workers", 2)
+    options = _options(args.option, r)
+    players = r.new_game(players=args.players, options=options).players  # bad counts fail here, once
+    try:
+        agents = assign_agents(args.agent or [], players)
+    except AgentSpecError as err:
+        raise CliError(f"--agent: {err}", 2) from None
+    for out in (args.json, args.results):
+        if out and not Path(out).resolve().parent.is_dir():
+            raise CliError(f"{out}: error: no folder {Path(out).parent} to write into", 2)
+    results = _results_path(args)
+    if args.resume and results is None:
+        raise CliError("--resume needs the results file: --results FILE.jsonl (or the --json or "
+                       "--report of the interrupted run)", 2)
+    if args.report:
+        from .simulation.plots import PlotsUnavailable, require_matplotlib
+
+        try:
+            require_matplotlib()
+        except PlotsUnavailable as err:
+            raise CliError(f"error: {err}", 2) from None
+    settings = PlaySettings(args.players, args.seed, options, agents, args.max_steps, not args.no_firings)
+    try:
+        run = run_simulation(r, args.games, settings, jobs=args.jobs, dask=args.dask, results=results,
+                             resume=args.resume, progress=progress_for(sys.stderr, args.quiet))
+    except (ResultsError, DaskUnavailable, BundleError, WorkersLost) as err:
+        raise CliError(f"error: {err}", 2) from None
+    except OSError as err:
+        raise CliError(f"{err.filename or results}: error: {err.strerror}", 2) from None
+    print(report_text(run.report))
+    if args.json:
+        write_atomic(args.json, report_json(run.report))
+    if args.report:
+        from .simulation.html import write_report_dir
+
+        page = write_report_dir(args.report, run.report, run.records)
+        print(f"{page}: written")
+    if run.interrupted:
+        _err(f"interrupted after {run.report['games']} of {args.games} games"
+             + (f"; the rest: the same command with --resume ({results})" if results else ""))
+        return 130
+    return 1 if run.report["failed"] else 0
 
 
 def cmd_perft(args: argparse.Namespace) -> int:
@@ -431,11 +494,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--player", help="only what this player may see")
     p.set_defaults(fn=cmd_view)
 
-    p = sub.add_parser("simulate", help="many seeded random games: win rates, lengths, failures")
+    p = sub.add_parser("simulate", help="many seeded games over processes or a cluster: win rates, "
+                       "lengths, rule firings, failures")
     game_args(p)
     p.add_argument("--games", type=int, default=100)
-    p.add_argument("--max-steps", type=int, default=100_000)
+    p.add_argument("--jobs", type=int, metavar="J",
+                   help="worker processes (default: all cores); with --dask local, its workers")
+    p.add_argument("--dask", metavar="ADDRESS|local",
+                   help="run on a Dask scheduler, or 'local' for a LocalCluster (the dask extra)")
+    p.add_argument("--agent", action="append", metavar="[PLAYER=]SPEC",
+                   help="random, first or mcts:ITERATIONS, for everybody or one player (repeatable)")
+    p.add_argument("--max-steps", type=int, default=100_000, help="decisions before a game counts as failed")
     p.add_argument("--json", metavar="OUT.json", help="also write the report as JSON")
+    p.add_argument("--report", metavar="DIR", help="write DIR/index.html with plots (the report extra)")
+    p.add_argument("--results", metavar="FILE.jsonl",
+                   help="stream every game's record here (default: next to --json, or in --report)")
+    p.add_argument("--resume", action="store_true", help="play only the games the results file lacks")
+    p.add_argument("--no-firings", action="store_true",
+                   help="do not count rule firings (untraced games: faster)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress display")
     p.set_defaults(fn=cmd_simulate)
 
     p = sub.add_parser("perft", help="count action sequences per depth")
