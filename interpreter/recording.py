@@ -98,8 +98,11 @@ class TraceRecorder:
             decl = vars_decl.get(path[0])
             if decl is not None and decl.hidden == "all":
                 ch["hidden"] = True
-            elif decl is not None and decl.hidden == "owner" and len(path) > 1:
-                ch["owner"] = path[1]
+            elif decl is not None and decl.hidden == "owner":
+                if len(path) > 1:
+                    ch["owner"] = path[1]
+                else:  # the whole map written at once: each player sees only their own entry
+                    ch["per_owner"] = True
             changes.append(ch)
         if not (st["decision"] or changes or st["events"] or st["chance"]):
             return
