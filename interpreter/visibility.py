@@ -320,13 +320,19 @@ def _hide(v: Any, t: Type | None, model: Model) -> Any:
     if isinstance(v, (list, tuple, frozenset, set)):
         return {HIDDEN: len(v)}
     if isinstance(v, dict):
-        if isinstance(base, MapOf) and (isinstance(base.key, Elem) or base.key == BOOL):
+        if isinstance(base, MapOf) and _open_keys(base.key, model):
             return {str(k): _hide(x, base.val, model) for k, x in v.items()}
         if isinstance(base, Record):
             fields = model.record_fields.get(base.name, {})
             return {str(k): _hide(x, fields.get(k), model) for k, x in v.items()}
         return {HIDDEN: len(v)}
     return {HIDDEN: True}
+
+
+def _open_keys(key: Type, model: Model) -> bool:
+    """Keys a hidden map may show: squares and nodes of a board (to draw it), players,
+    true/false. Keys from an enum (`holder: Card -> Player? hidden`) would list the cards."""
+    return key == BOOL or (isinstance(key, Elem) and (key.name == "Player" or key.name in model.boards))
 
 
 def _size(v: Any) -> Any:
