@@ -106,6 +106,12 @@ def _syntax_diagnostic(err: UnexpectedInput, path: str, text: str) -> Diagnostic
         nlines = text.count("\n") + 1
         span = A.Span(path, nlines, 1, nlines, 1)
         return Diagnostic("E002", "unexpected end of file", span, "a block or expression is unfinished")
+    if isinstance(err, UnexpectedToken) and err.token.type == "$END":
+        tok = err.token  # it borrows the position of the last token: point just after that
+        tline = getattr(tok, "end_line", None) or tok.line or line or text.count("\n") + 1
+        tcol = getattr(tok, "end_column", None) or tok.column or col or 1
+        span = A.Span(path, tline, tcol, tline, tcol + 1)
+        return Diagnostic("E002", "unexpected end of file", span, "a block or expression is unfinished")
     if isinstance(err, UnexpectedToken):
         tok = err.token
         tline = tok.line or line or 1
