@@ -697,6 +697,8 @@ def _deepest(tree: Tree, path: str) -> Diagnostic | None:
 def parse_text(text: str, path: str = "<text>") -> A.Module:
     """Parse one rules text. Raises RulesError with located diagnostics, never a Lark error."""
     span0 = A.Span(path, 1, 1, 1, 2)
+    if text.startswith("\ufeff"):  # a byte-order mark some editors write: not part of the rules
+        text = text[1:]
     if len(text.encode("utf-8", errors="replace")) > MAX_SOURCE_BYTES:
         raise RulesError([Diagnostic("E004", f"file is larger than {MAX_SOURCE_BYTES} bytes", span0)])
     if "\x00" in text:

@@ -13,12 +13,14 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from ..dsl.files import BadEncoding, FileRefused, read_text
 from .saves import identity
 from .trace_check import TraceLineError, check_header, check_line
 from .values import value_text
 
 TRACE_FORMAT = "regelwerk-trace"
 TRACE_VERSION = 1
+MAX_TRACE_BYTES = 500_000_000
 
 
 def dump_line(obj: Any) -> str:
@@ -82,8 +84,6 @@ def _clean_stale(folder: Path, name: str) -> None:
 
 
 def _alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return False  # this process writes one file at a time: an older one is stale
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -124,23 +124,28 @@ def read_trace(path: str | Path) -> list[dict]:
     """A trace file's lines, each checked (trace_check.py); a bad line raises TraceLineError
     naming the file, the line and the field."""
     out: list[dict] = []
-    with open(path, encoding="utf-8") as fh:
-        for n, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as err:
-                raise TraceLineError(f"{path}:{n}:{err.colno}: not a trace line ({err.msg})") from None
-            except (ValueError, RecursionError) as err:  # 4,300-digit numbers, deep nesting
-                why = "nested too deeply" if isinstance(err, RecursionError) else str(err)
-                raise TraceLineError(f"{path}:{n}: not a trace line ({why})") from None
-            try:
-                out.append(check_header(obj, TRACE_VERSION) if not out else check_line(obj))
-            except TraceLineError as err:
-                raise TraceLineError(f"{path}:{n}: {err}") from None
+    try:
+        text = read_text(Path(path), MAX_TRACE_BYTES)  # a regular file of bounded size: no FIFO, no /dev/zero
+    except BadEncoding as err:
+        raise TraceLineError(str(err), f"{path}:{err.line}:{err.column}") from None
+    except FileRefused as err:
+        raise TraceLineError(f"cannot read: {err}", str(path)) from None
+    for n, line in enumerate(text.split("\n"), 1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise TraceLineError(f"not a trace line ({err.msg})", f"{path}:{n}:{err.colno}") from None
+        except (ValueError, RecursionError) as err:  # 4,300-digit numbers, deep nesting
+            why = "nested too deeply" if isinstance(err, RecursionError) else str(err)
+            raise TraceLineError(f"not a trace line ({why})", f"{path}:{n}") from None
+        try:
+            out.append(check_header(obj, TRACE_VERSION) if not out else check_line(obj))
+        except TraceLineError as err:
+            raise TraceLineError(err.message, f"{path}:{n}") from None
     if not out:
-        raise TraceLineError(f"{path}:1: not a regelwerk trace (no header line)")
+        raise TraceLineError("not a regelwerk trace (no header line)", f"{path}:1")
     return out
 
 

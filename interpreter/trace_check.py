@@ -14,7 +14,13 @@ MAX_DEPTH = 100  # nesting of values inside a line: deeper is not a trace regelw
 
 
 class TraceLineError(ValueError):
-    """One line of a trace file that is not what regelwerk writes there."""
+    """One line of a trace file that is not what regelwerk writes there: `where` is the file
+    and line (`t.jsonl:3`), the message names the field."""
+
+    def __init__(self, message: str, where: str = ""):
+        super().__init__(f"{where}: {message}" if where else message)
+        self.message = message
+        self.where = where
 
 
 def _fail(path: str, msg: str) -> TraceLineError:

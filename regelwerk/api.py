@@ -136,7 +136,8 @@ def _load_modules(path: Path, seen: set[Path], sources: dict[str, str], root: Pa
             if target in seen:
                 continue
             if len(seen) >= MAX_INCLUDES or not target.is_file():
-                why = "too many includes" if len(seen) >= MAX_INCLUDES else "no such file"
+                why = "too many includes" if len(seen) >= MAX_INCLUDES else \
+                    "not a regular file" if target.exists() else "no such file"
                 raise RulesError([Diagnostic("E008", f"cannot include '{d.path}': {why}", d.span)], sources)
             seen.add(target)
             out.extend(_load_modules(Path(str(path.parent / d.path)), seen, sources, root))

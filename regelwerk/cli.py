@@ -334,7 +334,7 @@ def cmd_trace_show(args: argparse.Namespace) -> int:
     try:
         lines = read_trace(args.file)
     except TraceLineError as err:
-        raise CliError(f"{err}") from None
+        raise CliError(f"{err.where}: error: {err.message}") from None
     except UnicodeDecodeError as err:
         raise CliError(f"{args.file}: error: not UTF-8 text (byte {err.start})") from None
     except OSError as err:

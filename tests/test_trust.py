@@ -234,4 +234,4 @@ def test_trace_show_names_the_line_and_field(tmp_path: Path, capsys):
     lines[2] = json.dumps(step)
     t.write_text("\n".join(lines) + "\n", encoding="utf-8")
     code, _, err = run(capsys, "trace", "show", t)
-    assert code == 1 and err.strip() == f"{t}:3: step.changes[0].path: expected a text, found 7"
+    assert code == 1 and err.strip() == f"{t}:3: error: step.changes[0].path: expected a text, found 7"
