@@ -157,7 +157,8 @@ class Secrets:
 
         for s in stmts:
             if isinstance(s, A.LetStmt):
-                (secret_locals.add if secret(s.value) or secret_flow else secret_locals.discard)(s.name)
+                if secret(s.value) or secret_flow:  # once secret, a name stays secret in the body:
+                    secret_locals.add(s.name)  # a public `let` in one branch does not clear another
             elif isinstance(s, A.ChooseStmt):
                 if secret_flow or secret(s.domain) or (s.where is not None and secret(s.where)):
                     self.secret_choices.add(s.name)

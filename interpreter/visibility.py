@@ -191,8 +191,8 @@ class Observer:
         dec = step.get("decision") or {}
         if not dec:  # an automatic step: its bindings (a hook's player) are the engine's own
             return set(bindings)
-        if wrote_secret:  # only what the step put in plain sight (the card laid on the pile)
-            return {k for k, v in bindings.items() if _key(v) in shown}
+        if wrote_secret or self.model is None:  # only what the step put in plain sight (the card
+            return {k for k, v in bindings.items() if _key(v) in shown}  # laid on the pile)
         if dec.get("kind") == "choose":
             return {k for k in bindings if not self.secrets.choice_is_secret(k)}
         rule = str(step.get("rule", ""))
