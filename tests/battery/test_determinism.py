@@ -102,7 +102,7 @@ def _final(path: str, players: int, seed: int, tmp: Path) -> dict:
 
 def check_replay(tmp_path: Path, name: str) -> None:
     path, players = RULESETS[name]
-    seed, cut = 3, 9
+    seed, cut = 3, 4
     save = tmp_path / "save.json"
     python(PLAY, path, str(players), str(seed), str(cut), str(save), "final", hashseed="1")
     continued = json.loads(python(CONTINUE, path, str(seed), str(cut), str(save), hashseed="2"))
