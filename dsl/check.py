@@ -10,6 +10,7 @@ The compiler only ever sees a model that checked clean.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from ..interpreter.stdlib.grid import square_name
@@ -115,11 +116,11 @@ def grid_square_names(width: int, height: int) -> list[str]:
 
 
 class _Checker(ExprChecker):
-    def __init__(self) -> None:
+    def __init__(self, root: Path | None = None) -> None:
         self.diags: list[Diagnostic] = []
         self.m = Model()
         self.goto_targets: set[str] = set()
-        self.reader = DataReader(self.err, self.m.data_files)
+        self.reader = DataReader(self.err, self.m.data_files, root)
 
     # ---------------------------------------------------------------- reporting
     def err(self, code: str, msg: str, span: A.Span, help: str | None = None) -> None:
@@ -228,6 +229,7 @@ class _Checker(ExprChecker):
                     m.scoring = d
                 elif isinstance(d, A.ScenarioDecl):
                     m.scenarios.append(d)
+        self.squares_named_twice()
         if m.players is None:
             self.err("E105", "no 'players' declaration", A.Span(modules[0].path, 1, 1, 1, 2) if modules else A.NO_SPAN,
                      "add a line like: players X, O")
@@ -236,6 +238,18 @@ class _Checker(ExprChecker):
                      A.Span(modules[0].path, 1, 1, 1, 2) if modules else A.NO_SPAN,
                      "add a flow block, e.g.\n  flow\n      repeat\n          turn\n              play <action>")
 
+
+    def squares_named_twice(self) -> None:
+        """A grid's squares are names too: a state variable, constant or enum member called
+        `a1` would silently stand for something else than the square a1 in every rule."""
+        for board, d in self.m.boards.items():
+            if not isinstance(d, A.GridDecl) or not (1 <= d.width <= 52 and 1 <= d.height <= 99):
+                continue
+            for n in grid_square_names(d.width, d.height):
+                other = self.global_names.get(n)
+                if other is not None and other is not d:
+                    self.err("E102", f"'{n}' is a square of board '{board}' and also declared here",
+                             other.span, f"the board is declared at {d.span}; rename one of them")
 
     # ---------------------------------------------------------------- types
     def check_type(self, t: A.Node | None) -> None:
@@ -688,9 +702,12 @@ def _suspends(body: tuple, procs: set[str]) -> bool:
 suspends = _suspends
 
 
-def check_modules(modules: list[A.Module]) -> tuple[Model, list[Diagnostic]]:
-    """Check parsed modules together; returns the model and all diagnostics (errors and warnings)."""
-    c = _Checker()
+def check_modules(modules: list[A.Module], root: str | Path | None = None) -> tuple[Model, list[Diagnostic]]:
+    """Check parsed modules together; returns the model and all diagnostics (errors and warnings).
+    Data and board files are read only inside `root` (default: the first module's folder)."""
+    if root is None and modules:
+        root = Path(modules[0].path).parent
+    c = _Checker(Path(root) if root is not None else None)
     model = c.run(modules)
     c.diags.extend(check_quotes(modules))  # quotes against the seed lines they cite (W002-W004)
     c.diags.extend(check_conserve(model))  # `conserve ... in` zones (E230)

@@ -13,24 +13,32 @@ from pathlib import Path
 from typing import Any
 
 from . import ast as A
+from .files import FileRefused, inside, read_text
 from .types import MapOf, Type
 
 Report = Callable[[str, str, A.Span], None]  # (code, message, span)
 
 
-class DataReader:
-    """Reads files relative to the rules file that names them, reporting through `report`."""
+MAX_JSON_DEPTH = 100
+MAX_DIGITS = 100
 
-    def __init__(self, report: Report, files: dict[str, str]):
+
+class DataReader:
+    """Reads files relative to the rules file that names them, inside the ruleset's root
+    folder (dsl/files.py), reporting through `report`."""
+
+    def __init__(self, report: Report, files: dict[str, str], root: Path | None = None):
         self.report = report
         self.files = files  # path -> text, for the ruleset hash
+        self.root = root
 
     def text(self, rel: str, span: A.Span) -> str | None:
-        path = Path(span.file).parent / rel
+        base = Path(span.file).parent
         try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as err:
-            self.report("E401", f"cannot read data file '{rel}': {getattr(err, 'strerror', None) or err}", span)
+            path = inside(self.root if self.root is not None else base, base, rel)
+            text = read_text(path)
+        except FileRefused as err:
+            self.report("E401", f"cannot read data file '{rel}': {err}", span)
             return None
         self.files[str(path)] = text
         return text
@@ -39,11 +47,22 @@ class DataReader:
         text = self.text(rel, span)
         if text is None:
             return None
+        deep = _too_deep(text)
+        if deep is not None:
+            self.report("E402", f"'{rel}':{deep[0]}:{deep[1]}: nested deeper than {MAX_JSON_DEPTH} levels", span)
+            return None
         try:
-            return json.loads(text)
+            return json.loads(text, parse_int=_whole_number)
         except json.JSONDecodeError as err:
             self.report("E402", f"'{rel}':{err.lineno}:{err.colno}: not JSON: {err.msg}", span)
-            return None
+        except _LongNumber as err:
+            at = text.find(err.digits)
+            line = text.count("\n", 0, at) + 1
+            col = at - text.rfind("\n", 0, at)
+            self.report("E402", f"'{rel}':{line}:{col}: a number of more than {MAX_DIGITS} digits", span)
+        except (ValueError, RecursionError) as err:
+            self.report("E402", f"'{rel}': not JSON: {type(err).__name__}", span)
+        return None
 
     def grid_size(self, d: A.GridDecl) -> A.GridDecl | None:
         """A grid whose size comes from a text map: one line per row, one character per square."""
@@ -123,3 +142,43 @@ def decode_data(reader: DataReader, d: A.DataDecl, t: Type, raw: Any, domains: d
         reader.report("E404", f"data file {err.message}", d.span)
         return None
 
+
+
+class _LongNumber(ValueError):
+    def __init__(self, digits: str):
+        super().__init__(digits[:20])
+        self.digits = digits
+
+
+def _whole_number(digits: str) -> int:
+    if len(digits.lstrip("-")) > MAX_DIGITS:
+        raise _LongNumber(digits)
+    return int(digits)
+
+
+def _too_deep(text: str) -> tuple[int, int] | None:
+    """The line and column of the first bracket nested deeper than MAX_JSON_DEPTH (outside
+    strings), before the JSON reader recurses into it."""
+    depth = 0
+    quoted = escaped = False
+    line, col = 1, 0
+    for ch in text:
+        col += 1
+        if ch == "\n":
+            line, col = line + 1, 0
+        if quoted:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                quoted = False
+        elif ch == '"':
+            quoted = True
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_JSON_DEPTH:
+                return line, col
+        elif ch in "]}":
+            depth -= 1
+    return None

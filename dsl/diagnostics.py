@@ -27,20 +27,35 @@ class Diagnostic:
         head = f"{self.span}: {self.severity}: {self.message} [{self.code}]"
         lines = [head]
         if source is not None and self.span.line > 0:
-            text_lines = source.splitlines()
+            text_lines = source.split("\n")  # lines as the parser counts them: U+2028 is no break
             if 0 < self.span.line <= len(text_lines):
-                text = text_lines[self.span.line - 1]
+                text = _printable(text_lines[self.span.line - 1].rstrip("\r"))
                 gutter = f"{self.span.line:>5} | "
-                lines.append(gutter + text)
                 start = max(self.span.column - 1, 0)
                 if self.span.end_line == self.span.line and self.span.end_column > self.span.column:
                     width = self.span.end_column - self.span.column
                 else:
                     width = max(len(text.rstrip()) - start, 1)
+                if len(text) > MAX_EXCERPT:  # a window around the column, marked with ellipses
+                    lo = max(0, min(start - MAX_EXCERPT // 3, len(text) - MAX_EXCERPT))
+                    hi = lo + MAX_EXCERPT
+                    text = ("…" if lo else "") + text[lo:hi] + ("…" if hi < len(text) else "")
+                    start = start - lo + (1 if lo else 0)
+                    width = min(width, len(text) - start)
+                lines.append(gutter + text)
                 lines.append(" " * (len(gutter) - 2) + "| " + " " * start + "^" * max(width, 1))
         if self.help:
             lines.append(f"help: {self.help}")
         return "\n".join(lines)
+
+
+MAX_EXCERPT = 100  # characters of a long line shown around the error
+
+
+def _printable(line: str) -> str:
+    """The line with characters that would move the terminal's cursor (other line breaks,
+    control characters) shown as U+FFFD, one for one, so the caret stays under its column."""
+    return "".join(ch if ch.isprintable() or ch == " " else "\ufffd" for ch in line)
 
 
 class RulesError(Exception):

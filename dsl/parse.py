@@ -21,6 +21,7 @@ from lark.indenter import Indenter
 from . import ast as A
 from . import sugar
 from .diagnostics import Diagnostic, RulesError
+from .files import BadEncoding, FileRefused, read_text
 
 MAX_SOURCE_BYTES = 2_000_000
 MAX_NESTING = 60
@@ -140,6 +141,12 @@ def _syntax_diagnostic(err: UnexpectedInput, path: str, text: str) -> Diagnostic
     if isinstance(err, UnexpectedEOF):
         nlines = text.count("\n") + 1
         span = A.Span(path, nlines, 1, nlines, 1)
+        return Diagnostic("E002", "unexpected end of file", span, "a block or expression is unfinished")
+    if isinstance(err, UnexpectedToken) and err.token.type == "$END":
+        tok = err.token  # it borrows the position of the last token: point just after that
+        tline = getattr(tok, "end_line", None) or tok.line or line or text.count("\n") + 1
+        tcol = getattr(tok, "end_column", None) or tok.column or col or 1
+        span = A.Span(path, tline, tcol, tline, tcol + 1)
         return Diagnostic("E002", "unexpected end of file", span, "a block or expression is unfinished")
     if isinstance(err, UnexpectedToken):
         tok = err.token
@@ -280,14 +287,14 @@ class _Builder(Transformer):
 
     def players_range(self, meta, children):
         lo, hi, names = children
-        return A.PlayersDecl(self._s(meta), names, int(lo), int(hi))
+        return A.PlayersDecl(self._s(meta), names, _int(lo), _int(hi))
 
     def enum_decl(self, meta, children):
         return A.EnumDecl(self._s(meta), str(children[0]), children[1])
 
     def board_grid(self, meta, children):
         name, w, h = children
-        return A.GridDecl(self._s(meta), str(name), int(w), int(h))
+        return A.GridDecl(self._s(meta), str(name), _int(w), _int(h))
 
     def board_grid_file(self, meta, children):
         return A.GridDecl(self._s(meta), str(children[0]), 0, 0, _unquote(children[1]))
@@ -491,7 +498,7 @@ class _Builder(Transformer):
         return A.DoStmt(self._s(meta), str(c[0]), tuple(x for x in c[1:] if x is not None))
 
     def play_up_to(self, meta, c):
-        return ("up_to", int(c[0]))
+        return ("up_to", _int(c[0]))
 
     def play_optional(self, meta, c):
         return ("optional", 1)
@@ -631,7 +638,7 @@ class _Builder(Transformer):
         return A.Call(self._s(meta), str(c[0]), tuple(x for x in c[1:] if x is not None))
 
     def int_lit(self, meta, c):
-        return A.IntLit(self._s(meta), int(c[0]))
+        return A.IntLit(self._s(meta), _int(c[0]))
 
     def str_lit(self, meta, c):
         return A.StrLit(self._s(meta), _unquote(c[0]))
@@ -667,10 +674,10 @@ class _Builder(Transformer):
         return A.ScenarioDecl(self._s(meta), name, prov, steps)
 
     def sc_players(self, meta, c):
-        return A.ScenarioStep(self._s(meta), "players", int(c[0]))
+        return A.ScenarioStep(self._s(meta), "players", _int(c[0]))
 
     def sc_seed(self, meta, c):
-        return A.ScenarioStep(self._s(meta), "seed", int(c[0]))
+        return A.ScenarioStep(self._s(meta), "seed", _int(c[0]))
 
     def sc_option(self, meta, c):
         return A.ScenarioStep(self._s(meta), "option", (str(c[0]), c[1]))
@@ -714,34 +721,89 @@ class _Builder(Transformer):
         return A.ScenarioStep(self._s(meta), "not_over")
 
 
-def _nesting_depth(text: str) -> int:
-    """Cheap guard against hostile nesting before the parser recurses into it."""
-    depth = best = 0
+def _too_deep(text: str, path: str) -> Diagnostic | None:
+    """Cheap guard against hostile nesting before the parser recurses into it: the first
+    bracket deeper than MAX_NESTING (brackets inside texts and comments do not count), or the
+    first line indented deeper than MAX_NESTING levels."""
+    depth = 0
+    line, col = 1, 0
+    quoted = escaped = comment = False
     for ch in text:
-        if ch in "([{":
+        col += 1
+        if ch == "\n":
+            line, col = line + 1, 0
+            quoted = escaped = comment = False
+        elif comment:
+            continue
+        elif quoted:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                quoted = False
+        elif ch == '"':
+            quoted = True
+        elif ch == "#":
+            comment = True
+        elif ch in "([{":
             depth += 1
-            best = max(best, depth)
+            if depth > MAX_NESTING:
+                return Diagnostic("E005", f"nesting deeper than {MAX_NESTING} levels",
+                                  A.Span(path, line, col, line, col + 1), "give parts of it a name with let or define")
         elif ch in ")]}":
             depth -= 1
-    indent = max((len(line) - len(line.lstrip(" ")) for line in text.splitlines()), default=0)
-    return max(best, indent // 2)
+    for n, row in enumerate(text.split("\n"), 1):
+        indent = len(row) - len(row.lstrip(" "))
+        if indent // 2 > MAX_NESTING and row.strip():
+            return Diagnostic("E005", f"nesting deeper than {MAX_NESTING} levels",
+                              A.Span(path, n, 1, n, indent + 1), "blocks are indented too deeply")
+    return None
+
+
+MAX_TREE_DEPTH = 150
+
+
+def _deepest(tree: Tree, path: str) -> Diagnostic | None:
+    """A syntax tree deeper than MAX_TREE_DEPTH (a chain like `not not not ...` or
+    `1 + 1 + ...` thousands long) is refused where it gets too deep, before the recursive
+    steps that follow (AST building, checking, code generation) run out of stack."""
+    stack: list[tuple[Tree, int]] = [(tree, 1)]
+    while stack:
+        node, d = stack.pop()
+        if d > MAX_TREE_DEPTH:
+            meta = node.meta
+            line = getattr(meta, "line", 1) if not getattr(meta, "empty", True) else 1
+            col = getattr(meta, "column", 1) if not getattr(meta, "empty", True) else 1
+            return Diagnostic("E005", f"an expression nested deeper than {MAX_TREE_DEPTH} levels",
+                              A.Span(path, line, col, line, col + 1), "give parts of it a name with let or define")
+        stack.extend((c, d + 1) for c in node.children if isinstance(c, Tree))
+    return None
 
 
 def parse_text(text: str, path: str = "<text>") -> A.Module:
     """Parse one rules text. Raises RulesError with located diagnostics, never a Lark error."""
     span0 = A.Span(path, 1, 1, 1, 2)
+    if text.startswith("\ufeff"):  # a byte-order mark some editors write: not part of the rules
+        text = text[1:]
     if len(text.encode("utf-8", errors="replace")) > MAX_SOURCE_BYTES:
         raise RulesError([Diagnostic("E004", f"file is larger than {MAX_SOURCE_BYTES} bytes", span0)])
     if "\x00" in text:
-        raise RulesError([Diagnostic("E001", "file contains a NUL character", span0)])
-    if _nesting_depth(text) > MAX_NESTING:
-        raise RulesError(
-            [Diagnostic("E005", f"nesting deeper than {MAX_NESTING} levels", span0)], {path: text}
-        )
+        at = text.index("\x00")
+        line = text.count("\n", 0, at) + 1
+        col = at - text.rfind("\n", 0, at)
+        raise RulesError([Diagnostic("E001", "file contains a NUL character",
+                                     A.Span(path, line, col, line, col + 1))], {path: text})
+    deep = _too_deep(text, path)
+    if deep is not None:
+        raise RulesError([deep], {path: text})
     if not text.endswith("\n"):
         text += "\n"
     try:
         tree = _parser().parse(text, start="start")
+        deep = _deepest(tree, path)
+        if deep is not None:
+            raise RulesError([deep], {path: text})
         return _Builder(path).transform(tree)
     except UnexpectedInput as err:
         raise RulesError([_syntax_diagnostic(err, path, text)], {path: text}) from None
@@ -749,9 +811,30 @@ def parse_text(text: str, path: str = "<text>") -> A.Module:
         inner = err.orig_exc
         meta = getattr(err.obj, "meta", None)
         span = _span(path, meta) if meta is not None else span0
-        raise RulesError([Diagnostic("E006", f"cannot build syntax tree: {inner}", span)]) from None
+        if isinstance(inner, _Refused):
+            raise RulesError([Diagnostic(inner.code, inner.message, span)], {path: text}) from None
+        raise RulesError([Diagnostic("E006", f"cannot build syntax tree: {inner}", span)], {path: text}) from None
     except (LarkError, RecursionError) as err:
         raise RulesError([Diagnostic("E003", f"syntax error: {type(err).__name__}", span0)]) from None
+
+
+class _Refused(Exception):
+    """A token the grammar accepts but the language does not (a number of 5,000 digits)."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+MAX_DIGITS = 100
+
+
+def _int(tok: Token) -> int:
+    text = str(tok)
+    if len(text) > MAX_DIGITS:
+        raise _Refused("E003", f"a number of more than {MAX_DIGITS} digits")
+    return int(text)
 
 
 MAX_ACTION_TEXT = 10_000
@@ -766,28 +849,46 @@ def parse_action_call(text: str) -> A.ActionCall:
         raise RulesError([Diagnostic("E004", f"a move is at most {MAX_ACTION_TEXT} characters", span0)])
     if "\n" in text.strip() or "\x00" in text:
         raise RulesError([Diagnostic("E001", "a move is one line", span0)])
-    if _nesting_depth(text) > MAX_NESTING:
-        raise RulesError([Diagnostic("E005", f"nesting deeper than {MAX_NESTING} levels", span0)])
+    deep = _too_deep(text, path)
+    if deep is not None:
+        raise RulesError([deep], {path: text})
     try:
         tree = _parser().parse(text.strip(), start="action_text")
+        deep = _deepest(tree, path)
+        if deep is not None:
+            raise RulesError([deep], {path: text})
         return _Builder(path).transform(tree).children[0]
     except UnexpectedInput as err:
         raise RulesError([_syntax_diagnostic(err, path, text)], {path: text}) from None
     except VisitError as err:
-        raise RulesError([Diagnostic("E006", f"cannot read the move: {err.orig_exc}", span0)]) from None
+        inner = err.orig_exc
+        if isinstance(inner, _Refused):
+            raise RulesError([Diagnostic(inner.code, inner.message, span0)], {path: text}) from None
+        raise RulesError([Diagnostic("E006", f"cannot read the move: {inner}", span0)]) from None
     except (LarkError, RecursionError) as err:
         raise RulesError([Diagnostic("E003", f"syntax error: {type(err).__name__}", span0)]) from None
 
 
 def parse_file(path: str | Path) -> A.Module:
-    """Read and parse a `.rules` file; unreadable files become a located diagnostic too."""
-    p = Path(path)
+    """Read and parse a `.rules` file (see `read_rules`), through the tree cache."""
+    return _parse_cached(read_rules(path), str(path))
+
+
+def read_rules(path: str | Path) -> str:
+    """The text of a `.rules` file; a file that cannot be read (missing, a folder, a device,
+    too large, not UTF-8) is a located diagnostic too."""
     try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        span = A.Span(str(path), 0, 0, 0, 0)
+        return read_text(Path(path), MAX_SOURCE_BYTES)
+    except BadEncoding as err:
+        span = A.Span(str(path), err.line, err.column, err.line, err.column + 1)
+        shown = _replaced(Path(path))
+        raise RulesError([Diagnostic("E007", f"cannot read file: {err}", span)],
+                         {str(path): shown} if shown is not None else {}) from None
+    except FileRefused as err:
+        span = A.Span(str(path), 1, 1, 1, 1)
+        if str(err).startswith("larger than"):
+            raise RulesError([Diagnostic("E004", f"file is larger than {MAX_SOURCE_BYTES} bytes", span)]) from None
         raise RulesError([Diagnostic("E007", f"cannot read file: {err}", span)]) from None
-    return _parse_cached(text, str(path))
 
 
 MAX_CACHED_TREES = 256
@@ -845,6 +946,14 @@ def _trim(folder: Path) -> None:
     trees = sorted(folder.glob("tree-*.pickle"), key=lambda p: p.stat().st_mtime)
     for old in trees[:-MAX_CACHED_TREES]:
         old.unlink(missing_ok=True)
+
+
+def _replaced(path: Path) -> str | None:
+    """The text with bad bytes replaced, for the excerpt under an encoding error."""
+    try:
+        return path.read_bytes()[:MAX_SOURCE_BYTES].decode("utf-8", errors="replace")
+    except OSError:
+        return None
 
 
 def iter_nodes(node) -> Iterator:

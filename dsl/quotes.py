@@ -153,7 +153,7 @@ class SeedLibrary:
             key = (str(path.resolve()), st.st_mtime_ns, st.st_size)
             if key not in _READ:  # read and squashed once per process while it is unchanged
                 try:
-                    _READ[key] = SeedText(name, path.read_text(encoding="utf-8").split("\n"))
+                    _READ[key] = SeedText(name, _lines(path.read_text(encoding="utf-8")))
                 except (OSError, UnicodeDecodeError):
                     return None
             return _READ[key]
@@ -381,3 +381,10 @@ def check_quotes(modules: list[A.Module], extra_seed_dirs: Iterable[str] = ()) -
             span = _head((prov.quote_span if p.code == "W002" else prov.source_span) or node.span)
             out.append(Diagnostic(p.code, p.message, span, p.help, severity="warning"))
     return out
+
+
+def _lines(text: str) -> list[str]:
+    """The lines as an editor numbers them: split at newlines only (other separators stay in
+    their line), without the empty piece after a final newline."""
+    lines = text.split("\n")
+    return lines[:-1] if len(lines) > 1 and lines[-1] == "" else lines

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from .errors import RuleFailure
+from .locate import failure
 from .stdlib import rng
 
 MAX_DICE = 100_000  # dice in one roll
@@ -19,12 +19,12 @@ MAX_DICE = 100_000  # dice in one roll
 
 def chance_roll(G: Any, n: int, sides: int) -> list[int]:
     if not (0 <= n <= MAX_DICE and sides >= 1):
-        raise RuleFailure(f"roll({n}, {sides}): at most {MAX_DICE:,} dice with at least one side each")
+        raise failure(f"roll({n}, {sides}): at most {MAX_DICE:,} dice with at least one side each")
     if G.scripted and G.scripted.get("roll"):
         values = G.take_script("roll")
         if not (isinstance(values, list) and len(values) == n and all(
                 isinstance(v, int) and 1 <= v <= sides for v in values)):
-            raise RuleFailure(f"scripted roll {values!r} is impossible for {n}d{sides}")
+            raise failure(f"scripted roll {values!r} is impossible for {n}d{sides}")
         G.note_chance("roll", f"{n}d{sides} (scripted)", values)
         return list(values)
     values, G.rng = rng.roll_dice(G.rng, n, sides)
@@ -35,11 +35,11 @@ def chance_roll(G: Any, n: int, sides: int) -> list[int]:
 def chance_random(G: Any, items: Iterable) -> Any:
     seq = list(items)
     if not seq:
-        raise RuleFailure("random() of an empty list")
+        raise failure("random() of an empty list: there is nothing to choose from")
     if G.scripted and G.scripted.get("random"):
         value = G.take_script("random")
         if value not in seq:
-            raise RuleFailure(f"scripted random {value!r} is not one of the items")
+            raise failure(f"scripted random {value!r} is not one of the items")
         G.note_chance("random", f"1 of {len(seq)} (scripted)", value)
         return value
     i, G.rng = rng.randbelow(G.rng, len(seq))
@@ -51,7 +51,7 @@ def chance_shuffled(G: Any, items: Iterable) -> list:
     if G.scripted and G.scripted.get("shuffled"):
         order = G.take_script("shuffled")
         if sorted(map(repr, order)) != sorted(map(repr, items)):
-            raise RuleFailure("scripted shuffle is not a permutation of the items")
+            raise failure("scripted shuffle is not a permutation of the items")
         G.note_chance("shuffle", f"{len(order)} items (scripted)", order)
         return list(order)
     out, G.rng = rng.shuffle(G.rng, list(items))
@@ -61,7 +61,7 @@ def chance_shuffled(G: Any, items: Iterable) -> list:
 
 def chance_bernoulli(G: Any, num: int, den: int) -> bool:
     if not 0 <= num <= den or den <= 0:
-        raise RuleFailure(f"bernoulli({num}, {den}) is not a probability")
+        raise failure(f"bernoulli({num}, {den}) is not a probability")
     if G.scripted and G.scripted.get("bernoulli"):
         value = bool(G.take_script("bernoulli"))
         G.note_chance("bernoulli", f"{num}/{den} (scripted)", value)

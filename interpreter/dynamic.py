@@ -72,7 +72,7 @@ def _load_player(j: Any, g: Any, path: str) -> str:
 
 
 def _load_phase(j: Any, g: Any, path: str) -> str | None:
-    if j is not None and j not in g.prog.model.phases:
+    if j is not None and (not isinstance(j, str) or j not in g.prog.model.phases):
         raise _fail(path, f"{j!r} is not a phase of the ruleset")
     return j
 

@@ -649,22 +649,7 @@ class Game(TraceRecorder):
         return game_from_json(data, ruleset, record)
 
     def view(self, player: str) -> dict:
-        """The state as `player` may see it: hidden zones show only their size."""
-        out = {}
-        for name, decl in self.prog.model.vars.items():
-            v = self.vars[name]
-            if decl.hidden == "all":
-                out[name] = _hide(v)
-            elif decl.hidden == "owner" and isinstance(v, dict):
-                out[name] = {k: (jsonable(x) if k == player else _hide(x)) for k, x in v.items()}
-            else:
-                out[name] = jsonable(v)
-        return {"player": player, "current": self.current, "phase": self.phase, "vars": out}
+        """The position as `player` may see it (interpreter/visibility.py decides what that is)."""
+        from .visibility import observer
 
-
-def _hide(v: Any) -> Any:
-    if isinstance(v, (list, frozenset)):
-        return {"hidden": len(v)}
-    if isinstance(v, dict):
-        return {k: _hide(x) for k, x in v.items()}
-    return {"hidden": True}
+        return observer(self.prog.model, player).view(self)

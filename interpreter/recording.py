@@ -164,8 +164,11 @@ def _change(path: tuple, old: Any, new: Any, hidden: dict[str, str]) -> dict:
     how = hidden.get(path[0])
     if how == "all":
         ch["hidden"] = True
-    elif how == "owner" and len(path) > 1:
-        ch["owner"] = path[1]
+    elif how == "owner":
+        if len(path) > 1:
+            ch["owner"] = path[1]
+        else:  # the whole map written at once: each player sees only their own entry
+            ch["per_owner"] = True
     return ch
 
 

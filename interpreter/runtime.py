@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..dsl.check import Model
-from .errors import RuleFailure
+from .locate import failure
+from .values import value_text
 
 MISSING = object()  # "no entry" in the journal: the key did not exist before the write
 
@@ -19,7 +20,24 @@ def _index(base: Any, key: Any) -> Any:
     try:
         return base[key]
     except (KeyError, IndexError, TypeError):
-        raise RuleFailure(f"no entry {key!r} in {type(base).__name__}") from None
+        raise failure(f"no entry {_shown(key)} in {_what(base)}") from None
+
+
+def _shown(v: Any) -> str:
+    text = value_text(v) if isinstance(v, (str, int, bool, type(None))) else type(v).__name__
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _what(v: Any) -> str:
+    """A container described by its kind and size, not its contents (they may be hidden)."""
+    t = type(v)
+    if t is list:
+        return f"a list of {len(v)} item{'' if len(v) == 1 else 's'}"
+    if t is dict:
+        return f"a map of {len(v)} entr{'y' if len(v) == 1 else 'ies'}"
+    if t is frozenset:
+        return f"a set of {len(v)} item{'' if len(v) == 1 else 's'}"
+    return {str: "a text", int: "a number", bool: "true/false", type(None): "none"}.get(t, t.__name__)
 
 
 def _own(value: Any) -> Any:
@@ -41,7 +59,7 @@ def _as_list(value: Any) -> Any:
 
 def _store(container: Any, key: Any, value: Any) -> None:
     if type(container) is list:  # lists are values: never mutated in place
-        raise RuleFailure("cannot assign into a list element; replace the list")
+        raise failure("cannot assign into a list element; replace the list")
     container[key] = value
 
 
@@ -55,7 +73,7 @@ def _add(old: Any, value: Any) -> Any:
         return old | {value}
     if old is MISSING or old is None:
         return value
-    raise RuleFailure(f"cannot add to a {t.__name__}")
+    raise failure(f"cannot add to {_what(old)}")
 
 
 def _add_all(old: Any, values: list) -> Any:
@@ -70,21 +88,23 @@ def _remove(old: Any, value: Any) -> Any:
         return old - value
     if t is list:
         if value not in old:
-            raise RuleFailure(f"{value!r} is not there to remove")
+            raise failure(f"cannot remove {_shown(value)}: it is not in {_what(old)}")
         i = old.index(value)
         return old[:i] + old[i + 1:]
     if t is frozenset:
         if value not in old:
-            raise RuleFailure(f"{value!r} is not there to remove")
+            raise failure(f"cannot remove {_shown(value)}: it is not in {_what(old)}")
         return old - {value}
-    raise RuleFailure(f"cannot remove from a {t.__name__}")
+    raise failure(f"cannot remove from {_what(old)}")
 
 
 def _draw(old: list, n: int, drawn: list) -> list:
     if type(old) is not list:
-        raise RuleFailure("can only draw from a list")
+        raise failure(f"can only draw from a list, not from {_what(old)}")
+    if type(n) is not int or n < 0:
+        raise failure(f"cannot draw {_shown(n)} items: a count is a whole number from 0")
     if n > len(old):
-        raise RuleFailure(f"cannot draw {n}: only {len(old)} left")
+        raise failure(f"cannot draw {n}: only {len(old)} left")
     taken = old[len(old) - n:][::-1] if n else []
     drawn.extend(taken)
     return old[: len(old) - n]
@@ -187,7 +207,7 @@ def _mul(a: Any, b: Any) -> Any:
     would take longer than the universe)."""
     value = a * b
     if type(value) is int and value.bit_length() > MAX_BITS:
-        raise RuleFailure(f"a number grew beyond {MAX_BITS} bits (about 1233 digits)")
+        raise failure(f"a number grew beyond {MAX_BITS} bits (about 1233 digits)")
     return value
 
 

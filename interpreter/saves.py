@@ -230,9 +230,13 @@ def _ruleset_of(data: dict, path: str) -> Any:
     file = data.get("ruleset_file")
     if not isinstance(file, str):
         raise _fail(f"{path}.ruleset_file", "the save names no rules file; pass the ruleset")
+    if not file.endswith(".rules"):  # a save is data from anywhere: it may not name any file
+        raise _fail(f"{path}.ruleset_file", f"{file[:80]!r} is not a .rules file; pass the ruleset")
     try:
         return load(file)
-    except RulesError as err:
-        raise _fail(f"{path}.ruleset_file", f"cannot load {file!r}: {err.diagnostics[0].message}") from None
+    except RulesError as err:  # where, not what: the file may not be rules text at all
+        d = err.diagnostics[0]
+        raise _fail(f"{path}.ruleset_file", f"cannot load {file!r}: it does not check "
+                    f"({d.code} at {d.span.line}:{d.span.column})") from None
     except OSError as err:
         raise _fail(f"{path}.ruleset_file", f"cannot read {file!r}: {err.strerror}") from None

@@ -13,12 +13,15 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from ..dsl.files import BadEncoding, FileRefused, read_text
 from .saves import identity
+from .trace_check import TraceLineError, check_header, check_line
 from .values import value_text
 
 TRACE_FORMAT = "regelwerk-trace"
 TRACE_VERSION = 1
 NOT_IN_RULEBOOK = "not in the rulebook: "  # how authored notes are set apart from quotes
+MAX_TRACE_BYTES = 500_000_000
 
 
 def dump_line(obj: Any) -> str:
@@ -38,19 +41,71 @@ def trace_lines(game: Any) -> list[str]:
 
 
 def write_atomic(path: str | Path, text: str) -> None:
-    """Write `text` to `path` via a temporary file in the same folder, then rename."""
+    """Write `text` to `path` so that the file is never half-written: into a temporary file
+    in the same folder, synced to disk, renamed over `path`, and the folder synced too. A
+    temporary file left behind by a process that was killed (kill -9) is removed on the next
+    write to the same path."""
     p = Path(path)
     folder = p.parent if str(p.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", dir=folder)
+    _clean_stale(folder, p.name)
+    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.{os.getpid()}.", suffix=TMP_SUFFIX, dir=folder)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
         os.chmod(tmp, _mode_for(p))  # mkstemp makes 0600; keep the file's own permissions
         os.replace(tmp, p)
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+    _sync_folder(folder)
+
+
+TMP_SUFFIX = ".part"
+
+
+def _clean_stale(folder: Path, name: str) -> None:
+    """Remove `.NAME.PID.*.part` files whose writing process is gone."""
+    prefix = f".{name}."
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for e in entries:
+        if not (e.name.startswith(prefix) and e.name.endswith(TMP_SUFFIX)):
+            continue
+        pid = e.name[len(prefix):].split(".", 1)[0]
+        if pid.isdigit() and not _alive(int(pid)):
+            try:
+                os.unlink(e.path)
+            except OSError:
+                pass
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, OSError):
+        return True
+    return True
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make the rename itself durable (where the system lets a folder be synced)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def _mode_for(p: Path) -> int:
@@ -67,17 +122,31 @@ def write_trace(game: Any, path: str | Path) -> None:
 
 
 def read_trace(path: str | Path) -> list[dict]:
-    out = []
-    with open(path, encoding="utf-8") as fh:
-        for n, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                out.append(json.loads(line))
-            except json.JSONDecodeError as err:
-                raise ValueError(f"{path}:{n}: not a trace line ({err.msg})") from None
-    if not out or out[0].get("format") != TRACE_FORMAT:
-        raise ValueError(f"{path}:1: not a regelwerk trace (no header line)")
+    """A trace file's lines, each checked (trace_check.py); a bad line raises TraceLineError
+    naming the file, the line and the field."""
+    out: list[dict] = []
+    try:
+        text = read_text(Path(path), MAX_TRACE_BYTES)  # a regular file of bounded size: no FIFO, no /dev/zero
+    except BadEncoding as err:
+        raise TraceLineError(str(err), f"{path}:{err.line}:{err.column}") from None
+    except FileRefused as err:
+        raise TraceLineError(f"cannot read: {err}", str(path)) from None
+    for n, line in enumerate(text.split("\n"), 1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise TraceLineError(f"not a trace line ({err.msg})", f"{path}:{n}:{err.colno}") from None
+        except (ValueError, RecursionError) as err:  # 4,300-digit numbers, deep nesting
+            why = "nested too deeply" if isinstance(err, RecursionError) else str(err)
+            raise TraceLineError(f"not a trace line ({why})", f"{path}:{n}") from None
+        try:
+            out.append(check_header(obj, TRACE_VERSION) if not out else check_line(obj))
+        except TraceLineError as err:
+            raise TraceLineError(err.message, f"{path}:{n}") from None
+    if not out:
+        raise TraceLineError("not a regelwerk trace (no header line)", f"{path}:1")
     return out
 
 
@@ -142,7 +211,7 @@ def render_step(step: dict, only_player: str | None = None) -> list[str]:
         out.append(f"      {NOT_IN_RULEBOOK}{step['note']}")
     for c in step.get("checks", []):
         mark = "✓" if c["value"] else "✗"
-        vals = ", ".join(f"{k} = {_v(v)}" for k, v in c.get("values", {}).items() if k != c["require"])
+        vals = ", ".join(f"{k} = {_hv(v)}" for k, v in c.get("values", {}).items() if k != c["require"])
         out.append(f"      {mark} require {c['require']}  (line {c['at']})" + (f"  where {vals}" if vals else ""))
     for ch in step.get("chance", []):
         inputs = f" in {', '.join(_v(x) for x in ch['inputs'])}" if ch.get("inputs") else ""
@@ -168,36 +237,25 @@ def render_step(step: dict, only_player: str | None = None) -> list[str]:
 def render(lines: Iterable[dict]) -> str:
     items = list(lines)
     head = items[0]
-    out = [f"{head['ruleset']} · players {', '.join(head['players'])} · seed {head['seed']}"]
+    seed = head.get("seed")
+    out = [f"{head['ruleset']} · players {', '.join(head['players'])} · "
+           + (f"seed {seed}" if seed is not None else "seed hidden")
+           + (f" · as seen by {head['viewer']}" if head.get("viewer") else "")]
     for step in items[1:]:
         out.extend(render_step(step))
     return "\n".join(out)
 
 
-def _mask(change: dict, player: str) -> dict:
-    if change.get("hidden") or change.get("owner", player) != player:
-        return {**change, "old": _size(change["old"]), "new": _size(change["new"])}
-    return change
+def filter_for(lines: list[dict], player: str, model: Any = None) -> list[dict]:
+    """The trace as `player` may see it (interpreter/visibility.py decides); without the
+    ruleset's `model` everything that might be secret is masked."""
+    from .visibility import trace_observer
+
+    return trace_observer(lines[0], player, model).trace(lines) if lines else []
 
 
-def _size(v: Any) -> Any:
-    return {"hidden": len(v)} if isinstance(v, list) else "hidden"
+def filter_step(step: dict, player: str, model: Any = None) -> dict:
+    """One step as `player` may see it (see `filter_for`)."""
+    from .visibility import trace_observer
 
-
-def filter_for(lines: list[dict], player: str) -> list[dict]:
-    """The trace as `player` may see it: hidden zones show only their sizes, others' hands
-    only theirs, and the order of shuffled piles is secret."""
-    return [lines[0]] + [filter_step(step, player) for step in lines[1:]]
-
-
-def filter_step(step: dict, player: str) -> dict:
-    """One step as `player` may see it."""
-    if "result" in step:
-        return step
-    s = dict(step)
-    s["chance"] = [{**c, "outcome": "hidden"} if c["kind"] == "shuffle" else c
-                   for c in s.get("chance", [])]
-    s["changes"] = [_mask(c, player) for c in s.get("changes", [])]
-    s["events"] = [{**e, "value": "hidden"} if e.get("event") == "reveal" and e.get("to", player) != player
-                   else e for e in s.get("events", [])]
-    return s
+    return trace_observer({}, player, model).step(step)

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any
 from .dsl import ast as A
 from .dsl.check import Model, check_modules
 from .dsl.diagnostics import Diagnostic, RulesError
-from .dsl.parse import parse_file, parse_text
+from .dsl.files import FileRefused, inside
+from .dsl.parse import _parse_cached, parse_file, parse_text, read_rules
 from .interpreter.errors import EngineError, SaveError
 
 if TYPE_CHECKING:  # the engine is imported when a game is made, so `check` starts fast
@@ -129,45 +130,64 @@ def _from_template(template: Game, seed: int) -> Game:
     return game
 
 
-def _load_modules(path: Path, seen: set[Path], sources: dict[str, str],
+def _load_modules(path: Path, seen: set[Path], sources: dict[str, str], root: Path,
                   scenarios: bool = True) -> list[A.Module]:
-    mod = parse_file(path)
-    sources[str(path)] = path.read_text(encoding="utf-8")
+    text = read_rules(path)  # read once, checked (dsl/files.py): the text parsed is the text hashed
+    mod = _parse_cached(text, str(path))
+    sources[str(path)] = text
     if not scenarios:  # included `without scenarios`: its rules only, transitively
         mod = replace(mod, decls=tuple(d for d in mod.decls if not isinstance(d, A.ScenarioDecl)))
     out = [mod]
     for d in mod.decls:
         if isinstance(d, A.IncludeDecl):
-            target = (path.parent / d.path).resolve()
+            try:
+                named = inside(root, path.parent, d.path)
+            except FileRefused as err:
+                raise RulesError([Diagnostic("E008", f"cannot include '{d.path}': {err}", d.span,
+                                             "a ruleset's files stay inside its folder (or give --root)")],
+                                 sources) from None
+            if not d.path.endswith(".rules"):
+                raise RulesError([Diagnostic("E008", f"cannot include '{d.path}': only .rules files are "
+                                             "included", d.span)], sources)
+            target = named.resolve()
             if target in seen:
                 continue
             if len(seen) >= MAX_INCLUDES or not target.is_file():
-                why = "too many includes" if len(seen) >= MAX_INCLUDES else "no such file"
+                why = "too many includes" if len(seen) >= MAX_INCLUDES else \
+                    "not a regular file" if target.exists() else "no such file"
                 raise RulesError([Diagnostic("E008", f"cannot include '{d.path}': {why}", d.span)], sources)
             seen.add(target)
             rel = Path(str(path.parent / d.path))
-            out.extend(_load_modules(rel, seen, sources, scenarios and not d.without_scenarios))
+            out.extend(_load_modules(rel, seen, sources, root, scenarios and not d.without_scenarios))
     return out
 
 
-def _finish(modules: list[A.Module], sources: dict[str, str]) -> Ruleset:
-    model, diags = check_modules(modules)
+def _finish(modules: list[A.Module], sources: dict[str, str], root: Path | None = None) -> Ruleset:
+    model, diags = check_modules(modules, root)
     errors = [d for d in diags if d.severity == "error"]
     if errors:
         raise RulesError(errors, sources)
     return Ruleset(model, modules, sources, [d for d in diags if d.severity != "error"])
 
 
-def load(path: str | Path) -> Ruleset:
-    """Parse, check and prepare a `.rules` file (and the files it includes)."""
+def load(path: str | Path, root: str | Path | None = None) -> Ruleset:
+    """Parse, check and prepare a `.rules` file (and the files it includes). Included, data
+    and board files are read only inside `root`: by default the file's own folder."""
     p = Path(path)
+    top = Path(root) if root is not None else (p.parent if str(p.parent) else Path("."))
     sources: dict[str, str] = {}
     try:
-        modules = _load_modules(p, {p.resolve()}, sources)
+        if root is not None and not top.is_dir():
+            raise RulesError([Diagnostic("E007", f"--root {root}: not a folder", A.Span(str(p), 1, 1, 1, 1))])
+        if root is not None:
+            inside(top, p.parent, p.name)  # the main file itself is inside an explicit root
+        modules = _load_modules(p, {p.resolve()}, sources, top)
+    except FileRefused as err:
+        raise RulesError([Diagnostic("E007", f"cannot read file: {err}", A.Span(str(p), 1, 1, 1, 1))]) from None
     except RulesError as err:
         err.sources = {**sources, **err.sources}
         raise
-    ruleset = _finish(modules, sources)
+    ruleset = _finish(modules, sources, top)
     ruleset.model.base_dir = str(p.parent)
     ruleset.path = str(p.resolve())
     return ruleset

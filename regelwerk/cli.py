@@ -9,13 +9,16 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from .api import Ruleset, load, main_files
 from .dsl.diagnostics import RulesError
+from .dsl.files import BadEncoding, FileRefused, read_text
 from .dsl.parse import parse_file
 from .dsl.printer import print_module
 from .dsl.quotes import SEEDS_ENV
@@ -23,17 +26,19 @@ from .interpreter.agents import RandomAgent, count_games, first_legal, perft
 from .interpreter.board_text import draw_boards
 from .interpreter.errors import EngineError, IllegalAction
 from .interpreter.game import Game, parse_action
+from .interpreter.locate import locate
 from .interpreter.scenario import run_scenarios
 from .interpreter.trace import (
     NOT_IN_RULEBOOK,
+    TraceLineError,
     filter_for,
-    filter_step,
     read_trace,
     render,
     render_step,
     write_atomic,
     write_trace,
 )
+from .interpreter.visibility import observer
 
 
 class CliError(Exception):
@@ -48,10 +53,10 @@ def _err(text: str) -> None:
     print(text, file=sys.stderr)
 
 
-def _load(path: str) -> Ruleset:
+def _load(path: str, root: str | None = None) -> Ruleset:
     if not Path(path).exists():
         raise CliError(f"{path}: error: no such file", 2)
-    return load(path)
+    return load(path, root)
 
 
 def _options(pairs: list[str] | None, ruleset: Ruleset) -> dict:
@@ -64,17 +69,26 @@ def _options(pairs: list[str] | None, ruleset: Ruleset) -> dict:
             known = ", ".join(ruleset.model.options) or "none"
             raise CliError(f"--option {k!r}: unknown option (known: {known})", 2)
         low = v.strip().lower()
-        out[k] = True if low == "true" else False if low == "false" else int(v) if v.lstrip("-").isdigit() else v
+        out[k] = True if low == "true" else False if low == "false" else int(v) if _WHOLE.fullmatch(v) else v
     return out
+
+
+_WHOLE = re.compile(r"-?[0-9]{1,30}")
+MAX_SAVE_BYTES = 50_000_000
 
 
 def _load_state(ruleset: Ruleset, path: str) -> Game:
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as err:
-        raise CliError(f"{path}: error: cannot read: {err.strerror}", 2) from None
+        data = json.loads(read_text(Path(path), MAX_SAVE_BYTES))
+    except BadEncoding as err:
+        raise CliError(f"{path}:{err.line}:{err.column}: error: {err}") from None
+    except FileRefused as err:
+        raise CliError(f"{path}: error: cannot read: {err}", 2) from None
     except json.JSONDecodeError as err:
         raise CliError(f"{path}:{err.lineno}:{err.colno}: error: not JSON: {err.msg}") from None
+    except (ValueError, RecursionError) as err:
+        why = "nested too deeply" if isinstance(err, RecursionError) else "a number too long"
+        raise CliError(f"{path}: error: not a save: {why}") from None
     try:
         return ruleset.load_game(data)
     except EngineError as err:
@@ -100,12 +114,13 @@ def _seed_dirs(dirs: list[str] | None) -> None:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    """Check files; with --json, one diagnostic per line on stdout (for editors)."""
+    """Check files and folders (every ruleset in a folder: each file no other file includes);
+    with --json, one diagnostic per line on stdout (for editors)."""
     _seed_dirs(args.seeds)
     status = 0
-    for f in args.files:
+    for f in _check_targets(args.files):
         try:
-            r = _load(f)
+            r = _load(str(f), args.root)
         except RulesError as err:
             if args.json:
                 for d in err.diagnostics:
@@ -122,6 +137,21 @@ def cmd_check(args: argparse.Namespace) -> int:
         if not args.quiet and not args.json:
             print(f"{f}: ok ({len(r.model.actions)} actions, {len(r.model.scenarios)} scenarios)")
     return status
+
+
+def _check_targets(paths: list[str]) -> list[Path]:
+    """Files as given; a folder stands for its rulesets, as `test` reads folders."""
+    out: list[Path] = []
+    for p in paths:
+        path = Path(p)
+        if path.is_dir():
+            found = main_files(sorted(path.rglob("*.rules")))
+            if not found:
+                raise CliError(f"{p}: error: no .rules files in this folder", 2)
+            out.extend(found)
+        else:
+            out.append(path)
+    return out
 
 
 def cmd_fmt(args: argparse.Namespace) -> int:
@@ -151,16 +181,22 @@ def _agent(kind: str, seed: int) -> Any:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    r = _load(args.file)
+    r = _load(args.file, args.root)
     record = bool(args.trace)
-    game = r.new_game(players=args.players, seed=args.seed, options=_options(args.option, r), record=record)
+    try:
+        game = r.new_game(players=args.players, seed=args.seed, options=_options(args.option, r), record=record)
+    except EngineError as err:
+        raise locate(err) from None
     agent = _agent(args.agent, args.seed)
     steps = 0
-    while not game.is_over and (args.stop_after is None or steps < args.stop_after):
-        game.apply(agent(game))
-        steps += 1
-        if steps > args.max_steps:
-            raise CliError(f"no result after {args.max_steps} decisions", 1)
+    try:
+        while not game.is_over and (args.stop_after is None or steps < args.stop_after):
+            game.apply(agent(game))
+            steps += 1
+            if steps > args.max_steps:
+                raise CliError(f"no result after {args.max_steps} decisions", 1)
+    except EngineError as err:
+        raise locate(err, game) from None
     if args.trace:
         write_trace(game, args.trace)
     if args.save:
@@ -176,58 +212,65 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    r = _load(args.file)
+    """You against random bots; everything printed is what your seat may see
+    (interpreter/visibility.py): others' hidden cards, secret arguments and the seed never."""
+    r = _load(args.file, args.root)
     game = r.new_game(players=args.players, seed=args.seed, options=_options(args.option, r), record=True)
     human = args.seat or game.players[0]
     if human not in game.players:
         raise CliError(f"--seat {human!r}: not a player ({', '.join(game.players)})", 2)
+    seen = observer(r.model, human)
     bots = {p: RandomAgent(args.seed + i) for i, p in enumerate(game.players)}
     shown = 0
-    while not game.is_over:
-        for step in (game.trace or [])[shown:]:  # only what the human may see
-            print("\n".join(render_step(filter_step(step, human))))
-        shown = len(game.trace or [])
-        who = game.decision_player()
-        if who != human:
-            game.apply(bots[who](game))
-            continue
-        actions = game.legal_actions()
-        board = draw_boards(game)
-        if board:
-            print("\n" + board)
-        print(f"\n{who} to decide:")
-        for i, a in enumerate(actions, 1):
-            print(f"  {i:>3}. {a}")
-        while True:
-            try:
-                line = input("choose a number, type an action, u to undo, q to quit: ").strip()
-            except EOFError:
-                return 0
-            if line in ("q", "quit"):
-                return 0
-            if line in ("u", "undo"):
+    try:
+        while not game.is_over:
+            for step in (game.trace or [])[shown:]:
+                print("\n".join(render_step(seen.step(step))))
+            shown = len(game.trace or [])
+            who = game.decision_player()
+            if who != human:
+                game.apply(bots[who](game))
+                continue
+            actions = game.legal_actions()
+            board = draw_boards(SimpleNamespace(prog=game.prog, vars=seen.masked_state(game), consts=game.consts))
+            if board:
+                print("\n" + board)
+            print(f"\n{who} to decide:")
+            for i, a in enumerate(actions, 1):
+                print(f"  {i:>3}. {a}")
+            while True:
                 try:
-                    game.undo()
-                    while game.decision_player() != human and not game.is_over:
-                        game.undo()  # take back the bots' moves too, up to your last decision
-                except EngineError as err:
-                    print(f"  {err.message}")
-                    continue
-                shown = len(game.trace or [])
-                break
-            try:
-                a = actions[int(line) - 1] if line.isdigit() else parse_action(line)
-                game.apply(a)
-                break
-            except (IndexError, IllegalAction) as err:
-                print(f"  not possible: {err}")
+                    line = input("choose a number, type an action, u to undo, q to quit: ").strip()
+                except EOFError:
+                    return 0
+                if line in ("q", "quit"):
+                    return 0
+                if line in ("u", "undo"):
+                    try:
+                        game.undo()
+                        while game.decision_player() != human and not game.is_over:
+                            game.undo()  # take back the bots' moves too, up to your last decision
+                    except EngineError as err:
+                        print(f"  {seen.message(err.message, game)}")
+                        continue
+                    shown = len(game.trace or [])
+                    break
+                try:
+                    a = actions[int(line) - 1] if line.isdigit() and 0 < int(line) <= len(actions) \
+                        else parse_action(line)
+                    game.apply(a)
+                    break
+                except IllegalAction as err:
+                    print(f"  not possible: {seen.message(str(err), game)}")
+    except EngineError as err:  # a rule failed: said as this seat may see it
+        raise CliError(f"error: {seen.message(str(locate(err, game)), game)}") from None
     for step in (game.trace or [])[shown:]:
-        print("\n".join(render_step(filter_step(step, human))))
+        print("\n".join(render_step(seen.step(step))))
     return 0
 
 
 def cmd_legal(args: argparse.Namespace) -> int:
-    r = _load(args.file)
+    r = _load(args.file, args.root)
     game = _load_state(r, args.state)
     for a in game.legal_actions():
         print(a)
@@ -235,12 +278,20 @@ def cmd_legal(args: argparse.Namespace) -> int:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    r = _load(args.file)
+    """Why a move is or is not legal, as the deciding player (or --player P) may see it;
+    --all shows every value (the save holds them all anyway)."""
+    r = _load(args.file, args.root)
     game = _load_state(r, args.state)
     try:
         ex = game.explain(args.action)
     except IllegalAction as err:
         raise CliError(f"error: {err.message}", 2) from None
+    if not args.all:
+        player = args.player or game.decision_player()
+        if player is not None:
+            if player not in game.players:
+                raise CliError(f"--player {player!r}: not a player ({', '.join(game.players)})", 2)
+            ex = observer(r.model, player).explanation(ex, game)
     verdict = "legal" if ex.legal else "illegal"
     where = f" ({args.file}:{ex.at})" if ex.at else ""
     print(f"{ex.action} is {verdict}: {ex.reason}{where}")
@@ -278,7 +329,7 @@ def cmd_test(args: argparse.Namespace) -> int:
     passed = failed = 0
     for f in files:
         try:
-            r = load(f)
+            r = load(f, args.root)
         except RulesError as err:
             _err(err.format())
             failed += 1
@@ -297,14 +348,28 @@ def cmd_test(args: argparse.Namespace) -> int:
 
 
 def cmd_trace_show(args: argparse.Namespace) -> int:
+    """Render a trace; with --player only what that player may see (with --rules the
+    ruleset tells what is secret, without it everything that might be is masked)."""
     try:
         lines = read_trace(args.file)
+    except TraceLineError as err:
+        raise CliError(f"{err.where}: error: {err.message}") from None
+    except UnicodeDecodeError as err:
+        raise CliError(f"{args.file}: error: not UTF-8 text (byte {err.start})") from None
     except OSError as err:
         raise CliError(f"{args.file}: error: cannot read: {err.strerror}", 2) from None
-    except ValueError as err:
-        raise CliError(f"error: {err}") from None
     if args.player:
-        lines = filter_for(lines, args.player)
+        head = lines[0]
+        if args.player not in head["players"]:
+            raise CliError(f"--player {args.player!r}: not a player of this trace ({', '.join(head['players'])})", 2)
+        model = None
+        if args.rules:
+            r = _load(args.rules, args.root)
+            if r.hash != head.get("ruleset_hash"):
+                raise CliError(f"{args.file}:1: error: written by another ruleset than {args.rules} "
+                               "(the hashes differ)")
+            model = r.model
+        lines = filter_for(lines, args.player, model)
     print(render(lines))
     return 0
 
@@ -350,7 +415,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from .simulation.progress import progress_for
     from .simulation.results import ResultsError
 
-    r = _load(args.file)
+    r = _load(args.file, args.root)
     if args.games < 1:
         raise CliError(f"--games {args.games}: play at least one game", 2)
     if args.jobs is not None and args.jobs < 1:
@@ -401,7 +466,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_perft(args: argparse.Namespace) -> int:
-    r = _load(args.file)
+    r = _load(args.file, args.root)
     game = r.new_game(players=args.players, seed=args.seed, options=_options(args.option, r))
     for d in range(1, args.depth + 1):
         t = time.perf_counter()
@@ -425,6 +490,11 @@ def cmd_lsp(args: argparse.Namespace) -> int:
     return 0
 
 
+def root_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--root", metavar="DIR", help="the folder the ruleset's files must stay in "
+                   "(default: the rules file's folder)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="regelwerk", description="Board-game rules as text: check, play, explain.")
     sub = ap.add_subparsers(dest="command", required=True)
@@ -436,6 +506,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seeds", action="append", metavar="DIR",
                    help="a folder of seed texts to check quotes against (also $REGELWERK_SEEDS; "
                         "default: a seeds or shared/seeds folder above the file)")
+    root_arg(p)
     p.set_defaults(fn=cmd_check)
 
     p = sub.add_parser("fmt", help="rewrite rules files in canonical form")
@@ -445,6 +516,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(fn=cmd_fmt)
 
     def game_args(p: argparse.ArgumentParser) -> None:
+        root_arg(p)
         p.add_argument("file")
         p.add_argument("--players", type=int, default=None)
         p.add_argument("--seed", type=int, default=0)
@@ -465,6 +537,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(fn=cmd_play)
 
     p = sub.add_parser("legal", help="list the legal actions in a saved state")
+    root_arg(p)
     p.add_argument("file")
     p.add_argument("--state", required=True)
     p.set_defaults(fn=cmd_legal)
@@ -473,11 +546,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file")
     p.add_argument("--state", required=True)
     p.add_argument("action")
+    root_arg(p)
+    p.add_argument("--player", help="explain as this player may see it (default: the one who decides)")
+    p.add_argument("--all", action="store_true", help="show every value, hidden ones too")
     p.set_defaults(fn=cmd_explain)
 
     p = sub.add_parser("test", help="run the scenario blocks of rules files or folders")
     p.add_argument("paths", nargs="+")
     p.add_argument("-v", "--verbose", action="store_true")
+    root_arg(p)
     p.set_defaults(fn=cmd_test)
 
     p = sub.add_parser("trace", help="work with traces")
@@ -485,6 +562,8 @@ def build_parser() -> argparse.ArgumentParser:
     t = tsub.add_parser("show", help="render a trace for people")
     t.add_argument("file")
     t.add_argument("--player", help="only what this player may see")
+    t.add_argument("--rules", metavar="FILE.rules", help="the ruleset, to tell what is secret precisely")
+    root_arg(t)
     t.set_defaults(fn=cmd_trace_show)
 
     p = sub.add_parser("view", help="write a trace or a save as one self-contained HTML page")
@@ -530,7 +609,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        return args.fn(args)
+        code = args.fn(args)
+        if sys.stdout is not None and not sys.stdout.closed:
+            sys.stdout.flush()  # a reader that went away shows here, not at exit
+        return code
     except RulesError as err:
         _err(err.format())
         return 1
@@ -542,14 +624,25 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
-        return 0
+    except BrokenPipeError:  # `regelwerk check F | head -1`: the output was not all delivered
+        _quiet_stdout()
+        return 141
     except Exception as err:  # the last line of defence: a message, never a traceback
         if os.environ.get("REGELWERK_DEBUG"):
             raise
         _err(f"internal error: {type(err).__name__}: {err}\n"
              "(set REGELWERK_DEBUG=1 for the traceback, and please report it)")
         return 70
+
+
+def _quiet_stdout() -> None:
+    """After a broken pipe, point stdout at /dev/null so the flush at exit says nothing."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 if __name__ == "__main__":

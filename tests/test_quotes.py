@@ -96,7 +96,7 @@ def test_authored_words_are_told_to_go_in_a_note(library):
 
 def test_sources_that_name_no_lines(library):
     (p,) = verify("Yurts mogen alleen worden geplaatst op land.", [f"{F}:7-99"], library)
-    assert p.code == "W004" and "has lines 1-9" in p.message
+    assert p.code == "W004" and "has lines 1-8" in p.message
     (p,) = verify("x", [f"{F}:abc"], library)
     assert p.code == "W004"
     assert verify("x", ["public domain"], library) == []  # free text: nothing to check against

@@ -118,12 +118,16 @@ def test_deep_nesting_is_refused_whatever_the_indentation():
 
 
 def test_long_chains_compile():
-    """250 chained + (and 250 chained and) compile to Python the interpreter accepts."""
-    chain = " + ".join(["1"] * 250)
-    conj = " and ".join(["n >= 0"] * 250)
+    """140 chained + (and 140 chained and: the parser allows syntax trees 150 deep) compile to
+    Python the interpreter accepts; a longer chain is a located E005, not a crash."""
+    chain = " + ".join(["1"] * 140)
+    conj = " and ".join(["n >= 0"] * 140)
     text = f"players X\nstate\n    n: int = 0\nflow\n    set n = {chain}\n    if {conj}\n        finish draw\n"
     g = regelwerk.load_text(text, "chain.rules").new_game()
-    assert g.vars["n"] == 250 and g.is_over
+    assert g.vars["n"] == 140 and g.is_over
+    with pytest.raises(RulesError) as err:
+        regelwerk.load_text(text.replace(chain, " + ".join(["1"] * 300)), "chain.rules")
+    assert [(d.code, d.span.line) for d in err.value.diagnostics] == [("E005", 5)]
 
 
 def test_a_constant_that_fails_is_located():

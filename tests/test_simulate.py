@@ -29,7 +29,7 @@ def same(a: dict, b: dict) -> bool:
 
 @pytest.fixture(scope="module")
 def race() -> regelwerk.Ruleset:
-    return regelwerk.load(RACE)
+    return regelwerk.load(RACE, root=RACE.parent.parent)  # it includes ../common/steps.rules
 
 
 def test_one_and_two_jobs_give_the_same_report(race):

@@ -67,20 +67,20 @@ def test_ctrl_c_leaves_a_partial_report_and_resume_completes_it(tmp_path, capsys
 
 def test_resume_drops_a_torn_last_line_and_refuses_other_settings(tmp_path, capsys):
     out = tmp_path / "r.json"
-    code, _, _ = run(capsys, "simulate", RACE, "--games", "12", "--json", out, "--jobs", "1", "-q")
+    code, _, _ = run(capsys, "simulate", RACE, "--root", RACE.parent.parent, "--games", "12", "--json", out, "--jobs", "1", "-q")
     assert code == 1  # some games fail: exit 1, but every figure is written
     full = json.loads(out.read_text())
     results = tmp_path / "r.games.jsonl"
     text = results.read_text()
     keep = text.splitlines(keepends=True)
     results.write_text("".join(keep[:5]) + keep[5][:20])  # killed in the middle of a line
-    code, _, _ = run(capsys, "simulate", RACE, "--games", "12", "--json", out, "--jobs", "1", "-q", "--resume")
+    code, _, _ = run(capsys, "simulate", RACE, "--root", RACE.parent.parent, "--games", "12", "--json", out, "--jobs", "1", "-q", "--resume")
     assert code == 1
     again = json.loads(out.read_text())
     assert again["timing"]["resumed"] == 4
     assert report_json(without_timing(again)) == report_json(without_timing(full))
     assert len(lines_of(results)) == 13  # the torn line went, the missing games came
-    code, _, err = run(capsys, "simulate", RACE, "--games", "12", "--json", out, "--seed", "1", "--resume")
+    code, _, err = run(capsys, "simulate", RACE, "--root", RACE.parent.parent, "--games", "12", "--json", out, "--seed", "1", "--resume")
     assert code == 2 and "r.games.jsonl:1: written with seed 0, this run has 1" in err
 
 

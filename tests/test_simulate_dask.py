@@ -37,7 +37,7 @@ def same(a: dict, b: dict) -> bool:
 def test_dask_gives_the_report_of_one_process(client):
     """Workers get the rules as texts (with an include from another folder and a data file),
     load them once per process and check the hash; records merge by game index."""
-    race = regelwerk.load(RACE)
+    race = regelwerk.load(RACE, root=RACE.parent.parent)
     settings = PlaySettings(players=2, seed=11, agents={"Bob": "mcts:6"})
     here = run_simulation(race, 60, settings, jobs=1)
     there = run_simulation(race, 60, settings, dask_client=client, games_per_chunk=3)

@@ -64,7 +64,7 @@ def load_bundle(bundle: RulesBundle) -> Ruleset:
                     raise BundleError(f"bundle path {rel!r} leaves its folder")
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_text(text, encoding="utf-8")
-            ruleset = load(Path(folder, *bundle.main.split("/")))
+            ruleset = load(Path(folder, *bundle.main.split("/")), root=folder)  # files may sit above main
             ruleset.program(False)
             ruleset.program(True)
         finally:

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..api import Ruleset, load
 from ..dsl.diagnostics import RulesError
+from ..dsl.files import BadEncoding, FileRefused, read_text
 from ..interpreter.trace import TRACE_FORMAT, TRACE_VERSION
 
 
@@ -32,13 +33,18 @@ class TraceFile:
 
 
 def read_json_file(path: str) -> Any:
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ViewerError(f"{path}: error: no such file") from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise ViewerError(f"{path}: error: cannot read: {getattr(err, 'strerror', None) or err}") from None
+    try:  # a regular file of bounded size: a FIFO or /dev/zero would never end
+        text = read_text(Path(path), MAX_INPUT_BYTES)
+    except BadEncoding as err:
+        raise ViewerError(f"{path}:{err.line}:{err.column}: error: {err}") from None
+    except FileRefused as err:
+        if str(err) == "No such file or directory":
+            raise ViewerError(f"{path}: error: no such file") from None
+        raise ViewerError(f"{path}: error: cannot read: {err}") from None
     return text
+
+
+MAX_INPUT_BYTES = 500_000_000
 
 
 def kind_of(path: str) -> str:
@@ -124,9 +130,16 @@ def load_rules(rules: str | None, head: dict, origin: str) -> Ruleset:
                           "title and hash; give the rules file with --rules FILE.rules")
     if not Path(path).is_file():
         raise ViewerError(f"{path}: error: no such rules file")
+    if rules is None and not path.endswith(".rules"):  # named by the file: it may name any file
+        raise ViewerError(f"{origin}:1: error: the file names {path[:80]!r}, which is not a .rules file; "
+                          "give the rules file with --rules FILE.rules")
     try:
         return load(path)
     except RulesError as err:
+        if rules is None:  # where, not what: the named file may not be rules text at all
+            d = err.diagnostics[0]
+            raise ViewerError(f"{origin}:1: error: the rules file it names, {path}, does not check "
+                              f"({d.code} at {d.span.line}:{d.span.column})") from None
         raise ViewerError(err.format()) from None
 
 

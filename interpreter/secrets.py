@@ -1,0 +1,250 @@
+"""Which parts of a ruleset can carry hidden information: a static taint analysis of the model.
+
+A value is secret when it is derived from a `hidden` or `hidden except owner` state variable:
+directly, through a definition that reads one, through a local (`let`, a loop variable, a
+parameter or a choice) bound to something secret, or through control flow (a `log` inside an
+`if` that looks at a hidden hand says something about that hand). The visibility module
+(interpreter/visibility.py) asks these questions for every value it shows a player; the
+answers depend only on the rules, so they are worked out once per model.
+"""
+
+from __future__ import annotations
+
+import re
+import weakref
+from collections.abc import Iterable
+from typing import Any
+
+from ..dsl import ast as A
+from ..dsl.check import Model
+from ..dsl.check_expr import DIRECTIONS, KEYWORD_VALUES
+from ..dsl.parse import iter_nodes
+from ..dsl.printer import expr_text
+from .library import LIBRARY
+
+_WORDS = {"and", "or", "not", "in", "where", "if", "then", "else", "none", "true", "false", "by",
+          "Player", "Direction", "int", "bool", "text", *DIRECTIONS}
+_QUANTIFIERS = r"(?:all|any|count|sum|max|min|argmax|argmin|first|streak|list|set|map)"
+_BOUND = re.compile(rf"\b{_QUANTIFIERS}\s+([A-Za-z_]\w*)\s+in\b")
+_NAME = re.compile(r"(?<![.\w])([^\W\d]\w*)")
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+def free_names(node: Any) -> set[str]:
+    """The names an expression reads (variables, definitions, locals, functions), without the
+    names its aggregates bind."""
+    out: set[str] = set()
+    bound: set[str] = set()
+    for n in iter_nodes(node):
+        if isinstance(n, A.Name):
+            out.add(n.name)
+        elif isinstance(n, A.Call):
+            out.add(n.func)
+        elif isinstance(n, A.Aggregate):
+            bound.add(n.var)
+    return out - bound
+
+
+def text_names(text: str) -> set[str]:
+    """The names an expression's text reads, for texts the model does not know (an older
+    trace): every identifier outside quotes, without aggregate-bound names."""
+    bare = _STRING.sub('""', text)
+    return set(_NAME.findall(bare)) - set(_BOUND.findall(bare))
+
+
+class Secrets:
+    """The secret names of one ruleset, and the secret parts of each rule."""
+
+    def __init__(self, model: Model):
+        self.model = model
+        self.hidden_vars = {n for n, d in model.vars.items() if d.hidden}
+        self.owner_vars = {n for n, d in model.vars.items() if d.hidden == "owner"}
+        self.secret_defines = self._secret_defines()
+        self.public = self._public_names()
+        self.secret_params: dict[str, set[str]] = {}
+        self.check_texts: dict[str, dict[str, set[str]]] = {}  # action -> sub-expression -> names
+        self.lets: dict[str, list[tuple[str, set[str]]]] = {}  # action -> its precondition lets
+        for name, a in model.actions.items():
+            self.secret_params[name] = {p.name for p in a.params
+                                        if p.domain is not None and not self.is_public(free_names(p.domain))}
+            self.check_texts[name] = _sub_texts(a)
+            self.lets[name] = [(s.name, free_names(s.value)) for s in a.body if isinstance(s, A.LetStmt)]
+        self.secret_choices: set[str] = set()
+        self.secret_logs: set[str] = set()
+        self.secret_reasons: set[str] = set()
+        self._secret_proc_params: set[tuple[str, str]] = set()
+        known = -1
+        while known != len(self._secret_proc_params):  # until no call passes a new secret
+            known = len(self._secret_proc_params)
+            for params, body in self._bodies():
+                self._walk(body, False, set(params))
+
+    # ------------------------------------------------------------------ names
+    def _secret_defines(self) -> set[str]:
+        reads = {name: free_names(d.value) - {p.name for p in d.params} for name, d in self.model.defines.items()}
+        secret: set[str] = set()
+        changed = True
+        while changed:
+            changed = False
+            for name, names in reads.items():
+                if name not in secret and names & (self.hidden_vars | secret):
+                    secret.add(name)
+                    changed = True
+        return secret
+
+    def _public_names(self) -> set[str]:
+        m = self.model
+        names = set(m.vars) - self.hidden_vars
+        names |= set(m.consts) | set(m.data) | set(m.options) | set(m.records) | set(m.boards)
+        names |= set(m.enums) | set(m.element_type) | set(m.defines) - self.secret_defines
+        names |= set(m.devices) | set(LIBRARY) | KEYWORD_VALUES | _WORDS
+        return names
+
+    def is_public(self, names: Iterable[str], known: set[str] | frozenset[str] = frozenset()) -> bool:
+        """Whether an expression reading `names` reads only public things (and `known`, the
+        locals whose values are public to the viewer)."""
+        return all(n in self.public or n in known for n in names)
+
+    def param_is_secret(self, action: str, name: str) -> bool:
+        return name in self.secret_params.get(action, ())
+
+    def choice_is_secret(self, var: str) -> bool:
+        return var in self.secret_choices
+
+    def log_is_secret(self, message: str) -> bool:
+        return message in self.secret_logs
+
+    def reason_is_secret(self, reason: str) -> bool:
+        return reason in self.secret_reasons
+
+    def names_of_check(self, action: str, text: str) -> set[str]:
+        """The names one sub-expression of an action's preconditions reads."""
+        names = self.check_texts.get(action, {}).get(text)
+        return names if names is not None else text_names(text)
+
+    def public_locals(self, action: str, public_params: set[str]) -> set[str]:
+        """The parameters and precondition `let`s of an action whose values are public, given
+        which parameters are."""
+        known = set(public_params)
+        for name, names in self.lets.get(action, []):
+            if self.is_public(names, known):
+                known.add(name)
+            else:
+                known.discard(name)
+        return known
+
+    # ------------------------------------------------------------------ statements
+    def _bodies(self) -> list[tuple[set[str], tuple]]:
+        """Each rule body with its parameters that are secret from the start: an action's
+        drawn from a secret domain, a procedure's that some call passes a secret value."""
+        m = self.model
+        out: list[tuple[set[str], tuple]] = []
+        for name, a in m.actions.items():
+            out.append((self.secret_params[name], a.body))
+        for name, p in m.procedures.items():
+            out.append(({x.name for x in p.params if (name, x.name) in self._secret_proc_params}, p.body))
+        out.extend((set(), t.body) for t in m.triggers)
+        out.extend((set(), h.body) for h in m.hooks)
+        if m.flow is not None:
+            out.append((set(), m.flow.body))
+        return out
+
+    def _walk(self, stmts: tuple, secret_flow: bool, secret_locals: set[str]) -> None:
+        """Mark the choices, logs and abandon reasons that depend on something secret."""
+        def secret(node: Any) -> bool:
+            names = free_names(node)
+            return bool(names & (self.hidden_vars | self.secret_defines | secret_locals))
+
+        for s in stmts:
+            if isinstance(s, A.LetStmt):
+                if secret(s.value) or secret_flow:  # once secret, a name stays secret in the body:
+                    secret_locals.add(s.name)  # a public `let` in one branch does not clear another
+            elif isinstance(s, A.ChooseStmt):
+                if secret_flow or secret(s.domain) or (s.where is not None and secret(s.where)):
+                    self.secret_choices.add(s.name)
+                    secret_locals.add(s.name)
+            elif isinstance(s, A.LogStmt) and secret_flow:
+                self.secret_logs.add(s.message)
+            elif isinstance(s, A.AbandonStmt) and secret_flow:
+                self.secret_reasons.add(s.reason)
+            elif isinstance(s, A.IfStmt):
+                flow = secret_flow
+                for test, body in s.branches:
+                    flow = flow or secret(test)
+                    self._walk(body, flow, secret_locals)
+                self._walk(s.orelse, flow, secret_locals)
+            elif isinstance(s, A.ForStmt):
+                inner = secret_flow or secret(s.domain)
+                if inner:
+                    secret_locals.add(s.var)
+                self._walk(s.body, inner, secret_locals)
+            elif isinstance(s, A.WhileStmt):
+                self._walk(s.body, secret_flow or secret(s.test), secret_locals)
+            elif isinstance(s, A.RepeatStmt):
+                self._walk(s.body, secret_flow or (s.times is not None and secret(s.times)), secret_locals)
+            elif isinstance(s, (A.TurnStmt, A.PhaseStmt)):
+                self._walk(s.body, secret_flow, secret_locals)
+            elif isinstance(s, A.DoStmt) and s.name in self.model.procedures:
+                params = self.model.procedures[s.name].params
+                for p, arg in zip(params, s.args, strict=False):
+                    if secret_flow or secret(arg):
+                        self._secret_proc_params.add((s.name, p.name))
+
+
+def _sub_texts(a: A.ActionDecl) -> dict[str, set[str]]:
+    """Every sub-expression text of an action's requires (the keys of a check's values), with
+    the names it reads; a text that reads different names in two places gets both."""
+    out: dict[str, set[str]] = {}
+    for s in a.body:
+        if not isinstance(s, A.RequireStmt):
+            continue
+        for node in iter_nodes(s.test):
+            if isinstance(node, A.Node) and not isinstance(node, A.Target):
+                try:
+                    text = expr_text(node)
+                except (TypeError, ValueError, AttributeError):
+                    continue
+                out.setdefault(text, set()).update(free_names(node))
+    return out
+
+
+class UnknownSecrets:
+    """The answers when the rules are not at hand (a trace shown without its rules file):
+    every argument, choice, log line and sub-expression might be secret. Hidden writes are
+    still known from the trace's own marks (`hidden`, `owner`, `per_owner`)."""
+
+    hidden_vars: frozenset[str] = frozenset()
+    owner_vars: frozenset[str] = frozenset()
+
+    def is_public(self, names: Iterable[str], known: set[str] | frozenset[str] = frozenset()) -> bool:
+        return all(n in known for n in names)
+
+    def param_is_secret(self, action: str, name: str) -> bool:
+        return True
+
+    def choice_is_secret(self, var: str) -> bool:
+        return True
+
+    def log_is_secret(self, message: str) -> bool:
+        return True
+
+    def reason_is_secret(self, reason: str) -> bool:
+        return True
+
+    def names_of_check(self, action: str, text: str) -> set[str]:
+        return text_names(text)
+
+    def public_locals(self, action: str, public_params: set[str]) -> set[str]:
+        return set(public_params)
+
+
+_CACHE: dict[int, Secrets] = {}
+
+
+def secrets_of(model: Model) -> Secrets:
+    """The analysis of `model`, worked out once while the model lives."""
+    found = _CACHE.get(id(model))
+    if found is None or found.model is not model:
+        found = _CACHE[id(model)] = Secrets(model)
+        weakref.finalize(model, _CACHE.pop, id(model), None)
+    return found
