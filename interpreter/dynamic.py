@@ -26,6 +26,7 @@ class Field:
     copy: Callable[[Any, Any], Any]  # (value, program) -> an independent value
     dump: Callable[[Any], Any]
     load: Callable[[Any, Any, str], Any]  # (JSON value, the game being rebuilt, JSON path)
+    since: int = 1  # the save version that added the field: older saves get `None`
 
 
 def _same(v: Any, prog: Any = None) -> Any:
@@ -152,6 +153,35 @@ def _load_abandon(j: Any, g: Any, path: str) -> tuple | None:
     return (point, j["rule"], j["action"])
 
 
+def _load_seen(j: Any, g: Any, path: str) -> tuple[str, ...] | None:
+    if j is None and not g.tracking:
+        return None
+    if not isinstance(j, list) or len(j) != len(g.players) or any(
+            not isinstance(x, str) or len(x) != 32 or any(c not in "0123456789abcdef" for c in x) for x in j):
+        raise _fail(path, f"expected {len(g.players)} observation digests (32 hex digits), one per player")
+    return tuple(j)
+
+
+def _load_past(j: Any, g: Any, path: str) -> Any:
+    from .explicit import load_past
+
+    if j is not None and not g.tracking:
+        raise _fail(path, "a history in a save of a game that keeps none")
+    return load_past(j, g, path)
+
+
+def _load_chance_node(j: Any, g: Any, path: str) -> Any:
+    from .explicit import node_from_json
+
+    return node_from_json(j, g, path)
+
+
+def _dump_past(v: Any) -> Any:
+    from .explicit import dump_past
+
+    return dump_past(v)
+
+
 DYNAMIC: tuple[Field, ...] = (
     Field("vars", _copy_vars, lambda v: {k: jsonable(x) for k, x in v.items()}, _load_vars),
     Field("current", _same, _same, _load_player),
@@ -166,6 +196,11 @@ DYNAMIC: tuple[Field, ...] = (
     Field("scripted", _same, jsonable, _load_scripted),  # likewise
     Field("abandoned", _same, dict, _load_abandoned),  # moves taken back at this decision
     Field("abandon", _same, _dump_abandon, _load_abandon),  # (game before the move, rule, move)
+    # kept by games with a history or explicit chance (interpreter/explicit.py), immutable:
+    Field("past", _same, _dump_past, _load_past, since=3),  # moves and outcomes, newest first
+    Field("seen", _same, lambda v: None if v is None else list(v), _load_seen, since=3),  # per player
+    # last: loading it replays the move on the game the fields above rebuilt
+    Field("chance_node", _same, lambda v: None if v is None else v.to_json(), _load_chance_node, since=3),
 )
 NAMES = tuple(f.name for f in DYNAMIC)
 COPIED = tuple(f for f in DYNAMIC if f.copy is not _same)  # the fields a clone must copy

@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import operator
 import time
+from collections import deque
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from . import explicit as _explicit
 from .dynamic import COPIED, DYNAMIC
 from .dynamic import copy_frames as _copy_frames
 from .errors import Abandoned, BudgetExceeded, EngineError, IllegalAction, RuleFailure, SaveError
@@ -38,6 +41,7 @@ WORK_BUDGET = 50_000_000
 WORK_CHUNK = 100_000
 TIME_LIMIT = 60.0
 PASS = Action("pass")
+_EMPTY_SEEN = "0" * 32  # the record of a player who has observed nothing yet (interpreter/infostate.py)
 _RULE_ERRORS = (KeyError, IndexError, TypeError, ValueError, ZeroDivisionError, AttributeError,
                 RecursionError, OverflowError, MemoryError)
 _CHECK_ERRORS = (RuleFailure, *_RULE_ERRORS)
@@ -65,7 +69,7 @@ class Game(TraceRecorder):
     """One game in progress. Build it with `Ruleset.new_game`; see docs/architecture.md."""
 
     def __init__(self, prog: Program, players: tuple[str, ...], seed: int, options: dict,
-                 ruleset: Any = None):
+                 ruleset: Any = None, chance: str = "sampled", history: bool = False):
         # fixed for the whole game
         self.prog = prog
         self.ruleset = ruleset  # where the program came from (saves of nested games load with it)
@@ -76,7 +80,12 @@ class Game(TraceRecorder):
         self.consts = prog.constants(options)
         self.work_budget = WORK_BUDGET  # steps of work allowed between two decisions
         self.time_limit = TIME_LIMIT  # seconds allowed between two decisions
-        self._plain = {} if prog.record else prog.plain_effects  # moves apply() plays directly
+        if chance not in _explicit.CHANCE_MODES:
+            raise EngineError(f"chance is 'sampled' or 'explicit', not {chance!r}")
+        self.chance_mode = chance
+        self.explicit = chance == "explicit"  # chance events are nodes (interpreter/explicit.py)
+        self.tracking = history or self.explicit  # moves go the long way, keeping the history
+        self._plain = {} if prog.record or self.tracking else prog.plain_effects  # moves apply() plays directly
         # the dynamic state (interpreter/dynamic.py lists it: clone, undo and saves follow it)
         self.vars: dict[str, Any] = {}
         self.current: str = players[0]
@@ -91,6 +100,9 @@ class Game(TraceRecorder):
         self.scripted: dict[str, list] = {}
         self.abandoned: dict[str, str] = {}
         self.abandon: tuple | None = None
+        self.past: tuple | None = None  # the history: (earlier, entry) pairs, newest first
+        self.seen: tuple[str, ...] | None = (_EMPTY_SEEN,) * len(players) if self.tracking else None
+        self.chance_node: _explicit.ChanceNode | None = None
         self._bookkeeping(self.record)
 
     def _bookkeeping(self, record: bool) -> None:
@@ -108,6 +120,7 @@ class Game(TraceRecorder):
         self.work = WORK_CHUNK  # what is left of this chunk of the decision's work budget
         self._worked = 0  # work of the decision before this chunk
         self._clock = 0.0  # when the decision's first chunk ran out
+        self._feed: deque = deque()  # explicit chance: the outcomes a replayed move is given
 
     # ------------------------------------------------------------------ set-up
     def prepare(self) -> Game:
@@ -121,16 +134,22 @@ class Game(TraceRecorder):
         """Run the flow to the first decision; with `phase`, jump straight to that top-level
         phase of the flow (scenarios set up a position and begin, say, in winter)."""
         self.prepare()
+        if phase is not None and phase not in self.prog.phase_labels:
+            known = ", ".join(self.prog.phase_labels) or "none"
+            raise EngineError(f"no phase '{phase}' at the top of the flow (top-level phases: {known})")
+        if self.tracking:  # the start may stop at a chance node (a deal), and is remembered
+            _explicit.start(self, phase)
+        else:
+            self._start_now(phase)
+        return self
+
+    def _start_now(self, phase: str | None) -> None:
         if phase is not None:
-            if phase not in self.prog.phase_labels:
-                known = ", ".join(self.prog.phase_labels) or "none"
-                raise EngineError(f"no phase '{phase}' at the top of the flow (top-level phases: {known})")
             self.frames[0][1] = self.prog.phase_labels[phase]
         self.work, self._worked = WORK_CHUNK, 0
         self._run()
         if self.record:  # traced games (tests, debugging) also check invariants as they go
             self.check_invariants()
-        return self
 
     def domains(self) -> dict[str, tuple]:
         d = dict(self.prog.elements)
@@ -151,7 +170,63 @@ class Game(TraceRecorder):
         return list(self.result["winners"]) if self.result else []
 
     def decision_player(self) -> str | None:
+        """Who decides now; None at a chance node and at the end."""
         return self.pending["player"] if self.pending else None
+
+    # ------------------------------------------------------------------ chance and history
+    @property
+    def is_chance_node(self) -> bool:
+        """Whether the game waits for a chance outcome (only with explicit chance)."""
+        return self.chance_node is not None
+
+    def chance_outcomes(self) -> list[tuple[Any, Fraction]]:
+        """The outcomes of the chance event the game waits for, each with its exact
+        probability (they sum to 1); empty when it waits for none."""
+        node = self.chance_node
+        return node.outcomes() if node is not None else []
+
+    def chance_event(self) -> dict | None:
+        """The chance event the game waits for: its kind (`roll`, `random`, `shuffle`,
+        `bernoulli`) and what it is (`die 1 of 2d6`, `item 3 of 18`)."""
+        node = self.chance_node
+        return None if node is None else {"kind": node.kind, "what": node.what}
+
+    def chance_pick(self, kind: str, what: str, values: list, weights: list[int] | None) -> Any:
+        """Called by chance events of an explicit game: the outcome, or a chance node."""
+        return _explicit.pick(self, kind, what, values, weights)
+
+    def history(self) -> list[tuple]:
+        """The moves and chance outcomes so far, in order: `("move", player, text)` and
+        `("chance", outcome number, text)`; kept with `history=True` or explicit chance."""
+        if not self.tracking:
+            raise EngineError("this game keeps no history: new_game(history=True) or chance=\"explicit\"")
+        return _explicit.history(self)
+
+    def information_state(self, player: str) -> str:
+        """Everything `player` has observed so far, as a stable string (interpreter/infostate.py)."""
+        from .infostate import information_state
+
+        return information_state(self, player)
+
+    def observation(self, player: str) -> str:
+        """What `player` observes now, as a stable string."""
+        from .infostate import observation
+
+        return observation(self, player)
+
+    def observation_tensor(self, player: str) -> list[float]:
+        """`observation(player)` as numbers, laid out by the declared types (interpreter/encode.py)."""
+        from .encode import encoder
+
+        if player not in self.players:
+            raise EngineError(f"unknown player '{player}'; players: {', '.join(self.players)}")
+        return encoder(self).encode(self, player)
+
+    def observation_shape(self) -> tuple[int]:
+        """The length of every `observation_tensor` of this ruleset, player count and options."""
+        from .encode import encoder
+
+        return (encoder(self).size,)
 
     def _op(self) -> ir.Op:
         frame = self.frames[-1]
@@ -198,6 +273,9 @@ class Game(TraceRecorder):
         p = self.pending
         if self.result is not None:
             return Explanation(False, text, "the game is over", None, [])
+        if self.chance_node is not None:
+            return Explanation(False, text, f"the game waits for chance ({self.chance_node.kind} "
+                               f"{self.chance_node.what}): apply one of its outcomes", None, [])
         if p is None:
             return Explanation(False, text, "no decision is pending", None, [])
         if p["kind"] == "choose":
@@ -296,8 +374,15 @@ class Game(TraceRecorder):
                         self._run()
                     return
                 move = action
+        if self.tracking:  # explicit chance or a kept history: played on a copy, then taken
+            _explicit.play(self, move or action)
+            return
+        self._play_checked(move or self._legal_move(action))
+
+    def _play_checked(self, move: Action) -> None:
+        """Play a legal move, roll it back if it abandons itself, check invariants when traced."""
         try:
-            self._take(move or self._legal_move(action))
+            self._take(move)
         except Abandoned as ab:
             self._roll_back(ab)
             return
@@ -311,6 +396,8 @@ class Game(TraceRecorder):
         a = as_action(action)
         if self.result is not None:
             raise IllegalAction(f"{a}: the game is over")
+        if self.chance_node is not None:
+            raise IllegalAction(f"{a}: {self.explain(a).reason}")
         if self.pending is None:
             raise IllegalAction(f"{a}: no decision is pending")
         for m in self.legal_actions():
@@ -427,6 +514,9 @@ class Game(TraceRecorder):
         """Take back the last decision, from the journal of a recorded game."""
         if not self.record:
             raise EngineError("undo needs a recorded game (record=True): only it keeps a journal")
+        if self.tracking:
+            raise EngineError("undo is not kept for games with explicit chance or a history: "
+                              "clone() the game before the move instead")
         if not self._undo:
             raise EngineError("nothing to undo")
         meta, frames, legal, jstart, tlen = self._undo.pop()

@@ -5,8 +5,10 @@ every one is checked on the way in and a bad one is named by its JSON path. The 
 pending decision are checked against the compiled program, and the ruleset's invariants
 against the state, so a save of an impossible position is refused, not played.
 
-Version 2 names a block's slots by the pc of the op that makes them (`#4`); version 1 named them
-by a counter of the old compiler (`_p9`). A version-1 save is upgraded on load (`upgrade_v1`).
+Version 3 adds the chance mode, the history and a chance node (interpreter/explicit.py);
+version-2 saves load with none. Version 2 names a block's slots by the pc of the op that makes
+them (`#4`); version 1 named them by a counter of the old compiler (`_p9`). A version-1 save is
+upgraded on load (`upgrade_v1`).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ if TYPE_CHECKING:
     from . import ir
 
 SAVE_FORMAT = "regelwerk-save"
-SAVE_VERSION = 2
+SAVE_VERSION = 3  # 3: chance mode, history and chance node (a version-2 save has none)
 
 
 def identity(game: Any) -> dict:
@@ -42,7 +44,7 @@ def identity(game: Any) -> dict:
 def game_to_json(game: Any) -> dict:
     """A versioned, self-checking snapshot; `Game.from_json` continues it identically."""
     out = {"format": SAVE_FORMAT, "version": SAVE_VERSION, **identity(game),
-           "ruleset_file": game.prog.identity.path}
+           "ruleset_file": game.prog.identity.path, "chance": game.chance_mode, "history": game.tracking}
     for f in DYNAMIC:
         out[f.name] = f.dump(getattr(game, f.name))
     return out
@@ -80,8 +82,15 @@ def game_from_json(data: Any, ruleset: Any = None, record: bool = False, path: s
     options = data.get("options") or {}
     if not isinstance(options, dict):
         raise _fail(f"{path}.options", "expected a map of option values")
+    chance = data.get("chance", "sampled")
+    if chance not in ("sampled", "explicit"):
+        raise _fail(f"{path}.chance", f"expected 'sampled' or 'explicit', found {chance!r}")
+    history = data.get("history", False)
+    if type(history) is not bool:
+        raise _fail(f"{path}.history", f"expected true or false, found {history!r}")
     try:
-        g = ruleset.new_game(players=len(players), seed=seed, options=options, record=record, start=False)
+        g = ruleset.new_game(players=len(players), seed=seed, options=options, record=record, start=False,
+                             chance=chance, history=history)
     except SaveError:
         raise
     except EngineError as err:
@@ -90,9 +99,14 @@ def game_from_json(data: Any, ruleset: Any = None, record: bool = False, path: s
         raise _fail(f"{path}.players", "do not match the ruleset's player names")
     for f in DYNAMIC:
         if f.name not in data:
-            raise _fail(f"{path}.{f.name}", "missing")
+            if version >= f.since:
+                raise _fail(f"{path}.{f.name}", "missing")
+            setattr(g, f.name, f.load(None, g, f"{path}.{f.name}"))  # a field older saves lack
+            continue
         setattr(g, f.name, f.load(data[f.name], g, f"{path}.{f.name}"))
     _check_decision(g, path)
+    if g.chance_node is not None and g.chance_node.move is None:
+        return g  # waits for chance before the start is done: the set-up has yet to run
     broken = g.broken_invariants()
     if broken:
         raise _fail(path, "the state breaks the rules: " + "; ".join(broken))
@@ -158,8 +172,12 @@ def check_pending(j: Any, g: Any, path: str) -> dict | None:
 def _check_decision(g: Any, path: str) -> None:
     """The pending decision, the result and the top frame must tell the same story."""
     if g.result is not None:
-        if g.pending is not None:
+        if g.pending is not None or g.chance_node is not None:
             raise _fail(f"{path}.pending", "a finished game waits for no decision")
+        return
+    if g.chance_node is not None:  # waits for chance: the node's own replay checked it
+        if g.pending is not None:
+            raise _fail(f"{path}.pending", "a game that waits for chance waits for no decision")
         return
     if g.pending is None:
         raise _fail(f"{path}.pending", "a game in progress waits for a decision")

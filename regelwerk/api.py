@@ -76,9 +76,13 @@ class Ruleset:
         return out
 
     def new_game(self, players: int | None = None, seed: int = 0, options: dict | None = None,
-                 record: bool = False, start: bool = True) -> Game:
+                 record: bool = False, start: bool = True, chance: str = "sampled",
+                 history: bool = False) -> Game:
         """A new game with the first `players` names of the ruleset, started to its first
-        decision (or, with `start=False`, built but not started: scripts and set-up first)."""
+        decision (or, with `start=False`, built but not started: scripts and set-up first).
+        `chance="explicit"` makes every chance event a node of the game tree instead of a
+        draw from the seeded generator; `history=True` keeps the moves and what each player
+        observed (information states). Both are for analysis (docs/analysis.md)."""
         decl = self.model.players
         n = decl.min_count if players is None else players
         if type(n) is not int or not decl.min_count <= n <= decl.max_count:
@@ -87,7 +91,7 @@ class Ruleset:
                               f" players, not {n}")
         if type(seed) is not int:
             raise EngineError(f"a seed is a whole number, not {seed!r}")
-        if start and not options:  # the common case, kept short
+        if start and not options and chance == "sampled" and not history:  # the common case, kept short
             template = self._templates.get((n, record))
             if template is not None:
                 return _from_template(template, seed)
@@ -97,22 +101,25 @@ class Ruleset:
         prog = self.program(record)
         names = tuple(decl.names[:n])
         if not start:
-            return Game(prog, names, seed, opts, self)
-        key = (n, record) if not opts else (n, record, repr(sorted(opts.items())))
+            return Game(prog, names, seed, opts, self, chance, history)
+        key = (n, record) if not opts and chance == "sampled" and not history else \
+            (n, record, repr(sorted(opts.items())), chance, history)
         if key not in self._templates:
-            self._templates[key] = self._template(prog, names, opts)
+            self._templates[key] = self._template(prog, names, opts, chance, history)
         template = self._templates[key]
         if template is None:  # the start draws on chance: every seed starts differently
-            return Game(prog, names, seed, opts, self).start()
+            return Game(prog, names, seed, opts, self, chance, history).start()
         return _from_template(template, seed)
 
-    def _template(self, prog: Program, names: tuple[str, ...], opts: dict) -> Game | None:
+    def _template(self, prog: Program, names: tuple[str, ...], opts: dict, chance: str = "sampled",
+                  history: bool = False) -> Game | None:
         """A started game to clone new games from, if starting used no chance (so the start is
-        the same for every seed); otherwise None."""
+        the same for every seed); otherwise None. An explicit game never draws: its start is
+        the same for every seed, stopped at a chance node or not."""
         from .interpreter.game import Game
         from .interpreter.stdlib.rng import seed_state
 
-        game = Game(prog, names, 0, opts, self).start()
+        game = Game(prog, names, 0, opts, self, chance, history).start()
         return game if game.rng == seed_state(0) and not game.scripted else None
 
     def load_game(self, data: Any, record: bool = False) -> Game:

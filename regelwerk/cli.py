@@ -466,15 +466,37 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_perft(args: argparse.Namespace) -> int:
+    """Count move sequences per depth; with --chance, chance outcomes are plies too (explicit
+    chance: every die face and every next card a branch, not one seeded deal)."""
+    from .interpreter.analysis import count_terminal, perft_tree
+
     r = _load(args.file, args.root)
-    game = r.new_game(players=args.players, seed=args.seed, options=_options(args.option, r))
+    game = r.new_game(players=args.players, seed=args.seed, options=_options(args.option, r),
+                      chance="explicit" if args.chance else "sampled")
+    count = perft_tree if args.chance else perft
     for d in range(1, args.depth + 1):
         t = time.perf_counter()
-        n = perft(game, d)
+        n = count(game, d)
         extra = f"  ({time.perf_counter() - t:.2f}s)" if args.timing else ""
         print(f"{d} {n}{extra}")
     if args.games:
-        print(f"games {count_games(game, args.depth)}")
+        print(f"games {(count_terminal if args.chance else count_games)(game, args.depth)}")
+    return 0
+
+
+def cmd_analyze(args: argparse.Namespace) -> int:
+    """Exact win chances and expected scores under uniform random play, chance weighed exactly."""
+    from .interpreter.analysis import expected_outcome, outcome_json, outcome_text
+
+    r = _load(args.file, args.root)
+    game = r.new_game(players=args.players, options=_options(args.option, r), chance="explicit")
+    if args.max_positions < 1:
+        raise CliError(f"--max-positions {args.max_positions}: at least one", 2)
+    out = expected_outcome(game, args.max_positions, args.time_limit)
+    if args.json:
+        print(json.dumps(outcome_json(r.title, out), indent=2))
+    else:
+        print(outcome_text(r.title, out))
     return 0
 
 
@@ -599,7 +621,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--depth", type=int, required=True)
     p.add_argument("--games", action="store_true", help="also count complete games within the depth")
     p.add_argument("--timing", action="store_true")
+    p.add_argument("--chance", action="store_true",
+                   help="explicit chance: count each chance outcome as a ply (every deal, every roll)")
     p.set_defaults(fn=cmd_perft)
+
+    p = sub.add_parser("analyze", help="exact win chances and expected scores under uniform random "
+                       "play, every chance outcome weighed (small games)")
+    root_arg(p)
+    p.add_argument("file")
+    p.add_argument("--players", type=int, default=None)
+    p.add_argument("--option", action="append", metavar="NAME=VALUE")
+    p.add_argument("--max-positions", type=int, default=2_000_000, metavar="N",
+                   help="give up beyond N distinct positions (default 2,000,000)")
+    p.add_argument("--time-limit", type=float, default=None, metavar="SECONDS", help="give up after this long")
+    p.add_argument("--json", action="store_true", help="the fractions as JSON")
+    p.set_defaults(fn=cmd_analyze)
 
     p = sub.add_parser("lsp", help="the language server for editors, over stdin/stdout")
     p.set_defaults(fn=cmd_lsp)
