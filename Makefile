@@ -12,7 +12,7 @@ export REGELWERK_CHROMIUM := $(CHROMIUM)
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test,browser,lsp,report,dask]'
+	$(BIN)/pip install --quiet -e '.[test,browser,lsp,report,dask,openspiel]'
 	touch $(STAMP)
 
 demo: $(STAMP)

@@ -1,0 +1,758 @@
+"""regelwerk games as OpenSpiel games, so that every OpenSpiel algorithm runs on any ruleset.
+
+    from regelwerk.openspiel import load_game
+    game = load_game("rulesets/examples/kuhn.rules")          # a pyspiel.Game
+    state = game.new_initial_state()
+
+The game is a Python game registered with pyspiel under the short name `python_regelwerk`, with
+the ruleset's path and settings as game parameters, so `pyspiel.load_game(
+"python_regelwerk(path=/abs/kuhn.rules)")`, `serialize_game_and_state` and pickling work too.
+docs/analysis.md describes the bridge: the game type decided from the checked model, the
+action index built from the action signatures, chance outcomes, returns, and the numbers
+measured on Kuhn poker. Needs the `openspiel` extra (`pip install 'regelwerk[openspiel]'`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from . import load
+from .api import Ruleset
+from .dsl import ast as A
+from .dsl.check_expr import CHANCE_NAMES
+from .dsl.parse import iter_nodes
+from .dsl.printer import expr_text
+from .dsl.types import BOOL, Elem, Opt, Type
+from .interpreter import ir
+from .interpreter.game import Game
+from .interpreter.moves import Action, parse_action
+from .interpreter.values import value_text
+
+__all__ = ["SHORT_NAME", "ActionIndex", "RegelwerkGame", "RegelwerkState", "load_game"]
+
+SHORT_NAME = "python_regelwerk"
+
+# Every game parameter with its default. pyspiel types each parameter by its default here.
+PARAMETERS: dict[str, Any] = {
+    "path": "",  # the main .rules file (absolute: game strings are loaded from any folder)
+    "players": 0,  # 0: the ruleset's minimum
+    "options": "",  # "name:value;name:value", values as rules write them
+    "chance": "explicit",  # "explicit": chance nodes; "sampled": chance drawn inside moves
+    "seed": 0,  # sampled chance: the n-th new initial state plays with seed + n
+    "returns": "auto",  # "auto": scores if the ruleset scores, else the outcome; or "outcome", "scores"
+    "explore": 1000,  # game-tree nodes walked to establish exact facts (0: do not walk)
+    "max_game_length": 0,  # 0: as established, else DEFAULT_MAX_GAME_LENGTH
+    "max_actions": 0,  # positional index only: 0 as established, else DEFAULT_MAX_ACTIONS
+    "max_chance_outcomes": 0,  # 0: as established, else DEFAULT_MAX_CHANCE_OUTCOMES
+    "min_utility": -1000.0,  # score returns that could not be established: their bounds
+    "max_utility": 1000.0,
+}
+DEFAULT_MAX_GAME_LENGTH = 100_000  # the same bound as `regelwerk simulate --max-steps`
+DEFAULT_MAX_ACTIONS = 10_000  # the seed rulesets offer at most a few hundred moves at once
+DEFAULT_MAX_CHANCE_OUTCOMES = 1_000
+MAX_INDEXED_ACTIONS = 1_000_000  # a larger mixed-radix index falls back to positions
+_FORBIDDEN = set(",()=")  # characters a pyspiel game string cannot carry in a value
+
+_Mode = pyspiel.GameType.ChanceMode
+_Utility = pyspiel.GameType.Utility
+_Info = pyspiel.GameType.Information
+
+
+# ---------------------------------------------------------------------- the action index
+@dataclass(frozen=True)
+class _Slot:
+    """One action's range of indices: its offset and each parameter's values (mixed radix,
+    first parameter most significant)."""
+
+    name: str
+    offset: int
+    domains: tuple[tuple, ...]
+    lookup: tuple[dict, ...]
+    size: int
+
+
+def _key(v: Any) -> tuple:
+    """A dictionary key that keeps `true` apart from `1`."""
+    return (type(v).__name__, v)
+
+
+class ActionIndex:
+    """A stable integer for every move of a ruleset, built from the action signatures.
+
+    Each action gets a range (declaration order) holding every combination of its parameters'
+    values (a mixed-radix number over their finite domains: boards, enums, players, `bool`,
+    ranges and literal lists of constants), then `pass` gets one index if some `play` may be
+    passed, then `choose(v)` one per value of every `choose`'s finite domain. When some
+    parameter or choice ranges over something that is not a finite type (a hand of cards as
+    a list, `placements(...)`), the whole ruleset uses a positional index instead: a move's
+    index is its position in `legal_actions()`, which is stable for a given position, up to a
+    fixed bound. `positional` then says why."""
+
+    def __init__(self, game: Game):
+        prog = game.prog
+        model = prog.model
+        self.positional: str | None = None
+        self.slots: list[_Slot] = []
+        self.pass_index: int | None = None
+        self.choose_offset = 0
+        self.choose_values: tuple = ()
+        self._choose_lookup: dict = {}
+        offset = 0
+        for name, decl in model.actions.items():
+            domains = []
+            for p in decl.params:
+                values = _param_values(game, p)
+                if values is None:
+                    shown = f"{p.name}: {expr_text(p.type)}" if p.type is not None else \
+                        f"{p.name} in {expr_text(p.domain)}"
+                    self.positional = f"action {name}({shown}): the domain is not a finite type"
+                    break
+                domains.append(values)
+            if self.positional:
+                break
+            size = 1
+            for d in domains:
+                size *= max(len(d), 1)
+            lookup = tuple({_key(v): i for i, v in enumerate(d)} for d in domains)
+            self.slots.append(_Slot(name, offset, tuple(domains), lookup, size))
+            offset += size
+        ops = [op for block in prog.blocks for op in block.ops]
+        if not self.positional:
+            if any(isinstance(op, ir.Play) and op.optional for op in ops):
+                self.pass_index = offset
+                offset += 1
+            values: list = []
+            seen: set = set()
+            for op in ops:
+                if not isinstance(op, ir.Choose):
+                    continue
+                found = _domain_values(game, op.domain)
+                if found is None:
+                    self.positional = f"choose {op.var} in {expr_text(op.domain)}: the domain is not a finite type"
+                    break
+                for v in found:
+                    if _key(v) not in seen:
+                        seen.add(_key(v))
+                        values.append(v)
+            self.choose_offset = offset
+            self.choose_values = tuple(values)
+            self._choose_lookup = {_key(v): i for i, v in enumerate(values)}
+            offset += len(values)
+        if not self.positional and offset > MAX_INDEXED_ACTIONS:
+            self.positional = f"the parameters' domains give {offset:,} indices (more than {MAX_INDEXED_ACTIONS:,})"
+        self.size = offset  # positional: replaced by the game's bound
+        self._by_name = {s.name: s for s in self.slots}
+
+    def index(self, move: Action) -> int:
+        """The index of `move` (not for the positional index: that needs the legal list)."""
+        if self.positional:
+            raise ValueError(f"this ruleset's moves are indexed by position ({self.positional})")
+        if move.name == "pass" and not move.args and self.pass_index is not None:
+            return self.pass_index
+        if move.name == "choose" and len(move.args) == 1:
+            i = self._choose_lookup.get(_key(move.args[0]))
+            if i is None:
+                raise ValueError(f"{move}: its value is outside every choice's domain")
+            return self.choose_offset + i
+        slot = self._by_name.get(move.name)
+        if slot is None or len(move.args) != len(slot.domains):
+            raise ValueError(f"{move}: not a move of this ruleset's action index")
+        i = 0
+        for arg, d, lookup in zip(move.args, slot.domains, slot.lookup, strict=True):
+            j = lookup.get(_key(arg)) if not isinstance(arg, (list, dict, set)) else None
+            if j is None:
+                raise ValueError(f"{move}: {value_text(arg)} is outside the parameter's domain")
+            i = i * len(d) + j
+        return slot.offset + i
+
+    def move(self, index: int) -> Action | None:
+        """The move an index stands for, whether or not it is legal now (None: no move)."""
+        if self.positional or not 0 <= index < self.size:
+            return None
+        if self.pass_index is not None and index == self.pass_index:
+            return Action("pass")
+        if index >= self.choose_offset and self.choose_values:
+            return Action("choose", (self.choose_values[index - self.choose_offset],))
+        for slot in self.slots:
+            if slot.offset <= index < slot.offset + slot.size:
+                rest = index - slot.offset
+                args = []
+                for d in reversed(slot.domains):
+                    args.append(d[rest % len(d)])
+                    rest //= len(d)
+                return Action(slot.name, tuple(reversed(args)))
+        return None
+
+    def describe(self) -> list[str]:
+        """The layout as lines of text (for docs and debugging)."""
+        if self.positional:
+            return [f"positional: {self.positional}"]
+        out = []
+        for s in self.slots:
+            radices = " x ".join(str(len(d)) for d in s.domains) or "1"
+            out.append(f"{s.offset}..{s.offset + s.size - 1}: {s.name} ({radices})")
+        if self.pass_index is not None:
+            out.append(f"{self.pass_index}: pass")
+        if self.choose_values:
+            out.append(f"{self.choose_offset}..{self.choose_offset + len(self.choose_values) - 1}: "
+                       f"choose ({len(self.choose_values)} values)")
+        return out
+
+
+def _type_values(t: Type, domains: dict[str, tuple]) -> tuple | None:
+    """The values of a finite type (an optional one adds `none`), or None."""
+    inner = t.inner if isinstance(t, Opt) else t
+    if isinstance(inner, Elem):
+        values = domains.get(inner.name)
+    elif inner == BOOL:
+        values = (False, True)
+    else:
+        return None
+    if values is None:
+        return None
+    return (*values, None) if isinstance(t, Opt) else tuple(values)
+
+
+def _param_values(game: Game, p: A.Param) -> tuple | None:
+    if p.type is not None:
+        return _type_values(game.prog.model.type_of_decl(p.type), game.domains())
+    return _domain_values(game, p.domain)
+
+
+def _domain_values(game: Game, node: A.Node) -> tuple | None:
+    """The values a parameter or choice written `x in node` can take, when that is a fixed
+    finite set: the items' finite type, a range with constant bounds, or a literal list."""
+    model = game.prog.model
+    found = _type_values(model.type_of(node).item, game.domains())
+    if found is not None:
+        return found
+    if isinstance(node, A.Range) and _constant(model, node.low) and _constant(model, node.high):
+        low, high = game.prog.expr(node.low)(game), game.prog.expr(node.high)(game)
+        if type(low) is int and type(high) is int:
+            return tuple(range(low, high + 1))
+    if isinstance(node, (A.ListLit, A.SetLit)) and all(
+            isinstance(x, (A.IntLit, A.StrLit, A.BoolLit, A.NoneLit)) for x in node.items):
+        values: list = []
+        for x in node.items:
+            v = None if isinstance(x, A.NoneLit) else x.value
+            if _key(v) not in {_key(y) for y in values}:
+                values.append(v)
+        return tuple(values)
+    return None
+
+
+def _constant(model: Any, node: A.Node) -> bool:
+    """Whether an expression reads only literals, constants and options (so its value is the
+    same in every position of a game)."""
+    for n in iter_nodes(node):
+        if isinstance(n, A.Name):
+            if n.name not in model.consts and n.name not in model.options:
+                return False
+        elif not isinstance(n, (A.IntLit, A.Neg, A.BinOp)):
+            return False
+        elif isinstance(n, A.BinOp) and n.op not in ("+", "-", "*"):
+            return False
+    return True
+
+
+# ---------------------------------------------------------------------- facts about a ruleset
+def uses_chance(ruleset: Ruleset) -> bool:
+    """Whether any rule draws on chance: roll, random, shuffled, bernoulli, `shuffle`, or a
+    chance device (scenarios' scripts do not count)."""
+    if ruleset.model.devices:
+        return True
+    for module in ruleset.modules:
+        for decl in module.decls:
+            if isinstance(decl, A.ScenarioDecl):
+                continue
+            for n in iter_nodes(decl):
+                if isinstance(n, A.ShuffleStmt) or (isinstance(n, A.Call) and n.func in CHANCE_NAMES):
+                    return True
+    return False
+
+
+def has_hidden_state(ruleset: Ruleset) -> bool:
+    """Whether any state variable is `hidden` or `hidden except owner`."""
+    return any(v.hidden for v in ruleset.model.vars.values())
+
+
+@dataclass
+class _Facts:
+    """What a complete walk of the game tree established (None: the walk did not finish)."""
+
+    nodes: int
+    terminals: int
+    min_return: float
+    max_return: float
+    sums: set
+    max_length: int
+    max_chance: int
+    max_legal: int
+
+
+def _explore(start: Game, budget: int, returns: Any) -> _Facts | None:
+    """Walk the whole game tree (chance outcomes included) from `start`, if it has at most
+    `budget` nodes."""
+    stack = [(start, 0)]
+    nodes = terminals = max_length = max_chance = max_legal = 0
+    low, high, sums = float("inf"), float("-inf"), set()
+    while stack:
+        g, depth = stack.pop()
+        nodes += 1
+        if nodes > budget:
+            return None
+        if g.is_over:
+            r = returns(g)
+            terminals += 1
+            low, high = min(low, *r), max(high, *r)
+            sums.add(round(sum(r), 9))
+            max_length = max(max_length, depth)
+        elif _is_chance(g):
+            outcomes = g.chance_outcomes()
+            max_chance = max(max_chance, len(outcomes))
+            for value, _p in outcomes:
+                child = g.clone()
+                child.apply(value)
+                stack.append((child, depth))
+        else:
+            legal = g.legal_actions()
+            max_legal = max(max_legal, len(legal))
+            for move in legal:
+                child = g.clone()
+                child.apply(move)
+                stack.append((child, depth + 1))
+    return _Facts(nodes, terminals, low, high, sums, max_length, max_chance, max_legal)
+
+
+def _is_chance(g: Game) -> bool:
+    return bool(getattr(g, "is_chance_node", False))
+
+
+# ---------------------------------------------------------------------- rules and options
+_RULESETS: dict[str, tuple[int, Ruleset]] = {}
+_FACTS: dict[str, tuple[ActionIndex, _Facts | None]] = {}
+
+
+def _ruleset(path: str) -> Ruleset:
+    """The ruleset at `path`, loaded once per process (again when the file changed)."""
+    if not path:
+        raise ValueError(f"{SHORT_NAME} needs a path: {SHORT_NAME}(path=/abs/path/game.rules)")
+    stamp = os.stat(path).st_mtime_ns
+    cached = _RULESETS.get(path)
+    if cached is None or cached[0] != stamp:
+        cached = _RULESETS[path] = (stamp, load(path))
+    return cached[1]
+
+
+def encode_options(options: dict[str, Any] | None) -> str:
+    """Options as one game-parameter text: `name:value;name:value` (values as rules write them)."""
+    parts = []
+    for name, value in sorted((options or {}).items()):
+        text = f"{name}:{value_text(value)}"
+        bad = sorted(_FORBIDDEN & set(text) | ({";"} & set(value_text(value))))
+        if bad:
+            raise ValueError(f"option {name}={value_text(value)}: a game parameter cannot hold "
+                             f"{' '.join(repr(c) for c in bad)}")
+        parts.append(text)
+    return ";".join(parts)
+
+
+def decode_options(text: str) -> dict[str, Any]:
+    """The options of `encode_options`, read back with the rules' own move reader (no eval)."""
+    out: dict[str, Any] = {}
+    for part in filter(None, (p.strip() for p in text.split(";"))):
+        name, sep, value = part.partition(":")
+        if not sep or not name.strip():
+            raise ValueError(f"options: {part!r} is not name:value")
+        out[name.strip()] = parse_action(f"option({value.strip()})").args[0]
+    return out
+
+
+# ---------------------------------------------------------------------- the game
+class RegelwerkGame(pyspiel.Game):
+    """One ruleset with fixed players, options and chance mode, as a pyspiel game."""
+
+    def __init__(self, params: dict | None = None):
+        params = {**PARAMETERS, **(params or {})}
+        path = str(params["path"])
+        rules = _ruleset(path)
+        chance, returns = params["chance"], params["returns"]
+        if chance not in ("explicit", "sampled"):
+            raise ValueError(f"chance={chance!r}: explicit or sampled")
+        if returns not in ("auto", "outcome", "scores"):
+            raise ValueError(f"returns={returns!r}: auto, outcome or scores")
+        if returns == "auto":
+            returns = "scores" if rules.model.scoring is not None else "outcome"
+        elif returns == "scores" and rules.model.scoring is None:
+            raise ValueError(f"returns=scores: {rules.title} declares no scoring")
+        decl = rules.model.players
+        n = params["players"] or decl.min_count
+        options = rules.options(decode_options(params["options"]))
+        stochastic = uses_chance(rules)
+        explicit = stochastic and chance == "explicit"
+        if explicit and not _explicit_supported():
+            raise ValueError("this regelwerk has no explicit chance yet: load with chance=sampled")
+        start = _new_game(rules, n, 0, options, explicit)
+        key = f"{rules.hash}|{n}|{params['options']}|{explicit}|{returns}|{params['explore']}"
+        cached = _FACTS.get(key)
+        if cached is None:
+            index = ActionIndex(start)
+            facts = None
+            if params["explore"] > 0 and (explicit or not stochastic):
+                facts = _explore(start.clone(), params["explore"], _returns_fn(returns, start.players))
+            cached = _FACTS[key] = (index, facts)
+        index, facts = cached
+        utility, low, high, total = _utility(returns, n, facts, params)
+        if index.positional:
+            size = params["max_actions"] or (facts.max_legal if facts else DEFAULT_MAX_ACTIONS)
+        else:
+            size = index.size
+        if explicit:
+            outcomes = params["max_chance_outcomes"] or (facts.max_chance if facts else DEFAULT_MAX_CHANCE_OUTCOMES)
+        else:
+            outcomes = 0
+        length = params["max_game_length"] or (facts.max_length if facts else DEFAULT_MAX_GAME_LENGTH)
+        engine_obs = hasattr(start, "observation_tensor")
+        game_type = pyspiel.GameType(
+            short_name=SHORT_NAME,
+            long_name=f"regelwerk: {rules.title}",
+            dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+            chance_mode=(_Mode.EXPLICIT_STOCHASTIC if explicit else
+                         _Mode.SAMPLED_STOCHASTIC if stochastic else _Mode.DETERMINISTIC),
+            information=_Info.IMPERFECT_INFORMATION if has_hidden_state(rules) else _Info.PERFECT_INFORMATION,
+            utility=utility,
+            reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+            max_num_players=decl.max_count,
+            min_num_players=decl.min_count,
+            provides_information_state_string=True,
+            provides_information_state_tensor=False,
+            provides_observation_string=True,
+            provides_observation_tensor=engine_obs,
+            parameter_specification=PARAMETERS,
+            default_loadable=False,
+        )
+        info = pyspiel.GameInfo(num_distinct_actions=max(size, 1), max_chance_outcomes=outcomes,
+                                num_players=n, min_utility=low, max_utility=high, utility_sum=total,
+                                max_game_length=max(length, 1))
+        super().__init__(game_type, info, params)
+        self.rules = rules
+        self.path = path
+        self.options = options
+        self.explicit = explicit
+        self.returns_rule = returns
+        self.action_index = index
+        self.facts = facts
+        self.positional_bound = size if index.positional else None
+        self.seat = {p: i for i, p in enumerate(start.players)}
+        self.player_names = start.players
+        self.returns_of = _returns_fn(returns, start.players)
+        self._template = start
+        self._seed = int(params["seed"])
+        self._made = 0
+
+    def new_initial_state(self, state: Any = None) -> RegelwerkState:
+        """A state at the start of the game (its regelwerk game is made when first used)."""
+        if state is not None:
+            raise ValueError("a regelwerk state starts from the rules, not from a description")
+        return RegelwerkState(self)
+
+    def start_game(self) -> Game:
+        """The regelwerk game of a new initial state: the start position (explicit chance or
+        none), or a start with the next seed (sampled chance)."""
+        if self.explicit or self.get_type().chance_mode == _Mode.DETERMINISTIC:
+            return self._template.clone()
+        seed = self._seed + self._made
+        self._made += 1
+        return _new_game(self.rules, len(self.player_names), seed, self.options, False)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> RegelwerkObserver:
+        """OpenSpiel's observer API: information states (perfect recall) or observations."""
+        if isinstance(iig_obs_type, dict):  # pyspiel passes only the params for the default observer
+            iig_obs_type, params = None, iig_obs_type
+        if params:
+            raise ValueError(f"observation parameters are not supported; passed {params}")
+        recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        if iig_obs_type is not None and (not iig_obs_type.public_info or
+                                         iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER):
+            raise ValueError("only a player's own view is supported (public info, single-player private info)")
+        return RegelwerkObserver(self, recall)
+
+
+def _new_game(rules: Ruleset, n: int, seed: int, options: dict, explicit: bool) -> Game:
+    if explicit:
+        return rules.new_game(players=n, seed=seed, options=options, chance="explicit")
+    return rules.new_game(players=n, seed=seed, options=options)
+
+
+def _explicit_supported() -> bool:
+    import inspect
+
+    return "chance" in inspect.signature(Ruleset.new_game).parameters
+
+
+def _returns_fn(rule: str, players: tuple[str, ...]) -> Any:
+    """The returns of a finished game, one per seat: the scores, or the outcome (winners +1,
+    the others -1; nobody winning, or everybody winning, is a draw: 0 each)."""
+    if rule == "scores":
+        def scores(g: Game) -> list[float]:
+            s = g.scores or {}
+            return [float(s.get(p, 0)) for p in players]
+
+        return scores
+
+    def outcome(g: Game) -> list[float]:
+        won = set(g.winners)
+        if len(players) == 1:
+            return [1.0 if won else 0.0]
+        if not won or len(won) == len(players):
+            return [0.0] * len(players)
+        return [1.0 if p in won else -1.0 for p in players]
+
+    return outcome
+
+
+def _utility(returns: str, n: int, facts: _Facts | None, params: dict) -> tuple:
+    """The utility kind, bounds and sum: exact for the outcome, and for scores when the walk
+    of the whole tree established them; otherwise general-sum within the given bounds."""
+    if returns == "outcome":
+        if n == 2:
+            return _Utility.ZERO_SUM, -1.0, 1.0, 0.0
+        return _Utility.GENERAL_SUM, (0.0 if n == 1 else -1.0), 1.0, None
+    if facts is not None and facts.terminals:
+        low, high = facts.min_return, facts.max_return
+        if low == high:
+            low, high = low - 1.0, high + 1.0  # OpenSpiel wants a range
+        if len(facts.sums) == 1:
+            total = next(iter(facts.sums))
+            return (_Utility.ZERO_SUM if total == 0 else _Utility.CONSTANT_SUM), low, high, float(total)
+        return _Utility.GENERAL_SUM, low, high, None
+    low, high = float(params["min_utility"]), float(params["max_utility"])
+    if not low < high:
+        raise ValueError(f"min_utility={low} must be below max_utility={high}")
+    return _Utility.GENERAL_SUM, low, high, None
+
+
+class _Box:
+    """Holds a state's regelwerk game. OpenSpiel clones a Python state by deep-copying its
+    attributes and serialises it by pickling them: the box makes those a `Game.clone()` and a
+    versioned save, never a copy of the compiled program."""
+
+    __slots__ = ("game",)
+
+    def __init__(self, game: Game):
+        self.game = game
+
+    def __deepcopy__(self, memo: dict) -> _Box:
+        return _Box(self.game.clone())
+
+    def __reduce__(self) -> tuple:
+        return (_unbox, (self.game.ruleset.path, self.game.to_json()))
+
+
+def _unbox(path: str, data: dict) -> _Box:
+    return _Box(Game.from_json(data, _ruleset(path)))
+
+
+class RegelwerkState(pyspiel.State):
+    """A position of a regelwerk game, as OpenSpiel sees it."""
+
+    def __init__(self, game: RegelwerkGame):
+        super().__init__(game)
+        self._box: _Box | None = None  # made on first use, so Clone's fresh state costs nothing
+
+    @property
+    def g(self) -> Game:
+        """The regelwerk game behind this state (changing it behind OpenSpiel's back breaks
+        the state's history)."""
+        box = self._box
+        if box is None:
+            box = self._box = _Box(self.get_game().start_game())
+        return box.game
+
+    # OpenSpiel's state API
+    def current_player(self) -> int:
+        g = self.g
+        if g.is_over:
+            return pyspiel.PlayerId.TERMINAL
+        if _is_chance(g):
+            return pyspiel.PlayerId.CHANCE
+        who = g.decision_player()
+        if who is None:
+            raise RuntimeError("the game waits neither for a player nor for chance")
+        return self.get_game().seat[who]
+
+    def _legal_actions(self, player: int) -> list[int]:
+        g = self.g
+        if g.is_over or player != self.current_player():
+            return []
+        legal = g.legal_actions()
+        game = self.get_game()
+        if game.action_index.positional:
+            if len(legal) > game.positional_bound:
+                raise RuntimeError(f"{len(legal)} legal moves, more than the positional index holds "
+                                   f"({game.positional_bound}): load with max_actions=N")
+            return list(range(len(legal)))
+        return sorted(game.action_index.index(m) for m in legal)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        g = self.g
+        if not _is_chance(g):
+            return []
+        return [(i, float(p)) for i, (_v, p) in enumerate(g.chance_outcomes())]
+
+    def _apply_action(self, action: int) -> None:
+        g = self.g
+        if _is_chance(g):
+            outcomes = g.chance_outcomes()
+            if not 0 <= action < len(outcomes):
+                raise ValueError(f"chance outcome {action} out of range (0..{len(outcomes) - 1})")
+            g.apply(outcomes[action][0])
+            return
+        g.apply(self._move(action))
+
+    def _move(self, action: int) -> Action:
+        legal = self.g.legal_actions()
+        index = self.get_game().action_index
+        if index.positional:
+            if not 0 <= action < len(legal):
+                raise ValueError(f"action {action} is not legal: {len(legal)} legal moves")
+            return legal[action]
+        for m in legal:
+            if index.index(m) == action:
+                return m
+        shown = index.move(action)
+        raise ValueError(f"action {action} ({shown if shown is not None else 'no move'}) is not legal now")
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        g = self.g
+        if player == pyspiel.PlayerId.CHANCE:
+            outcomes = g.chance_outcomes() if _is_chance(g) else []
+            if 0 <= action < len(outcomes):
+                event = g.chance_event() or {}
+                return f"{event.get('kind', 'chance')} {event.get('what', '')}: {value_text(outcomes[action][0])}"
+            return f"chance outcome {action}"
+        index = self.get_game().action_index
+        if index.positional:
+            legal = g.legal_actions() if player == self.current_player() else []
+            return str(legal[action]) if 0 <= action < len(legal) else f"move #{action}"
+        move = index.move(action)
+        return str(move) if move is not None else f"move #{action}"
+
+    def is_terminal(self) -> bool:
+        return self.g.is_over
+
+    def returns(self) -> list[float]:
+        g = self.g
+        game = self.get_game()
+        if not g.is_over:
+            return [0.0] * len(game.player_names)
+        return game.returns_of(g)
+
+    def __str__(self) -> str:
+        return state_text(self.g)
+
+    def regelwerk_game(self) -> Game:
+        """The regelwerk game behind this state (read it; changing it breaks the history)."""
+        return self.g
+
+
+def state_text(g: Game) -> str:
+    """The whole position as text: who decides (or what chance event waits), the result, and
+    every state variable. Two states print the same exactly when they are the same position
+    (the generator's state and the history are left out)."""
+    if g.is_over:
+        head = f"over: winners {', '.join(g.winners) or 'none'}"
+    elif _is_chance(g):
+        event = g.chance_event() or {}
+        head = f"chance: {event.get('kind', '')} {event.get('what', '')}".rstrip()
+    else:
+        pending = g.pending or {}
+        head = f"decision: {g.decision_player()} ({pending.get('kind', '?')})"
+        if pending.get("kind") == "choose":
+            head += f" {pending.get('var')} in {value_text(list(pending.get('options', ())))}"
+    lines = [head, f"phase: {g.phase or '-'}, round {g.round}, current {g.current}"]
+    lines += [f"{name} = {value_text(value)}" for name, value in g.vars.items()]
+    return "\n".join(lines)
+
+
+class RegelwerkObserver:
+    """OpenSpiel's Python observer: `string_from` and, when the engine provides it, a tensor.
+
+    Both come from what the player may see (interpreter/visibility.py via the engine's
+    `information_state`, `observation` and `observation_tensor`); an information state has
+    perfect recall, an observation is the current view only."""
+
+    def __init__(self, game: RegelwerkGame, perfect_recall: bool):
+        self.perfect_recall = perfect_recall
+        self.dict: dict[str, np.ndarray] = {}
+        self.tensor: np.ndarray | None = None
+        template = game._template
+        if not perfect_recall and hasattr(template, "observation_shape"):
+            shape = tuple(template.observation_shape())
+            self.tensor = np.zeros(int(np.prod(shape)) if shape else 0, np.float32)
+            self.dict["observation"] = self.tensor.reshape(shape)
+
+    def set_from(self, state: RegelwerkState, player: int) -> None:
+        if self.tensor is None:
+            return
+        name = state.get_game().player_names[player]
+        values = state.g.observation_tensor(name)
+        self.tensor[:] = np.asarray(values, dtype=np.float32)
+
+    def string_from(self, state: RegelwerkState, player: int) -> str:
+        g = state.g
+        name = state.get_game().player_names[player]
+        if self.perfect_recall:
+            if hasattr(g, "information_state"):
+                return g.information_state(name)
+            if state.get_game().get_type().information == _Info.PERFECT_INFORMATION:
+                return state.history_str()  # a perfect-information game: the history says it all
+            raise NotImplementedError("information states of hidden information need the engine's "
+                                      "game.information_state(player)")
+        if hasattr(g, "observation"):
+            return g.observation(name)
+        return json.dumps(g.view(name), sort_keys=True, default=str)
+
+
+pyspiel.register_game(
+    pyspiel.GameType(
+        short_name=SHORT_NAME,
+        long_name="regelwerk ruleset",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=_Mode.EXPLICIT_STOCHASTIC,
+        information=_Info.IMPERFECT_INFORMATION,
+        utility=_Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=100,
+        min_num_players=1,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=PARAMETERS,
+        default_loadable=False,
+    ),
+    RegelwerkGame,
+)
+
+
+def load_game(path: str | Path, players: int | None = None, options: dict[str, Any] | None = None,
+              chance: str = "explicit", **params: Any) -> pyspiel.Game:
+    """A ruleset as a pyspiel game: `players` (default the ruleset's minimum), its `options`,
+    chance as explicit chance nodes or sampled inside moves; more game parameters (`seed`,
+    `returns`, `explore`, `max_game_length`, ...) as keywords (docs/analysis.md lists them)."""
+    unknown = sorted(set(params) - set(PARAMETERS))
+    if unknown:
+        raise TypeError(f"unknown game parameter {unknown[0]!r}; known: {', '.join(PARAMETERS)}")
+    full = {"path": str(Path(path).resolve()), "players": players or 0,
+            "options": encode_options(options), "chance": chance, **params}
+    if _FORBIDDEN & set(full["path"]):
+        raise ValueError(f"{full['path']}: a game parameter cannot hold , ( ) or =: move the file")
+    return pyspiel.load_game(SHORT_NAME, full)
