@@ -14,7 +14,6 @@ measured on Kuhn poker. Needs the `openspiel` extra (`pip install 'regelwerk[ope
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -332,7 +331,7 @@ def _explore(start: Game, budget: int, returns: Any) -> _Facts | None:
 
 
 def _is_chance(g: Game) -> bool:
-    return bool(getattr(g, "is_chance_node", False))
+    return g.is_chance_node
 
 
 # ---------------------------------------------------------------------- rules and options
@@ -397,9 +396,8 @@ class RegelwerkGame(pyspiel.Game):
         options = rules.options(decode_options(params["options"]))
         stochastic = uses_chance(rules)
         explicit = stochastic and chance == "explicit"
-        if explicit and not _explicit_supported():
-            raise ValueError("this regelwerk has no explicit chance yet: load with chance=sampled")
-        start = _new_game(rules, n, 0, options, explicit)
+        hidden = has_hidden_state(rules)
+        start = _new_game(rules, n, 0, options, explicit, hidden)
         key = f"{rules.hash}|{n}|{params['options']}|{explicit}|{returns}|{params['explore']}"
         cached = _FACTS.get(key)
         if cached is None:
@@ -419,14 +417,13 @@ class RegelwerkGame(pyspiel.Game):
         else:
             outcomes = 0
         length = params["max_game_length"] or (facts.max_length if facts else DEFAULT_MAX_GAME_LENGTH)
-        engine_obs = hasattr(start, "observation_tensor")
         game_type = pyspiel.GameType(
             short_name=SHORT_NAME,
             long_name=f"regelwerk: {rules.title}",
             dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
             chance_mode=(_Mode.EXPLICIT_STOCHASTIC if explicit else
                          _Mode.SAMPLED_STOCHASTIC if stochastic else _Mode.DETERMINISTIC),
-            information=_Info.IMPERFECT_INFORMATION if has_hidden_state(rules) else _Info.PERFECT_INFORMATION,
+            information=_Info.IMPERFECT_INFORMATION if hidden else _Info.PERFECT_INFORMATION,
             utility=utility,
             reward_model=pyspiel.GameType.RewardModel.TERMINAL,
             max_num_players=decl.max_count,
@@ -434,7 +431,7 @@ class RegelwerkGame(pyspiel.Game):
             provides_information_state_string=True,
             provides_information_state_tensor=False,
             provides_observation_string=True,
-            provides_observation_tensor=engine_obs,
+            provides_observation_tensor=True,
             parameter_specification=PARAMETERS,
             default_loadable=False,
         )
@@ -446,6 +443,7 @@ class RegelwerkGame(pyspiel.Game):
         self.path = path
         self.options = options
         self.explicit = explicit
+        self.hidden = hidden
         self.returns_rule = returns
         self.action_index = index
         self.facts = facts
@@ -470,7 +468,7 @@ class RegelwerkGame(pyspiel.Game):
             return self._template.clone()
         seed = self._seed + self._made
         self._made += 1
-        return _new_game(self.rules, len(self.player_names), seed, self.options, False)
+        return _new_game(self.rules, len(self.player_names), seed, self.options, False, self.hidden)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> RegelwerkObserver:
         """OpenSpiel's observer API: information states (perfect recall) or observations."""
@@ -485,16 +483,11 @@ class RegelwerkGame(pyspiel.Game):
         return RegelwerkObserver(self, recall)
 
 
-def _new_game(rules: Ruleset, n: int, seed: int, options: dict, explicit: bool) -> Game:
-    if explicit:
-        return rules.new_game(players=n, seed=seed, options=options, chance="explicit")
-    return rules.new_game(players=n, seed=seed, options=options)
-
-
-def _explicit_supported() -> bool:
-    import inspect
-
-    return "chance" in inspect.signature(Ruleset.new_game).parameters
+def _new_game(rules: Ruleset, n: int, seed: int, options: dict, explicit: bool, hidden: bool) -> Game:
+    """A game that keeps its history when OpenSpiel needs information states the history
+    alone does not give: whenever something is hidden (perfect information uses the history)."""
+    return rules.new_game(players=n, seed=seed, options=options,
+                          chance="explicit" if explicit else "sampled", history=hidden)
 
 
 def _returns_fn(rule: str, players: tuple[str, ...]) -> Any:
@@ -694,7 +687,7 @@ class RegelwerkObserver:
         self.dict: dict[str, np.ndarray] = {}
         self.tensor: np.ndarray | None = None
         template = game._template
-        if not perfect_recall and hasattr(template, "observation_shape"):
+        if not perfect_recall:
             shape = tuple(template.observation_shape())
             self.tensor = np.zeros(int(np.prod(shape)) if shape else 0, np.float32)
             self.dict["observation"] = self.tensor.reshape(shape)
@@ -710,15 +703,10 @@ class RegelwerkObserver:
         g = state.g
         name = state.get_game().player_names[player]
         if self.perfect_recall:
-            if hasattr(g, "information_state"):
-                return g.information_state(name)
-            if state.get_game().get_type().information == _Info.PERFECT_INFORMATION:
-                return state.history_str()  # a perfect-information game: the history says it all
-            raise NotImplementedError("information states of hidden information need the engine's "
-                                      "game.information_state(player)")
-        if hasattr(g, "observation"):
-            return g.observation(name)
-        return json.dumps(g.view(name), sort_keys=True, default=str)
+            if not state.get_game().hidden:
+                return state.history_str()  # perfect information: the history says it all
+            return g.information_state(name)
+        return g.observation(name)
 
 
 pyspiel.register_game(

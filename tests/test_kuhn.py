@@ -68,15 +68,6 @@ def test_a_fold_keeps_the_cards_hidden_and_a_showdown_shows_them(kuhn):
     assert len(reveals) == 2
 
 
-def _explicit_chance() -> bool:
-    import inspect
-
-    return "chance" in inspect.signature(regelwerk.Ruleset.new_game).parameters
-
-
-needs_explicit = pytest.mark.skipif(not _explicit_chance(), reason="the engine has no explicit chance yet")
-
-
 def _walk(game, prob: Fraction, out: list) -> None:
     """Every terminal history under uniform random play: (probability, Ann's chips)."""
     if game.is_over:
@@ -95,7 +86,6 @@ def _walk(game, prob: Fraction, out: list) -> None:
         _walk(child, prob / len(legal), out)
 
 
-@needs_explicit
 def test_the_explicit_chance_tree_has_30_terminal_histories(kuhn):
     game = kuhn.new_game(chance="explicit")
     assert game.is_chance_node and game.legal_actions() == [] and game.decision_player() is None
@@ -105,7 +95,6 @@ def test_the_explicit_chance_tree_has_30_terminal_histories(kuhn):
     assert sum(p for p, _ in out) == 1
 
 
-@needs_explicit
 def test_the_first_player_expects_one_eighth_of_a_chip_under_uniform_random_play(kuhn):
     out: list = []
     _walk(kuhn.new_game(chance="explicit"), Fraction(1), out)

@@ -3,7 +3,6 @@ enumeration, its random simulation test, CFR with exploitability, and MCTS."""
 
 from __future__ import annotations
 
-import inspect
 import pickle
 import time
 from pathlib import Path
@@ -15,7 +14,6 @@ pyspiel = pytest.importorskip("pyspiel")
 from open_spiel.python.algorithms import get_all_states, mcts  # noqa: E402
 from open_spiel.python.bots import uniform_random  # noqa: E402
 
-import regelwerk  # noqa: E402
 from regelwerk.api import main_files  # noqa: E402
 from regelwerk.openspiel import (  # noqa: E402
     SHORT_NAME,
@@ -33,10 +31,6 @@ PIG = RULES / "examples" / "pig.rules"
 CLIMB = RULES / "examples" / "climb.rules"
 SEED_RULESETS = {"khan.rules", "shogun.rules", "root.rules"}  # large: sampled chance, few games
 Mode = pyspiel.GameType.ChanceMode
-EXPLICIT = "chance" in inspect.signature(regelwerk.Ruleset.new_game).parameters
-needs_explicit = pytest.mark.skipif(not EXPLICIT, reason="the engine has no explicit chance yet")
-needs_infostates = pytest.mark.skipif(not hasattr(regelwerk.Game, "information_state"),
-                                      reason="the engine has no information states yet")
 
 
 def _playable() -> list[Path]:
@@ -191,15 +185,12 @@ def test_sampled_chance_deals_each_new_state_with_the_next_seed():
 def _sim_settings(path: Path) -> tuple[dict, int]:
     if path.name in SEED_RULESETS:
         return {"chance": "sampled", "explore": 0}, 1
-    return ({"chance": "explicit"} if EXPLICIT else {"chance": "sampled"}), 3
+    return {"chance": "explicit"}, 3
 
 
 @pytest.mark.parametrize("path", _playable(), ids=lambda p: p.name)
 def test_openspiel_random_simulation_passes(path):
     params, sims = _sim_settings(path)
-    rules = regelwerk.load(path)
-    if any(v.hidden for v in rules.model.vars.values()) and not hasattr(regelwerk.Game, "information_state"):
-        pytest.skip("hidden information needs the engine's information states")
     game = load_game(path, **params)
     serialize = game.get_type().chance_mode != Mode.SAMPLED_STOCHASTIC  # pyspiel: no RNG state for Python games
     pyspiel.random_sim_test(game, num_sims=sims, serialize=serialize, verbose=False)
@@ -226,3 +217,28 @@ def test_mcts_beats_a_random_player_at_connect_four():
         results.append(state.returns()[seat])
     assert results.count(1.0) >= 7, results
     assert time.monotonic() - start < 30
+
+
+def test_kuhn_has_the_twelve_information_states_of_the_textbook():
+    game = load_game(KUHN)
+    states = get_all_states.get_all_states(game, depth_limit=-1, include_terminals=False,
+                                           include_chance_states=False, to_string=str)
+    seen = {(s.current_player(), s.information_state_string()) for s in states.values()}
+    assert len(states) == 24 and len(seen) == 12  # 6 deals x 4 decisions; 3 cards x 2 histories x 2 seats
+    assert {p for p, _ in seen} == {0, 1}
+
+
+def test_cfr_on_kuhn_matches_openspiels_own_kuhn_poker_iteration_for_iteration():
+    from open_spiel.python.algorithms import cfr, exploitability, expected_game_score
+
+    ours, theirs = load_game(KUHN), pyspiel.load_game("kuhn_poker")
+    solvers = [cfr.CFRSolver(ours), cfr.CFRSolver(theirs)]
+    for _ in range(100):
+        for s in solvers:
+            s.evaluate_and_update_policy()
+    policy = solvers[0].average_policy()
+    gap = exploitability.exploitability(ours, policy)
+    assert gap == pytest.approx(exploitability.exploitability(theirs, solvers[1].average_policy()), abs=1e-12)
+    assert gap < 0.01
+    value = expected_game_score.policy_value(ours.new_initial_state(), [policy, policy])
+    assert value[0] == pytest.approx(-1 / 18, abs=0.002)  # the game's value for the first player
