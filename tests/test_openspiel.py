@@ -229,7 +229,7 @@ def test_kuhn_has_the_twelve_information_states_of_the_textbook():
 
 
 def test_cfr_on_kuhn_matches_openspiels_own_kuhn_poker_iteration_for_iteration():
-    from open_spiel.python.algorithms import cfr, exploitability, expected_game_score
+    from open_spiel.python.algorithms import cfr, expected_game_score, exploitability
 
     ours, theirs = load_game(KUHN), pyspiel.load_game("kuhn_poker")
     solvers = [cfr.CFRSolver(ours), cfr.CFRSolver(theirs)]
