@@ -234,6 +234,33 @@ def test_analysis_needs_explicit_chance_and_stops_when_too_large():
         expected_outcome(r.new_game(chance="explicit"), max_positions=1000)
 
 
+# A one-player game that can flip back to where it was: no forward progress to sum over.
+LOOP = """players A
+
+state
+    on: bool = false
+
+action flip
+    set on = not on
+
+action stop
+    finish winner current
+
+flow
+    turn
+        repeat
+            play flip, stop
+"""
+
+
+def test_analysis_refuses_games_that_cycle_or_run_too_deep():
+    with pytest.raises(EngineError, match="come back to a position"):
+        expected_outcome(_explicit(LOOP))
+    pig = regelwerk.load(ROOT / "rulesets/examples/pig.rules").new_game(chance="explicit")
+    with pytest.raises(EngineError, match="more than 500 moves and chance outcomes deep"):
+        expected_outcome(pig)
+
+
 def test_cli_analyze_and_perft_chance(capsys):
     assert main(["analyze", str(BUNDLED["tictactoe"])]) == 0
     out = capsys.readouterr().out
