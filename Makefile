@@ -13,6 +13,8 @@ $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[test,browser,lsp,report,dask,openspiel]'
+	# byte-compiled once, so a fresh `regelwerk check` does not compile the package each time
+	$(BIN)/python -m compileall -q dsl interpreter regelwerk >/dev/null
 	touch $(STAMP)
 
 demo: $(STAMP)

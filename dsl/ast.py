@@ -7,6 +7,7 @@ read them. Nodes are declarations (`*Decl`), statements (`*Stmt`) and expression
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 
@@ -599,3 +600,18 @@ class ChooseOnePer(IfStmt):
 class ForChosen(IfStmt):
     """`for m in ITEMS chosen [optional] [by P] ["prompt"]` + body: the body runs once for each
     item, in the order the player picks them one at a time (with `optional`, he may stop)."""
+
+
+def iter_nodes(node) -> Iterator:
+    """Every AST node below (and including) `node`, depth first: for generic walks."""
+    if isinstance(node, Node):
+        yield node
+        for name in node.__dataclass_fields__:
+            if name == "span":
+                continue
+            yield from iter_nodes(getattr(node, name))
+    elif isinstance(node, tuple):
+        for item in node:
+            yield from iter_nodes(item)
+    elif isinstance(node, Provenance):
+        return

@@ -47,7 +47,7 @@ def check_runaway(model: object, report: Report, type_of: Callable[[A.Node], Typ
 
 
 def _nodes(node: object) -> Iterator[A.Node]:
-    from .parse import iter_nodes
+    from .ast import iter_nodes
 
     return (n for n in iter_nodes(node) if isinstance(n, A.Node))
 
@@ -129,8 +129,11 @@ def _nesting(root: A.Node, report: Report) -> None:
     body = getattr(root, "body", None)
     if isinstance(body, tuple):
         stmts(body, 0)
+    depth: dict[int, int] = {}
     for n in _nodes(root):
-        if _expr_depth(n) > MAX_EXPRESSION_DEPTH:
+        if id(n) not in depth:  # the root, and what hangs below a target
+            _depths(n, depth)
+        if depth[id(n)] > MAX_EXPRESSION_DEPTH:
             report("E005", f"an expression nested deeper than {MAX_EXPRESSION_DEPTH} levels", n.span,
                    "split it with let")
             return
@@ -144,21 +147,30 @@ def _child_bodies(s: A.Node) -> list[tuple]:
         s, (A.ActionDecl, A.ProcedureDecl)) else []
 
 
-def _expr_depth(e: A.Node) -> int:
-    """Depth of an expression, a left-leaning chain of one operator counting once (it is
-    written without brackets in Python)."""
-    best = 0
-    stack = [(e, 1)]
+def _children(n: A.Node) -> Iterator[tuple[A.Node, bool]]:
+    """Each child expression of `n`, and whether it continues a left-leaning chain of one
+    operator (written without brackets in Python, so it counts once)."""
+    chain = isinstance(n, A.BinOp)
+    for name in getattr(n, "__slots__", ()):
+        value = getattr(n, name, None)
+        for c in value if isinstance(value, tuple) else (value,):
+            for cc in c if isinstance(c, tuple) else (c,):
+                if isinstance(cc, A.Node) and not isinstance(cc, A.Target):
+                    yield cc, chain and name == "left" and isinstance(cc, A.BinOp)
+
+
+def _depths(root: A.Node, depth: dict[int, int]) -> None:
+    """The nesting depth below every node of `root` into `depth` (by id), worked out once
+    bottom-up: a node is one level more than its deepest child, a chain link none."""
+    stack: list[tuple[A.Node, bool]] = [(root, False)]
     while stack:
-        n, d = stack.pop()
-        best = max(best, d)
-        if best > MAX_EXPRESSION_DEPTH:
-            return best
-        for name in getattr(n, "__slots__", ()):
-            value = getattr(n, name, None)
-            for c in value if isinstance(value, tuple) else (value,):
-                for cc in c if isinstance(c, tuple) else (c,):
-                    if isinstance(cc, A.Node) and not isinstance(cc, A.Target):
-                        same_chain = isinstance(n, A.BinOp) and isinstance(cc, A.BinOp) and name == "left"
-                        stack.append((cc, d if same_chain else d + 1))
-    return best
+        n, done = stack.pop()
+        if done:
+            best = 1
+            for c, same in _children(n):
+                best = max(best, depth[id(c)] + (0 if same else 1))
+            depth[id(n)] = best
+        elif id(n) not in depth:
+            stack.append((n, True))
+            stack.extend((c, False) for c, _same in _children(n))
+

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..dsl import ast as A
+from ..dsl.ast import iter_nodes
 from ..dsl.check import Model, suspends
-from ..dsl.parse import iter_nodes
 from ..dsl.printer import expr_text
 from . import ir
 from .errors import RuleFailure

@@ -20,9 +20,9 @@ import re
 from typing import Any
 
 from ..dsl import ast as A
+from ..dsl.ast import iter_nodes
 from ..dsl.check import Model
 from ..dsl.check_expr import DIRECTIONS
-from ..dsl.parse import iter_nodes
 from ..dsl.printer import expr_text
 from ..dsl.types import (
     ANY,

@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..dsl import ast as A
+from ..dsl.ast import iter_nodes
 from ..dsl.check import Model, suspends
 from ..dsl.check_expr import DIRECTIONS
-from ..dsl.parse import iter_nodes
 from ..dsl.printer import expr_text
 from ..dsl.types import BOOL, INT, TEXT, Elem, Type
 from . import ir

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..dsl import ast as A
-from ..dsl.parse import iter_nodes
+from ..dsl.ast import iter_nodes
 from ..dsl.printer import expr_text
 from . import conserve
 from .errors import EngineError, IllegalAction

@@ -16,9 +16,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..dsl import ast as A
+from ..dsl.ast import iter_nodes
 from ..dsl.check import Model
 from ..dsl.check_expr import DIRECTIONS, KEYWORD_VALUES
-from ..dsl.parse import iter_nodes
 from ..dsl.printer import expr_text
 from .library import LIBRARY
 

@@ -11,7 +11,7 @@ from .dsl import ast as A
 from .dsl.check import Model, check_modules
 from .dsl.diagnostics import Diagnostic, RulesError
 from .dsl.files import FileRefused, inside
-from .dsl.parse import _parse_cached, parse_file, parse_text, read_rules
+from .dsl.sources import _parse_cached, parse_file, parse_text, read_rules
 from .interpreter.errors import EngineError, SaveError
 
 if TYPE_CHECKING:  # the engine is imported when a game is made, so `check` starts fast
@@ -128,12 +128,14 @@ class Ruleset:
         return game_from_json(data, self, record)
 
 
-def _from_template(template: Game, seed: int) -> Game:
-    from .interpreter.stdlib.rng import seed_state
+_SEED_MASK = (1 << 64) - 1  # interpreter/stdlib/rng.py's seed_state, for an int already checked
 
+
+def _from_template(template: Game, seed: int) -> Game:
+    """A new game: a copy of the started template with its own seed (the hot path of playouts)."""
     game = template.clone()
     game.seed = seed
-    game.rng = seed_state(seed)
+    game.rng = seed & _SEED_MASK
     return game
 
 

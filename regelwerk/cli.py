@@ -19,9 +19,9 @@ from typing import Any
 from .api import Ruleset, load, main_files
 from .dsl.diagnostics import RulesError
 from .dsl.files import BadEncoding, FileRefused, read_text
-from .dsl.parse import parse_file
 from .dsl.printer import print_module
 from .dsl.quotes import SEEDS_ENV
+from .dsl.sources import parse_file
 from .interpreter.agents import RandomAgent, count_games, first_legal, perft
 from .interpreter.board_text import draw_boards
 from .interpreter.errors import EngineError, IllegalAction

@@ -25,8 +25,8 @@ import pyspiel
 from . import load
 from .api import Ruleset
 from .dsl import ast as A
+from .dsl.ast import iter_nodes
 from .dsl.check_expr import CHANCE_NAMES
-from .dsl.parse import iter_nodes
 from .dsl.printer import expr_text
 from .dsl.types import BOOL, Elem, Opt, Type
 from .interpreter import ir

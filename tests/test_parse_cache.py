@@ -49,3 +49,20 @@ def test_the_parser_tables_are_cached(tmp_path, monkeypatch):
         assert [p.name.startswith("grammar-") for p in Path(tmp_path / "cache").iterdir()] == [True]
     finally:
         parse._parser.cache_clear()
+
+
+def test_a_check_of_cached_files_does_not_load_the_parser(tmp_path):
+    """Lark and the tree builder are imported only when a file must really be parsed: that is
+    what keeps a fresh `regelwerk check` of an unchanged ruleset fast (issue 8)."""
+    import os
+    import subprocess
+    import sys
+
+    khan = Path(__file__).resolve().parent.parent / "rulesets" / "khan" / "khan.rules"
+    probe = ("import sys\nfrom regelwerk.cli import main\ncode = main(['check', sys.argv[1]])\n"
+             "print(code, 'lark' in sys.modules, 'regelwerk.dsl.parse' in sys.modules)\n")
+    env = {**os.environ, "REGELWERK_CACHE": str(tmp_path / "cache")}
+    runs = [subprocess.run([sys.executable, "-c", probe, str(khan)], capture_output=True, text=True,
+                           env=env, timeout=120) for _ in range(2)]
+    assert runs[0].stdout.split()[-3:] == ["0", "True", "True"], runs[0].stderr  # parsed and cached
+    assert runs[1].stdout.split()[-3:] == ["0", "False", "False"], runs[1].stderr  # read from the cache

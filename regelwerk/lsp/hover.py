@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 
 from ..dsl import ast as A
-from ..dsl.parse import iter_nodes
+from ..dsl.ast import iter_nodes
 from ..dsl.printer import expr_text
 from ..interpreter.library import LIBRARY
 from .analysis import Analysis
