@@ -27,7 +27,11 @@ class RandomAgent:
         self.rng = random.Random(seed)
 
     def __call__(self, game: Game) -> Action:
-        return self.rng.choice(game.legal_actions())
+        legal = game.legal_actions()
+        if not legal:
+            raise EngineError("a random agent decides for players; the game waits for chance "
+                              "or for nobody" if not game.is_over else "the game is over")
+        return self.rng.choice(legal)
 
 
 def first_legal(game: Game) -> Action:
@@ -50,11 +54,18 @@ class ScriptedAgent:
 
 
 def play_game(game: Game, agents: dict[str, Agent] | Agent, max_steps: int = 100_000) -> Game:
-    """Let agents play until the game is over (or the step budget runs out)."""
+    """Let agents play until the game is over (or the step budget runs out). In a game with
+    explicit chance, chance nodes are decided by their probabilities, from a generator seeded
+    with the game's seed (agents decide for players only)."""
     steps = 0
+    chance: random.Random | None = None
     while not game.is_over:
         if steps >= max_steps:
             raise EngineError(f"no result after {max_steps} decisions")
+        if game.is_chance_node:
+            chance = chance or random.Random(game.seed)
+            game.apply(sample_outcome(game, chance))
+            continue
         who = game.decision_player()
         agent = agents[who] if isinstance(agents, dict) else agents
         game.apply(agent(game))
@@ -62,8 +73,22 @@ def play_game(game: Game, agents: dict[str, Agent] | Agent, max_steps: int = 100
     return game
 
 
+def sample_outcome(game: Game, rng: random.Random) -> object:
+    """One outcome of the chance node `game` waits at, drawn by its exact probabilities."""
+    x = rng.random()
+    outcomes = game.chance_outcomes()
+    for value, p in outcomes:
+        x -= p
+        if x < 0:
+            return value
+    return outcomes[-1][0]
+
+
 def perft(game: Game, depth: int) -> int:
     """Number of action sequences of exactly `depth` decisions (terminal earlier: 0)."""
+    if game.is_chance_node:
+        raise EngineError("perft counts the decisions of one seeded game; through chance nodes "
+                          "count with regelwerk.interpreter.analysis.perft_tree (perft --chance)")
     if depth == 0:
         return 1
     actions = game.legal_actions()
@@ -79,6 +104,9 @@ def perft(game: Game, depth: int) -> int:
 
 def count_games(game: Game, depth: int) -> int:
     """Number of complete games (sequences ending in a terminal position) within `depth`."""
+    if game.is_chance_node:
+        raise EngineError("count_games counts the games of one seeded game; through chance nodes "
+                          "count with regelwerk.interpreter.analysis.count_terminal")
     if game.is_over:
         return 1
     if depth == 0:

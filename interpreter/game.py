@@ -133,6 +133,9 @@ class Game(TraceRecorder):
     def start(self, phase: str | None = None) -> Game:
         """Run the flow to the first decision; with `phase`, jump straight to that top-level
         phase of the flow (scenarios set up a position and begin, say, in winter)."""
+        if self.pending is not None or self.result is not None or self.chance_node is not None:
+            raise EngineError("the game has started already: start() is for a game made with "
+                              "new_game(start=False)")
         self.prepare()
         if phase is not None and phase not in self.prog.phase_labels:
             known = ", ".join(self.prog.phase_labels) or "none"

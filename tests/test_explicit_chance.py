@@ -425,3 +425,30 @@ def test_explicit_outcomes_are_exactly_the_accepted_ones_and_saves_continue(rule
                 g.clone().apply(x)
     keys = {position_key(g), position_key(back)}
     assert len(keys) == 1
+
+
+def test_agents_play_explicit_games_and_tree_counts_refuse_chance_nodes():
+    from regelwerk.interpreter.agents import RandomAgent, count_games, perft, play_game
+
+    pig = regelwerk.load(ROOT / "rulesets/examples/pig.rules")
+    games = [play_game(pig.new_game(chance="explicit", seed=3), RandomAgent(1)) for _ in range(2)]
+    assert games[0].is_over and games[0].history() == games[1].history()
+    assert any(e[0] == "chance" for e in games[0].history())
+    other = play_game(pig.new_game(chance="explicit", seed=4), RandomAgent(1))
+    assert other.history() != games[0].history()  # the seed decides the chance nodes
+    start = pig.new_game(chance="explicit")
+    for count in (perft, count_games):
+        with pytest.raises(EngineError, match="through chance nodes"):
+            count(start, 2)
+    with pytest.raises(EngineError, match="waits for chance"):
+        RandomAgent(0)(start)
+
+
+def test_start_is_refused_on_a_started_game():
+    kuhn = regelwerk.load(ROOT / "rulesets/examples/kuhn.rules")
+    for game in (kuhn.new_game(), kuhn.new_game(chance="explicit")):
+        with pytest.raises(EngineError, match="started already"):
+            game.start()
+    later = kuhn.new_game(start=False, chance="explicit")
+    later.start()
+    assert later.is_chance_node
