@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/viewer_steps.py [--out FOLDER]
 
-Plays a Root game (seed 5, ~1,280 steps) and a five-player Shogun game (~1,050 steps), writes
+Plays a Root game (seed 5, ~570 steps) and a five-player Shogun game (~1,150 steps), writes
 their pages, and times inside the page: loading (parsing the data and building the
 snapshots), one step forward and one back (with style and layout forced, so the time
 includes laying out the new board), jumps to random steps, and a key press from the

@@ -125,9 +125,13 @@ def load_rules(rules: str | None, head: dict, origin: str) -> Ruleset:
     """The ruleset from `--rules`, else from the file the trace or save names."""
     named = head.get("ruleset_file")
     path = rules or (named if isinstance(named, str) else None)
-    if path is None:
+    if path is None:  # a trace names its ruleset by title and hash: look for that text nearby
+        found = find_rules(head, origin)
+        if found is not None:
+            return found
         raise ViewerError(f"{origin}:1: error: the file names its ruleset {head.get('ruleset')!r} only by "
-                          "title and hash; give the rules file with --rules FILE.rules")
+                          "title and hash, and no .rules file beside it or under the current folder "
+                          "has that hash; give the rules file with --rules FILE.rules")
     if not Path(path).is_file():
         raise ViewerError(f"{path}: error: no such rules file")
     if rules is None and not path.endswith(".rules"):  # named by the file: it may name any file
@@ -141,6 +145,48 @@ def load_rules(rules: str | None, head: dict, origin: str) -> Ruleset:
             raise ViewerError(f"{origin}:1: error: the rules file it names, {path}, does not check "
                               f"({d.code} at {d.span.line}:{d.span.column})") from None
         raise ViewerError(err.format()) from None
+
+
+MAX_CANDIDATES = 500  # .rules files looked at when a trace does not say where its rules are
+
+
+def find_rules(head: dict, origin: str) -> Ruleset | None:
+    """The ruleset whose title and hash the trace's header names, found among the .rules files
+    beside the trace and under the current folder (those whose text names the title are loaded
+    and their hash compared); None when there is none."""
+    title, digest = head.get("ruleset"), head.get("ruleset_hash")
+    if not isinstance(title, str) or not isinstance(digest, str):
+        return None
+    quoted = json.dumps(title, ensure_ascii=False)
+    seen: set[Path] = set()
+    beside = sorted(Path(origin).resolve().parent.glob("*.rules"))
+    for candidate in [*beside, *_rules_under(Path.cwd())][:MAX_CANDIDATES]:
+        candidate = candidate.resolve()
+        if candidate in seen:
+            continue
+        seen.add(candidate)
+        try:
+            if quoted not in read_text(candidate, 2_000_000):
+                continue
+            ruleset = load(candidate)
+        except (BadEncoding, FileRefused, OSError, RulesError):
+            continue
+        if ruleset.hash == digest:
+            return ruleset
+    return None
+
+
+def _rules_under(folder: Path) -> list[Path]:
+    """The .rules files under `folder`, skipping hidden folders (.git, .venv) and caches."""
+    import os
+
+    found: list[Path] = []
+    for here, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in ("node_modules", "__pycache__"))
+        found += [Path(here) / f for f in sorted(files) if f.endswith(".rules")]
+        if len(found) >= MAX_CANDIDATES:
+            break
+    return found
 
 
 def check_identity(ruleset: Ruleset, head: dict, origin: str) -> None:

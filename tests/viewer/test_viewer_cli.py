@@ -45,11 +45,26 @@ def test_view_a_save_names_its_own_rules(capsys, tmp_path: Path):
     assert code == 0 and (tmp_path / "s.html").exists()
 
 
+def test_a_trace_finds_its_rules_by_hash_or_asks_for_them(played: dict[str, Played], capsys, tmp_path: Path,
+                                                         monkeypatch):
+    p = played["khan"]
+    out = tmp_path / "found.html"
+    code, text, err = run(capsys, "view", p.trace, "--out", out)  # from the repository: khan.rules
+    assert code == 0 and out.exists(), err
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "khan-copy.rules").write_text('game "Khan"\nplayers A, B\nflow\n    finish draw\n',
+                                               encoding="utf-8")  # the title, not the text
+    monkeypatch.chdir(elsewhere)
+    code, _, err = run(capsys, "view", p.trace, "--out", tmp_path / "x.html")
+    assert code == 1 and "no .rules file beside it or under the current folder has that hash" in err
+    assert "give the rules file with --rules" in err
+
+
 def test_bad_inputs_are_located_messages(played: dict[str, Played], capsys, tmp_path: Path):
     p = played["khan"]
     cases = []
     cases.append((["view", tmp_path / "missing.jsonl"], "missing.jsonl: error: no such file"))
-    cases.append((["view", p.trace], "give the rules file with --rules"))
     cases.append((["view", p.trace, "--rules", "rulesets/root/root.rules"], f"{p.trace}:1: error: written by ruleset 'Khan'"))
     cases.append((["view", p.trace, "--rules", tmp_path / "none.rules"], "none.rules: error: no such rules file"))
     cases.append((["view", p.trace, "--rules", p.rules, "--player", "Mallory"],
