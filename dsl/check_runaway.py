@@ -10,6 +10,7 @@ and nesting deeper than the generated Python can hold (E005).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 
 from . import ast as A
 from .types import ANY, Type
@@ -32,18 +33,56 @@ def check_runaway(model: object, report: Report, type_of: Callable[[A.Node], Typ
     if m.scoring is not None:
         roots.append(m.scoring)
     for root in roots:
-        for node in _nodes(root):
-            if isinstance(node, A.BinOp) and node.op in ("//", "%") and _zero(node.right):
-                report("E240", "division by zero: the divisor is always 0", node.right.span, None)
-            elif isinstance(node, A.Aggregate):
-                t = type_of(node.domain).base
-                if t != ANY and not t.is_collection:
-                    report("E243", f"'{node.kind}' goes over a list, set, map or range, not {t}",
-                           node.domain.span, f"write {node.kind} x in 1..n for the numbers up to n")
+        facts = _facts(root)
+        for right in facts.zero_divisors:
+            report("E240", "division by zero: the divisor is always 0", right.span, None)
+        for node in facts.aggregates:
+            t = type_of(node.domain).base
+            if t != ANY and not t.is_collection:
+                report("E243", f"'{node.kind}' goes over a list, set, map or range, not {t}",
+                       node.domain.span, f"write {node.kind} x in 1..n for the numbers up to n")
+        for args in facts.nesting:
+            report(*args)
     _recursive_defines(m, report)
     _possible_in_own_preconditions(m, report)
-    for root in roots:
-        _nesting(root, report)
+
+
+@dataclass(frozen=True)
+class _Facts:
+    """What these checks need of one declaration, found in one walk. Declarations are
+    immutable, and the language server re-parses only the one being edited, so the facts of
+    the others are kept (by identity) and a keystroke walks one declaration, not all."""
+
+    zero_divisors: tuple[A.Node, ...]  # right operands of // and % that are a literal 0
+    aggregates: tuple[A.Aggregate, ...]  # their domains' types are asked of the whole model
+    calls: frozenset[str]  # every function name called
+    nesting: tuple[tuple, ...]  # E005 reports
+
+
+_FACTS: dict[int, tuple[A.Node, _Facts]] = {}
+MAX_KEPT_FACTS = 20_000
+
+
+def _facts(root: A.Node) -> _Facts:
+    kept = _FACTS.get(id(root))
+    if kept is not None and kept[0] is root:
+        return kept[1]
+    zero, aggregates, calls = [], [], set()
+    for node in _nodes(root):
+        if isinstance(node, A.BinOp):
+            if node.op in ("//", "%") and _zero(node.right):
+                zero.append(node.right)
+        elif isinstance(node, A.Aggregate):
+            aggregates.append(node)
+        elif isinstance(node, A.Call):
+            calls.add(node.func)
+    nesting: list[tuple] = []
+    _nesting(root, lambda *args: nesting.append(args))
+    facts = _Facts(tuple(zero), tuple(aggregates), frozenset(calls), tuple(nesting))
+    if len(_FACTS) >= MAX_KEPT_FACTS:
+        _FACTS.clear()
+    _FACTS[id(root)] = (root, facts)
+    return facts
 
 
 def _nodes(node: object) -> Iterator[A.Node]:
@@ -57,7 +96,7 @@ def _zero(e: A.Node) -> bool:
 
 
 def _calls(node: A.Node, names: dict) -> set[str]:
-    return {n.func for n in _nodes(node) if isinstance(n, A.Call) and n.func in names}
+    return {f for f in _facts(node).calls if f in names}
 
 
 def _recursive_defines(m: object, report: Report) -> None:
@@ -129,14 +168,10 @@ def _nesting(root: A.Node, report: Report) -> None:
     body = getattr(root, "body", None)
     if isinstance(body, tuple):
         stmts(body, 0)
-    depth: dict[int, int] = {}
-    for n in _nodes(root):
-        if id(n) not in depth:  # the root, and what hangs below a target
-            _depths(n, depth)
-        if depth[id(n)] > MAX_EXPRESSION_DEPTH:
-            report("E005", f"an expression nested deeper than {MAX_EXPRESSION_DEPTH} levels", n.span,
-                   "split it with let")
-            return
+    deep = _too_deep(root)
+    if deep is not None:
+        report("E005", f"an expression nested deeper than {MAX_EXPRESSION_DEPTH} levels", deep.span,
+               "split it with let")
 
 
 def _child_bodies(s: A.Node) -> list[tuple]:
@@ -147,30 +182,38 @@ def _child_bodies(s: A.Node) -> list[tuple]:
         s, (A.ActionDecl, A.ProcedureDecl)) else []
 
 
-def _children(n: A.Node) -> Iterator[tuple[A.Node, bool]]:
-    """Each child expression of `n`, and whether it continues a left-leaning chain of one
-    operator (written without brackets in Python, so it counts once)."""
-    chain = isinstance(n, A.BinOp)
-    for name in getattr(n, "__slots__", ()):
-        value = getattr(n, name, None)
-        for c in value if isinstance(value, tuple) else (value,):
-            for cc in c if isinstance(c, tuple) else (c,):
-                if isinstance(cc, A.Node) and not isinstance(cc, A.Target):
-                    yield cc, chain and name == "left" and isinstance(cc, A.BinOp)
-
-
-def _depths(root: A.Node, depth: dict[int, int]) -> None:
-    """The nesting depth below every node of `root` into `depth` (by id), worked out once
-    bottom-up: a node is one level more than its deepest child, a chain link none."""
-    stack: list[tuple[A.Node, bool]] = [(root, False)]
-    while stack:
-        n, done = stack.pop()
-        if done:
-            best = 1
-            for c, same in _children(n):
-                best = max(best, depth[id(c)] + (0 if same else 1))
-            depth[id(n)] = best
-        elif id(n) not in depth:
-            stack.append((n, True))
-            stack.extend((c, False) for c, _same in _children(n))
-
+def _too_deep(root: A.Node) -> A.Node | None:
+    """`root` if it nests deeper than MAX_EXPRESSION_DEPTH, else the first target part that
+    does, else None. Depths are worked out once, bottom-up, on an explicit stack: a node is
+    one level more than its deepest child, and a left-leaning chain of one operator (written
+    without brackets in Python) counts once. A target's parts are measured on their own."""
+    depth: dict[int, int] = {}
+    roots = [root]
+    for r in roots:  # grows while it is walked: targets met on the way
+        stack: list[tuple[A.Node, list | None]] = [(r, None)]
+        while stack:
+            n, kids = stack.pop()
+            if kids is not None:
+                best = 1
+                for c, same in kids:
+                    d = depth[id(c)] + (0 if same else 1)
+                    best = d if d > best else best
+                depth[id(n)] = best
+                continue
+            if id(n) in depth:
+                continue
+            kids = []
+            chain = isinstance(n, A.BinOp)
+            for name in getattr(n, "__slots__", ()):
+                value = getattr(n, name, None)
+                for c in value if isinstance(value, tuple) else (value,):
+                    for cc in c if isinstance(c, tuple) else (c,):
+                        if isinstance(cc, A.Target):
+                            roots.append(cc)
+                        elif isinstance(cc, A.Node):
+                            kids.append((cc, chain and name == "left" and isinstance(cc, A.BinOp)))
+            stack.append((n, kids))
+            stack.extend((c, None) for c, _same in kids)
+        if depth[id(r)] > MAX_EXPRESSION_DEPTH:
+            return r
+    return None
