@@ -28,7 +28,7 @@ $(CHROMIUM):
 
 test: $(STAMP) $(CHROMIUM)
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -q -p no:cacheprovider
+	REGELWERK_REQUIRE_EXTRAS=1 $(BIN)/python -m pytest -q -p no:cacheprovider
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py

@@ -49,6 +49,22 @@ class Builtin:
     def chance(self) -> bool:
         return self.kind == "chance"
 
+    @property
+    def call_text(self) -> str:
+        """How a rule calls it, as the docs write it: `placements(shape, allowed[, mirror])`;
+        the names are the implementation's parameters (without the game or the boards)."""
+        import inspect
+
+        params = [p for p in inspect.signature(self.impl).parameters.values() if p.name not in ("self", "G")]
+        shown, optional = [], []
+        for i, p in enumerate(params):
+            name = f"{p.name}..." if p.kind is inspect.Parameter.VAR_POSITIONAL else p.name
+            (shown if i < self.min_args or p.kind is inspect.Parameter.VAR_POSITIONAL else optional).append(name)
+        text = ", ".join(shown)
+        for name in optional:
+            text += f"[, {name}]" if text else f"[{name}]"
+        return f"{self.name}({text})"
+
     def result_type(self, args: list[Type], grid: Type) -> Type:
         return self.result(args, grid) if callable(self.result) else self.result
 

@@ -8,6 +8,24 @@ import pytest
 
 import regelwerk
 
+# The optional extras `make test` installs (pyproject.toml), by the module each one brings.
+# Their tests skip where an extra is missing; `make test` sets REGELWERK_REQUIRE_EXTRAS=1, so
+# in CI a missing extra fails the run instead of skipping its tests quietly.
+EXTRAS = {"playwright": "browser", "pygls": "lsp", "pygments": "lsp", "matplotlib": "report",
+          "distributed": "dask", "pyspiel": "openspiel"}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    import importlib.util
+    import os
+
+    if os.environ.get("REGELWERK_REQUIRE_EXTRAS") == "1":
+        missing = sorted({f"{extra} ({module})" for module, extra in EXTRAS.items()
+                          if importlib.util.find_spec(module) is None})
+        if missing:
+            raise pytest.UsageError(f"extras not installed: {', '.join(missing)}; "
+                                    "`make test` installs them (pip install -e '.[...]')")
+
 ROOT = Path(__file__).resolve().parent.parent
 CLASSIC = ROOT / "rulesets" / "classic"
 # every bundled ruleset, with the player counts it is played with (the first is the default)

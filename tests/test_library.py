@@ -70,3 +70,18 @@ def test_lists_compare_like_words_in_a_dictionary():
 
 def test_map_aggregate_builds_a_map():
     assert _eval("map p in [a1, b1, c1] where p != b1: column(p) * 10") == {"a1": 10, "c1": 30}
+
+
+def test_every_library_function_shows_how_it_is_called():
+    """The call text the editor shows (completion, hover) names the parameters and marks the
+    optional ones, and agrees with the argument counts the checker enforces."""
+    from regelwerk.interpreter.library import LIBRARY
+
+    assert LIBRARY["placements"].call_text == "placements(shape, allowed[, mirror])"
+    assert LIBRARY["each_once"].call_text == "each_once(items, zones...)"
+    for name, b in LIBRARY.items():
+        text = b.call_text
+        inner = text[len(name) + 1:-1]
+        required = [p for p in inner.split("[")[0].split(", ") if p]
+        assert len(required) == b.min_args, text
+        assert inner.count("[") == (0 if inner.endswith("...") else b.max_args - b.min_args), text

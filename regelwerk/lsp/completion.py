@@ -46,8 +46,7 @@ class Item:
 
 def _signature(name: str) -> str:
     sig = LIBRARY[name]
-    n = str(sig.min_args) if sig.min_args == sig.max_args else f"{sig.min_args}–{sig.max_args}"
-    return f"{name}({n} argument{'s' if sig.max_args != 1 else ''}) → {type_text(sig.result)}"
+    return f"{sig.call_text} → {type_text(sig.result)}"
 
 
 def library_items() -> list[Item]:

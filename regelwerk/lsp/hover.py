@@ -57,8 +57,7 @@ def _head(sym: Symbol) -> str:
         return f"```regelwerk\n{keyword} {_signature(sym.decl, sym.name)}\n```"
     if sym.kind == "library":
         sig = LIBRARY[sym.name]
-        count = str(sig.min_args) if sig.min_args == sig.max_args else f"{sig.min_args}..{sig.max_args}"
-        return f"```regelwerk\n{sym.name}(…)  # {count} argument(s) → {sym.type}\n```\nstandard library"
+        return f"```regelwerk\n{sig.call_text} → {sym.type}\n```\nstandard library"
     typ = f": {sym.type}" if sym.type and sym.type != "type" else ""
     return f"```regelwerk\n({sym.kind}) {sym.name}{typ}\n```"
 

@@ -68,7 +68,7 @@ def test_completion_of_names_members_and_library_functions(client, khan):
     assert items["mountains"]["detail"] == "Terrain"
     assert items["area"]["detail"] == "in placements(TILES[t].shape, layable(t))"  # a parameter
     lib = items["lines_through"]
-    assert lib["detail"] == "lines_through(2 arguments) → list list"
+    assert lib["detail"] == "lines_through(sq, n) → list list"
     assert "containing a square" in lib["documentation"]["value"]
     assert items["not"]["kind"] == KIND["keyword"]
 

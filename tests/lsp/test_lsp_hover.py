@@ -56,7 +56,7 @@ def test_a_parameter_and_a_library_function(client, tmp_path):
     md = _hover(client, u, text, "cell[s] == none", offset=5)
     assert "(parameter) s: Square" in md
     md = _hover(client, u, text, "lines_through(s, 3)")
-    assert "lines_through(…)  # 2 argument(s) → list" in md
+    assert "lines_through(sq, n) → list list" in md
     assert "the straight runs of n squares containing a square" in md
 
 
