@@ -40,11 +40,12 @@ def keep(g: Any, before: dict[str, dict[str, Any]], given: A.ScenarioStep) -> st
     somewhere leaves the zones it did not write, and a card it displaced and put nowhere goes
     under the first zone's pile (so `set deck = [40, 3]` stacks the top of the draw pile). A
     message naming the line of the set-up when it put a card in two places itself."""
+    named = _written_by(given, g)
     for decl, items_expr, zones in conserved(g):
         old = before[decl_key(decl)]
         items = list(g.prog.expr(items_expr)(g))
         now = dict(zone_entries({z: g.vars[z] for z in zones}))
-        written = {name for name, v in now.items() if v != old.get(name)}
+        written = {name for name, v in now.items() if v != old.get(name) or name in named}
         back: list[Hashable] = []
         for item, where in misplaced(items, {z: g.vars[z] for z in zones}):
             if item not in items:
@@ -67,6 +68,27 @@ def keep(g: Any, before: dict[str, dict[str, Any]], given: A.ScenarioStep) -> st
             order = {x: i for i, x in enumerate(x for v in old.values() for x in v)}
             _put_back(g, zones[0], sorted(back, key=lambda x: order.get(x, 0)))
     return None
+
+
+def _written_by(given: A.ScenarioStep, g: Any) -> set[str]:
+    """The zone entries the set-up's statements write, also those it sets to the value they
+    had (`set deck = [c1, c2, c3, c4]` writes the deck even if it lay so already)."""
+    from ..dsl.ast import iter_nodes
+
+    out: set[str] = set()
+    for t in iter_nodes(given.body or ()):
+        if not isinstance(t, A.Target):
+            continue
+        if not t.steps:  # the whole zone, and each entry of a map of zones
+            out.add(t.root)
+            value = g.vars.get(t.root)
+            if isinstance(value, dict):
+                out.update(name for name, _v in zone_entries({t.root: value}))
+        elif isinstance(t.steps[0], A.Name):
+            out.add(f"{t.root}[{t.steps[0].name}]")
+        elif isinstance(t.steps[0], (A.IntLit, A.StrLit)):
+            out.add(f"{t.root}[{value_text(t.steps[0].value)}]")
+    return out
 
 
 def details(g: Any) -> list[str]:

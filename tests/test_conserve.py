@@ -77,3 +77,13 @@ def test_saves_and_traced_steps_are_checked():
     with pytest.raises(SaveError) as err:
         r.load_game(data)
     assert "conserve.rules:11" in str(err.value) and "een kaart ligt op twee plaatsen" in str(err.value)
+
+
+def test_a_zone_set_to_the_value_it_had_is_written_too():
+    """`set deck = ...` writes the deck even when it already lay so: a card the set-up also put
+    in a hand is then in two places by the set-up's own hand, which fails (either order)."""
+    for lines in (("set hand[B] = [c2]", "set deck = [c1, c2]"), ("set deck = [c1, c2]", "set hand[B] = [c2]")):
+        body = "".join(f"        {line}\n" for line in lines)
+        r = regelwerk.load_text(_with(f'scenario "same"\n    given\n{body}'), "c.rules")
+        (res,) = run_scenarios(r)
+        assert not res.passed and "puts c2 in " in res.failure and "allows one place" in res.failure, res.failure
