@@ -53,9 +53,10 @@ MAX_EXCERPT = 100  # characters of a long line shown around the error
 
 
 def _printable(line: str) -> str:
-    """The line with characters that would move the terminal's cursor (other line breaks,
-    control characters) shown as U+FFFD, one for one, so the caret stays under its column."""
-    return "".join(ch if ch.isprintable() or ch == " " else "\ufffd" for ch in line)
+    """The line with characters that would move the terminal's cursor shown one for one, so
+    the caret stays under its column: a tab as a space, other control characters and line
+    breaks as U+FFFD."""
+    return "".join(ch if ch.isprintable() or ch == " " else " " if ch == "\t" else "\ufffd" for ch in line)
 
 
 class RulesError(Exception):

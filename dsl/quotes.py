@@ -358,6 +358,15 @@ def _cites_lines(prov: A.Provenance) -> bool:
     return any((r := parse_ref(s)) is not None and r.first is not None for s in prov.sources)
 
 
+def quotes_unchecked(modules: list[A.Module]) -> bool:
+    """Whether the ruleset cites lines of seed texts but no folder of seed texts is found, so
+    its quotes could not be held to the rulebook's words (the command line says so)."""
+    if not modules:
+        return False
+    return any(_cites_lines(p) for _, p in provenances(modules)) and \
+        not SeedLibrary.for_rules(modules[0].path).folders
+
+
 def check_quotes(modules: list[A.Module], extra_seed_dirs: Iterable[str] = ()) -> list[Diagnostic]:
     """Warnings for every quote that is not verbatim in its cited lines (W002), every quote
     without a `source` in a ruleset that cites its sources (W003), and every `source` that

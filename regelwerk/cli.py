@@ -20,7 +20,7 @@ from .api import Ruleset, load, main_files
 from .dsl.diagnostics import RulesError
 from .dsl.files import BadEncoding, FileRefused, read_text
 from .dsl.printer import print_module
-from .dsl.quotes import SEEDS_ENV
+from .dsl.quotes import SEEDS_ENV, quotes_unchecked
 from .dsl.sources import parse_file
 from .interpreter.agents import RandomAgent, count_games, first_legal, perft
 from .interpreter.board_text import draw_boards
@@ -136,6 +136,9 @@ def cmd_check(args: argparse.Namespace) -> int:
                 _err(w.format(r.sources.get(w.span.file)))
         if not args.quiet and not args.json:
             print(f"{f}: ok ({len(r.model.actions)} actions, {len(r.model.scenarios)} scenarios)")
+            if quotes_unchecked(r.modules):
+                _err(f"{f}: note: its quotes cite seed texts, but no seeds folder was found, so they "
+                     f"were not checked against the rulebook's words: give --seeds DIR or set {SEEDS_ENV}")
     return status
 
 

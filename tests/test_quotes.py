@@ -225,3 +225,17 @@ def test_notes_print_and_parse_back():
     again = parse_text(text, "g.rules")
     assert again.decls == mod.decls
     assert json.dumps(again.decls[0].prov.note) == '"Onze lezing."'
+
+
+def test_check_says_when_no_seed_texts_were_found_to_check_quotes_against(tmp_path, monkeypatch, capsys):
+    monkeypatch.delenv(SEEDS_ENV, raising=False)
+    lone = tmp_path / "lone.rules"  # no seeds folder above a temporary folder
+    lone.write_text(RULES.replace("{F}", F), encoding="utf-8")
+    assert main(["check", str(lone)]) == 0
+    out, err = capsys.readouterr()
+    assert "lone.rules: ok (2 actions" in out
+    assert "no seeds folder was found, so they were not checked" in err and "--seeds DIR" in err
+    khan = Path(__file__).resolve().parent.parent / "rulesets" / "khan" / "khan.rules"
+    if SeedLibrary.for_rules(str(khan)).folders:  # beside ../shared: found, so nothing is said
+        assert main(["check", str(khan)]) == 0
+        assert "not checked" not in capsys.readouterr().err
