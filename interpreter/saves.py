@@ -132,6 +132,9 @@ def check_frame(f: Any, g: Any, path: str) -> list:
     for s in blk.slots:
         if s.kept and s.live_start <= pc < s.live_end:
             _check_slot(s, local, g, f"{path}[2].{s.name}")
+    for name in (*blk.params, *(getattr(blk.ops[pc], "names", None) or ())):
+        if name not in local:  # a parameter, or a `let` made before this point and read after it
+            raise _fail(f"{path}[2].{name}", "missing: the rule reads it after this point")
     return [bid, pc, dict(local), rule]
 
 

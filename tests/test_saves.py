@@ -104,3 +104,18 @@ def test_a_missing_or_bad_slot_is_named():
     broken["frames"][0][2][name] = [1, 2, 3]
     with pytest.raises(SaveError, match="does not fit this slot"):
         rules.load_game(broken)
+
+
+def test_a_frame_without_a_local_its_rule_reads_later_is_refused():
+    """Khan's take_actions keeps `let before = actions_left` across the decision; a save whose
+    frame lost it (or the procedure's parameter) is refused naming the field, not loaded to fail
+    later with a KeyError."""
+    rules = regelwerk.load(Path(__file__).parent.parent / "rulesets" / "khan" / "khan.rules")
+    saved = rules.new_game(players=3, seed=1).to_json()
+    assert saved["frames"][-1][2] == {"may_stop": False, "before": 2}
+    for name in ("before", "may_stop"):
+        broken = copy.deepcopy(saved)
+        del broken["frames"][-1][2][name]
+        with pytest.raises(SaveError, match=rf"frames\[2\]\[2\]\.{name}: missing: the rule reads it"):
+            rules.load_game(broken)
+    assert rules.load_game(saved).to_json() == saved
