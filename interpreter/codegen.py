@@ -574,6 +574,15 @@ class CodeGen:
             out.append(f"{ind}pass")
 
     def stmt(self, s: A.Node, sc: dict, out: list[str], ind: str) -> None:
+        """One statement, its first line marked `# @S<n>` with the index of its span in SPANS,
+        so a Python error inside it is reported at the statement (interpreter/locate.py)."""
+        first = len(out)
+        self._stmt(s, sc, out, ind)
+        span = getattr(s, "span", None)
+        if len(out) > first and span is not None:
+            out[first] += f"  # @S{self.span_id(span)}"
+
+    def _stmt(self, s: A.Node, sc: dict, out: list[str], ind: str) -> None:
         def ex(x: A.Node) -> str:
             return self.ex(x, sc)
 

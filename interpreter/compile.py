@@ -364,6 +364,7 @@ def compile_model(model: Model, record: bool, identity: Identity) -> Program:
     prog.source = "\n".join(g.lines) + "\n"
     prog.move_texts = g.move_texts
     ns = _namespace(prog, g)
+    ns["_SOURCE_LINES"] = prog.source.split("\n")  # where a Python error was raised (locate.py)
     code = compile(prog.source, f"<regelwerk:{model.title}>", "exec")
     exec(code, ns)  # generated from the checked AST only; see the module docstring
     prog.blocks = builder.blocks
@@ -418,7 +419,9 @@ def _namespace(prog: Program, g: CodeGen) -> dict[str, Any]:
 def _compile_one(prog: Program, g: CodeGen, name: str, label: str) -> Any:
     ns = {**prog.namespace, **g.constants}
     ns["SPANS"] = g.spans
-    exec(compile("\n".join(g.lines) + "\n", f"<regelwerk:{label}>", "exec"), ns)
+    source = "\n".join(g.lines) + "\n"
+    ns["_SOURCE_LINES"] = source.split("\n")
+    exec(compile(source, f"<regelwerk:{label}>", "exec"), ns)
     return ns[name]
 
 

@@ -20,6 +20,7 @@ from . import explicit as _explicit
 from .dynamic import COPIED, DYNAMIC
 from .dynamic import copy_frames as _copy_frames
 from .errors import Abandoned, BudgetExceeded, EngineError, IllegalAction, RuleFailure, SaveError
+from .locate import plain, statement_span
 from .moves import Action, as_action, parse_action, same_move, same_value
 from .recording import TraceRecorder, cooked_checks, raw_checks
 from .runtime import MISSING
@@ -78,8 +79,9 @@ class Game(TraceRecorder):
         self.seed = seed
         self.options = options
         self.consts = prog.constants(options)
-        self.work_budget = WORK_BUDGET  # steps of work allowed between two decisions
-        self.time_limit = TIME_LIMIT  # seconds allowed between two decisions
+        limits = getattr(ruleset, "limits", None) or {}  # Ruleset.set_limits, for every game of it
+        self.work_budget = limits.get("work_budget") or WORK_BUDGET  # steps of work between decisions
+        self.time_limit = limits.get("time_limit") or TIME_LIMIT  # seconds allowed between decisions
         if chance not in _explicit.CHANCE_MODES:
             raise EngineError(f"chance is 'sampled' or 'explicit', not {chance!r}")
         self.chance_mode = chance
@@ -366,7 +368,7 @@ class Game(TraceRecorder):
                     try:
                         finished = effect(self, *action[1])
                     except _RULE_ERRORS as err:
-                        raise RuleFailure(f"action '{action}' failed: {type(err).__name__}: {err}") from err
+                        raise self._action_failure(action, err) from err
                     if not finished:
                         top = frames[-1]
                         try:
@@ -456,7 +458,7 @@ class Game(TraceRecorder):
                 try:
                     finished = ca.effect(self, *a.args)
                 except _RULE_ERRORS as err:
-                    raise RuleFailure(f"action '{a}' failed: {type(err).__name__}: {err}") from err
+                    raise self._action_failure(a, err) from err
                 self.abandon = None
                 if finished:
                     if record:
@@ -592,12 +594,20 @@ class Game(TraceRecorder):
                 self._emit_result()
 
     def _failure(self, err: Exception) -> RuleFailure:
-        """A Python error inside a rule, as a failure naming the rule and where it is."""
+        """A Python error inside a rule, as a failure naming the rule, at the statement that
+        raised it (else the rule's own line)."""
         frames = self.frames
         rule = self._rule_key(frames[-1]) if frames else "flow"
         info = self.prog.rules.get(rule, {})
-        return RuleFailure(f"rule '{info.get('name', rule)}' ({info.get('at', '?')}) failed: "
-                           f"{type(err).__name__}: {err}")
+        span = statement_span(err.__traceback__)
+        if span is not None:
+            return RuleFailure(f"rule '{info.get('name', rule)}' failed: {plain(err)}", span, rule)
+        return RuleFailure(f"rule '{info.get('name', rule)}' ({info.get('at', '?')}) failed: {plain(err)}")
+
+    def _action_failure(self, move: Action, err: Exception) -> RuleFailure:
+        """A Python error in a move's effect, at the statement that raised it."""
+        span = statement_span(err.__traceback__)
+        return RuleFailure(f"action '{move}' failed: {plain(err)}", span, f"action:{move.name}" if span else None)
 
     def out_of_work(self, span: Any) -> None:
         """Called by generated code when a chunk of the work budget is used up: count it, and

@@ -4,8 +4,11 @@ Generated rule code runs in functions with systematic names (`B_3` a block, `AF_
 action's effect, `P_0` a procedure, `TB_1` a trigger body; interpreter/compile.py) whose
 first argument is the game `G`. A helper that fails (`remove` of something not there, a
 `draw` from an empty pile, `random` of nothing) or an error that reaches the command line
-without a location is placed at the declaration of the rule that ran it. That is the rule,
-not yet the statement: statement spans would have to be passed by the code generator.
+without a location is placed at the statement that ran it: the code generator marks the first
+generated line of every statement with `# @S<n>`, the index of its span in the program's SPANS
+table, and the nearest mark above the failing line names the statement. Where no mark is found
+(a precondition, a definition) the declaration of the rule that ran it is the place. Python's
+own errors are said in a rule author's words (`plain`).
 """
 
 from __future__ import annotations
@@ -89,6 +92,67 @@ def rule_span(model: Any, key: str) -> A.Span | None:
     return None
 
 
+_MARK = re.compile(r"# @S(\d+)$")
+
+
+def statement_span(tb: TracebackType | None) -> A.Span | None:
+    """The rule statement a Python error was raised in: the innermost generated frame of the
+    traceback, at the line it raised from."""
+    found = None
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename.startswith(_GENERATED):
+            found = tb
+        tb = tb.tb_next
+    return None if found is None else _marked(found.tb_frame, found.tb_lineno)
+
+
+def calling_statement(frame: FrameType | None) -> A.Span | None:
+    """The rule statement running at `frame` or outside it (a helper that fails asks this)."""
+    while frame is not None:
+        if frame.f_code.co_filename.startswith(_GENERATED):
+            return _marked(frame, frame.f_lineno)
+        frame = frame.f_back
+    return None
+
+
+def _marked(frame: FrameType, lineno: int | None) -> A.Span | None:
+    """The nearest statement mark (`# @S<n>`, interpreter/codegen.py) at or above `lineno`
+    within its generated function: the span of that statement."""
+    lines = frame.f_globals.get("_SOURCE_LINES")
+    spans = frame.f_globals.get("SPANS")
+    if not lines or spans is None or not lineno:
+        return None
+    i = min(lineno, len(lines)) - 1
+    while i >= 0 and not lines[i].startswith("def "):
+        m = _MARK.search(lines[i])
+        if m is not None:
+            k = int(m[1])
+            return spans[k] if k < len(spans) else None
+        i -= 1
+    return None
+
+
+_PLAIN = {
+    IndexError: "no such place in the list (an index past its end, or a draw or pick from too few)",
+    KeyError: "no entry {arg} in the map or table",
+    ZeroDivisionError: "division by zero",
+    RecursionError: "rules nested too deeply: a definition, procedure or trigger that calls itself without end?",
+    OverflowError: "a number too large to work with",
+    MemoryError: "not enough memory: a value grew too large",
+}
+
+
+def plain(err: BaseException) -> str:
+    """A Python error raised inside a rule, in a rule author's words (the Python name after it,
+    for the engineers)."""
+    for kind, text in _PLAIN.items():
+        if isinstance(err, kind):
+            arg = err.args[0] if err.args else "?"
+            return text.replace("{arg}", repr(arg) if not isinstance(arg, str) else arg) + \
+                f" [{type(err).__name__}]"
+    return f"{type(err).__name__}: {err}"
+
+
 def describe(game: Any, key: str) -> str:
     """`action 'lay'`, `trigger 'when deck == []'`: the rule as a reader knows it."""
     kind = key.partition(":")[0]
@@ -99,10 +163,11 @@ def describe(game: Any, key: str) -> str:
 def failure(message: str, span: A.Span | None = None) -> RuleFailure:
     """A RuleFailure at `span`, or else at the declaration of the rule running the caller."""
     if span is None:
-        found = rule_of(sys._getframe(1))
+        caller = sys._getframe(1)
+        found = rule_of(caller)
         if found is not None:
             game, key = found
-            span = rule_span(game.prog.model, key)
+            span = calling_statement(caller) or rule_span(game.prog.model, key)
             message = f"{message} (in {describe(game, key)})"
             return RuleFailure(message, span, key)
     return RuleFailure(message, span)
@@ -130,7 +195,11 @@ def locate(err: EngineError, game: Any = None) -> EngineError:
     if found is None:
         return err
     g, key = found
-    span = rule_span(g.prog.model, key)
+    span = None
+    for exc in (err.__cause__, err.__context__, err):
+        if span is None and exc is not None:
+            span = statement_span(exc.__traceback__)
+    span = span or rule_span(g.prog.model, key)
     if span is None:
         return err
     located = type(err)(f"{err.message} (in {describe(g, key)})", span, key)

@@ -33,6 +33,7 @@ class PlaySettings:
     agents: dict = field(default_factory=dict)  # player -> canonical agent spec; missing: random
     max_steps: int = 100_000  # decisions per game before it counts as a failure
     firings: bool = True  # count rule firings (plays traced games)
+    limits: dict = field(default_factory=dict)  # Ruleset.set_limits: work_budget, time_limit
 
 
 def game_seed(base: int, index: int) -> int:
@@ -111,6 +112,8 @@ def play_record(ruleset: Any, index: int, settings: PlaySettings,
     seen: set[str] = set()
     order: list[str] = []
     moves: list[Any] = []
+    if settings.limits and ruleset.limits != settings.limits:
+        ruleset.set_limits(**settings.limits)
     try:
         if settings.firings:  # started here, so that the rules of the start are seen too
             game = ruleset.new_game(players=settings.players, seed=seed, options=settings.options or None,

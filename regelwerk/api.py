@@ -42,6 +42,18 @@ class Ruleset:
         self.path: str | None = None  # the main rules file, when loaded from one
         self._programs: dict[bool, Program] = {}
         self._templates: dict[tuple, Game | None] = {}
+        self.limits: dict[str, float] = {}  # set_limits: the runaway limits of its new games
+
+    def set_limits(self, work_budget: int | None = None, time_limit: float | None = None) -> None:
+        """The runaway limits of every game made from now on (None: the default): steps of
+        work and seconds allowed between two decisions (docs/architecture.md §13)."""
+        if work_budget is not None and (type(work_budget) is not int or work_budget <= 0):
+            raise EngineError(f"a work budget is a whole number above 0, not {work_budget!r}")
+        if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
+                                       or not time_limit > 0):
+            raise EngineError(f"a time limit is a number of seconds above 0, not {time_limit!r}")
+        self.limits = {k: v for k, v in (("work_budget", work_budget), ("time_limit", time_limit)) if v is not None}
+        self._templates.clear()  # started with the old limits
 
     @property
     def player_names(self) -> tuple[str, ...]:

@@ -59,6 +59,23 @@ def _load(path: str, root: str | None = None) -> Ruleset:
     return load(path, root)
 
 
+def _limited(r: Ruleset, args: argparse.Namespace) -> Ruleset:
+    """`--work-budget N` and `--time-limit S`: the runaway limits of this run's games."""
+    try:
+        r.set_limits(getattr(args, "work_budget", None), getattr(args, "time_limit", None))
+    except EngineError as err:
+        raise CliError(f"error: {err.message}", 2) from None
+    return r
+
+
+def _add_limits(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--work-budget", type=int, metavar="N",
+                   help="steps of work a rule may do between two decisions before it is stopped "
+                        "(default 50,000,000; checked every 100,000 steps)")
+    p.add_argument("--time-limit", type=float, metavar="S",
+                   help="seconds a rule may run between two decisions before it is stopped (default 60)")
+
+
 def _options(pairs: list[str] | None, ruleset: Ruleset) -> dict:
     out: dict[str, Any] = {}
     for pair in pairs or []:
@@ -184,7 +201,7 @@ def _agent(kind: str, seed: int) -> Any:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    r = _load(args.file, args.root)
+    r = _limited(_load(args.file, args.root), args)
     record = bool(args.trace)
     try:
         game = r.new_game(players=args.players, seed=args.seed, options=_options(args.option, r), record=record)
@@ -217,7 +234,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     """You against random bots; everything printed is what your seat may see
     (interpreter/visibility.py): others' hidden cards, secret arguments and the seed never."""
-    r = _load(args.file, args.root)
+    r = _limited(_load(args.file, args.root), args)
     game = r.new_game(players=args.players, seed=args.seed, options=_options(args.option, r), record=True)
     human = args.seat or game.players[0]
     if human not in game.players:
@@ -332,7 +349,7 @@ def cmd_test(args: argparse.Namespace) -> int:
     passed = failed = 0
     for f in files:
         try:
-            r = load(f, args.root)
+            r = _limited(load(f, args.root), args)
         except RulesError as err:
             _err(err.format())
             failed += 1
@@ -418,7 +435,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from .simulation.progress import progress_for
     from .simulation.results import ResultsError
 
-    r = _load(args.file, args.root)
+    r = _limited(_load(args.file, args.root), args)
     if args.games < 1:
         raise CliError(f"--games {args.games}: play at least one game", 2)
     if args.jobs is not None and args.jobs < 1:
@@ -445,7 +462,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             require_matplotlib()
         except PlotsUnavailable as err:
             raise CliError(f"error: {err}", 2) from None
-    settings = PlaySettings(args.players, args.seed, options, agents, args.max_steps, not args.no_firings)
+    settings = PlaySettings(args.players, args.seed, options, agents, args.max_steps, not args.no_firings,
+                            dict(r.limits))
     try:
         run = run_simulation(r, args.games, settings, jobs=args.jobs, dask=args.dask, results=results,
                              resume=args.resume, progress=progress_for(sys.stderr, args.quiet))
@@ -554,11 +572,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--save", metavar="OUT.json", help="write the final (or stopped) state")
     p.add_argument("--stop-after", type=int, metavar="N", help="stop after N decisions")
     p.add_argument("--max-steps", type=int, default=100_000)
+    _add_limits(p)
     p.set_defaults(fn=cmd_run)
 
     p = sub.add_parser("play", help="play at the terminal against random bots")
     game_args(p)
     p.add_argument("--seat", help="the player you are (default: the first)")
+    _add_limits(p)
     p.set_defaults(fn=cmd_play)
 
     p = sub.add_parser("legal", help="list the legal actions in a saved state")
@@ -580,6 +600,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("paths", nargs="+")
     p.add_argument("-v", "--verbose", action="store_true")
     root_arg(p)
+    _add_limits(p)
     p.set_defaults(fn=cmd_test)
 
     p = sub.add_parser("trace", help="work with traces")
@@ -617,6 +638,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-firings", action="store_true",
                    help="do not count rule firings (untraced games: faster)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress display")
+    _add_limits(p)
     p.set_defaults(fn=cmd_simulate)
 
     p = sub.add_parser("perft", help="count action sequences per depth")

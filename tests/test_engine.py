@@ -74,8 +74,9 @@ def test_bad_index_in_a_rule_is_a_rule_failure_not_a_crash():
         "flow\n    repeat\n        turn\n            play a\n"
     )
     g = regelwerk.load_text(text, "idx.rules").new_game()
-    with pytest.raises(RuleFailure, match="action 'a' failed: IndexError"):
+    with pytest.raises(RuleFailure, match=r"action 'a' failed: no such place in the list .*\[IndexError\]") as info:
         g.apply("a")
+    assert str(info.value.span) == "idx.rules:6:5" and info.value.rule == "action:a"  # the statement
 
 
 def test_game_from_json_finds_its_rules_file(tmp_path):

@@ -147,3 +147,31 @@ def test_recursive_procedures_are_a_rule_failure():
 
 def test_no_bundled_ruleset_comes_near_the_budget():
     assert engine.WORK_BUDGET >= 10_000_000 and engine.TIME_LIMIT >= 10
+
+
+def test_limits_per_run_from_the_ruleset_and_the_command_line(tmp_path, capsys):
+    """`Ruleset.set_limits` and `--work-budget` / `--time-limit` (issue 10 §3: configurable per
+    run): a loop the default budget lets through is stopped at its line with a smaller one."""
+    from regelwerk.cli import main
+
+    path = tmp_path / "bud.rules"
+    path.write_text("players A, B\nstate\n    n: int = 0\naction go\n    for i in 1..300000\n"
+                    "        add 1 to n\nflow\n    repeat 3 times\n        turn\n            play go\n",
+                    encoding="utf-8")
+    rules = regelwerk.load(path)
+    game = rules.new_game()
+    game.apply("go")  # the default budget: fine
+    rules.set_limits(work_budget=500)
+    game = rules.new_game()
+    assert game.work_budget == 500 and game.clone().work_budget == 500
+    with pytest.raises(regelwerk.BudgetExceeded, match="more than 500 steps of work"):
+        game.apply("go")
+    rules.set_limits()
+    assert rules.new_game().work_budget == 50_000_000
+    with pytest.raises(regelwerk.EngineError, match="whole number above 0"):
+        rules.set_limits(work_budget=0)
+    assert main(["run", str(path), "--work-budget", "500"]) == 1
+    assert "bud.rules:5:5" in capsys.readouterr().err
+    assert main(["run", str(path), "--time-limit", "-1"]) == 2
+    assert "a time limit is a number of seconds above 0" in capsys.readouterr().err
+    assert main(["run", str(path)]) == 0

@@ -79,7 +79,7 @@ def test_failures_are_findings_with_seed_place_and_moves(race):
     rep = run.report
     f = rep["failures"][0]
     assert f["seed"] == f["game"] + 0 and f["type"] == "RuleFailure"
-    assert f["at"] == "race.rules:19:1" and "IndexError" in f["error"]
+    assert f["at"] == "race.rules:24:9" and "IndexError" in f["error"]  # the statement that failed
     assert "moves" not in f  # kept in the game's record (the results file), not the report
     game = race.new_game(seed=f["seed"])
     with pytest.raises(regelwerk.RuleFailure, match="IndexError"):
