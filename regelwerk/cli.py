@@ -226,6 +226,11 @@ def cmd_run(args: argparse.Namespace) -> int:
         if scores:
             print("scores: " + ", ".join(f"{p} {s}" for p, s in scores.items()))
         print("winner: " + (", ".join(game.winners) if game.winners else "none (draw)"))
+        from .simulation.report import game_note
+
+        note = game_note(r)
+        if note:
+            print(f"note (the rule authors', not the rulebook's): {note}")
     else:
         print(f"stopped after {steps} decision{'' if steps == 1 else 's'}; {game.decision_player()} to decide")
     return 0

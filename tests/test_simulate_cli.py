@@ -189,3 +189,20 @@ def test_progress_bar_on_a_terminal_lines_elsewhere_nothing_when_quiet(tmp_path)
     text = log.read_text()
     assert "simulate: 2/4 games (50%)" in text and "games/s, about" in text and "\r" not in text
     assert type(progress_for(tty, quiet=True)) is Progress
+
+
+def test_the_games_own_note_travels_with_its_results(tmp_path, capsys):
+    """Root's note says the Stub can never win: whoever reads its results must see it."""
+    from regelwerk.cli import main
+
+    out = tmp_path / "root.json"
+    assert main(["simulate", str(BUNDLED["root"]), "--games", "2", "--jobs", "1", "-q", "--no-firings",
+                 "--json", str(out)]) == 0
+    text = capsys.readouterr().out
+    note = json.loads(out.read_text(encoding="utf-8"))["note"]
+    assert "can never win" in note and f"note (the rule authors', not the rulebook's): {note}" in text
+    assert main(["run", str(BUNDLED["root"]), "--seed", "2"]) == 0
+    assert "can never win" in capsys.readouterr().out
+    assert main(["simulate", str(BUNDLED["tictactoe"]), "--games", "2", "--jobs", "1", "-q",
+                 "--json", str(out)]) == 0
+    assert json.loads(out.read_text(encoding="utf-8"))["note"] is None

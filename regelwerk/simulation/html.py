@@ -23,6 +23,7 @@ h1 { font-size: 1.5em; margin-bottom: .2em; } h2 { font-size: 1.15em; margin-top
 table { border-collapse: collapse; margin: .5em 0; } td, th { padding: .2em .8em; text-align: right; }
 th { border-bottom: 1px solid #aaa; } td:first-child, th:first-child { text-align: left; }
 tr.dead td { color: #c0392b; } .warn { color: #c0392b; } img { max-width: 100%; }
+.note { font-style: italic; border-left: 3px dashed #888; padding-left: .5em; }
 code { font-size: .92em; }
 """
 
@@ -95,6 +96,8 @@ def _page(rep: dict[str, Any], images: list[tuple[str, str]]) -> str:
         f"<p class=sub>seeds {s['seed']}–{s['seed'] + rep['planned'] - 1} · players {escape(', '.join(s['players']))}"
         f" · agents {escape(agents)} · ruleset <code>{rep['ruleset_hash'][:12]}</code></p>",
     ]
+    if rep.get("note"):
+        parts.append(f"<p class=note>Note by the rule authors (not the rulebook): {escape(rep['note'])}</p>")
     if not rep["complete"]:
         parts.append(f"<p class=warn>Interrupted: {rep['games']} of {rep['planned']} games played "
                      "(<code>--resume</code> plays the rest).</p>")

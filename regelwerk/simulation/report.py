@@ -40,6 +40,7 @@ def build_report(ruleset: Any, settings: PlaySettings, planned: int, records: di
         "version": REPORT_VERSION,
         "ruleset": ruleset.title,
         "ruleset_hash": ruleset.hash,
+        "note": game_note(ruleset),
         "settings": settings_json(settings, players),
         "planned": planned,
         "complete": len(recs) == planned,
@@ -62,6 +63,13 @@ def build_report(ruleset: Any, settings: PlaySettings, planned: int, records: di
     if timing is not None:
         out["timing"] = timing
     return out
+
+
+def game_note(ruleset: Any) -> str | None:
+    """The authors' note on the game as a whole (`game "..."` then `note "..."`): what a reader
+    of its results must know, e.g. that a substrate opponent can never win."""
+    game = getattr(ruleset.model, "game", None)
+    return game.prov.note if game is not None and game.prov is not None else None
 
 
 def settings_json(settings: PlaySettings, players: list[str]) -> dict[str, Any]:
@@ -178,6 +186,8 @@ def report_text(rep: dict[str, Any], rule_lines: int = 8) -> str:
     if not rep["complete"]:
         head += f" (interrupted: {rep['games']} of {rep['planned']} played)"
     lines = [head]
+    if rep.get("note"):
+        lines.append(f"  note (the rule authors', not the rulebook's): {rep['note']}")
     if not n:
         return "\n".join(lines + _failure_lines(rep) + _timing_lines(rep))
     agents = rep["settings"]["agents"]
