@@ -49,13 +49,14 @@ def test_stepping_forward_changes_the_board_where_the_trace_says(played: dict[st
     step = next(s for s in p.lines[1:] if any(c["path"].startswith("yurt[") for c in s.get("changes", [])))
     change = next(c for c in step["changes"] if c["path"].startswith("yurt["))
     square = change["path"][5:-1]
-    page = opened(p.page, step=step["step"])
+    page = opened(p.page, step=step["step"] - 1)  # the address names trace steps: just before it
     cell = page.page.locator(f'g.sq[data-square="{square}"]')
     assert cell.locator(f'[data-player="{change["new"]}"]').count() == 0
     assert page.page.locator("[data-changed]").count() == 0 or \
         page.page.locator(f'[data-changed="{square}"]').count() == 0
     page.page.keyboard.press("ArrowRight")
     assert page.js("regelwerkViewer.position()") == step["step"] + 1
+    page.page.wait_for_function(f"location.hash === '#step={step['step']}'", timeout=3000)  # as Go to step reads it
     assert cell.locator(f'[data-player="{change["new"]}"]').count() == 1
     assert page.page.locator(f'[data-changed="{square}"]').count() == 1
     assert f"changed: yurt: {change['old'] or 'none'} → {change['new']}" in cell.locator("title").text_content()
@@ -191,7 +192,7 @@ def test_an_authored_note_is_shown_apart_from_the_rulebook(played: dict[str, Pla
     trace.write_text("\n".join(lines) + "\n", encoding="utf-8")
     out = tmp_path / "noted.html"
     out.write_text(page_for(str(trace), str(p.rules)), encoding="utf-8")
-    page = opened(out, step=step["step"] + 1)
+    page = opened(out, step=step["step"])
     assert page.page.inner_text("#note").endswith(step["note"])
     assert step["note"] not in page.page.inner_text("#quote")
     assert page.js("getComputedStyle(document.querySelector('#note')).fontFamily") != \

@@ -620,14 +620,16 @@ function render() {
   if (DATA.mode === "trace") rememberPosition();
 }
 
-// The address keeps the position (#step=N) for reloading and sharing; written at most every
-// half second, since browsers throttle pages that rewrite their address many times a second.
+// The address keeps the position for reloading and sharing, by trace step number as the
+// "Go to step" box reads it (#step=N shows the position after step #N; #start the start);
+// written at most every half second, since browsers throttle pages that rewrite their address
+// many times a second.
 let remember = null;
 function rememberPosition() {
   if (remember !== null) return;
   remember = setTimeout(() => {
     remember = null;
-    history.replaceState(null, "", "#step=" + pos);
+    history.replaceState(null, "", pos === 0 ? "#start" : "#step=" + STEPS[pos - 1].step);
   }, 500);
 }
 
@@ -700,7 +702,7 @@ function wire() {
     if (k) { e.preventDefault(); k(); }
   });
   const m = /^#step=(\d+)$/.exec(location.hash);
-  go(m ? Number(m[1]) : 0);
+  if (m) jumpTo(Number(m[1])); else go(0);
 }
 
 // For tests and benchmarks: read-only access to the reconstruction and the controls.
