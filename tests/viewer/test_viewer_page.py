@@ -56,7 +56,11 @@ def test_stepping_forward_changes_the_board_where_the_trace_says(played: dict[st
         page.page.locator(f'[data-changed="{square}"]').count() == 0
     page.page.keyboard.press("ArrowRight")
     assert page.js("regelwerkViewer.position()") == step["step"] + 1
-    page.page.wait_for_function(f"location.hash === '#step={step['step']}'", timeout=3000)  # as Go to step reads it
+    for _ in range(60):  # the address is written within half a second, by trace step number
+        if page.js("location.hash") == f"#step={step['step']}":
+            break
+        page.page.wait_for_timeout(50)
+    assert page.js("location.hash") == f"#step={step['step']}"  # as Go to step reads it
     assert cell.locator(f'[data-player="{change["new"]}"]').count() == 1
     assert page.page.locator(f'[data-changed="{square}"]').count() == 1
     assert f"changed: yurt: {change['old'] or 'none'} → {change['new']}" in cell.locator("title").text_content()
