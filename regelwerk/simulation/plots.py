@@ -43,12 +43,20 @@ def _png(fig: Any) -> bytes:
     return buf.getvalue()
 
 
-def _rate_panel(ax: Any, labels: list[str], rates: list[dict], fair: float, title: str) -> None:
+def _player_colours(players: list[str]) -> dict[str, str]:
+    """Each player in the colour the browser view gives them (a player named Red is red)."""
+    from ..viewer.boards import player_colours
+
+    return player_colours(players)
+
+
+def _rate_panel(ax: Any, labels: list[str], rates: list[dict], fair: float, title: str,
+                colours: list[str] | None = None) -> None:
     ys = [100 * (r["rate"] or 0) for r in rates]
     lo = [y - 100 * (r["low"] or 0) for y, r in zip(ys, rates, strict=True)]
     hi = [100 * (r["high"] or 0) - y for y, r in zip(ys, rates, strict=True)]
     xs = range(len(labels))
-    ax.bar(xs, ys, color=[PALETTE[i % len(PALETTE)] for i in xs], alpha=0.85)
+    ax.bar(xs, ys, color=colours or [PALETTE[i % len(PALETTE)] for i in xs], alpha=0.85)
     ax.errorbar(xs, ys, yerr=[lo, hi], fmt="none", ecolor="black", capsize=6, linewidth=1.2)
     ax.axhline(100 * fair, color="grey", linestyle="--", linewidth=1, label=f"fair share {100 * fair:.1f}%")
     ax.set_xticks(list(xs), labels)
@@ -65,7 +73,9 @@ def win_rates(rep: dict[str, Any]) -> bytes:
     seats = rep["seats"]
     _rate_panel(left, [f"seat {s['seat']}" for s in seats], seats, fair, "win rate per seat")
     players = list(rep["win_rate"])
-    _rate_panel(right, players, [rep["win_rate"][p] for p in players], fair, "win rate per player")
+    colour = _player_colours(players)
+    _rate_panel(right, players, [rep["win_rate"][p] for p in players], fair, "win rate per player",
+                [colour[p] for p in players])
     fig.suptitle(f"{rep['ruleset']}: {rep['finished']} finished games")
     return _png(fig)
 
@@ -81,8 +91,9 @@ def scores(records: list[dict], players: list[str]) -> bytes | None:
     bins = list(range(lo, hi + 2, width)) if width else 30
     fig = _figure(8, 1.3 + 1.2 * len(players))
     axes = fig.subplots(len(players), 1, sharex=True, squeeze=False)[:, 0]
-    for i, (ax, p) in enumerate(zip(axes, players, strict=True)):
-        ax.hist(values[p], bins=bins, color=PALETTE[i % len(PALETTE)], alpha=0.85)
+    colour = _player_colours(players)
+    for ax, p in zip(axes, players, strict=True):
+        ax.hist(values[p], bins=bins, color=colour[p], alpha=0.85)
         if values[p]:
             mean = sum(values[p]) / len(values[p])
             ax.axvline(mean, color="black", linewidth=1)
