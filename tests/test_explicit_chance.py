@@ -452,3 +452,24 @@ def test_start_is_refused_on_a_started_game():
     later = kuhn.new_game(start=False, chance="explicit")
     later.start()
     assert later.is_chance_node
+
+
+def test_the_seed_rulesets_play_to_the_end_with_explicit_chance():
+    """Shogun's tower (a stateful device) shows its primitive draws as bernoulli nodes with
+    exact weights; Shogun and Root play to a result through their chance nodes."""
+    from regelwerk.interpreter.agents import sample_outcome
+
+    for name, n in (("shogun", 4), ("root", 2)):
+        game = regelwerk.load(BUNDLED[name]).new_game(players=n, chance="explicit", seed=1)
+        rng, kinds = random.Random(1), set()
+        while not game.is_over:
+            if game.is_chance_node:
+                outcomes = game.chance_outcomes()
+                assert sum(p for _v, p in outcomes) == 1 and all(p > 0 for _v, p in outcomes)
+                kinds.add(game.chance_event()["kind"])
+                game.apply(sample_outcome(game, rng))
+            else:
+                game.apply(rng.choice(game.legal_actions()))
+        assert game.result is not None
+        if name == "shogun":
+            assert {"bernoulli", "shuffle"} <= kinds
