@@ -291,7 +291,7 @@ class CodeGen:
         return None
 
     def table(self, e: A.Call, args: list[str]) -> str | None:
-        """`b_ray(s, d)` as `_T3[s, d]`: the call worked out now for every possible argument."""
+        """`b_ray(s, d)` as `_T3[s][d]`: the call worked out now for every possible argument."""
         if self.boards is None:
             return None
         pools = [self._values(a) for a in e.args]
@@ -307,17 +307,23 @@ class CodeGen:
         name = self._tables.get(key)
         if name is None:
             fn = LIBRARY[e.func].bind(self.boards)
-            table = {}
+            table: dict = {}
             try:
                 for combo in itertools.product(*pools):
                     k = tuple(combo[i] for i in varying)
-                    table[k[0] if len(k) == 1 else k] = fn(*combo)
+                    if len(k) <= 1:
+                        table[k[0] if k else ()] = fn(*combo)
+                        continue
+                    inner = table  # nested by argument: t[a][b] is two lookups, no tuple built
+                    for part in k[:-1]:
+                        inner = inner.setdefault(part, {})
+                    inner[k[-1]] = fn(*combo)
             except Exception:  # some argument is out of reach for this function: call it instead
                 return None
             name = self._tables[key] = self.const(table, "T")
         if not varying:
             return f"{name}[()]"
-        return f"{name}[{', '.join(args[i] for i in varying)}]"
+        return name + "".join(f"[{args[i]}]" for i in varying)
 
     def memo(self, e: A.Call, args: list[str]) -> str | None:
         """A call whose arguments are not all known now (`column_squares(col)`), remembered per
