@@ -42,15 +42,24 @@ def next_u64(state: int) -> tuple[int, int]:
     return z ^ (z >> 31), state
 
 
+_TWO64 = 1 << 64
+
+
 def randbelow(state: int, n: int) -> tuple[int, int]:
-    """Uniform int in [0, n), unbiased by rejecting the top sliver of 2**64 (1 <= n <= 2**64)."""
-    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 1 << 64:
+    """Uniform int in [0, n), unbiased by rejecting the top sliver of 2**64 (1 <= n <= 2**64).
+    The SplitMix64 step of `next_u64` is written out here: chance devices (Shogun's tower)
+    draw thousands of times a game, and the state is checked once, not once per step."""
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= _TWO64:
         raise ValueError(f"n must be an int in [1, 2**64], got {n!r}")
-    limit = (1 << 64) - (1 << 64) % n  # largest multiple of n not above 2**64
+    _check_state(state)
+    limit = _TWO64 - _TWO64 % n  # largest multiple of n not above 2**64
     while True:
-        value, state = next_u64(state)
-        if value < limit:
-            return value % n, state
+        state = (state + GOLDEN_GAMMA) & MASK64
+        z = ((state ^ (state >> 30)) * _MIX1) & MASK64
+        z = ((z ^ (z >> 27)) * _MIX2) & MASK64
+        z ^= z >> 31
+        if z < limit:
+            return z % n, state
 
 
 def randint(state: int, lo: int, hi: int) -> tuple[int, int]:

@@ -139,3 +139,16 @@ def test_rough_uniformity() -> None:
         order, state = rng.shuffle(state, "abc")
         positions[order.index("a")] += 1
     assert all(900 <= c <= 1100 for c in positions.values())
+
+
+@given(states, st.one_of(st.integers(1, 50), st.integers(1, 2**64)))
+def test_randbelow_is_rejection_sampling_over_next_u64(state: int, n: int) -> None:
+    """randbelow writes the SplitMix64 step out for speed: it must draw exactly what the
+    plain definition over next_u64 draws, state included."""
+    limit = 2**64 - 2**64 % n
+    s = state
+    while True:
+        value, s = rng.next_u64(s)
+        if value < limit:
+            break
+    assert rng.randbelow(state, n) == (value % n, s)
