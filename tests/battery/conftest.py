@@ -15,6 +15,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):  # noqa: ARG0
     totals = {"inputs tried": COUNTS[("all", "inputs")]}
     for f in FAILURES:
         totals[f] = sum(n for (kind, outcome), n in COUNTS.items() if outcome == f)
+    totals["late (the alarm rang, then it ended)"] = COUNTS[("all", "late")]
     by_kind: dict[str, dict[str, int]] = {}
     for (kind, outcome), n in sorted(COUNTS.items()):
         if kind != "all":
