@@ -73,6 +73,7 @@ def _common(ruleset: Any, game: Any, head: dict, mode: str) -> dict[str, Any]:
     return {
         "format": VIEW_FORMAT, "version": VIEW_VERSION, "mode": mode,
         "title": ruleset.title, "ruleset_hash": ruleset.hash,
+        "game_note": model.game.prov.note if model.game is not None and model.game.prov else None,
         "players": players, "colours": player_colours(players),
         "seed": head.get("seed"), "options": head.get("options") or {}, "viewer": None,
         "boards": boards, "consts": layer_constants(boards, game.consts),

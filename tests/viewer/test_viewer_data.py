@@ -217,3 +217,11 @@ def test_docs_keep_a_picture_of_each_seed_game(name: str):
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
     assert width >= 1000 and height >= 600
+
+
+def test_the_games_own_note_is_on_the_page(played: dict[str, Played]):
+    """Root's note (the Stub can never win) belongs wherever its results are shown."""
+    p = played["root"]
+    data = trace_data(str(p.trace), str(p.rules))
+    assert "can never win" in data["game_note"]
+    assert "can never win" in p.page.read_text(encoding="utf-8")

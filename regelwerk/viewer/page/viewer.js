@@ -681,6 +681,10 @@ function wire() {
     Object.keys(DATA.options || {}).length ? ` · options ${text(DATA.options)}` : "",
     DATA.viewer ? h("strong", { text: ` · as seen by ${DATA.viewer}` }) : "",
     ` · ruleset ${DATA.ruleset_hash.slice(0, 12)}`);
+  if (DATA.game_note) {  // the authors' note on the whole game (Root: the Stub can never win)
+    el("game-note").append(DATA.game_note);
+    el("game-note").hidden = false;
+  }
   if (DATA.mode !== "trace") el("timeline").hidden = true;
   el("slider").max = String(N);
   el("slider").addEventListener("input", (e) => go(Number(e.target.value)));
