@@ -498,8 +498,9 @@ class _Checker(ExprChecker):
             self.load_data(d)
         for v in m.vars.values():
             m.var_types[v.name] = as_state(self.declared(v.type))
-        for o in m.options.values():
+        for o in m.options.values():  # all types first: a default may name a later option
             m.option_types[o.name] = self.declared(o.type)
+        for o in m.options.values():
             self.expr(o.default, {})
         for c in m.consts.values():
             m.const_types[c.name] = self.expr(c.value, {})

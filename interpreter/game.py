@@ -40,6 +40,10 @@ MAX_TRIGGER_CHAIN = 200
 # chunk runs out. No bundled ruleset comes near either.
 WORK_BUDGET = 50_000_000
 WORK_CHUNK = 100_000
+# A `play` nobody can make costs this much: it listed every candidate move, so a flow that
+# offers only impossible moves (a game whose set-up never ran) stops after 5,000 such turns
+# in a row, in seconds, instead of after the time limit.
+SKIPPED_PLAY_WORK = 10_000
 TIME_LIMIT = 60.0
 PASS = Action("pass")
 _EMPTY_SEEN = "0" * 32  # the record of a player who has observed nothing yet (interpreter/infostate.py)
@@ -620,7 +624,8 @@ class Game(TraceRecorder):
         self.work = WORK_CHUNK
         if used > self.work_budget:
             why = (f"more than {self.work_budget:,} steps of work since the last decision "
-                   f"(loop rounds and items gone over): a rule that never ends?")
+                   f"(loop rounds, items gone over, and {SKIPPED_PLAY_WORK:,} for each play nobody "
+                   f"could make): a rule that never ends?")
         elif time.monotonic() - self._clock > self.time_limit:
             why = f"more than {self.time_limit:g} s of work since the last decision: a rule that never ends?"
         else:

@@ -19,6 +19,7 @@ from typing import Any
 from ..dsl import ast as A
 from . import ir
 from .codegen import CodeGen
+from .game import SKIPPED_PLAY_WORK
 
 MAX_INLINE = 40  # lines of an action's enumeration inlined where a block offers it
 
@@ -115,6 +116,10 @@ class MachineBuilder:
                 if self.record:
                     self.event("{'event': 'no legal action', 'player': who}", out, ind)
                 out.append(nxt)
+                out.append(f"{ind}G.work -= {SKIPPED_PLAY_WORK}")  # it listed every candidate
+                out.append(f"{ind}if G.work < 0:")
+                out.append(f"{ind}    F[1] = pc")
+                out.append(f"{ind}    G.out_of_work(None)")
             case ir.Choose(var, domain, where, by, prompt, span, names):
                 self.before_decision(k, out, ind)
                 out.append(f"{ind}who = {self.who(by, names)}")

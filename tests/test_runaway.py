@@ -4,6 +4,7 @@ its line (issue: the engine's one work budget, a time limit, and what the checke
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import pytest
 from regelwerk.interpreter import game as engine
@@ -175,3 +176,19 @@ def test_limits_per_run_from_the_ruleset_and_the_command_line(tmp_path, capsys):
     assert main(["run", str(path), "--time-limit", "-1"]) == 2
     assert "a time limit is a number of seconds above 0" in capsys.readouterr().err
     assert main(["run", str(path)]) == 0
+
+
+def test_a_flow_that_only_offers_impossible_moves_stops_in_seconds(tmp_path):
+    """Breakthrough without its set-up: no piece, so no move, and `repeat turn play step` goes
+    round. Each play nobody can make is charged 10,000 steps, so the budget stops it in about
+    a second (it took the 60 s time limit before), at the flow."""
+    import time
+
+    text = (Path(__file__).parent.parent / "rulesets" / "classic" / "breakthrough.rules").read_text(encoding="utf-8")
+    assert "    do set_up\n" in text
+    rules = regelwerk.load_text(text.replace("    do set_up\n", ""), "bt.rules")
+    start = time.monotonic()
+    with pytest.raises(regelwerk.BudgetExceeded, match="10,000 for each play nobody could make") as info:
+        rules.new_game()
+    assert time.monotonic() - start < 10
+    assert "rule 'flow'" in info.value.message
