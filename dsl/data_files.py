@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from . import ast as A
+from .brackets import brackets
 from .files import FileRefused, inside, read_text
 from .types import MapOf, Type
 
@@ -160,22 +161,8 @@ def _too_deep(text: str) -> tuple[int, int] | None:
     """The line and column of the first bracket nested deeper than MAX_JSON_DEPTH (outside
     strings), before the JSON reader recurses into it."""
     depth = 0
-    quoted = escaped = False
-    line, col = 1, 0
-    for ch in text:
-        col += 1
-        if ch == "\n":
-            line, col = line + 1, 0
-        if quoted:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                quoted = False
-        elif ch == '"':
-            quoted = True
-        elif ch in "[{":
+    for ch, line, col in brackets(text, comments=False):
+        if ch in "[{":
             depth += 1
             if depth > MAX_JSON_DEPTH:
                 return line, col

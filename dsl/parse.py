@@ -20,6 +20,7 @@ from lark.indenter import Indenter
 from . import ast as A
 from . import sugar
 from .ast import iter_nodes as iter_nodes  # re-exported: walks used to live here
+from .brackets import OPENING, brackets
 from .diagnostics import Diagnostic, RulesError
 from .sources import MAX_SOURCE_BYTES as MAX_SOURCE_BYTES
 from .sources import _cache_folder
@@ -711,32 +712,13 @@ def _too_deep(text: str, path: str) -> Diagnostic | None:
     bracket deeper than MAX_NESTING (brackets inside texts and comments do not count), or the
     first line indented deeper than MAX_NESTING levels."""
     depth = 0
-    line, col = 1, 0
-    quoted = escaped = comment = False
-    for ch in text:
-        col += 1
-        if ch == "\n":
-            line, col = line + 1, 0
-            quoted = escaped = comment = False
-        elif comment:
-            continue
-        elif quoted:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                quoted = False
-        elif ch == '"':
-            quoted = True
-        elif ch == "#":
-            comment = True
-        elif ch in "([{":
+    for ch, line, col in brackets(text):
+        if ch in OPENING:
             depth += 1
             if depth > MAX_NESTING:
                 return Diagnostic("E005", f"nesting deeper than {MAX_NESTING} levels",
                                   A.Span(path, line, col, line, col + 1), "give parts of it a name with let or define")
-        elif ch in ")]}":
+        else:
             depth -= 1
     for n, row in enumerate(text.split("\n"), 1):
         indent = len(row) - len(row.lstrip(" "))

@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..dsl.brackets import OPENING, brackets
+
 _DECLARATION = re.compile(
     r"(game|players|enum|board|record|data|state|const|option|define|action|procedure|when|on"
     r"|flow|scoring|include|device|display|invariant|conserve|scenario)\b")
@@ -31,25 +33,7 @@ class Chunk:
 
 def _bracket_delta(line: str) -> int:
     """Net bracket depth change of one line, ignoring strings and comments."""
-    depth = 0
-    quoted = escaped = False
-    for ch in line:
-        if quoted:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                quoted = False
-        elif ch == '"':
-            quoted = True
-        elif ch == "#":
-            break
-        elif ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-    return depth
+    return sum(1 if ch in OPENING else -1 for ch, _line, _col in brackets(line))
 
 
 def split_chunks(text: str) -> list[Chunk]:
