@@ -35,6 +35,10 @@ class Boards:
         self._lines_through: dict[tuple[int, int], dict[str, list]] = {}
         self._columns: dict[int, list[str]] = {}
         self._placements: dict[tuple, PlacementTable] = {}
+        # the shape object last seen per id (kept, so the id cannot be reused) and its table;
+        # and the allowed list last seen with its mask: lists are values, never changed in place
+        self._by_shape: dict[int, tuple[Any, PlacementTable]] = {}
+        self._last_allowed: tuple[Any, int] = (None, 0)
         self._sorted: Callable[[Iterable[Any]], list] | None = None
 
     # ------------------------------------------------------------------ helpers
@@ -127,15 +131,26 @@ class Boards:
     def placements(self, shape: Any, allowed: Iterable[str] | None = None, mirror: bool = True) -> list:
         """The square lists a shape covers on the grid, all within `allowed`. Each shape's
         placements are worked out once (PlacementTable); a call filters them by bitmask."""
-        g = self.only_grid("placements")
-        cells = tuple(sorted({(int(c[0]), int(c[1])) for c in shape}))
-        key = (cells, bool(mirror))
-        table = self._placements.get(key)
-        if table is None:
-            table = self._placements[key] = PlacementTable(cells, g, True, bool(mirror))
+        seen = self._by_shape.get(id(shape)) if mirror is True else None
+        if seen is not None and seen[0] is shape:  # the same shape object (constant data) again
+            table = seen[1]
+        else:
+            g = self.only_grid("placements")
+            cells = tuple(sorted({(int(c[0]), int(c[1])) for c in shape}))
+            key = (cells, bool(mirror))
+            table = self._placements.get(key)
+            if table is None:
+                table = self._placements[key] = PlacementTable(cells, g, True, bool(mirror))
+            if mirror is True and len(self._by_shape) < 4096:
+                self._by_shape[id(shape)] = (shape, table)
         if allowed is None:
             return [squares for _m, squares in table.items]
-        return table.within(table.mask(allowed))
+        last, mask = self._last_allowed
+        if allowed is not last:  # one enumeration asks for many shapes within the same squares
+            mask = table.mask(allowed)
+            if type(allowed) is list:
+                self._last_allowed = (allowed, mask)
+        return table.within(mask)
 
     # ------------------------------------------------------------------ ordering
     def sorted(self, xs: Iterable[Any]) -> list:

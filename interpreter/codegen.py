@@ -40,6 +40,7 @@ from ..dsl.types import (
 )
 from .errors import RuleFailure
 from .library import LIBRARY
+from .memo import memo_keys
 
 MAX_TABLE = 50_000  # entries in one precomputed table of a library function
 _GROUP = {"+": 0, "-": 0, "*": 1, "//": 1, "%": 1}  # operators of one precedence chain freely
@@ -91,6 +92,10 @@ class CodeGen:
                        if n not in replaced and isinstance(model.var_types[n], (MapOf, Record))}
         self._tables: dict[tuple, str] = {}
         self.inlinable = inlinable_defines(model)
+        # while an enumeration body is generated: define name -> the local dict remembering its
+        # calls (interpreter/memo.py); None elsewhere, where the state may change between calls
+        self.memo_keys = memo_keys(model)
+        self.enum_memo: dict[str, str] | None = None
         self.data_names = {n: f"_D{i}" for i, n in enumerate(model.data)}
         for n, py in self.data_names.items():
             self.constants[py] = model.data_values.get(n)
@@ -264,7 +269,10 @@ class CodeGen:
         args = [self.ex(a, sc, rec) for a in e.args]
         joined = ", ".join(args)
         if e.func in m.defines:
-            return f"D_{self.define_ids[e.func]}(G{', ' if args else ''}{joined})"
+            code = f"D_{self.define_ids[e.func]}(G{', ' if args else ''}{joined})"
+            if self.enum_memo is not None and rec is None and e.func in self.memo_keys:
+                return self.remembered(e.func, args, code) or code
+            return code
         if e.func in m.devices:
             return f"DV_{self.device_ids[e.func]}(G{', ' if args else ''}{joined})"
         b = LIBRARY[e.func]
@@ -272,6 +280,28 @@ class CodeGen:
             return f"c_{e.func}(G{', ' if args else ''}{joined})"
         table = self.table(e, args) if b.tabulable and rec is None else None
         return table or f"b_{e.func}({joined})"
+
+    def remembered(self, func: str, args: list[str], code: str) -> str | None:
+        """`code` (a call of definition `func`) looked up in this enumeration's memo first, keyed
+        by what the definition reads of its arguments (interpreter/memo.py); None when an
+        argument is not a plain name, which the key would evaluate twice."""
+        if not all(_is_name(a) or _is_literal(a) for a in args):
+            return None
+        d = self.m.defines[func]
+        parts: list[str] = []
+        for p, arg, proj in zip(d.params, args, self.memo_keys[func].parts, strict=True):
+            if proj is None:
+                parts.append(arg)
+                continue
+            scope = {p.name: (arg, None)}
+            subst, self.subst = self.subst, {}
+            parts.extend(dict.fromkeys(self.ex(node, scope) for node in proj))
+            self.subst = subst
+        key = parts[0] if len(parts) == 1 else f"({', '.join(parts)})"
+        table = self.enum_memo.get(func)
+        if table is None:
+            table = self.enum_memo[func] = self.fresh("mz")
+        return f"({table}[{key}] if {key} in {table} else {table}.setdefault({key}, {code}))"
 
     # ------------------------------------------------------------------ tables of library calls
     def _values(self, arg: A.Node) -> list | None:
@@ -370,6 +400,9 @@ class CodeGen:
 
     def aggregate(self, e: A.Aggregate, sc: dict, rec: list | None) -> str:
         """An aggregate as one Python expression (comprehensions, and explanations)."""
+        held = self.held_value(e, sc) if rec is None else None
+        if held is not None:
+            return held
         before, self.rec_in_iterable = self.rec_in_iterable, rec is not None
         dom = self.seq(self.ex(e.domain, sc, rec), e.domain, sc)
         self.rec_in_iterable = before
@@ -415,10 +448,11 @@ class CodeGen:
         name = self.fresh("A")
         block, self.in_block = self.in_block, False
         subst, self.subst = self.subst, {}  # locals of the caller are not visible in the helper
+        memo, self.enum_memo = self.enum_memo, None  # nor is the caller's memo
         lines: list[str] = []
         result = self.value(e, inner, lines, "    ")
         lines.append(f"    return {result}")
-        self.in_block, self.subst = block, subst
+        self.in_block, self.subst, self.enum_memo = block, subst, memo
         self.function(name, params, lines)
         return f"{name}(G{''.join(', ' + sc[u][0] for u in used)})"
 
@@ -456,7 +490,30 @@ class CodeGen:
             inner[p.name] = (code, None)
         return self.value(d.value, inner, out, ind, depth)
 
+    def held_value(self, e: A.Aggregate, sc: dict) -> str | None:
+        """`any r in K: m[r] == x`, with m a state map over all of K, as `x in m.values()`:
+        one scan in C instead of a Python loop ("is some ruler on this square?")."""
+        body = e.body
+        if e.kind != "any" or e.where is not None or not isinstance(body, A.Compare) or body.op != "==":
+            return None
+        if not isinstance(e.domain, A.Name) or e.domain.name in sc:
+            return None
+        for probe, other in ((body.left, body.right), (body.right, body.left)):
+            if not (isinstance(probe, A.Index) and isinstance(probe.key, A.Name) and probe.key.name == e.var
+                    and isinstance(probe.base, A.Name) and probe.base.name in self.stable
+                    and probe.base.name not in sc and e.var not in names_of(other)):
+                continue
+            t = self.m.var_types[probe.base.name]
+            if isinstance(t, MapOf) and isinstance(t.key, Elem) and t.key.name == e.domain.name \
+                    and t.key.name in self.elements and t.key.name != "Player":
+                return f"({self.ex(other, sc)} in {self.var(probe.base.name)}.values())"
+        return None
+
     def agg_loop(self, e: A.Aggregate, sc: dict, r: str, out: list[str], ind: str, depth: int = 0) -> None:
+        held = self.held_value(e, sc)
+        if held is not None:
+            out.append(f"{ind}{r} = {held}")
+            return
         k = e.kind
         v = self.fresh("a")
         inner = dict(sc)
@@ -772,6 +829,10 @@ class CodeGen:
         self.lines.extend(head)
         self.lines.extend(body)
         self.lines.append("")
+
+
+def names_of(e: A.Node) -> set[str]:
+    return {n.name for n in iter_nodes(e) if isinstance(n, A.Name)}
 
 
 def _is_name(code: str) -> bool:

@@ -30,6 +30,7 @@ from .codegen import CodeGen
 from .errors import Abandoned, BudgetExceeded, EngineError, RuleFailure
 from .library import LIBRARY
 from .machine import MachineBuilder
+from .memo import state_free
 from .runtime import MISSING, RUNTIME, make_order, seq_by
 from .stdlib.graph import Graph
 from .stdlib.grid import Grid
@@ -41,7 +42,7 @@ __all__ = ["MISSING", "CompiledAction", "Identity", "Program", "compile_explaine
 # The only Python builtins generated code can see: what expressions compile to.
 SAFE_BUILTINS = {"len": len, "sum": sum, "all": all, "any": any, "max": max, "min": min, "next": next,
                  "range": range, "list": list, "frozenset": frozenset, "bool": bool, "type": type,
-                 "dict": dict, "enumerate": enumerate, "str": str, "True": True, "False": False, "None": None}
+                 "dict": dict, "tuple": tuple, "enumerate": enumerate, "str": str, "True": True, "False": False, "None": None}
 
 
 @dataclass(frozen=True)
@@ -314,11 +315,19 @@ def compile_model(model: Model, record: bool, identity: Identity) -> Program:
     for name, dv in model.devices.items():
         _device(g, name, dv)
         prog.rules[f"device:{name}"] = prov_info(name, dv.prov, dv.span, model.base_dir)
+    remembered = state_free(model)
     for name, d in model.defines.items():  # definitions: pure functions
         sc = {p.name: (f"p{i}", None) for i, p in enumerate(d.params)}
         params = [sc[p.name][0] for p in d.params]
         lines = []
         value = g.value(d.value, sc, lines, "    ")
+        if name in remembered:  # reads only its arguments and fixed data (memo.py)
+            table = g.const({}, "T")
+            parts = [f"tuple({p})" if k == "list" else p for p, k in zip(params, remembered[name], strict=True)]
+            key = parts[0] if len(parts) == 1 else f"({', '.join(parts)},)"
+            lines[:0] = [f"    _key = {key}", f"    _known = {table}.get(_key, MISSING)",
+                         "    if _known is not MISSING:", "        return _known"]
+            value = f"_remember({table}, _key, {value})"
         g.function(f"D_{g.define_ids[name]}", params, [*lines, f"    return {value}"])
     proc_src: dict[str, tuple] = {}
     for name, p in model.procedures.items():

@@ -249,6 +249,13 @@ def _memo(table: dict, fn: Any, *args: Any) -> Any:
     return value
 
 
+def _remember(table: dict, key: Any, value: Any) -> Any:
+    """Keep the value of a state-free definition's call (interpreter/memo.py), bounded."""
+    if len(table) < MEMO_LIMIT:
+        table[key] = value
+    return value
+
+
 def _streak(items: Any, pred: Any) -> int:
     n = 0
     for x in items:
@@ -291,6 +298,7 @@ RUNTIME = {
     "_cleared": _cleared,
     "_streak": _streak,
     "_memo": _memo,
+    "_remember": _remember,
     "_fz": _fz,
     "_uniq": _uniq,
     "_argmax": _argmax,
