@@ -1,0 +1,104 @@
+"""interpreter/memo.py: which definitions are remembered, by what key, and that remembering
+never changes a game (the moves listed are the same as without it)."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from regelwerk.interpreter.memo import memo_keys, state_free
+
+import regelwerk
+
+RULES = """
+game "Memo"
+    source "test"
+
+players A, B
+
+enum Kind = k1, k2, k3, k4
+record KindInfo(big: bool, size: int)
+data INFO: Kind -> KindInfo from "info.json"
+
+board Square = grid 4 x 4
+
+state
+    owner: Square -> Player? = none
+    left: set Kind = Kind
+
+define open_for(k: Kind): list Square =
+    list s in Square where owner[s] == none or INFO[k].big
+define taken(p: Player): int = count s in Square where owner[s] == p
+define span(area: list Square): int = count s in area where s != a1
+define cheap(k: Kind): bool = INFO[k].big
+define by_kind(k: Kind): int = count s in Square where owner[s] == none and k != k1
+
+action put(k in sorted(left), s in open_for(k))
+    "Put a piece."
+    require span([s]) >= 0 and by_kind(k) >= 0
+    set owner[s] = current
+    remove k from left
+    if left == {}
+        finish draw
+
+flow
+    repeat
+        turn
+            play put
+"""
+
+
+@pytest.fixture(scope="module")
+def ruleset(tmp_path_factory: pytest.TempPathFactory) -> regelwerk.Ruleset:
+    d: Path = tmp_path_factory.mktemp("memo")
+    (d / "memo.rules").write_text(RULES, encoding="utf-8")
+    info = {"k1": {"big": False, "size": 1}, "k2": {"big": False, "size": 2},
+            "k3": {"big": True, "size": 3}, "k4": {"big": False, "size": 1}}
+    (d / "info.json").write_text(json.dumps(info), encoding="utf-8")
+    return regelwerk.load(d / "memo.rules")
+
+
+def test_enumeration_keys_follow_what_a_definition_reads(ruleset: regelwerk.Ruleset) -> None:
+    keys = memo_keys(ruleset.model)
+    # open_for reads k only as INFO[k].big: keyed by that value, so k1, k2 and k4 share one answer
+    (parts,) = keys["open_for"].parts
+    assert parts is not None and len(parts) == 1
+    # by_kind compares k itself: keyed by k; taken reads a player: keyed by the player
+    assert keys["by_kind"].parts == (None,)
+    assert keys["taken"].parts == (None,)
+    # a list argument cannot be a key for the enumeration memo; a definition without a loop is
+    # not worth one
+    assert "span" not in keys and "cheap" not in keys
+
+
+def test_state_free_definitions(ruleset: regelwerk.Ruleset) -> None:
+    free = state_free(ruleset.model)
+    assert free == {"span": ("list",)}  # the others read `owner` (state), or do not loop
+
+
+def test_generated_code_uses_the_memo(ruleset: regelwerk.Ruleset) -> None:
+    source = ruleset.new_game(seed=0).prog.source
+    assert "['big'] in _mz" in source  # open_for looked up by INFO[k].big
+    assert "_remember(" in source  # span remembered for the program's life
+
+
+def test_remembering_changes_no_game(ruleset: regelwerk.Ruleset) -> None:
+    """Every listed move is what a plain evaluation of the rules allows, move after move: the
+    big kind (k3) may go on taken squares, the others share one remembered answer."""
+    for seed in range(20):
+        g = ruleset.new_game(seed=seed)
+        rnd = random.Random(seed)
+        while not g.is_over:
+            listed = [str(a) for a in g.legal_actions()]
+            owner, left = g.vars["owner"], g.vars["left"]
+            big = {"k3"}
+            want = [f"put({k}, {s})" for k in sorted(left) for s in sorted(owner, key=_square_order)
+                    if owner[s] is None or k in big]
+            assert listed == want
+            g.apply(rnd.choice(g.legal_actions()))
+
+
+def _square_order(sq: str) -> tuple[int, str]:
+    return (int(sq[1:]), sq[0])
