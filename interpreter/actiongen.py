@@ -217,7 +217,7 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
             lines.append(f"    {py} = {g.ex(s.value, xsc)}")
             xsc[s.name] = (py, None)
         else:
-            value, subs = g.explained(s.test, xsc, lines, "    ")
+            value, subs = g.explained(s.test, xsc, lines, "    ", packed=True)
             lines.append(f"    out.append(({k}, {value}, {subs}))")
             lines.append(f"    if not {value}:")
             lines.append("        return out")

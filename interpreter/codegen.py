@@ -606,13 +606,16 @@ class CodeGen:
         is_dict = isinstance(ctype, (MapOf, Record))
         default = ty.default() if isinstance(ctype, MapOf) and not is_finite(ctype.key) else None
         old = self.fresh("o")
-        if self.record:
-            out.append(f"{ind}{old} = {c}.get({k}, MISSING) if type({c}) is dict else {c}[{k}]")
+        if self.record:  # the old value, MISSING for an entry not there yet (undo deletes it)
+            if is_dict or c == "V":
+                out.append(f"{ind}{old} = {c}.get({k}, MISSING)")
+            else:
+                out.append(f"{ind}{old} = {c}.get({k}, MISSING) if type({c}) is dict else {c}[{k}]")
             base = old if default is None else f"({default!r} if {old} is MISSING else {old})"
         elif needs_old:
             if is_dict and default is not None:
                 out.append(f"{ind}{old} = {c}.get({k}, {default!r})")
-            elif is_dict:
+            elif is_dict or c == "V":  # every declared variable is in V
                 out.append(f"{ind}{old} = {c}[{k}]")
             else:
                 out.append(f"{ind}{old} = {c}.get({k}, MISSING) if type({c}) is dict else {c}[{k}]")
@@ -774,10 +777,12 @@ class CodeGen:
         else:
             raise RuleFailure(f"'{type(s).__name__}' cannot run here", s.span)
 
-    def explained(self, e: A.Node, sc: dict, out: list[str], ind: str) -> tuple[str, str]:
+    def explained(self, e: A.Node, sc: dict, out: list[str], ind: str, packed: bool = False) -> tuple[str, str]:
         """Emit code evaluating `e` while keeping the values of its sub-expressions; returns
         (the value's expression, a list expression of (text, value) for those evaluated). A
-        value that can still change (a dict) is copied, so it shows what the check saw."""
+        value that can still change (a dict) is copied, so it shows what the check saw.
+        `packed` (a traced move's checks, made records only when the trace is read): instead of
+        the list, `TEXTS, (values...)`, the texts a constant and MISSING for one not evaluated."""
         rec: list = []
         self.rec_closure = set()
         code = self.ex(e, sc, rec)
@@ -791,6 +796,16 @@ class CodeGen:
             out.append(f"{ind}    return v")
         value = self.fresh("value")
         out.append(f"{ind}{value} = {code}")
+        if packed:
+            texts = self.const(tuple(expr_text(node) for node in rec), "X")
+            shown = []
+            for i, node in enumerate(rec):
+                v = f"seen.get({i}, MISSING)" if i in self.rec_closure else names[i]
+                t = self.static_type(node, sc).base
+                plain = t in (INT, BOOL, TEXT) or isinstance(t, (Elem, SetOf)) or (
+                    isinstance(t, ListOf) and not _holds_dicts(t.elem))
+                shown.append(v if plain else f"_fz({v})")
+            return value, f"{texts}, ({''.join(x + ', ' for x in shown)})"
         subs = self.fresh("subs")
         out.append(f"{ind}{subs} = []")
         for i, node in enumerate(rec):

@@ -92,6 +92,8 @@ class Game(TraceRecorder):
         self.explicit = chance == "explicit"  # chance events are nodes (interpreter/explicit.py)
         self.tracking = history or self.explicit  # moves go the long way, keeping the history
         self._plain = {} if prog.record or self.tracking else prog.plain_effects  # moves apply() plays directly
+        # traced: the plain actions apply() records and plays in one short path (_take_recorded)
+        self._recorded = prog.plain_effects if prog.record and not self.tracking else {}
         # the dynamic state (interpreter/dynamic.py lists it: clone, undo and saves follow it)
         self.vars: dict[str, Any] = {}
         self.current: str = players[0]
@@ -382,6 +384,9 @@ class Game(TraceRecorder):
                             raise self._failure(err) from err
                         self._run()
                     return
+                if action[0] in self._recorded:
+                    self._take_recorded(action)
+                    return
                 move = action
         if self.tracking:  # explicit chance or a kept history: played on a copy, then taken
             _explicit.play(self, move or action)
@@ -413,6 +418,56 @@ class Game(TraceRecorder):
             if same_move(m, a):
                 return m
         raise IllegalAction(f"{a}: {self.explain(a).reason}")
+
+    def _take_recorded(self, a: Action) -> None:
+        """`_take` for the common traced move: a plain action (its effect a function that
+        neither stops for a decision nor can be taken back) offered by `legal_actions()`.
+        The same steps in the same order, without the branches the other kinds of move need."""
+        p = self.pending
+        frames = self.frames
+        prog = self.prog
+        ca = prog.actions[a[0]]
+        args = a[1]
+        journal = self.journal
+        self.work, self._worked = WORK_CHUNK, 0
+        self._undo.append((_META(self), _copy_frames(frames), self._legal, len(journal), len(self._steps)))
+        self._legal = self.pending = None
+        self.step_no += 1
+        params = ca.params
+        if not ca.plain_args:
+            bindings = {n: (x if type(x) in _PLAIN else jsonable(x)) for n, x in zip(params, args, strict=False)}
+        elif len(params) == 1:  # a dict display: dict(zip(...)) costs six times as much
+            bindings = {params[0]: args[0]}
+        elif len(params) == 2:
+            bindings = {params[0]: args[0], params[1]: args[1]}
+        else:
+            bindings = dict(zip(params, args, strict=True))
+        try:
+            checks = (ca, ca.explain(self, *args))
+        except _CHECK_ERRORS:
+            checks = ()
+        if self._step is not None:
+            self._close()
+        who = p["player"]
+        self._step = [ca.key, False, bindings,
+                      {"kind": "action", "by": who, "action": prog.move_texts.get(id(a)) or str(a)},
+                      checks, None, [], [], self.phase, who]
+        self._jmark = len(journal)
+        frames[-1][1] += 1
+        try:
+            finished = ca.effect(self, *args)
+        except _RULE_ERRORS as err:
+            raise self._action_failure(a, err) from err
+        self.abandon = None
+        self._close()
+        if finished:
+            self._emit_result()
+        else:
+            self._run()
+        if self.abandoned:
+            self.abandoned = {}  # a move went through: the next decision starts afresh
+        if prog.invariants:
+            self.check_invariants()
 
     def _take(self, a: Action) -> None:
         """Play a move that is legal now."""
@@ -559,7 +614,8 @@ class Game(TraceRecorder):
             keyed = {p: rank_key(p) for p in self.players}
             best = max(keyed.values())
             winners = [p for p in self.players if keyed[p] == best]
-        self.result = {"kind": kind, "winners": winners, "scores": jsonable(self.scores)}
+        scores = self.prog.scores(self) if self.prog.model.scoring is not None else None
+        self.result = {"kind": kind, "winners": winners, "scores": None if scores is None else jsonable(scores)}
         if kind == "ranking":
             order = sorted(self.players, key=lambda p: keyed[p], reverse=True)
             self.result["ranking"] = [{"player": p, "keys": jsonable(list(keyed[p]))} for p in order]

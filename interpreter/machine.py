@@ -255,7 +255,10 @@ class MachineBuilder:
     def event(self, ev: str, out: list[str], ind: str) -> None:
         """Traced only: note an event in the open step of this block's rule (opened if need be)."""
         rule = self.rule
-        key = "('flow' if G.phase is None else 'phase:' + G.phase)" if rule == "flow" else repr(rule)
+        if rule == "flow" and self.g.m.phases:
+            key = "('flow' if G.phase is None else 'phase:' + G.phase)"
+        else:  # a ruleset without phases: the flow's steps are always 'flow'
+            key = repr(rule)
         out.append(f"{ind}key = {key}")
         out.append(f"{ind}if G._step is None or G._step[0] != key:")
         out.append(f"{ind}    G._open(key, True, {{}}, None)")

@@ -182,15 +182,18 @@ def raw_checks(ca: Any, args: tuple, game: Any, errors: tuple) -> tuple:
 
 
 def cooked_checks(ca: Any, results: list) -> list[dict]:
+    """An explain function's results as trace records: each is (index of the require, its
+    value, the texts of its sub-expressions, their values, MISSING for one not evaluated)."""
     out = []
-    for idx, value, subs in results:
+    for idx, value, texts, values in results:
         req = ca.requires[idx]
         out.append({
             "require": ca.require_texts[idx],
             "at": f"{req.span.line}:{req.span.column}",
             "message": req.message,
             "value": bool(value),
-            "values": {t: (v if type(v) in _PLAIN else jsonable(v)) for t, v in subs},
+            "values": {t: (v if type(v) in _PLAIN else jsonable(v))
+                       for t, v in zip(texts, values, strict=True) if v is not MISSING},
         })
     return out
 
