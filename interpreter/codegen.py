@@ -287,6 +287,8 @@ class CodeGen:
         argument is not a plain name, which the key would evaluate twice."""
         if not all(_is_name(a) or _is_literal(a) for a in args):
             return None
+        if all(a == "_cur" or _is_literal(a) for a in args):  # the same call every time: made once
+            return None
         d = self.m.defines[func]
         parts: list[str] = []
         for p, arg, proj in zip(d.params, args, self.memo_keys[func].parts, strict=True):

@@ -92,8 +92,19 @@ def bernoulli(state: int, numerator: int, denominator: int) -> tuple[bool, int]:
     randbelow call so the state sequence does not depend on the probability."""
     if denominator < 1 or not 0 <= numerator <= denominator:
         raise ValueError(f"need 0 <= numerator <= denominator >= 1, got {numerator}/{denominator}")
-    value, state = randbelow(state, denominator)
-    return value < numerator, state
+    if type(state) is not int or not 0 <= state <= MASK64 or type(denominator) is not int \
+            or denominator > _TWO64:
+        value, state = randbelow(state, denominator)  # refuses what it must, with its message
+        return value < numerator, state
+    # randbelow(state, denominator) written out: Shogun's tower draws thousands of times a game
+    limit = _TWO64 - _TWO64 % denominator
+    while True:
+        state = (state + GOLDEN_GAMMA) & MASK64
+        z = ((state ^ (state >> 30)) * _MIX1) & MASK64
+        z = ((z ^ (z >> 27)) * _MIX2) & MASK64
+        z ^= z >> 31
+        if z < limit:
+            return z % denominator < numerator, state
 
 
 def roll_dice(state: int, count: int, sides: int) -> tuple[tuple[int, ...], int]:

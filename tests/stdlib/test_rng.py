@@ -152,3 +152,12 @@ def test_randbelow_is_rejection_sampling_over_next_u64(state: int, n: int) -> No
         if value < limit:
             break
     assert rng.randbelow(state, n) == (value % n, s)
+
+
+@given(states, st.integers(0, 2**64), st.integers(1, 2**64))
+def test_bernoulli_is_one_randbelow_draw(state: int, num: int, den: int) -> None:
+    """bernoulli writes randbelow out for speed: it must stay exactly randbelow(den) < num,
+    with the same next state, for every denominator (rejection included)."""
+    num = min(num, den)
+    value, after = rng.randbelow(state, den)
+    assert rng.bernoulli(state, num, den) == (value < num, after)
