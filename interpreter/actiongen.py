@@ -159,7 +159,7 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
             lines.append(f"{ind}{local} = {g.ex(node, esc)}")
 
     ind = "    "
-    g.enum_memo = {}  # listing moves changes no state: definitions may be remembered (memo.py)
+    g.enum_memo, g.enum_sets = {}, {}  # listing moves changes no state: definitions may be remembered (memo.py)
     emit_pre(items_at[-1], -1, ind)
     bound = {p.name for p in a.params} | set(let_level)
     hoisted: dict[int, str] = {}
@@ -178,8 +178,9 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
     else:  # one move object per binding, made when the ruleset was compiled
         move = table + "".join(f"[{p}]" for p in pnames)
     lines.append(f"{ind}out.append({move})")
-    lines[:0] = [f"    {table} = {{}}" for table in g.enum_memo.values()]
-    g.enum_memo = None
+    lines[:0] = [f"    {table} = {{}}" for table in g.enum_memo.values()] + [
+        f"    {held} = frozenset({g.var(var)}.values())" for var, held in g.enum_sets.items()]
+    g.enum_memo, g.enum_sets = None, {}
     enum_body = list(lines)
     g.function(f"AE_{aid}", ["out"], lines)
     # the same search, stopping at the first legal move: possible(action) asks only that

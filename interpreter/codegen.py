@@ -96,6 +96,7 @@ class CodeGen:
         # calls (interpreter/memo.py); None elsewhere, where the state may change between calls
         self.memo_keys = memo_keys(model)
         self.enum_memo: dict[str, str] | None = None
+        self.enum_sets: dict[str, str] = {}  # state map -> the local holding its values as a set
         self.data_names = {n: f"_D{i}" for i, n in enumerate(model.data)}
         for n, py in self.data_names.items():
             self.constants[py] = model.data_values.get(n)
@@ -463,10 +464,17 @@ class CodeGen:
         as loops; a call of a small definition inlined, when it is evaluated anyway); returns
         the expression that holds the value."""
         deep = len(ind) // 4 >= MAX_INLINE_INDENT  # then a helper function, which starts afresh
+        if id(e) in self.subst:  # worked out once already (interpreter/hoist.py)
+            return self.subst[id(e)]
         if isinstance(e, A.Aggregate) and e.kind in LOOP_KINDS and not deep:
             r = self.fresh("r")
             self.agg_loop(e, sc, r, out, ind, depth)
             return r
+        if isinstance(e, A.Not) and isinstance(e.operand, A.Aggregate) and e.operand.kind in LOOP_KINDS \
+                and not deep and id(e.operand) not in self.subst:  # `require not (any ...)`: loops too
+            r = self.fresh("r")
+            self.agg_loop(e.operand, sc, r, out, ind, depth)
+            return f"(not {r})"
         inlined = []
         if depth < MAX_INLINE_DEPTH and not deep:
             for node in _post_order_always(e):
@@ -508,6 +516,11 @@ class CodeGen:
             t = self.m.var_types[probe.base.name]
             if isinstance(t, MapOf) and isinstance(t.key, Elem) and t.key.name == e.domain.name \
                     and t.key.name in self.elements and t.key.name != "Player":
+                if self.enum_memo is not None and _hashable(t.val):  # state is still: a set, once
+                    held = self.enum_sets.get(probe.base.name)
+                    if held is None:
+                        held = self.enum_sets[probe.base.name] = self.fresh("held")
+                    return f"({self.ex(other, sc)} in {held})"
                 return f"({self.ex(other, sc)} in {self.var(probe.base.name)}.values())"
         return None
 
@@ -846,6 +859,11 @@ class CodeGen:
         self.lines.extend(head)
         self.lines.extend(body)
         self.lines.append("")
+
+
+def _hashable(t: Type) -> bool:
+    base = t.base
+    return isinstance(base, Elem) or base in (INT, BOOL, TEXT)
 
 
 def names_of(e: A.Node) -> set[str]:
