@@ -39,6 +39,8 @@ from ..dsl.types import (
     is_finite,
 )
 from .errors import RuleFailure
+from .hoist import always_evaluated, names, occurrences, worth_hoisting
+from .hoist import key as hoist_key
 from .library import LIBRARY
 from .memo import memo_keys
 
@@ -498,7 +500,32 @@ class CodeGen:
                 out.append(f"{ind}{local} = {code}")
                 code = local
             inner[p.name] = (code, None)
-        return self.value(d.value, inner, out, ind, depth)
+        # parts of the body written twice or more and always evaluated (`CARDS[c].background
+        # == khan or CARDS[c].background == terrain[s] or ...`): worked out once, first
+        counts: dict[str, int] = {}
+        for n, bound in occurrences(d.value):
+            if worth_hoisting(n) and not (names(n) & bound):
+                counts[hoist_key(n)] = counts.get(hoist_key(n), 0) + 1
+        done: dict[str, str] = {}
+        covered: set[int] = set()
+        for n in always_evaluated(d.value):
+            k = hoist_key(n)
+            if id(n) in covered or not worth_hoisting(n) or counts.get(k, 0) < 2 or k in done:
+                continue
+            local = self.fresh("c")
+            out.append(f"{ind}{local} = {self.ex(n, inner)}")
+            done[k] = local
+            covered.update(id(x) for x in iter_nodes(n))
+        added = []
+        for n, bound in occurrences(d.value):
+            if id(n) not in self.subst and worth_hoisting(n) and not (names(n) & bound) and hoist_key(n) in done:
+                self.subst[id(n)] = done[hoist_key(n)]
+                added.append(id(n))
+        try:
+            return self.value(d.value, inner, out, ind, depth)
+        finally:
+            for i in added:
+                del self.subst[i]
 
     def held_value(self, e: A.Aggregate, sc: dict) -> str | None:
         """`any r in K: m[r] == x`, with m a state map over all of K, as `x in m.values()`:
