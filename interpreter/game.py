@@ -55,7 +55,10 @@ assert [f.name for f in COPIED] == ["vars", "frames"], "clone() copies exactly t
 _PLAIN = (str, int, bool, type(None))
 # Undo keeps every dynamic field but vars (the journal restores those) as it was: all are
 # replaced rather than changed in place, except the frames, which are copied.
-_META = operator.attrgetter(*(f.name for f in DYNAMIC[1:]))
+_META = operator.itemgetter(*(f.name for f in DYNAMIC[1:]))  # of a game's __dict__: all but vars
+# Undo keeps a full snapshot of the fields before one move in UNDO_EVERY (and after a change
+# from outside the rules); the moves in between are played again from the nearest snapshot.
+UNDO_EVERY = 16
 
 
 class Explanation(NamedTuple):
@@ -122,7 +125,8 @@ class Game(TraceRecorder):
         self._step: dict | None = None
         self._jmark = 0
         self._legal: list[Action] | None = None
-        self._undo: list[tuple] = []
+        self._undo: list[tuple] = []  # per decision: (snapshot of the fields before it, or None; the move)
+        self._snap_next = True  # the next decision keeps a full snapshot (undo replays from it)
         self._chain = 0
         self._fired: list[int] = []
         self.work = WORK_CHUNK  # what is left of this chunk of the decision's work budget
@@ -275,6 +279,7 @@ class Game(TraceRecorder):
     def invalidate(self) -> None:
         """Forget cached legal moves after the state was changed from outside the rules."""
         self._legal = None
+        self._snap_next = True  # undo must not play moves again across the outside change
 
     # ------------------------------------------------------------------ legality
     def explain(self, action: Any) -> Explanation:
@@ -430,7 +435,12 @@ class Game(TraceRecorder):
         args = a[1]
         journal = self.journal
         self.work, self._worked = WORK_CHUNK, 0
-        self._undo.append((_META(self), _copy_frames(frames), self._legal, len(journal), len(self._steps)))
+        undo = self._undo
+        if self._snap_next or not len(undo) % UNDO_EVERY:
+            self._snap_next = False
+            undo.append(((_META(self.__dict__), _copy_frames(frames), self._legal, len(journal), len(self._steps)), a))
+        else:  # undo plays it again from the last snapshot
+            undo.append((None, a))
         self._legal = self.pending = None
         self.step_no += 1
         params = ca.params
@@ -479,8 +489,7 @@ class Game(TraceRecorder):
             ca = self.prog.actions[a.name]
         self.work, self._worked = WORK_CHUNK, 0
         if record:  # before the way back below is kept: undo restores the state before the move
-            self._undo.append((_META(self), _copy_frames(self.frames), self._legal,
-                               len(self.journal), len(self._steps)))
+            self._keep_undo(a)
         if ca is not None and ca.abandonable:  # keep the way back until the move's effects are done
             self.abandon = (self.clone(), f"action:{a.name}", str(a))
         self._legal = None
@@ -574,16 +583,42 @@ class Game(TraceRecorder):
             raise RuleFailure("the state breaks an invariant: " + "; ".join(broken))
 
     # ------------------------------------------------------------------ undo
+    def _keep_undo(self, a: Action) -> None:
+        """Note a decision for undo: a full snapshot of the fields before it for one decision in
+        UNDO_EVERY (and the first after a change from outside the rules), else just the move."""
+        undo = self._undo
+        if self._snap_next or not len(undo) % UNDO_EVERY:
+            self._snap_next = False
+            undo.append(((_META(self.__dict__), _copy_frames(self.frames), self._legal,
+                          len(self.journal), len(self._steps)), a))
+        else:
+            undo.append((None, a))
+
     def undo(self) -> None:
-        """Take back the last decision, from the journal of a recorded game."""
+        """Take back the last decision, from the journal of a recorded game: back to the nearest
+        snapshot, then the decisions after it (at most UNDO_EVERY - 1) played again."""
         if not self.record:
             raise EngineError("undo needs a recorded game (record=True): only it keeps a journal")
         if self.tracking:
             raise EngineError("undo is not kept for games with explicit chance or a history: "
                               "clone() the game before the move instead")
-        if not self._undo:
+        undo = self._undo
+        if not undo:
             raise EngineError("nothing to undo")
-        meta, frames, legal, jstart, tlen = self._undo.pop()
+        i = len(undo) - 1
+        while undo[i][0] is None:  # the first decision always keeps a snapshot
+            i -= 1
+        again = [move for _snap, move in undo[i:-1]]
+        snapshot = undo[i][0]
+        del undo[i:]
+        self._restore(snapshot)
+        self._snap_next = True  # the decision played first again keeps its snapshot
+        for move in again:  # the engine is deterministic: the same moves give the same game
+            self.apply(move)
+
+    def _restore(self, snapshot: tuple) -> None:
+        """The game as it was before a decision: its writes reverted, its fields put back."""
+        meta, frames, legal, jstart, tlen = snapshot
         self._step = None
         for container, key, old, _new, _path in reversed(self.journal[jstart:]):
             if old is MISSING:
@@ -774,6 +809,7 @@ class Game(TraceRecorder):
     def script(self, device: str, outcome: Any) -> None:
         """Queue an outcome for the next use of a chance device (tests and scenarios)."""
         self.scripted = {**self.scripted, device: [*self.scripted.get(device, []), outcome]}
+        self._snap_next = True
 
     def scripted_value(self, device: str, value: Any, span: Any) -> Any:
         """A scripted outcome, checked against the device's declared type like a saved value."""

@@ -10,6 +10,7 @@ import regelwerk
 from regelwerk import BudgetExceeded, RuleFailure
 
 VALID = Path(__file__).parent / "corpus" / "valid"
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_impossible_scripted_device_outcome_is_refused():
@@ -259,3 +260,50 @@ def test_graph_boards_are_drawn_as_a_table_of_nodes():
             "    marked: set Node = [n3]\ndisplay Node: owner, marked\nflow\n    finish draw\n")
     g = regelwerk.load_text(text, "g.rules").new_game()
     assert draw_boards(g).splitlines() == ["Node (owner, marked):", "  n2: owner B", "  n3: marked"]
+
+
+def _state(g: regelwerk.Game) -> tuple:
+    import json
+
+    return json.dumps(g.to_json(), sort_keys=True), json.dumps(g.trace, sort_keys=True)
+
+
+def test_undo_all_the_way_back_across_snapshots():
+    """Undo keeps a full snapshot for one decision in UNDO_EVERY and plays the others again:
+    taking back 40 moves one by one gives every earlier state and trace exactly."""
+    import random
+
+    from regelwerk.interpreter.game import UNDO_EVERY
+
+    rules = regelwerk.load(ROOT / "rulesets/classic/connect4.rules")
+    for seed in range(100):  # the first random game that lasts 40 moves
+        g = rules.new_game(seed=seed, record=True)
+        rnd = random.Random(seed)
+        seen = []
+        while not g.is_over and len(seen) < 40:
+            seen.append(_state(g))
+            g.apply(rnd.choice(g.legal_actions()))
+        if len(seen) == 40:
+            break
+    assert len(seen) > 2 * UNDO_EVERY
+    while seen:
+        g.undo()
+        assert _state(g) == seen.pop()
+    with pytest.raises(regelwerk.EngineError, match="nothing to undo"):
+        g.undo()
+
+
+def test_undo_never_plays_again_across_a_change_from_outside():
+    """A change made from outside the rules (then `invalidate()`) is where undo's replay
+    starts: moves after it are taken back onto the changed state, not played from before."""
+    g = regelwerk.load(ROOT / "rulesets/classic/tictactoe.rules").new_game(record=True)
+    g.apply("place(a1)")
+    g.vars["cell"]["a1"] = None  # the outside change: the move before it, wiped
+    g.invalidate()
+    after_change = _state(g)
+    g.apply("place(b2)")
+    g.apply("place(c1)")
+    g.undo()
+    g.undo()
+    assert _state(g) == after_change
+    assert g.vars["cell"]["a1"] is None  # not place(a1) played again
