@@ -833,7 +833,12 @@ class Game(TraceRecorder):
         g = _new(Game)
         d = self.__dict__.copy()  # fixed fields, and the dynamic ones that are never changed in place
         d["vars"] = self.prog.copy_vars(d["vars"])
-        d["frames"] = [[bid, pc, local.copy(), rule] for bid, pc, local, rule in d["frames"]]
+        frames = d["frames"]
+        if len(frames) == 1:  # the usual case (the flow's frame alone): no comprehension call
+            f = frames[0]
+            d["frames"] = [[f[0], f[1], f[2].copy(), f[3]]]
+        else:
+            d["frames"] = [[bid, pc, local.copy(), rule] for bid, pc, local, rule in frames]
         if self.record:  # an untraced game's bookkeeping is idle between decisions: share it
             d.update(journal=[], _undo=[], _steps=list(self._steps), _step=None, _jmark=0)
         g.__dict__ = d  # _legal is shared: legal_actions() hands out copies, never the list
