@@ -114,7 +114,7 @@ class MachineBuilder:
                 out.append(f"{ind}    return True")
                 out.append(f"{ind}G.pending = None")  # nobody can be asked to do the impossible
                 if self.record:
-                    self.event("{'event': 'no legal action', 'player': who}", out, ind)
+                    self.event("('no legal action', who)", out, ind)  # a player's event, made a record when read
                 out.append(nxt)
                 out.append(f"{ind}G.work -= {SKIPPED_PLAY_WORK}")  # it listed every candidate
                 out.append(f"{ind}if G.work < 0:")
@@ -177,13 +177,13 @@ class MachineBuilder:
                     out.append(f"{ind}L[{slot!r}] = G.current")
                     out.append(f"{ind}G.current = {self.ex(who, names)}")
                 if self.record:
-                    self.event("{'event': 'turn start', 'player': G.current}", out, ind)
+                    self.event("('turn start', G.current)", out, ind)  # a player's event, made a record when read
                 self.hook("turn start", k, out, ind)
                 out.append(nxt)
             case ir.TurnEnd(rotate, slot):
                 self.hook("turn end", k, out, ind)
                 if self.record:
-                    self.event("{'event': 'turn end', 'player': G.current}", out, ind)
+                    self.event("('turn end', G.current)", out, ind)  # a player's event, made a record when read
                 if rotate:
                     out.append(f"{ind}ps = G.players")
                     out.append(f"{ind}i = ps.index(G.current) + 1")

@@ -17,6 +17,8 @@ from .runtime import MISSING
 from .values import jsonable, value_text
 
 # The slots of a step while it is recorded (generated code writes EVENTS = 7 and reads KEY = 0).
+# An event is a dict, or (event, player) for the flow's player events, which generated code
+# notes at every turn: the record {"event": ..., "player": ...} is made when the step is read.
 KEY, AUTO, BINDINGS, DECISION, CHECKS, CHANGES, CHANCE, EVENTS, PHASE, PLAYER = range(10)
 
 
@@ -147,7 +149,7 @@ class TraceRecorder:
             "checks": cooked_checks(*checks) if type(checks) is tuple and checks else list(checks),
             "changes": [_change(path, old, new, hidden) for path, old, new in st[CHANGES]],
             "chance": st[CHANCE],
-            "events": st[EVENTS],
+            "events": [e if type(e) is dict else {"event": e[0], "player": e[1]} for e in st[EVENTS]],
             "automatic": st[AUTO],
             "decision": st[DECISION],
             **({"note": info["note"]} if "note" in info else {}),  # authored words, apart from the quote
