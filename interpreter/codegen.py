@@ -57,6 +57,7 @@ _PREAMBLE = (
     (re.compile(r"\b_cur\b"), "    _cur = G.current"),
 )
 _STABLE = re.compile(r"\b_sv(\d+)\b")
+_KONST = re.compile(r"\b_kc(\d+)\b")  # a constant or option, bound once per function
 
 
 def wholesale_writes(model: Model) -> set[str]:
@@ -99,6 +100,7 @@ class CodeGen:
         self.memo_keys = memo_keys(model)
         self.enum_memo: dict[str, str] | None = None
         self.enum_sets: dict[str, str] = {}  # state map -> the local holding its values as a set
+        self.const_ids: dict[str, int] = {}  # constant or option -> i of its local _kc<i>
         self.data_names = {n: f"_D{i}" for i, n in enumerate(model.data)}
         for n, py in self.data_names.items():
             self.constants[py] = model.data_values.get(n)
@@ -239,8 +241,9 @@ class CodeGen:
             return self.var(n)
         if n in m.data:
             return self.data_names[n]
-        if n in m.consts or n in m.options:
-            return f"K[{n!r}]"
+        if n in m.consts or n in m.options:  # fixed for the game: bound once per function
+            i = self.const_ids.setdefault(n, len(self.const_ids))
+            return f"_kc{i}"
         if n == "current":
             return self.current()
         if n in ("players", "Player"):
@@ -878,11 +881,14 @@ class CodeGen:
         text = "\n".join(body)
         head = [f"def {name}({', '.join(['G'] + params)}):"]
         stable = sorted({int(i) for i in _STABLE.findall(text)})
+        konst = sorted({int(i) for i in _KONST.findall(text)})
         for pattern, line in _PREAMBLE:
-            if pattern.search(text) or (line.endswith("G.vars") and stable):
+            if pattern.search(text) or (line.endswith("G.vars") and stable) or (line.endswith("G.consts") and konst):
                 head.append(line)
         names = list(self.m.vars)
         head.extend(f"    _sv{i} = V[{names[i]!r}]" for i in stable)
+        knames = list(self.const_ids)
+        head.extend(f"    _kc{i} = K[{knames[i]!r}]" for i in konst)
         self.lines.extend(head)
         self.lines.extend(body)
         self.lines.append("")
