@@ -43,6 +43,7 @@ from .hoist import always_evaluated, names, occurrences, worth_hoisting
 from .hoist import key as hoist_key
 from .library import LIBRARY
 from .memo import memo_keys
+from .runtime import CALL_WORK
 
 MAX_TABLE = 50_000  # entries in one precomputed table of a library function
 _GROUP = {"+": 0, "-": 0, "*": 1, "//": 1, "%": 1}  # operators of one precedence chain freely
@@ -391,6 +392,14 @@ class CodeGen:
             b = LIBRARY[e.func]
             return b.tabulable or e.func in ("placements", "components", "keys", "values")
         return False
+
+    def charge_call(self, span: A.Span, out: list[str], ind: str) -> None:
+        """Charge a procedure call to the work budget: a loop of calls does real work in each
+        round, far more than the one step its round counts (a runaway `repeat` of `do`s then
+        stops on the budget in a second or two, not on the time limit)."""
+        out.append(f"{ind}G.work -= {CALL_WORK}")
+        out.append(f"{ind}if G.work < 0:")
+        out.append(f"{ind}    G.out_of_work(SPANS[{self.span_id(span)}])")
 
     def charge(self, items: str, span: A.Span, out: list[str], ind: str) -> None:
         """Charge iterating `items` (a name) to the work budget."""
@@ -761,6 +770,7 @@ class CodeGen:
             out.append(f"{ind}return True")
         elif isinstance(s, A.DoStmt):
             args = ", ".join(ex(a) for a in s.args)
+            self.charge_call(s.span, out, ind)
             out.append(f"{ind}if P_{self.proc_ids[s.name]}(G{', ' if args else ''}{args}):")
             out.append(f"{ind}    return True")
         elif isinstance(s, A.LogStmt):

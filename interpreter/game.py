@@ -23,7 +23,7 @@ from .errors import Abandoned, BudgetExceeded, EngineError, IllegalAction, RuleF
 from .locate import plain, statement_span
 from .moves import Action, as_action, parse_action, same_move, same_value
 from .recording import TraceRecorder, cooked_checks, raw_checks
-from .runtime import MISSING
+from .runtime import CALL_WORK, MISSING
 from .saves import game_from_json, game_to_json
 from .stdlib import rng
 from .values import decode, jsonable, value_text
@@ -44,7 +44,7 @@ WORK_CHUNK = 100_000
 # offers only impossible moves (a game whose set-up never ran) stops after 5,000 such turns
 # in a row, in seconds, instead of after the time limit.
 SKIPPED_PLAY_WORK = 10_000
-TIME_LIMIT = 60.0
+TIME_LIMIT = 10.0
 PASS = Action("pass")
 _EMPTY_SEEN = "0" * 32  # the record of a player who has observed nothing yet (interpreter/infostate.py)
 _RULE_ERRORS = (KeyError, IndexError, TypeError, ValueError, ZeroDivisionError, AttributeError,
@@ -715,8 +715,8 @@ class Game(TraceRecorder):
         self.work = WORK_CHUNK
         if used > self.work_budget:
             why = (f"more than {self.work_budget:,} steps of work since the last decision "
-                   f"(loop rounds, items gone over, and {SKIPPED_PLAY_WORK:,} for each play nobody "
-                   f"could make): a rule that never ends?")
+                   f"(loop rounds, items gone over, {CALL_WORK:,} for each procedure call and "
+                   f"{SKIPPED_PLAY_WORK:,} for each play nobody could make): a rule that never ends?")
         elif time.monotonic() - self._clock > self.time_limit:
             why = f"more than {self.time_limit:g} s of work since the last decision: a rule that never ends?"
         else:

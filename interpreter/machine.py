@@ -20,6 +20,7 @@ from ..dsl import ast as A
 from . import ir
 from .codegen import CodeGen
 from .game import SKIPPED_PLAY_WORK
+from .runtime import CALL_WORK
 
 MAX_INLINE = 40  # lines of an action's enumeration inlined where a block offers it
 
@@ -208,6 +209,10 @@ class MachineBuilder:
             case ir.Call(proc, args, params, names):
                 kind, ref = self.procedures[proc]
                 values = [self.ex(a, names) for a in args]
+                out.append(f"{ind}G.work -= {CALL_WORK}")  # a procedure call (codegen.charge_call)
+                out.append(f"{ind}if G.work < 0:")
+                out.append(f"{ind}    F[1] = {k}")
+                out.append(f"{ind}    G.out_of_work(None)")
                 if kind == "fn":
                     if self.record:
                         out.append(f"{ind}G._auto((None, None, None, {'procedure:' + proc!r}))")

@@ -239,6 +239,7 @@ def _fz(value: Any) -> Any:
 
 
 MEMO_LIMIT = 50_000
+CALL_WORK = 1_000  # steps of work a procedure call costs (docs/api.md, runaway rules)
 
 
 def _memo(table: dict, fn: Any, *args: Any) -> Any:

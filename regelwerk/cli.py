@@ -73,7 +73,7 @@ def _add_limits(p: argparse.ArgumentParser) -> None:
                    help="steps of work a rule may do between two decisions before it is stopped "
                         "(default 50,000,000; checked every 100,000 steps)")
     p.add_argument("--time-limit", type=float, metavar="S",
-                   help="seconds a rule may run between two decisions before it is stopped (default 60)")
+                   help="seconds a rule may run between two decisions before it is stopped (default 10)")
 
 
 def _options(pairs: list[str] | None, ruleset: Ruleset) -> dict:

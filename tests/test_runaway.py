@@ -192,3 +192,18 @@ def test_a_flow_that_only_offers_impossible_moves_stops_in_seconds(tmp_path):
         rules.new_game()
     assert time.monotonic() - start < 10
     assert "rule 'flow'" in info.value.message
+
+
+def test_a_loop_of_procedure_calls_stops_on_the_budget_not_the_clock():
+    """Each `do` costs 1,000 steps: a `repeat` of calls (the slow battery's mutant of Khan's
+    phase_one, its `break` dropped) stops on the work budget, located at the call, instead
+    of running to the time limit with one step counted per round."""
+    text = HEAD + ("procedure bump\n    add 1 to n\n    if n > 1000000000\n        add 1 to n\n"
+                   "procedure spin\n    repeat\n        do bump\n"
+                   "action go\n    do spin\n"
+                   "flow\n    repeat\n        turn\n            play go\n")
+    g = regelwerk.load_text(text, "calls.rules").new_game()
+    with pytest.raises(BudgetExceeded, match="steps of work") as err:
+        g.apply("go")
+    assert "calls.rules:" in str(err.value) and "procedure call" in str(err.value)
+    assert g.vars["n"] < 100_000  # about 50,000 rounds, not 50,000,000
