@@ -95,6 +95,9 @@ class Game(TraceRecorder):
         self.explicit = chance == "explicit"  # chance events are nodes (interpreter/explicit.py)
         self.tracking = history or self.explicit  # moves go the long way, keeping the history
         self._plain = {} if prog.record or self.tracking else prog.plain_effects  # moves apply() plays directly
+        self._blocks = prog.block_fns  # the compiled blocks, one attribute away on the hot path
+        # who plays after whom, and whether that starts a new round (a turn that rotates)
+        self._next = {p: (players[(i + 1) % len(players)], i + 1 == len(players)) for i, p in enumerate(players)}
         # traced: the plain actions apply() records and plays in one short path (_take_recorded)
         self._recorded = prog.plain_effects if prog.record and not self.tracking else {}
         # the dynamic state (interpreter/dynamic.py lists it: clone, undo and saves follow it)
@@ -383,7 +386,7 @@ class Game(TraceRecorder):
                     if not finished:
                         top = frames[-1]
                         try:
-                            if self.prog.block_fns[top[0]](self, top) and self.result is None:
+                            if self._blocks[top[0]](self, top) and self.result is None:
                                 return  # the next decision is pending
                         except _RULE_ERRORS as err:
                             raise self._failure(err) from err

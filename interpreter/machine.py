@@ -185,13 +185,11 @@ class MachineBuilder:
                 self.hook("turn end", k, out, ind)
                 if self.record:
                     self.event("('turn end', G.current)", out, ind)  # a player's event, made a record when read
-                if rotate:
-                    out.append(f"{ind}ps = G.players")
-                    out.append(f"{ind}i = ps.index(G.current) + 1")
-                    out.append(f"{ind}if i == len(ps):")
+                if rotate:  # the next seat, from a table the game made of its players
+                    out.append(f"{ind}nxt_p, new_round = G._next[G.current]")
+                    out.append(f"{ind}if new_round:")
                     out.append(f"{ind}    G.round += 1")
-                    out.append(f"{ind}    i = 0")
-                    out.append(f"{ind}G.current = ps[i]")
+                    out.append(f"{ind}G.current = nxt_p")
                 else:
                     out.append(f"{ind}G.current = L[{slot!r}]")
                 out.append(nxt)
