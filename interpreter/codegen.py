@@ -39,10 +39,9 @@ from ..dsl.types import (
     is_finite,
 )
 from .errors import RuleFailure
-from .hoist import always_evaluated, names, occurrences, worth_hoisting
-from .hoist import key as hoist_key
+from .hoist import Hoister, names
 from .library import LIBRARY
-from .memo import memo_keys
+from .memo import memo_keys, plain_type
 from .runtime import CALL_WORK
 
 MAX_TABLE = 50_000  # entries in one precomputed table of a library function
@@ -513,31 +512,22 @@ class CodeGen:
                 code = local
             inner[p.name] = (code, None)
         # parts of the body written twice or more and always evaluated (`CARDS[c].background
-        # == khan or CARDS[c].background == terrain[s] or ...`): worked out once, first
-        counts: dict[str, int] = {}
-        for n, bound in occurrences(d.value):
-            if worth_hoisting(n) and not (names(n) & bound):
-                counts[hoist_key(n)] = counts.get(hoist_key(n), 0) + 1
-        done: dict[str, str] = {}
-        covered: set[int] = set()
-        for n in always_evaluated(d.value):
-            k = hoist_key(n)
-            if id(n) in covered or not worth_hoisting(n) or counts.get(k, 0) < 2 or k in done:
-                continue
-            local = self.fresh("c")
-            out.append(f"{ind}{local} = {self.ex(n, inner)}")
-            done[k] = local
-            covered.update(id(x) for x in iter_nodes(n))
-        added = []
-        for n, bound in occurrences(d.value):
-            if id(n) not in self.subst and worth_hoisting(n) and not (names(n) & bound) and hoist_key(n) in done:
-                self.subst[id(n)] = done[hoist_key(n)]
-                added.append(id(n))
+        # == khan or CARDS[c].background == terrain[s] or ...`): worked out once, first, as
+        # the hoister does for an action's preconditions
+        before: list[tuple[str, A.Node]] = []
+        twice = Hoister(lambda _used: -1, self.fresh).substitutions(d.value, 0, before)
+        added = [i for i in twice if i not in self.subst]
+        for i in added:
+            self.subst[i] = twice[i]
+        for local, node in reversed(before):  # inner parts first: outer ones use them
+            self.subst.pop(id(node), None)
+            out.append(f"{ind}{local} = {self.ex(node, inner)}")
+            self.subst[id(node)] = local
         try:
             return self.value(d.value, inner, out, ind, depth)
         finally:
             for i in added:
-                del self.subst[i]
+                self.subst.pop(i, None)
 
     def held_value(self, e: A.Aggregate, sc: dict) -> str | None:
         """`any r in K: m[r] == x`, with m a state map over all of K, as `x in m.values()`:
@@ -550,12 +540,12 @@ class CodeGen:
         for probe, other in ((body.left, body.right), (body.right, body.left)):
             if not (isinstance(probe, A.Index) and isinstance(probe.key, A.Name) and probe.key.name == e.var
                     and isinstance(probe.base, A.Name) and probe.base.name in self.stable
-                    and probe.base.name not in sc and e.var not in names_of(other)):
+                    and probe.base.name not in sc and e.var not in names(other)):
                 continue
             t = self.m.var_types[probe.base.name]
             if isinstance(t, MapOf) and isinstance(t.key, Elem) and t.key.name == e.domain.name \
                     and t.key.name in self.elements and t.key.name != "Player":
-                if self.enum_memo is not None and _hashable(t.val):  # state is still: a set, once
+                if self.enum_memo is not None and plain_type(t.val):  # state is still: a set, once
                     held = self.enum_sets.get(probe.base.name)
                     if held is None:
                         held = self.enum_sets[probe.base.name] = self.fresh("held")
@@ -902,15 +892,6 @@ class CodeGen:
         self.lines.extend(head)
         self.lines.extend(body)
         self.lines.append("")
-
-
-def _hashable(t: Type) -> bool:
-    base = t.base
-    return isinstance(base, Elem) or base in (INT, BOOL, TEXT)
-
-
-def names_of(e: A.Node) -> set[str]:
-    return {n.name for n in iter_nodes(e) if isinstance(n, A.Name)}
 
 
 def _is_name(code: str) -> bool:

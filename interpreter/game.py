@@ -61,6 +61,18 @@ _META = operator.itemgetter(*(f.name for f in DYNAMIC[1:]))  # of a game's __dic
 UNDO_EVERY = 16
 
 
+def _bindings(ca: Any, args: tuple) -> dict:
+    """A recorded move's parameters by name, as JSON values (a legal move has the arity)."""
+    params = ca.params
+    if not ca.plain_args:
+        return {n: (x if type(x) in _PLAIN else jsonable(x)) for n, x in zip(params, args, strict=False)}
+    if len(params) == 1:  # a dict display: dict(zip(...)) costs several times as much
+        return {params[0]: args[0]}
+    if len(params) == 2:
+        return {params[0]: args[0], params[1]: args[1]}
+    return dict(zip(params, args, strict=False))
+
+
 class Explanation(NamedTuple):
     """Why a move is or is not legal: the reason, where the deciding precondition stands
     (`line:col`), and each check with the values it saw."""
@@ -436,25 +448,11 @@ class Game(TraceRecorder):
         prog = self.prog
         ca = prog.actions[a[0]]
         args = a[1]
-        journal = self.journal
         self.work, self._worked = WORK_CHUNK, 0
-        undo = self._undo
-        if self._snap_next or not len(undo) % UNDO_EVERY:
-            self._snap_next = False
-            undo.append(((_META(self.__dict__), _copy_frames(frames), self._legal, len(journal), len(self._steps)), a))
-        else:  # undo plays it again from the last snapshot
-            undo.append((None, a))
+        self._keep_undo(a)
         self._legal = self.pending = None
         self.step_no += 1
-        params = ca.params
-        if not ca.plain_args:
-            bindings = {n: (x if type(x) in _PLAIN else jsonable(x)) for n, x in zip(params, args, strict=False)}
-        elif len(params) == 1:  # a dict display: dict(zip(...)) costs six times as much
-            bindings = {params[0]: args[0]}
-        elif len(params) == 2:
-            bindings = {params[0]: args[0], params[1]: args[1]}
-        else:
-            bindings = dict(zip(params, args, strict=True))
+        bindings = _bindings(ca, args)
         try:
             checks = (ca, ca.explain(self, *args))
         except _CHECK_ERRORS:
@@ -465,7 +463,7 @@ class Game(TraceRecorder):
         self._step = [ca.key, False, bindings,
                       {"kind": "action", "by": who, "action": prog.move_texts.get(id(a)) or str(a)},
                       checks, None, [], [], self.phase, who]
-        self._jmark = len(journal)
+        self._jmark = len(self.journal)
         frames[-1][1] += 1
         try:
             finished = ca.effect(self, *args)
@@ -511,10 +509,7 @@ class Game(TraceRecorder):
         else:
             if record:
                 args = a.args
-                if ca.plain_args:
-                    bindings = dict(zip(ca.params, args, strict=False))  # a legal move has the arity
-                else:
-                    bindings = {n: (x if type(x) in _PLAIN else jsonable(x)) for n, x in zip(ca.params, args, strict=False)}
+                bindings = _bindings(ca, args)
                 try:  # the checks as the explain function saw them (made trace records when read)
                     checks = (ca, ca.explain(self, *args))
                 except _CHECK_ERRORS:
@@ -652,7 +647,7 @@ class Game(TraceRecorder):
             keyed = {p: rank_key(p) for p in self.players}
             best = max(keyed.values())
             winners = [p for p in self.players if keyed[p] == best]
-        scores = self.prog.scores(self) if self.prog.model.scoring is not None else None
+        scores = self.prog.scores(self)
         self.result = {"kind": kind, "winners": winners, "scores": None if scores is None else jsonable(scores)}
         if kind == "ranking":
             order = sorted(self.players, key=lambda p: keyed[p], reverse=True)

@@ -36,7 +36,8 @@ class MemoKey:
     parts: tuple[tuple[A.Node, ...] | None, ...]
 
 
-def _plain(t: Type) -> bool:
+def plain_type(t: Type) -> bool:
+    """int, bool, text or a named value (optional or not): a value that can be a dict key."""
     base = t.base if isinstance(t, Opt) else t
     return isinstance(base, Elem) or (isinstance(base, Simple) and base.name in ("int", "bool", "text"))
 
@@ -77,7 +78,7 @@ def _projections(m: Model, body: A.Node, param: str) -> tuple[A.Node, ...] | Non
             top, i = parent, len(chain) - 2
             while i >= 0 and isinstance(chain[i], A.Field) and chain[i].base is top:
                 top, i = chain[i], i - 1
-            if not _plain(m.type_of(top)):
+            if not plain_type(m.type_of(top)):
                 ok = False
                 return
             found.append(top)
@@ -123,7 +124,7 @@ def memo_keys(m: Model) -> dict[str, MemoKey]:
             proj = None if isinstance(t, Opt) else _projections(m, d.value, p.name)
             if proj:
                 parts.append(proj)
-            elif _plain(t):
+            elif plain_type(t):
                 parts.append(None)
             else:
                 break
@@ -134,11 +135,11 @@ def memo_keys(m: Model) -> dict[str, MemoKey]:
 
 def _key_kind(t: Type) -> str | None:
     """How a value of type `t` becomes part of a dictionary key: itself, as a tuple, or not."""
-    if _plain(t):
+    if plain_type(t):
         return "plain"
-    if isinstance(t, SetOf) and _plain(t.item):
+    if isinstance(t, SetOf) and plain_type(t.item):
         return "plain"  # a frozenset
-    if isinstance(t, ListOf) and _plain(t.item):
+    if isinstance(t, ListOf) and plain_type(t.item):
         return "list"
     return None
 

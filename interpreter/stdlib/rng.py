@@ -49,9 +49,11 @@ def randbelow(state: int, n: int) -> tuple[int, int]:
     """Uniform int in [0, n), unbiased by rejecting the top sliver of 2**64 (1 <= n <= 2**64).
     The SplitMix64 step of `next_u64` is written out here: chance devices (Shogun's tower)
     draw thousands of times a game, and the state is checked once, not once per step."""
-    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= _TWO64:
-        raise ValueError(f"n must be an int in [1, 2**64], got {n!r}")
-    _check_state(state)
+    if type(n) is not int or not 1 <= n <= _TWO64:  # the full test only off the common path
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= _TWO64:
+            raise ValueError(f"n must be an int in [1, 2**64], got {n!r}")
+    if type(state) is not int or not 0 <= state <= MASK64:
+        _check_state(state)
     limit = _TWO64 - _TWO64 % n  # largest multiple of n not above 2**64
     while True:
         state = (state + GOLDEN_GAMMA) & MASK64
@@ -92,19 +94,8 @@ def bernoulli(state: int, numerator: int, denominator: int) -> tuple[bool, int]:
     randbelow call so the state sequence does not depend on the probability."""
     if denominator < 1 or not 0 <= numerator <= denominator:
         raise ValueError(f"need 0 <= numerator <= denominator >= 1, got {numerator}/{denominator}")
-    if type(state) is not int or not 0 <= state <= MASK64 or type(denominator) is not int \
-            or denominator > _TWO64:
-        value, state = randbelow(state, denominator)  # refuses what it must, with its message
-        return value < numerator, state
-    # randbelow(state, denominator) written out: Shogun's tower draws thousands of times a game
-    limit = _TWO64 - _TWO64 % denominator
-    while True:
-        state = (state + GOLDEN_GAMMA) & MASK64
-        z = ((state ^ (state >> 30)) * _MIX1) & MASK64
-        z = ((z ^ (z >> 27)) * _MIX2) & MASK64
-        z ^= z >> 31
-        if z < limit:
-            return z % denominator < numerator, state
+    value, state = randbelow(state, denominator)
+    return value < numerator, state
 
 
 def roll_dice(state: int, count: int, sides: int) -> tuple[tuple[int, ...], int]:
