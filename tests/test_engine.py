@@ -307,3 +307,18 @@ def test_undo_never_plays_again_across_a_change_from_outside():
     g.undo()
     assert _state(g) == after_change
     assert g.vars["cell"]["a1"] is None  # not place(a1) played again
+
+
+def test_undo_never_plays_again_across_a_scripted_outcome():
+    """`script()` queues an outcome from outside the rules: the next move keeps a snapshot with
+    the queue in it, so undo gives the game back with its scripted outcome still queued (a
+    replay from the snapshot before it would have lost the queue)."""
+    g = regelwerk.load(VALID / "device.rules").new_game(record=True)
+    g.apply("attack(1)")
+    g.script("tower", {"blue": 0, "yellow": 0, "green": 0})  # nothing falls out next time
+    after_script = _state(g)
+    g.apply("attack(2)")
+    assert g.vars["inside"]["yellow"] == 2  # the scripted outcome was taken
+    g.undo()
+    assert _state(g) == after_script
+    assert g.scripted == {"tower": [{"blue": 0, "yellow": 0, "green": 0}]}
