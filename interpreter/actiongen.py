@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..dsl import ast as A
+from ..dsl.ast import iter_nodes
 from ..dsl.check import suspends
 from ..dsl.types import RANGE, Elem, SetOf
 from .blocks import BlockBuilder, action_preconditions, names_in
@@ -36,6 +37,8 @@ class ActionSource:
     block: int | None
     requires: list[A.RequireStmt]
     enum_body: list[str]  # the body of `enum`, for a block to inline where it offers the action
+    abandonable: bool = False  # its body can `abandon`: the engine keeps a way back
+    effect_body: list[str] | None = None  # the body of `effect`, for a block to play a move in place
 
 
 MAX_MOVES = 100_000  # bindings of one action made in advance
@@ -227,7 +230,7 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
     g.function(f"AX_{aid}", pnames, lines)
 
     # effect: a function, or a block when the body can stop for a decision
-    effect = block = None
+    effect = block = effect_body = None
     if suspends(tuple(rest), model.suspends):
         lets = [s for s in pre if isinstance(s, A.LetStmt)]
         params = [p.name for p in a.params]
@@ -239,7 +242,10 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
             if isinstance(s, A.LetStmt):
                 g.stmt(s, fsc, lines, "    ")
         g.stmts(tuple(rest), fsc, lines, "    ")
+        effect_body = list(lines)
         lines.append("    return False")
         g.function(f"AF_{aid}", pnames, lines)
         effect = f"AF_{aid}"
-    return ActionSource(f"AE_{aid}", f"AA_{aid}", f"AC_{aid}", f"AX_{aid}", effect, block, requires, enum_body)
+    abandonable = any(isinstance(n, A.AbandonStmt) for n in iter_nodes(a.body))
+    return ActionSource(f"AE_{aid}", f"AA_{aid}", f"AC_{aid}", f"AX_{aid}", effect, block, requires, enum_body,
+                        abandonable, effect_body)

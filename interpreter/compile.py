@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..dsl import ast as A
-from ..dsl.ast import iter_nodes
 from ..dsl.check import Model, suspends
 from ..dsl.check_expr import DIRECTIONS
 from ..dsl.printer import expr_text
@@ -383,7 +382,7 @@ def compile_model(model: Model, record: bool, identity: Identity) -> Program:
         prog.actions[name] = CompiledAction(
             name, a, tuple(p.name for p in a.params), ns[src.enum], ns[src.check], ns[src.explain],
             ns[src.effect] if src.effect else None, src.block, src.requires, ns[src.any],
-            any(isinstance(n, A.AbandonStmt) for n in iter_nodes(a.body)),
+            src.abandonable,
         )
         prog.rules[f"action:{name}"] = prov_info(name, a.prov, a.span, model.base_dir)
         ca = prog.actions[name]
@@ -401,7 +400,7 @@ def compile_model(model: Model, record: bool, identity: Identity) -> Program:
 
 def _namespace(prog: Program, g: CodeGen) -> dict[str, Any]:
     """What generated code can see: the runtime helpers, the library, and nothing else."""
-    from .game import Action
+    from .game import _RULE_ERRORS, Action
 
     ns: dict[str, Any] = {
         **RUNTIME,
@@ -414,6 +413,7 @@ def _namespace(prog: Program, g: CodeGen) -> dict[str, Any]:
         "RuleFailure": RuleFailure,
         "BudgetExceeded": BudgetExceeded,
         "Abandoned": Abandoned,
+        "_RULE_ERRORS": _RULE_ERRORS,  # a move played in place fails as the move (machine.py)
         "_seq": seq_by(prog.boards.order),
         "E": prog.elements,
         "SPANS": g.spans,

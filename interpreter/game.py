@@ -384,25 +384,17 @@ class Game(TraceRecorder):
             except (ValueError, TypeError):
                 i = -1
             if i >= 0 and legal[i] is action:  # the very move offered: no need to check it
-                effect = self._plain.get(action[0])
-                if effect is not None:  # an untraced plain action: the common case, kept short
+                if action[0] in self._plain:  # an untraced plain move: the common case, kept short
                     self.work, self._worked = WORK_CHUNK, 0
-                    frames = self.frames
-                    frames[-1][1] += 1
                     self._legal = self.pending = None
                     self.step_no += 1
-                    try:
-                        finished = effect(self, *action[1])
+                    top = self.frames[-1]
+                    try:  # the block that offered the move plays it and goes on (machine.py)
+                        if self._blocks[top[0]](self, top, action) and self.result is None:
+                            return  # the next decision is pending
                     except _RULE_ERRORS as err:
-                        raise self._action_failure(action, err) from err
-                    if not finished:
-                        top = frames[-1]
-                        try:
-                            if self._blocks[top[0]](self, top) and self.result is None:
-                                return  # the next decision is pending
-                        except _RULE_ERRORS as err:
-                            raise self._failure(err) from err
-                        self._run()
+                        raise self._failure(err) from err
+                    self._run()
                     return
                 if action[0] in self._recorded:
                     self._take_recorded(action)

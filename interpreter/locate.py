@@ -6,7 +6,8 @@ first argument is the game `G`. A helper that fails (`remove` of something not t
 `draw` from an empty pile, `random` of nothing) or an error that reaches the command line
 without a location is placed at the statement that ran it: the code generator marks the first
 generated line of every statement with `# @S<n>`, the index of its span in the program's SPANS
-table, and the nearest mark above the failing line names the statement. Where no mark is found
+table, and the nearest mark above the failing line names the statement; a block marks the start of each
+op's section `# @S-` so no op is placed at an earlier op's statement. Where no mark is found
 (a precondition, a definition) the declaration of the rule that ran it is the place. Python's
 own errors are said in a rule author's words (`plain`).
 """
@@ -34,14 +35,17 @@ def rule_of(frame: FrameType | None) -> tuple[Any, str] | None:
     while f is not None:
         if f.f_code.co_filename.startswith(_GENERATED):
             game = f.f_locals.get("G")
-            key = _key(game, f.f_code.co_name) if game is not None and hasattr(game, "prog") else None
+            key = _key(game, f.f_code.co_name, f.f_locals.get("m")) if game is not None and hasattr(
+                game, "prog") else None
             if key is not None:
                 return game, key
         f = f.f_back
     return None
 
 
-def _key(game: Any, fname: str) -> str | None:
+def _key(game: Any, fname: str, move: Any = None) -> str | None:
+    """The rule a generated function runs; a block playing a move in place (its local `m`,
+    interpreter/machine.py) runs that move's action."""
     prog = game.prog
     m = _NAMES.match(fname)
     if m is None:
@@ -52,6 +56,8 @@ def _key(game: Any, fname: str) -> str | None:
     kind, i = m[1], int(m[2])
     model = prog.model
     if kind == "B":
+        if move is not None:
+            return f"action:{move[0]}"
         rule = prog.blocks[i].rule if i < len(prog.blocks) else None
         return f"phase:{game.phase}" if rule == "flow" and game.phase is not None else rule
     if kind in ("TT", "TB"):
@@ -92,7 +98,7 @@ def rule_span(model: Any, key: str) -> A.Span | None:
     return None
 
 
-_MARK = re.compile(r"# @S(\d+)$")
+_MARK = re.compile(r"# @S(\d+|-)$")  # `# @S-`: no statement from here on (a block's next op)
 
 
 def statement_span(tb: TracebackType | None) -> A.Span | None:
@@ -126,6 +132,8 @@ def _marked(frame: FrameType, lineno: int | None) -> A.Span | None:
     while i >= 0 and not lines[i].startswith("def "):
         m = _MARK.search(lines[i])
         if m is not None:
+            if m[1] == "-":
+                return None
             k = int(m[1])
             return spans[k] if k < len(spans) else None
         i -= 1

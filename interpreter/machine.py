@@ -1,12 +1,14 @@
 """Each block's ops (interpreter/ir.py) compiled into one resumable Python function.
 
-`def B_<id>(G, F)` runs the block of frame `F = [block id, pc, locals, rule]` from `F[1]` on:
+`def B_<id>(G, F, m=None)` runs the block of frame `F = [block id, pc, locals, rule]` from `F[1]` on:
 a `while True` over `if pc == k:` sections, one per op, falling through to the next op and
 jumping back with `continue`. So between decisions no interpreter loop dispatches ops; the
 function returns only when the game must wait for a player or has finished (True), or when
 the frame stack changed (False: a procedure or trigger frame was pushed, or this one was
 popped), and the engine's driver then continues with the top frame. Locals that must outlive
-a decision live in the frame's dict (`L`), so a suspended game is still plain data.
+a decision live in the frame's dict (`L`), so a suspended game is still plain data. Untraced,
+`apply` hands a plain move offered at a `play` back to its block as `m`, and the block plays it
+in place and goes on (`play_in_place`): one call per move.
 
 What a ruleset does not use is not generated: no trigger look-ups without triggers, no hook
 calls without hooks, and no trace calls in the untraced variant.
@@ -14,6 +16,7 @@ calls without hooks, and no trace calls in the untraced variant.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..dsl import ast as A
@@ -22,6 +25,8 @@ from .codegen import CodeGen
 from .game import SKIPPED_PLAY_WORK
 from .runtime import CALL_WORK
 
+_CURRENT = re.compile(r"\b_cur\b")  # an inlined body's own binding of `current`, renamed so
+# the block (whose `current` changes as it runs) binds none at its top
 MAX_INLINE = 40  # lines of an action's enumeration inlined where a block offers it
 
 
@@ -46,12 +51,12 @@ class MachineBuilder:
         lines = ["    L = F[2]", "    pc = F[1]", "    while True:"]
         self.g.in_block = True  # `current` changes inside a block: read it each time
         for k, op in enumerate(blk.ops):
-            lines.append(f"        if pc == {k}:  # {type(op).__name__}")
+            lines.append(f"        if pc == {k}:  # {type(op).__name__}  # @S-")
             body: list[str] = []
             self.op(k, op, body, "            ")
             lines.extend(body)
         self.g.in_block = False
-        self.g.function(name, ["F"], lines)
+        self.g.function(name, ["F", "m=None"], lines)
         return name
 
     # ------------------------------------------------------------------ helpers
@@ -99,6 +104,12 @@ class MachineBuilder:
                         out.append(f"{ind}L[{n!r}] = {sc[n][0]}")
                 out.append(nxt)
             case ir.Play(actions, optional, by, _pass_to, _span, names):
+                played = [a for a in actions if self.plays_in_place(a)]
+                if played:  # apply() hands over a move offered here: play it, then go on
+                    self.play_in_place(k, played, out, ind)
+                    out.append(f"{ind}else:  # @S-")
+                    ind += "    "
+                    nxt = f"{ind}pc = {k + 1}"
                 self.before_decision(k, out, ind)
                 out.append(f"{ind}who = {self.who(by, names)}")
                 out.append(f"{ind}G.pending = PLAYING.get(who) or {{'kind': 'play', 'player': who}}")
@@ -237,6 +248,41 @@ class MachineBuilder:
             case _:  # pragma: no cover - the builder makes only the ops above
                 raise AssertionError(f"unknown op {op!r}")
 
+    def plays_in_place(self, action: str) -> bool:
+        """Untraced, a plain move (no decision inside, no `abandon`) is played by the block
+        that offered it, so `apply` makes one call per move and the flow goes on in place."""
+        src = self.actions[action]
+        return not self.record and src.effect_body is not None and not src.abandonable
+
+    def play_in_place(self, k: int, actions: list[str], out: list[str], ind: str) -> None:
+        """The section of Play op `k` for a move `m` handed in by `apply`: the move's effect
+        (inlined when short, else a call of its effect function), then on to op `k + 1`. An
+        error in the effect is the move's failure, as when the effect runs on its own."""
+        out.append(f"{ind}if m is not None:")
+        out.append(f"{ind}    F[1] = {k + 1}")
+        out.append(f"{ind}    try:")
+        for i, action in enumerate(actions):
+            src = self.actions[action]
+            inner = ind + "        "
+            if len(actions) > 1:
+                out.append(f"{inner}{'if' if i == 0 else 'elif'} m[0] == {action!r}:")
+                inner += "    "
+            body = src.effect_body
+            params = len(self.g.m.actions[action].params)
+            if len(body) > MAX_INLINE:
+                out.append(f"{inner}if {src.effect}(G, *m[1]):")
+                out.append(f"{inner}    return True")
+                continue
+            if params:
+                out.append(f"{inner}{', '.join(f'p{j}' for j in range(params))}, = m[1]")
+            if any(_CURRENT.search(line) for line in body):
+                out.append(f"{inner}_mover = G.current")
+            out.extend(inner + _CURRENT.sub("_mover", line[4:]) for line in body)
+        out.append(f"{ind}    except _RULE_ERRORS as err:")
+        out.append(f"{ind}        raise G._action_failure(m, err) from err")
+        out.append(f"{ind}    m = None")
+        out.append(f"{ind}    pc = {k + 1}")
+
     def enumerate(self, action: str, out: list[str], ind: str) -> None:
         """List an action's legal moves into `legal`: its enumerate function's body, inlined
         when short (one call less per decision), else a call."""
@@ -245,11 +291,11 @@ class MachineBuilder:
         if len(body) > MAX_INLINE:
             out.append(f"{ind}{src.enum}(G, legal)")
             return
-        if any("_cur" in line for line in body):
-            out.append(f"{ind}_cur = G.current")
+        if any(_CURRENT.search(line) for line in body):
+            out.append(f"{ind}_mover = G.current")
         out.append(f"{ind}while True:  # {action}: one pass; a failed precondition breaks out")
         for line in body:  # a precondition before every loop fails with `return`: leave instead
-            line = line.replace("out.append(", "legal.append(")
+            line = _CURRENT.sub("_mover", line.replace("out.append(", "legal.append("))
             if line.strip() == "return":
                 line = line.replace("return", "break")
             out.append(ind + line)
