@@ -30,6 +30,19 @@ _CURRENT = re.compile(r"\b_cur\b")  # an inlined body's own binding of `current`
 MAX_INLINE = 40  # lines of an action's enumeration inlined where a block offers it
 
 
+_STRAIGHT = (ir.Seg, ir.Play, ir.Choose, ir.TurnBegin, ir.TurnEnd)  # ops that never jump
+
+
+def _target(op: ir.Op) -> int | None:
+    """Where an op can send the pc other than to the next op."""
+    match op:
+        case ir.Jump(target) | ir.JumpUnless(_, target, _):
+            return target
+        case ir.ForNext(_, _, end) | ir.CountNext(_, end):
+            return end
+    return None  # a play's `pass_to` is reached only by a decision (a pass)
+
+
 class MachineBuilder:
     """Writes the Python source of block functions into a CodeGen's program."""
 
@@ -47,6 +60,7 @@ class MachineBuilder:
     def build(self, bid: int) -> str:
         blk = self.blocks[bid]
         self.rule = blk.rule
+        self.ops = blk.ops
         name = f"B_{bid}"
         lines = ["    L = F[2]", "    pc = F[1]", "    while True:"]
         self.g.in_block = True  # `current` changes inside a block: read it each time
@@ -69,11 +83,24 @@ class MachineBuilder:
     def goto_pc(self, k: int, target: int, out: list[str], ind: str) -> None:
         out.append(f"{ind}pc = {target}")
         if target <= k:  # backwards: another round of the loop, charged to the work budget
-            out.append(f"{ind}G.work -= 1")
-            out.append(f"{ind}if G.work < 0:")
-            out.append(f"{ind}    F[1] = pc")
-            out.append(f"{ind}    G.out_of_work(None)")
+            if not self.decides_every_round(target, k):
+                out.append(f"{ind}G.work -= 1")
+                out.append(f"{ind}if G.work < 0:")
+                out.append(f"{ind}    F[1] = pc")
+                out.append(f"{ind}    G.out_of_work(None)")
             out.append(f"{ind}continue")
+
+    def decides_every_round(self, head: int, back: int) -> bool:
+        """Whether every round of the loop from op `head` to the jump back at op `back` meets a
+        `play` or `choose`, which either stops for a decision or charges the work budget
+        itself (a play nobody can make): then the round needs no charge of its own. Only a
+        loop body of straight-line ops that nothing jumps into qualifies."""
+        body = self.ops[head:back]
+        if not all(isinstance(op, _STRAIGHT) for op in body):
+            return False
+        if not any(isinstance(op, (ir.Play, ir.Choose)) for op in body):
+            return False
+        return not any(t is not None and head < t <= back for t in map(_target, self.ops))
 
     def before_decision(self, k: int, out: list[str], ind: str) -> None:
         if self.triggers:

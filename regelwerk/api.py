@@ -95,6 +95,11 @@ class Ruleset:
         `chance="explicit"` makes every chance event a node of the game tree instead of a
         draw from the seeded generator; `history=True` keeps the moves and what each player
         observed (information states). Both are for analysis (docs/analysis.md)."""
+        if players is None and start and not options and chance == "sampled" and not history and \
+                type(seed) is int:  # the hot path of playouts: a copy of the started default game
+            template = self._templates.get((None, record))
+            if template is not None:
+                return _from_template(template, seed)
         decl = self.model.players
         n = decl.min_count if players is None else players
         if type(n) is not int or not decl.min_count <= n <= decl.max_count:
@@ -119,6 +124,8 @@ class Ruleset:
         if key not in self._templates:
             self._templates[key] = self._template(prog, names, opts, chance, history)
         template = self._templates[key]
+        if players is None and key == (n, record):  # for the hot path above
+            self._templates[(None, record)] = template
         if template is None:  # the start draws on chance: every seed starts differently
             return Game(prog, names, seed, opts, self, chance, history).start()
         return _from_template(template, seed)

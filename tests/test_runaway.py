@@ -207,3 +207,15 @@ def test_a_loop_of_procedure_calls_stops_on_the_budget_not_the_clock():
         g.apply("go")
     assert "calls.rules:" in str(err.value) and "procedure call" in str(err.value)
     assert g.vars["n"] < 100_000  # about 50,000 rounds, not 50,000,000
+
+
+@pytest.mark.parametrize("body", [
+    "        if n > 100\n            turn\n                play go\n",  # the play is skipped
+    "        while n > 100\n            turn\n                play go\n",  # a loop that never starts
+])
+def test_a_round_that_may_miss_its_play_is_still_charged(body: str):
+    """A loop round that meets a `play` on every path needs no charge of its own (the play
+    stops or charges); one that can go round without meeting it still stops on the budget."""
+    text = HEAD + "action go\n    add 1 to n\nflow\n    repeat\n" + body
+    with pytest.raises(BudgetExceeded, match="steps of work"):
+        regelwerk.load_text(text, "miss.rules").new_game().apply("go")
