@@ -434,14 +434,19 @@ class Game(TraceRecorder):
     def _take_recorded(self, a: Action) -> None:
         """`_take` for the common traced move: a plain action (its effect a function that
         neither stops for a decision nor can be taken back) offered by `legal_actions()`.
-        The same steps in the same order, without the branches the other kinds of move need."""
+        The same steps in the same order, without the branches the other kinds of move need;
+        the block that offered the move plays it in place, as in an untraced game."""
         p = self.pending
         frames = self.frames
         prog = self.prog
         ca = prog.actions[a[0]]
         args = a[1]
         self.work, self._worked = WORK_CHUNK, 0
-        self._keep_undo(a)
+        undo = self._undo
+        if self._snap_next or not len(undo) % UNDO_EVERY:
+            self._keep_undo(a)
+        else:  # _keep_undo's common case, without the call
+            undo.append((None, a))
         self._legal = self.pending = None
         self.step_no += 1
         bindings = _bindings(ca, args)
@@ -456,17 +461,18 @@ class Game(TraceRecorder):
                       {"kind": "action", "by": who, "action": prog.move_texts.get(id(a)) or str(a)},
                       checks, None, [], [], self.phase, who]
         self._jmark = len(self.journal)
-        frames[-1][1] += 1
-        try:
-            finished = ca.effect(self, *args)
-        except _RULE_ERRORS as err:
-            raise self._action_failure(a, err) from err
         self.abandon = None
-        self._close()
-        if finished:
-            self._emit_result()
-        else:
+        top = frames[-1]
+        try:  # the block that offered the move plays it, closes its step and goes on (machine.py)
+            waiting = self._blocks[top[0]](self, top, a)
+        except _RULE_ERRORS as err:
+            raise self._failure(err) from err
+        if not waiting:
             self._run()
+        elif self.result is not None:  # the game ended: in the move's effect or in the flow after it
+            self.pending = None
+            self._close()
+            self._emit_result()
         if self.abandoned:
             self.abandoned = {}  # a move went through: the next decision starts afresh
         if prog.invariants:

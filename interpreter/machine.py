@@ -6,9 +6,9 @@ jumping back with `continue`. So between decisions no interpreter loop dispatche
 function returns only when the game must wait for a player or has finished (True), or when
 the frame stack changed (False: a procedure or trigger frame was pushed, or this one was
 popped), and the engine's driver then continues with the top frame. Locals that must outlive
-a decision live in the frame's dict (`L`), so a suspended game is still plain data. Untraced,
-`apply` hands a plain move offered at a `play` back to its block as `m`, and the block plays it
-in place and goes on (`play_in_place`): one call per move.
+a decision live in the frame's dict (`L`), so a suspended game is still plain data. `apply`
+hands a plain move offered at a `play` back to its block as `m`, and the block plays it in
+place and goes on (`play_in_place`): one call per move.
 
 What a ruleset does not use is not generated: no trigger look-ups without triggers, no hook
 calls without hooks, and no trace calls in the untraced variant.
@@ -23,6 +23,7 @@ from ..dsl import ast as A
 from . import ir
 from .codegen import CodeGen
 from .game import SKIPPED_PLAY_WORK
+from .recording import EVENTS, KEY, auto_step_code
 from .runtime import CALL_WORK
 
 _CURRENT = re.compile(r"\b_cur\b")  # an inlined body's own binding of `current`, renamed so
@@ -276,10 +277,10 @@ class MachineBuilder:
                 raise AssertionError(f"unknown op {op!r}")
 
     def plays_in_place(self, action: str) -> bool:
-        """Untraced, a plain move (no decision inside, no `abandon`) is played by the block
-        that offered it, so `apply` makes one call per move and the flow goes on in place."""
+        """A plain move (no decision inside, no `abandon`) is played by the block that offered
+        it, so `apply` makes one call per move and the flow goes on in place."""
         src = self.actions[action]
-        return not self.record and src.effect_body is not None and not src.abandonable
+        return src.effect_body is not None and not src.abandonable
 
     def play_in_place(self, k: int, actions: list[str], out: list[str], ind: str) -> None:
         """The section of Play op `k` for a move `m` handed in by `apply`: the move's effect
@@ -307,6 +308,8 @@ class MachineBuilder:
             out.extend(inner + _CURRENT.sub("_mover", line[4:]) for line in body)
         out.append(f"{ind}    except _RULE_ERRORS as err:")
         out.append(f"{ind}        raise G._action_failure(m, err) from err")
+        if self.record:  # the move's step (Game._take_recorded opened it) ends with its effect
+            out.append(f"{ind}    G._close()")
         out.append(f"{ind}    m = None")
         out.append(f"{ind}    pc = {k + 1}")
 
@@ -336,9 +339,14 @@ class MachineBuilder:
         else:  # a ruleset without phases: the flow's steps are always 'flow'
             key = repr(rule)
         out.append(f"{ind}key = {key}")
-        out.append(f"{ind}if G._step is None or G._step[0] != key:")
+        out.append(f"{ind}st = G._step")
+        out.append(f"{ind}if st is None:  # opened in place: what G._open does when no step is open")
+        out.append(f"{ind}    st = G._step = {auto_step_code('key', 'G.phase', 'G.current')}")
+        out.append(f"{ind}    G._jmark = len(G.journal)")
+        out.append(f"{ind}elif st[{KEY}] != key:")
         out.append(f"{ind}    G._open(key, True, {{}}, None)")
-        out.append(f"{ind}G._step[7].append({ev})")
+        out.append(f"{ind}    st = G._step")
+        out.append(f"{ind}st[{EVENTS}].append({ev})")
 
     def hook(self, event: str, k: int, out: list[str], ind: str) -> None:
         if event in self.hooks:

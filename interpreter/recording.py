@@ -22,6 +22,15 @@ from .values import jsonable, value_text
 KEY, AUTO, BINDINGS, DECISION, CHECKS, CHANGES, CHANCE, EVENTS, PHASE, PLAYER = range(10)
 
 
+def auto_step_code(key: str, phase: str, player: str) -> str:
+    """The Python display of a new automatic step, slots in order, for generated code that
+    opens the flow's step in place (interpreter/machine.py): what `_open(key, True, {}, None)`
+    makes when no step is open."""
+    slots = {KEY: key, AUTO: "True", BINDINGS: "{}", DECISION: "None", CHECKS: "()", CHANGES: "None",
+             CHANCE: "[]", EVENTS: "[]", PHASE: phase, PLAYER: player}
+    return "[" + ", ".join(slots[i] for i in range(len(slots))) + "]"
+
+
 class TraceRecorder:
     """Mixed into Game: the open step, and the methods generated code calls while tracing."""
 

@@ -166,20 +166,21 @@ def test_run_time_failures_name_the_rule_and_where_it_stands(body: str, message:
     assert str(info.value) == message
 
 
+@pytest.mark.parametrize("record", [False, True])
 @pytest.mark.parametrize("padding", [0, 60])  # a short effect is inlined in the block, a long one called
-def test_a_move_played_in_place_fails_as_the_move_and_a_later_op_is_not_placed_at_it(padding: int):
+def test_a_move_played_in_place_fails_as_the_move_and_a_later_op_is_not_placed_at_it(padding: int, record: bool):
     pad = "    set n = n + 1\n" * padding
     text = (f"players X, O\nstate\n    n: int = 0\n    xs: list int = []\naction a(k in 1..2)\n{pad}"
             f"    remove k from xs\naction b\n{pad}    set n = n + 1\nflow\n    repeat\n        turn\n"
             f"            play a, b\n        set n = [1][n]\n")
     line = 6 + padding
-    game = regelwerk.load_text(text, "a.rules").new_game()
+    game = regelwerk.load_text(text, "a.rules").new_game(record=record)
     move = next(m for m in game.legal_actions() if str(m) == "a(2)")
     with pytest.raises(RuleFailure) as info:
         game.apply(move)
     assert str(info.value) == (f"a.rules:{line}:5: cannot remove 2: it is not in a list of 0 items "
                                "(in action 'a')")
-    game = regelwerk.load_text(text, "a.rules").new_game()
+    game = regelwerk.load_text(text, "a.rules").new_game(record=record)
     with pytest.raises(RuleFailure) as info:  # b's effect is fine; the flow's next line fails
         game.apply(next(m for m in game.legal_actions() if str(m) == "b"))
     assert str(info.value).startswith(f"a.rules:{13 + 2 * padding}:9: rule 'flow' failed: no such place in the list")
