@@ -21,7 +21,7 @@ from ..dsl.check import suspends
 from ..dsl.types import RANGE, Elem, SetOf
 from .blocks import BlockBuilder, action_preconditions, names_in
 from .codegen import CodeGen
-from .hoist import Hoister
+from .hoist import Hoister, parts
 from .library import LIBRARY
 
 
@@ -140,10 +140,14 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
         hoister.plan(s.value if isinstance(s, A.LetStmt) else s.test, d)
 
     def emit_pre(items: list, depth: int, ind: str) -> None:
-        for s in items:
-            expr = s.value if isinstance(s, A.LetStmt) else s.test
+        exprs = [s.value if isinstance(s, A.LetStmt) else s.test for s in items]
+        found = [parts(e) for e in exprs]
+        shared: dict[str, str] = {}  # parts an earlier precondition of this depth worked out
+        for i, s in enumerate(items):
+            expr = exprs[i]
+            later = {k for f in found[i + 1:] for k in f}
             before: list = []
-            g.subst = hoister.substitutions(expr, depth, before)
+            g.subst = hoister.substitutions(expr, depth, before, shared, later)
             for local, node in reversed(before):  # inner parts first: outer ones use them
                 g.subst.pop(id(node), None)  # the first time it is worked out, then reused
                 lines.append(f"{ind}{local} = {g.ex(node, esc)}")
@@ -153,6 +157,8 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
                 value = g.value(s.value, esc, lines, ind)
                 lines.append(f"{ind}{py} = {value}")
                 esc[s.name] = (py, None)
+                for k in [k for k in shared if any(s.name in f.get(k, ()) for f in found)]:
+                    del shared[k]  # it read the name this `let` binds anew
             else:
                 test = g.value(s.test, esc, lines, ind)
                 lines.append(f"{ind}if not {test}:")

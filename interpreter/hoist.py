@@ -89,18 +89,24 @@ class Hoister:
         for sub in _children_always(e):
             self._walk(sub, depth)
 
-    def substitutions(self, expr: A.Node, depth: int, before: list[tuple[str, A.Node]]) -> dict[int, str]:
+    def substitutions(self, expr: A.Node, depth: int, before: list[tuple[str, A.Node]],
+                      shared: dict[str, str] | None = None, later: set[str] | frozenset = frozenset()
+                      ) -> dict[int, str]:
         """Node id -> local for one precondition at `depth`: the hoisted parts, and the parts
-        it writes twice (their locals are appended to `before`, to compute just before it)."""
+        it writes twice (their locals are appended to `before`, to compute just before it).
+        With `shared`, the preconditions of one depth share their parts, in order: a part this
+        one always evaluates and a `later` one writes again is kept in `shared` for it."""
         subst: dict[int, str] = {}
         counts: dict[str, int] = {}
         for n, bound in occurrences(expr):
             if worth_hoisting(n) and not (names(n) & bound):
                 counts[key(n)] = counts.get(key(n), 0) + 1
+        have = shared or {}
         twice: dict[str, str] = {}
         for n in always_evaluated(expr):
             k = key(n)
-            if worth_hoisting(n) and counts.get(k, 0) >= 2 and k not in twice and k not in self.outer:
+            if worth_hoisting(n) and (counts.get(k, 0) >= 2 or k in later) and k not in twice \
+                    and k not in self.outer and k not in have:
                 twice[k] = self.fresh("h")
                 before.append((twice[k], n))
         for n, bound in occurrences(expr):
@@ -111,7 +117,17 @@ class Hoister:
                 subst[id(n)] = self.outer[k][0]
             elif k in twice:
                 subst[id(n)] = twice[k]
+            elif k in have:
+                subst[id(n)] = have[k]
+        if shared is not None:
+            shared.update((k, local) for k, local in twice.items() if k in later)
         return subst
+
+
+def parts(expr: A.Node) -> dict[str, set[str]]:
+    """The parts of `expr` worth computing once (outside its aggregates' own names): key ->
+    the names the part reads."""
+    return {key(n): names(n) for n, bound in occurrences(expr) if worth_hoisting(n) and not (names(n) & bound)}
 
 
 def _children_always(e: A.Node) -> list[A.Node]:

@@ -1,0 +1,43 @@
+"""interpreter/hoist.py: the parts of an action's preconditions worked out once, and that doing
+so never changes which moves are legal."""
+
+from __future__ import annotations
+
+import regelwerk
+
+SHARED = """players X, O
+const T = [5, 0, 7, 0]
+state
+    cell: int -> int = {}
+    n: int = 0
+action a(k in 0..2)
+    let x = k
+    require T[x] > 0
+    let x = k + 1
+    require T[x] > 0
+action b(k in 0..3)
+    require T[k] > 0
+    require T[k] != 5 or n == 0
+action c(k in 0..3)
+    require n == 0 or T[k] > 0
+    require T[k] > 0
+flow
+    repeat
+        turn
+            play a, b, c
+"""
+
+
+def test_preconditions_share_a_part_but_not_across_a_name_bound_anew():
+    """`b`'s second precondition reads `T[k]` again and shares the first one's value; `a`'s
+    `let x` binds `x` anew, so `T[x]` after it is another value (a(2) would be legal if it
+    were shared: T[2] = 7 but T[3] = 0); `c` reads `T[k]` first behind an `or`, which need not
+    work it out, so nothing is shared from it."""
+    game = regelwerk.load_text(SHARED, "shared.rules").new_game()
+    assert [str(m) for m in game.legal_actions()] == ["b(0)", "b(2)", "c(0)", "c(2)"]
+    source = game.prog.source
+    enum_b = source[source.index("def AE_", source.index("def AE_") + 1):]
+    enum_b = enum_b[:enum_b.index("\ndef ")]
+    assert enum_b.count("_kc0[p0]") == 1, enum_b  # read once, shared by both preconditions
+    for move in ["a(0)", "a(1)", "a(2)", "b(1)", "b(3)", "c(1)", "c(3)"]:
+        assert not game.is_legal(move), move
