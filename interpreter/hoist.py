@@ -7,6 +7,9 @@ parameters. A part of a precondition that does not depend on the inner parameter
 computed once into a local. Only parts that are evaluated whenever their precondition is
 (not behind an `and`/`or`/`if` that could skip them) are taken, so nothing runs that the
 rule would not have run; the rules' expressions have no side effects, so the value is the same.
+The preconditions tested at one depth share such parts too (breakthrough's `cell[to]` in two
+requires), from the first that always works one out, unless a `let` between them binds one of
+the part's names anew.
 """
 
 from __future__ import annotations
