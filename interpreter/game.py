@@ -22,7 +22,7 @@ from .dynamic import copy_frames as _copy_frames
 from .errors import Abandoned, BudgetExceeded, EngineError, IllegalAction, RuleFailure, SaveError
 from .locate import plain, statement_span
 from .moves import Action, as_action, parse_action, same_move, same_value
-from .recording import TraceRecorder, cooked_checks, raw_checks
+from .recording import TraceRecorder, bindings_of, cooked_checks, raw_checks
 from .runtime import CALL_WORK, MISSING
 from .saves import game_from_json, game_to_json
 from .stdlib import rng
@@ -52,25 +52,12 @@ _RULE_ERRORS = (KeyError, IndexError, TypeError, ValueError, ZeroDivisionError, 
 _CHECK_ERRORS = (RuleFailure, *_RULE_ERRORS)
 _new = object.__new__
 assert [f.name for f in COPIED] == ["vars", "frames"], "clone() copies exactly these two fields"
-_PLAIN = (str, int, bool, type(None))
 # Undo keeps every dynamic field but vars (the journal restores those) as it was: all are
 # replaced rather than changed in place, except the frames, which are copied.
 _META = operator.itemgetter(*(f.name for f in DYNAMIC[1:]))  # of a game's __dict__: all but vars
 # Undo keeps a full snapshot of the fields before one move in UNDO_EVERY (and after a change
 # from outside the rules); the moves in between are played again from the nearest snapshot.
 UNDO_EVERY = 16
-
-
-def _bindings(ca: Any, args: tuple) -> dict:
-    """A recorded move's parameters by name, as JSON values (a legal move has the arity)."""
-    params = ca.params
-    if not ca.plain_args:
-        return {n: (x if type(x) in _PLAIN else jsonable(x)) for n, x in zip(params, args, strict=False)}
-    if len(params) == 1:  # a dict display: dict(zip(...)) costs several times as much
-        return {params[0]: args[0]}
-    if len(params) == 2:
-        return {params[0]: args[0], params[1]: args[1]}
-    return dict(zip(params, args, strict=False))
 
 
 class Explanation(NamedTuple):
@@ -449,7 +436,6 @@ class Game(TraceRecorder):
             undo.append((None, a))
         self._legal = self.pending = None
         self.step_no += 1
-        bindings = _bindings(ca, args)
         try:
             checks = (ca, ca.explain(self, *args))
         except _CHECK_ERRORS:
@@ -457,9 +443,12 @@ class Game(TraceRecorder):
         if self._step is not None:
             self._close()
         who = p["player"]
-        self._step = [ca.key, False, bindings,
-                      {"kind": "action", "by": who, "action": prog.move_texts.get(id(a)) or str(a)},
-                      checks, None, [], [], self.phase, who]
+        if ca.plain_args:  # immutable values: the bindings and the move's text made when read
+            self._step = [ca.key, False, (ca, args), ("action", who, a), checks, None, [], [], self.phase, who]
+        else:
+            self._step = [ca.key, False, bindings_of(ca, args),
+                          {"kind": "action", "by": who, "action": prog.move_texts.get(id(a)) or str(a)},
+                          checks, None, [], [], self.phase, who]
         self._jmark = len(self.journal)
         self.abandon = None
         top = frames[-1]
@@ -507,7 +496,7 @@ class Game(TraceRecorder):
         else:
             if record:
                 args = a.args
-                bindings = _bindings(ca, args)
+                bindings = bindings_of(ca, args)
                 try:  # the checks as the explain function saw them (made trace records when read)
                     checks = (ca, ca.explain(self, *args))
                 except _CHECK_ERRORS:

@@ -19,7 +19,21 @@ from .values import jsonable, value_text
 # The slots of a step while it is recorded (generated code writes EVENTS = 7 and reads KEY = 0).
 # An event is a dict, or (event, player) for the flow's player events, which generated code
 # notes at every turn: the record {"event": ..., "player": ...} is made when the step is read.
+# Likewise a move whose arguments are plain values keeps its bindings as (action, args) and its
+# decision as ("action", by, move) until the step is read.
 KEY, AUTO, BINDINGS, DECISION, CHECKS, CHANGES, CHANCE, EVENTS, PHASE, PLAYER = range(10)
+
+
+def bindings_of(ca: Any, args: tuple) -> dict:
+    """A recorded move's parameters by name, as JSON values (a legal move has the arity)."""
+    params = ca.params
+    if not ca.plain_args:
+        return {n: (x if type(x) in _PLAIN else jsonable(x)) for n, x in zip(params, args, strict=False)}
+    if len(params) == 1:  # a dict display: dict(zip(...)) costs several times as much
+        return {params[0]: args[0]}
+    if len(params) == 2:
+        return {params[0]: args[0], params[1]: args[1]}
+    return dict(zip(params, args, strict=False))
 
 
 def auto_step_code(key: str, phase: str, player: str) -> str:
@@ -106,17 +120,21 @@ class TraceRecorder:
         if st is None:
             return
         self._step = None
-        changes = []
         journal = self.journal
-        if len(journal) > self._jmark:
-            for (_c, _k, old, new, path) in journal[self._jmark:]:
-                if old is new or (type(old) is type(new) and old == new):
-                    continue  # written but not changed
-                if type(old) is dict:
-                    old = jsonable(old)
-                if type(new) is dict:
-                    new = jsonable(new)
-                changes.append((path, old, new))
+        if len(journal) <= self._jmark:  # nothing written (the flow's turn events, say)
+            if st[DECISION] or st[EVENTS] or st[CHANCE]:
+                st[CHANGES] = ()
+                self._steps.append(st)
+            return
+        changes = []
+        for (_c, _k, old, new, path) in journal[self._jmark:]:
+            if old is new or (type(old) is type(new) and old == new):
+                continue  # written but not changed
+            if type(old) is dict:
+                old = jsonable(old)
+            if type(new) is dict:
+                new = jsonable(new)
+            changes.append((path, old, new))
         if not (st[DECISION] or changes or st[EVENTS] or st[CHANCE]):
             return
         st[CHANGES] = changes
@@ -144,6 +162,11 @@ class TraceRecorder:
         info = prog.rules.get(key) or {"name": key, "source": [], "spec": [], "quote": None, "at": None}
         checks = st[CHECKS]
         hidden = prog.hidden
+        bindings = st[BINDINGS]
+        decision = st[DECISION]
+        if type(decision) is tuple:  # a plain move as ("action", by, move): its text made now
+            kind, by, move = decision
+            decision = {"kind": kind, "by": by, "action": prog.move_texts.get(id(move)) or str(move)}
         return {
             "step": number,
             "phase": st[PHASE],
@@ -154,13 +177,13 @@ class TraceRecorder:
             "spec": info["spec"],
             "quote": info["quote"],
             "at": info["at"],
-            "bindings": st[BINDINGS],
+            "bindings": bindings_of(*bindings) if type(bindings) is tuple else bindings,
             "checks": cooked_checks(*checks) if type(checks) is tuple and checks else list(checks),
             "changes": [_change(path, old, new, hidden) for path, old, new in st[CHANGES]],
             "chance": st[CHANCE],
             "events": [e if type(e) is dict else {"event": e[0], "player": e[1]} for e in st[EVENTS]],
             "automatic": st[AUTO],
-            "decision": st[DECISION],
+            "decision": decision,
             **({"note": info["note"]} if "note" in info else {}),  # authored words, apart from the quote
         }
 
