@@ -30,6 +30,7 @@ from .errors import Abandoned, BudgetExceeded, EngineError, RuleFailure
 from .library import LIBRARY
 from .machine import MachineBuilder
 from .memo import state_free
+from .reads import state_reads
 from .runtime import MISSING, RUNTIME, make_order, seq_by
 from .stdlib.graph import Graph
 from .stdlib.grid import Grid
@@ -95,6 +96,8 @@ class Program:
     hooks: dict[str, list[tuple]] = field(default_factory=dict)
     phase_labels: dict[str, int] = field(default_factory=dict)
     invariants: list[tuple] = field(default_factory=list)  # (test_fn, decl)
+    # per invariant, the state variables it reads (None: more than state; interpreter/reads.py)
+    invariant_reads: list[frozenset[str] | None] = field(default_factory=list)
     var_types: dict[str, Type] = field(default_factory=dict)
     var_copiers: list[tuple[str, Any]] = field(default_factory=list)  # how a clone copies each var
     copy_vars: Any = None  # vars -> an independent copy (only what can change in place is copied)
@@ -395,6 +398,7 @@ def compile_model(model: Model, record: bool, identity: Identity) -> Program:
     prog.hooks = {ev: [(ns[f], key) for f, key in lst] for ev, lst in hook_src.items()}
     prog.phase_labels = builder.phase_labels
     prog.invariants = [(ns[f"INV_{i}"], inv) for i, inv in enumerate(model.invariants)]
+    prog.invariant_reads = [state_reads(model, inv.test) for inv in model.invariants]
     return prog
 
 

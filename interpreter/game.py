@@ -394,6 +394,7 @@ class Game(TraceRecorder):
 
     def _play_checked(self, move: Action) -> None:
         """Play a legal move, roll it back if it abandons itself, check invariants when traced."""
+        since = self._check_from()
         try:
             self._take(move)
         except Abandoned as ab:
@@ -402,7 +403,12 @@ class Game(TraceRecorder):
         if self.abandoned:
             self.abandoned = {}  # a move went through: the next decision starts afresh
         if self.record and self.prog.invariants:
-            self.check_invariants()
+            self.check_invariants(since)
+
+    def _check_from(self) -> int | None:
+        """Where the journal of the step about to be played starts, for checking the invariants
+        it may have broken; None (check them all) after a change from outside the rules."""
+        return None if self._snap_next else len(self.journal)
 
     def _legal_move(self, action: Any) -> Action:
         """The offered move that `action` names, or IllegalAction saying why there is none."""
@@ -428,6 +434,7 @@ class Game(TraceRecorder):
         prog = self.prog
         ca = prog.actions[a[0]]
         args = a[1]
+        since = self._check_from()
         self.work, self._worked = WORK_CHUNK, 0
         undo = self._undo
         if self._snap_next or not len(undo) % UNDO_EVERY:
@@ -465,7 +472,7 @@ class Game(TraceRecorder):
         if self.abandoned:
             self.abandoned = {}  # a move went through: the next decision starts afresh
         if prog.invariants:
-            self.check_invariants()
+            self.check_invariants(since)
 
     def _take(self, a: Action) -> None:
         """Play a move that is legal now."""
@@ -545,10 +552,14 @@ class Game(TraceRecorder):
             self._run()
 
     # ------------------------------------------------------------------ invariants
-    def broken_invariants(self) -> list[str]:
-        """Every declared invariant the current state breaks, as 'file:line: message'."""
+    def broken_invariants(self, written: set[str] | None = None) -> list[str]:
+        """Every declared invariant the current state breaks, as 'file:line: message'; with
+        `written`, only those that read one of these state variables (or more than state)."""
         out = []
-        for test, decl in self.prog.invariants:
+        reads = self.prog.invariant_reads
+        for i, (test, decl) in enumerate(self.prog.invariants):
+            if written is not None and reads[i] is not None and not reads[i] & written:
+                continue  # it read nothing the step changed: it still holds
             try:
                 ok = test(self)
             except (KeyError, IndexError, TypeError, ValueError) as err:
@@ -562,8 +573,11 @@ class Game(TraceRecorder):
                 out.append(f"{decl.span.file}:{decl.span.line}:{decl.span.column}: {msg}")
         return out
 
-    def check_invariants(self) -> None:
-        broken = self.broken_invariants()
+    def check_invariants(self, since: int | None = None) -> None:
+        """Raise if the state breaks an invariant. With `since` (a journal length from before a
+        step), only the invariants that read a state variable the step wrote are checked."""
+        written = None if since is None else {entry[4][0] for entry in self.journal[since:]}
+        broken = self.broken_invariants(written)
         if broken:
             raise RuleFailure("the state breaks an invariant: " + "; ".join(broken))
 
