@@ -23,6 +23,8 @@ from .blocks import BlockBuilder, action_preconditions, names_in
 from .codegen import CodeGen
 from .hoist import Hoister, parts
 from .library import LIBRARY
+from .memo import level_key, plain_type
+from .runtime import _hashable
 
 
 @dataclass
@@ -176,25 +178,58 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
         if p.domain is not None and not (names_in(p.domain) & bound):
             hoisted[i] = g.fresh("dom")
             lines.append(f"{ind}{hoisted[i]} = {domain_code(i, esc)}")
+    # the inner loops depend on the first parameter only through data (memo.level_key): their
+    # bindings are found once per key, and the first parameters that share it share them
+    inner_nodes = [a.params[i].domain for i in range(1, len(a.params)) if i not in hoisted and a.params[i].domain] + [
+        s.value if isinstance(s, A.LetStmt) else s.test for s, d in zip(pre, deps, strict=True) if d >= 1]
+    level = None
+    inner_names = set().union(*map(names_in, inner_nodes))
+    if len(a.params) >= 2 and not any(d == 0 for s, d in zip(pre, deps, strict=True)
+                                      if isinstance(s, A.LetStmt) and s.name in inner_names):
+        level = level_key(model, inner_nodes, a.params[0].name)
+    rows = memo_table = outer_ind = None
     for i, p in enumerate(a.params):
         lines.append(f"{ind}for {pnames[i]} in {hoisted.get(i) or domain_code(i, esc)}:")
         esc[p.name] = (pnames[i], None)
         ind += "    "
         emit_pre(items_at[i], i, ind)
+        if i == 0 and level is not None:
+            keyed = list(dict.fromkeys(
+                code if plain_type(model.type_of(node)) else (
+                    f"{table}[{pnames[0]}]" if (table := frozen_table(g, node, pname)) else f"_hashable({code})")
+                for node, pname in level
+                for code in [g.ex(node, esc if pname == p.name else {pname: (pnames[0], None)})]))
+            key = keyed[0] if len(keyed) == 1 else f"({', '.join(keyed)})"  # () when none is read
+            rows, memo_table, outer_ind = g.fresh("rows"), g.fresh("lv"), ind
+            if not _is_simple(key):
+                local = g.fresh("key")
+                lines.append(f"{ind}{local} = {key}")
+                key = local
+            lines.append(f"{ind}{rows} = {memo_table}.get({key})")
+            lines.append(f"{ind}if {rows} is None:  # the first with its key: the inner bindings found")
+            lines.append(f"{ind}    {rows} = {memo_table}[{key}] = []")
+            ind += "    "
     table = move_table(g, name, a)
     if table is None:  # build each move (tuple.__new__ skips NamedTuple's Python-level __new__)
         move = f"_TN(ACT, ({name!r}, ({', '.join(pnames)}{',' if pnames else ''})))"
     else:  # one move object per binding, made when the ruleset was compiled
         move = table + "".join(f"[{p}]" for p in pnames)
-    lines.append(f"{ind}out.append({move})")
+    if rows is None:
+        lines.append(f"{ind}out.append({move})")
+    else:
+        inner = ", ".join(pnames[1:])
+        lines.append(f"{ind}{rows}.append({inner if len(pnames) == 2 else f'({inner})'})")
+        lines.append(f"{outer_ind}for {inner} in {rows}:")
+        lines.append(f"{outer_ind}    out.append({move})")
     lines[:0] = [f"    {table} = {{}}" for table in g.enum_memo.values()] + [
-        f"    {held} = frozenset({g.var(var)}.values())" for var, held in g.enum_sets.items()]
+        f"    {held} = frozenset({g.var(var)}.values())" for var, held in g.enum_sets.items()] + (
+        [f"    {memo_table} = {{}}"] if memo_table else [])
     g.enum_memo, g.enum_sets = None, {}
     enum_body = list(lines)
     g.function(f"AE_{aid}", ["out"], lines)
     # the same search, stopping at the first legal move: possible(action) asks only that
-    found = [line[: len(line) - len(line.lstrip())] + "return True" if "out.append(" in line else line
-             for line in lines]
+    found = [line[: len(line) - len(line.lstrip())] + "return True"
+             if "out.append(" in line or (rows and f"{rows}.append(" in line) else line for line in lines]
     g.function(f"AA_{aid}", [], found + ["    return False"])
 
     # check(G, *args): domain membership, then requires in source order
@@ -255,3 +290,30 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
     abandonable = any(isinstance(n, A.AbandonStmt) for n in iter_nodes(a.body))
     return ActionSource(f"AE_{aid}", f"AA_{aid}", f"AC_{aid}", f"AX_{aid}", effect, block, requires, enum_body,
                         abandonable, effect_body)
+
+
+def _is_simple(code: str) -> bool:
+    """A local or a constant: cheap to write twice."""
+    return code.isidentifier() or code == "()"
+
+
+def frozen_table(g: CodeGen, node: A.Node, param: str) -> str | None:
+    """`DATA[param].field…` of a type that is no dictionary key (Khan's tile shapes, lists of
+    lists), as a table made now: each key of DATA -> the value as nested tuples. None when
+    `node` is not of that form."""
+    fields = []
+    n = node
+    while isinstance(n, A.Field):
+        fields.append(n.name)
+        n = n.base
+    if not (isinstance(n, A.Index) and isinstance(n.base, A.Name) and n.base.name in g.m.data_values
+            and isinstance(n.key, A.Name) and n.key.name == param):
+        return None
+    table = {}
+    for k, v in g.m.data_values[n.base.name].items():
+        for f in reversed(fields):
+            if not isinstance(v, dict) or f not in v:
+                return None
+            v = v[f]
+        table[k] = _hashable(v)
+    return g.const(table, "FK")

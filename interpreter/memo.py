@@ -15,6 +15,10 @@ Only definitions that loop (an aggregate somewhere, through the definitions they
 the dictionary lookup; definitions that may draw chance or run a device never qualify. The memo
 lives in one call of one enumeration function (codegen declares it at the top of the body), so it
 can never outlive the state it was computed from.
+
+`level_key` applies the same idea to an action's inner loops: when everything below the first
+parameter's loop reads that parameter only through data, the bindings found are remembered for
+the enumeration under those data values (interpreter/actiongen.py).
 """
 
 from __future__ import annotations
@@ -186,3 +190,55 @@ def state_free(m: Model) -> dict[str, tuple[str, ...]]:
         if all(kinds):
             out[name] = kinds  # type: ignore[assignment]
     return out
+
+
+def level_key(m: Model, nodes: list[A.Node], param: str) -> list[tuple[A.Node, str]] | None:
+    """How the inner loops of one enumeration depend on its first parameter, when they depend
+    on it only through constant data: the parts `(node, name)` to key their result by (evaluate
+    `node` with `name` bound to the parameter), else None.
+
+    `nodes` are everything the inner loops evaluate (their domains and preconditions). The
+    parameter may appear only as `DATA[param].field…` (any type: a list is keyed as a tuple) or
+    as the argument of a definition that reads it only that way (plain values, as memo_keys
+    asks). Khan's `conquer(t in sorted(supply), area in placements(TILES[t].shape, layable(t)))`
+    reads `t` below the first loop only as `TILES[t].shape` and `TILES[t].bridge`: tiles of one
+    shape share the placements found for the first of them."""
+    found: list[tuple[A.Node, str]] = []
+    ok = True
+
+    def walk(node: A.Node, chain: list[A.Node]) -> None:
+        nonlocal ok
+        if not ok:
+            return
+        if isinstance(node, A.Aggregate) and node.var == param:
+            ok = False
+            return
+        if isinstance(node, A.Name) and node.name == param:
+            parent = chain[-1] if chain else None
+            if isinstance(parent, A.Index) and parent.key is node and isinstance(parent.base, A.Name) \
+                    and parent.base.name in m.data:
+                top, i = parent, len(chain) - 2
+                while i >= 0 and isinstance(chain[i], A.Field) and chain[i].base is top:
+                    top, i = chain[i], i - 1
+                found.append((top, param))
+                return
+            if isinstance(parent, A.Call) and parent.func in m.defines:
+                d = m.defines[parent.func]
+                for arg, p in zip(parent.args, d.params, strict=True):
+                    if arg is node:
+                        proj = _projections(m, d.value, p.name)
+                        if proj is None:
+                            ok = False
+                            return
+                        found.extend((x, p.name) for x in proj)
+                return
+            ok = False
+            return
+        for child in _children(node):
+            chain.append(node)
+            walk(child, chain)
+            chain.pop()
+
+    for n in nodes:
+        walk(n, [])
+    return found if ok else None

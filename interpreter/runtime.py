@@ -299,6 +299,7 @@ RUNTIME = {
     "_cleared": _cleared,
     "_streak": _streak,
     "_memo": _memo,
+    "_hashable": _hashable,  # a list of data as a dictionary key (actiongen: the memo of inner loops)
     "_remember": _remember,
     "_fz": _fz,
     "_uniq": _uniq,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -102,3 +103,55 @@ def test_remembering_changes_no_game(ruleset: regelwerk.Ruleset) -> None:
 
 def _square_order(sq: str) -> tuple[int, str]:
     return (int(sq[1:]), sq[0])
+
+
+LEVEL_RULES = RULES.replace("            play put\n", "            play put, place\n").replace(
+    "flow\n", """action place(k in sorted(left), s in open_for(k))
+    "Place a piece: a kind of size 1 anywhere it may go, a larger one not on a1."
+    require INFO[k].size == 1 or s != a1
+    set owner[s] = current
+    remove k from left
+    if left == {}
+        finish draw
+
+flow
+""")
+
+
+@pytest.fixture(scope="module")
+def level_ruleset(ruleset: regelwerk.Ruleset, tmp_path_factory: pytest.TempPathFactory) -> regelwerk.Ruleset:
+    d: Path = tmp_path_factory.mktemp("level")
+    (d / "memo.rules").write_text(LEVEL_RULES, encoding="utf-8")
+    (d / "info.json").write_text((Path(ruleset.path).parent / "info.json").read_text(encoding="utf-8"), encoding="utf-8")
+    return regelwerk.load(d / "memo.rules")
+
+
+def test_inner_loops_keyed_by_the_data_they_read(level_ruleset: regelwerk.Ruleset) -> None:
+    """`place` reads `k` below its first loop only as INFO[k].big (through open_for) and
+    INFO[k].size: the squares found for one kind are the squares of every kind with the same
+    two values (k1 and k4 share them; k2 is as big, but larger). `put` reads `k` itself below the first loop (by_kind), so it has no such memo."""
+    from regelwerk.interpreter.memo import level_key
+
+    model = level_ruleset.model
+    place, put = model.actions["place"], model.actions["put"]
+    assert level_key(model, [place.params[1].domain, place.body[0].test], "k") is not None
+    assert level_key(model, [put.params[1].domain, put.body[0].test], "k") is None
+    source = level_ruleset.new_game(seed=0).prog.source
+    assert len(re.findall(r"_rows\d+ = _lv\d+\.get\(_key", source)) >= 2  # place's enumeration, its any-move search
+
+
+def test_the_inner_loop_memo_changes_no_game(level_ruleset: regelwerk.Ruleset) -> None:
+    """Every listed move is what a plain reading of the rules allows, move after move."""
+    info = {"k1": (False, 1), "k2": (False, 2), "k3": (True, 3), "k4": (False, 1)}
+    for seed in range(20):
+        g = level_ruleset.new_game(seed=seed)
+        rnd = random.Random(seed)
+        while not g.is_over:
+            listed = [str(a) for a in g.legal_actions()]
+            owner, left = g.vars["owner"], g.vars["left"]
+            squares = sorted(owner, key=_square_order)
+            want = [f"put({k}, {s})" for k in sorted(left) for s in squares if owner[s] is None or info[k][0]]
+            want += [f"place({k}, {s})" for k in sorted(left)
+                     for s in squares if (owner[s] is None or info[k][0]) and (info[k][1] == 1 or s != "a1")]
+            assert listed == want
+            g.apply(rnd.choice(g.legal_actions()))
