@@ -394,7 +394,7 @@ class Game(TraceRecorder):
 
     def _play_checked(self, move: Action) -> None:
         """Play a legal move, roll it back if it abandons itself, check invariants when traced."""
-        since = self._check_from()
+        since = self._check_from() if self.record and self.prog.invariants else None
         try:
             self._take(move)
         except Abandoned as ab:
@@ -434,7 +434,7 @@ class Game(TraceRecorder):
         prog = self.prog
         ca = prog.actions[a[0]]
         args = a[1]
-        since = self._check_from()
+        since = self._check_from() if prog.invariants else None
         self.work, self._worked = WORK_CHUNK, 0
         undo = self._undo
         if self._snap_next or not len(undo) % UNDO_EVERY:
