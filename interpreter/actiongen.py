@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -225,6 +226,7 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
         f"    {held} = frozenset({g.var(var)}.values())" for var, held in g.enum_sets.items()] + (
         [f"    {memo_table} = {{}}"] if memo_table else [])
     g.enum_memo, g.enum_sets = None, {}
+    lines = rows_hoisted(lines, len(pnames), g.fresh)
     enum_body = list(lines)
     g.function(f"AE_{aid}", ["out"], lines)
     # the same search, stopping at the first legal move: possible(action) asks only that
@@ -317,3 +319,34 @@ def frozen_table(g: CodeGen, node: A.Node, param: str) -> str | None:
             v = v[f]
         table[k] = _hashable(v)
     return g.const(table, "FK")
+
+
+_ROW = re.compile(r"\b(_[TM]\d+)\[(p\d+)\]\[")  # a table of the program indexed first by a parameter
+
+
+def rows_hoisted(lines: list[str], params: int, fresh: Any) -> list[str]:
+    """Inside the loop over parameter i, a table indexed first by an outer parameter
+    (`_T13[p0][p1]`: breakthrough's neighbour table; `_M14[p0][p1]`: the moves) has the same
+    row in every round: it is looked up once, before the loop. Every value of a parameter is a
+    key of such a table (it was made for every value of the parameter's type)."""
+    for i in range(params - 1, 0, -1):
+        head = next((k for k, line in enumerate(lines) if line.lstrip().startswith(f"for p{i} in ")), None)
+        if head is None:
+            continue
+        ind = len(lines[head]) - len(lines[head].lstrip())
+        end = head + 1
+        while end < len(lines) and len(lines[end]) - len(lines[end].lstrip()) > ind:
+            end += 1
+        outer = {f"p{j}" for j in range(i)}
+        rows: dict[tuple[str, str], str] = {}
+        for k in range(head + 1, end):
+            for table, param in _ROW.findall(lines[k]):
+                if param in outer and (table, param) not in rows:
+                    rows[(table, param)] = fresh("row")
+        if not rows:
+            continue
+        for k in range(head + 1, end):
+            for (table, param), row in rows.items():
+                lines[k] = lines[k].replace(f"{table}[{param}][", f"{row}[")
+        lines[head:head] = [f"{' ' * ind}{row} = {table}[{param}]" for (table, param), row in rows.items()]
+    return lines

@@ -41,3 +41,30 @@ def test_preconditions_share_a_part_but_not_across_a_name_bound_anew():
     assert enum_b.count("_kc0[p0]") == 1, enum_b  # read once, shared by both preconditions
     for move in ["a(0)", "a(1)", "a(2)", "b(1)", "b(3)", "c(1)", "c(3)"]:
         assert not game.is_legal(move), move
+
+
+def test_a_table_row_of_an_outer_parameter_is_looked_up_once_per_round():
+    """interpreter/actiongen.rows_hoisted: `_T3[p0][p1]` inside the loop over p1 reads the same
+    row of `_T3` in every round; outside that loop (and for an inner parameter) nothing moves."""
+    from regelwerk.interpreter.actiongen import rows_hoisted
+
+    names = iter(f"_row{i}" for i in range(10))
+    lines = ["    for p0 in _E1:",
+             "        if _T3[p0][p0] is None:",
+             "            continue",
+             "        for p1 in _E2:",
+             "            x = _T3[p0][p1]",
+             "            out.append(_M4[p0][p1])",
+             "            y = _T3[p1][p0]",
+             "    z = 1"]
+    assert rows_hoisted(list(lines), 2, lambda _prefix: next(names)) == [
+        "    for p0 in _E1:",
+        "        if _T3[p0][p0] is None:",
+        "            continue",
+        "        _row0 = _T3[p0]",
+        "        _row1 = _M4[p0]",
+        "        for p1 in _E2:",
+        "            x = _row0[p1]",
+        "            out.append(_row1[p1])",
+        "            y = _T3[p1][p0]",
+        "    z = 1"]
