@@ -94,8 +94,8 @@ def chance_bernoulli(G: Any, num: int, den: int) -> bool:
         value = G.chance_pick("bernoulli", f"{num}/{den}", [v for v, _ in outcomes], [w for _, w in outcomes])
     else:
         value, G.rng = rng.bernoulli(G.rng, num, den)
-    if G.record:  # an untraced game notes nothing: no call per draw (a tower draws thousands)
-        G.note_chance("bernoulli", f"{num}/{den}", value)
+    if G.record and not G.quiet_chance:  # no call per draw where nothing is noted: an untraced
+        G.note_chance("bernoulli", f"{num}/{den}", value)  # game, a device's roll (a tower draws thousands)
     return value
 
 
