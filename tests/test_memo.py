@@ -155,3 +155,28 @@ def test_the_inner_loop_memo_changes_no_game(level_ruleset: regelwerk.Ruleset) -
                      for s in squares if (owner[s] is None or info[k][0]) and (info[k][1] == 1 or s != "a1")]
             assert listed == want
             g.apply(rnd.choice(g.legal_actions()))
+
+
+@pytest.mark.parametrize(("path", "players"), [("rulesets/khan/khan.rules", 3), ("rulesets/root/root.rules", 2)])
+def test_seed_rulesets_list_the_same_moves_without_the_inner_loop_memo(path: str, players: int,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Khan's conquer (two parameters) and Root's three-parameter actions are keyed by data:
+    move for move, the same moves as a program compiled without the memo."""
+    from regelwerk.interpreter import actiongen
+
+    root = Path(__file__).parent.parent
+    keyed = regelwerk.load(root / path)
+    assert "_rows" in keyed.program(False).source
+    monkeypatch.setattr(actiongen, "level_key", lambda *_args: None)
+    plain = regelwerk.load(root / path)
+    assert "_rows" not in plain.program(False).source
+    for seed in range(3):
+        a, b = keyed.new_game(players=players, seed=seed), plain.new_game(players=players, seed=seed)
+        rnd = random.Random(seed)
+        while not a.is_over:
+            moves = a.legal_actions()
+            assert [str(m) for m in moves] == [str(m) for m in b.legal_actions()]
+            i = rnd.randrange(len(moves))
+            a.apply(moves[i])
+            b.apply(b.legal_actions()[i])
+        assert b.is_over and a.result == b.result
