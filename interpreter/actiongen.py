@@ -75,7 +75,9 @@ def move_table(g: CodeGen, name: str, a: A.ActionDecl) -> str | None:
             return move
         return {v: level(i + 1, (*args, v)) for v in pools[i]}
 
-    return g.const(level(0, ()), "M")
+    name = g.const(level(0, ()), "M")
+    g.complete_tables.add(name)
+    return name
 
 
 def constant_domain(e: A.Node | None) -> list | None:
@@ -226,7 +228,7 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
         f"    {held} = frozenset({g.var(var)}.values())" for var, held in g.enum_sets.items()] + (
         [f"    {memo_table} = {{}}"] if memo_table else [])
     g.enum_memo, g.enum_sets = None, {}
-    lines = rows_hoisted(lines, len(pnames), g.fresh)
+    lines = rows_hoisted(lines, len(pnames), g.fresh, g.complete_tables)
     enum_body = list(lines)
     g.function(f"AE_{aid}", ["out"], lines)
     # the same search, stopping at the first legal move: possible(action) asks only that
@@ -321,14 +323,14 @@ def frozen_table(g: CodeGen, node: A.Node, param: str) -> str | None:
     return g.const(table, "FK")
 
 
-_ROW = re.compile(r"\b(_[TM]\d+)\[(p\d+)\]\[")  # a table of the program indexed first by a parameter
+_ROW = re.compile(r"\b(_[A-Z]+\d+)\[(p\d+)\]\[")  # a constant of the program indexed first by a parameter
 
 
-def rows_hoisted(lines: list[str], params: int, fresh: Any) -> list[str]:
+def rows_hoisted(lines: list[str], params: int, fresh: Any, complete: set[str]) -> list[str]:
     """Inside the loop over parameter i, a table indexed first by an outer parameter
     (`_T13[p0][p1]`: breakthrough's neighbour table; `_M14[p0][p1]`: the moves) has the same
-    row in every round: it is looked up once, before the loop. Every value of a parameter is a
-    key of such a table (it was made for every value of the parameter's type)."""
+    row in every round: it is looked up once, before the loop. Only `complete` tables qualify:
+    made for every value of their arguments' types, so every value of the parameter is a key."""
     for i in range(params - 1, 0, -1):
         head = next((k for k, line in enumerate(lines) if line.lstrip().startswith(f"for p{i} in ")), None)
         if head is None:
@@ -341,7 +343,7 @@ def rows_hoisted(lines: list[str], params: int, fresh: Any) -> list[str]:
         rows: dict[tuple[str, str], str] = {}
         for k in range(head + 1, end):
             for table, param in _ROW.findall(lines[k]):
-                if param in outer and (table, param) not in rows:
+                if param in outer and table in complete and (table, param) not in rows:
                     rows[(table, param)] = fresh("row")
         if not rows:
             continue

@@ -94,6 +94,9 @@ class CodeGen:
         self.stable = {n: i for i, n in enumerate(model.vars)
                        if n not in replaced and isinstance(model.var_types[n], (MapOf, Record))}
         self._tables: dict[tuple, str] = {}
+        # tables made now for every value of their arguments' types (library calls, moves): a
+        # row of one may be looked up ahead of a loop (actiongen.rows_hoisted)
+        self.complete_tables: set[str] = set()
         self.inlinable = inlinable_defines(model)
         # while an enumeration body is generated: define name -> the local dict remembering its
         # calls (interpreter/memo.py); None elsewhere, where the state may change between calls
@@ -359,6 +362,7 @@ class CodeGen:
             except Exception:  # some argument is out of reach for this function: call it instead
                 return None
             name = self._tables[key] = self.const(table, "T")
+            self.complete_tables.add(name)
         if not varying:
             return f"{name}[()]"
         return name + "".join(f"[{args[i]}]" for i in varying)

@@ -23,6 +23,7 @@ the enumeration under those data values (interpreter/actiongen.py).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..dsl import ast as A
@@ -59,10 +60,10 @@ def _children(node: A.Node) -> list[A.Node]:
     return out
 
 
-def _projections(m: Model, body: A.Node, param: str) -> tuple[A.Node, ...] | None:
-    """The outermost `DATA[param].field…` nodes through which `body` reads `param`, or None
-    when it reads `param` any other way (or rebinds the name)."""
-    found: list[A.Node] = []
+def _uses(nodes: list[A.Node], param: str, on_use: Callable[[A.Name, list[A.Node]], list | None]) -> list | None:
+    """What `on_use(name, ancestors)` says of every read of `param` in `nodes`, joined; None
+    when it refuses one (None) or a loop rebinds the name."""
+    found: list = []
     ok = True
 
     def walk(node: A.Node, chain: list[A.Node]) -> None:
@@ -73,27 +74,44 @@ def _projections(m: Model, body: A.Node, param: str) -> tuple[A.Node, ...] | Non
             ok = False
             return
         if isinstance(node, A.Name) and node.name == param:
-            # chain: the ancestors, innermost last; the parent must be DATA[param]
-            parent = chain[-1] if chain else None
-            if not (isinstance(parent, A.Index) and parent.key is node and isinstance(parent.base, A.Name)
-                    and parent.base.name in m.data):
+            got = on_use(node, chain)
+            if got is None:
                 ok = False
-                return
-            top, i = parent, len(chain) - 2
-            while i >= 0 and isinstance(chain[i], A.Field) and chain[i].base is top:
-                top, i = chain[i], i - 1
-            if not plain_type(m.type_of(top)):
-                ok = False
-                return
-            found.append(top)
+            else:
+                found.extend(got)
             return
         for child in _children(node):
             chain.append(node)
             walk(child, chain)
             chain.pop()
 
-    walk(body, [])
-    return tuple(found) if ok else None
+    for n in nodes:
+        walk(n, [])
+    return found if ok else None
+
+
+def _data_projection(m: Model, name: A.Name, chain: list[A.Node]) -> A.Node | None:
+    """The outermost `DATA[param].field…` around a read of `param` (`chain`: its ancestors,
+    innermost last), or None when the read is not inside `DATA[param]`."""
+    parent = chain[-1] if chain else None
+    if not (isinstance(parent, A.Index) and parent.key is name and isinstance(parent.base, A.Name)
+            and parent.base.name in m.data):
+        return None
+    top, i = parent, len(chain) - 2
+    while i >= 0 and isinstance(chain[i], A.Field) and chain[i].base is top:
+        top, i = chain[i], i - 1
+    return top
+
+
+def _projections(m: Model, body: A.Node, param: str) -> tuple[A.Node, ...] | None:
+    """The outermost `DATA[param].field…` nodes, of plain types, through which `body` reads
+    `param`, or None when it reads `param` any other way (or rebinds the name)."""
+    def plain_projection(name: A.Name, chain: list[A.Node]) -> list | None:
+        top = _data_projection(m, name, chain)
+        return [top] if top is not None and plain_type(m.type_of(top)) else None
+
+    found = _uses([body], param, plain_projection)
+    return tuple(found) if found is not None else None
 
 
 def memo_keys(m: Model) -> dict[str, MemoKey]:
@@ -203,42 +221,18 @@ def level_key(m: Model, nodes: list[A.Node], param: str) -> list[tuple[A.Node, s
     asks). Khan's `conquer(t in sorted(supply), area in placements(TILES[t].shape, layable(t)))`
     reads `t` below the first loop only as `TILES[t].shape` and `TILES[t].bridge`: tiles of one
     shape share the placements found for the first of them."""
-    found: list[tuple[A.Node, str]] = []
-    ok = True
+    def through_data(name: A.Name, chain: list[A.Node]) -> list | None:
+        top = _data_projection(m, name, chain)
+        if top is not None:
+            return [(top, param)]
+        parent = chain[-1] if chain else None
+        if not (isinstance(parent, A.Call) and parent.func in m.defines):
+            return None
+        d = m.defines[parent.func]
+        for arg, p in zip(parent.args, d.params, strict=True):
+            if arg is name:
+                proj = _projections(m, d.value, p.name)
+                return None if proj is None else [(x, p.name) for x in proj]
+        return None
 
-    def walk(node: A.Node, chain: list[A.Node]) -> None:
-        nonlocal ok
-        if not ok:
-            return
-        if isinstance(node, A.Aggregate) and node.var == param:
-            ok = False
-            return
-        if isinstance(node, A.Name) and node.name == param:
-            parent = chain[-1] if chain else None
-            if isinstance(parent, A.Index) and parent.key is node and isinstance(parent.base, A.Name) \
-                    and parent.base.name in m.data:
-                top, i = parent, len(chain) - 2
-                while i >= 0 and isinstance(chain[i], A.Field) and chain[i].base is top:
-                    top, i = chain[i], i - 1
-                found.append((top, param))
-                return
-            if isinstance(parent, A.Call) and parent.func in m.defines:
-                d = m.defines[parent.func]
-                for arg, p in zip(parent.args, d.params, strict=True):
-                    if arg is node:
-                        proj = _projections(m, d.value, p.name)
-                        if proj is None:
-                            ok = False
-                            return
-                        found.extend((x, p.name) for x in proj)
-                return
-            ok = False
-            return
-        for child in _children(node):
-            chain.append(node)
-            walk(child, chain)
-            chain.pop()
-
-    for n in nodes:
-        walk(n, [])
-    return found if ok else None
+    return _uses(nodes, param, through_data)

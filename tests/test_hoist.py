@@ -57,7 +57,7 @@ def test_a_table_row_of_an_outer_parameter_is_looked_up_once_per_round():
              "            out.append(_M4[p0][p1])",
              "            y = _T3[p1][p0]",
              "    z = 1"]
-    assert rows_hoisted(list(lines), 2, lambda _prefix: next(names)) == [
+    assert rows_hoisted(list(lines), 2, lambda _prefix: next(names), {"_T3", "_M4"}) == [
         "    for p0 in _E1:",
         "        if _T3[p0][p0] is None:",
         "            continue",
@@ -68,3 +68,8 @@ def test_a_table_row_of_an_outer_parameter_is_looked_up_once_per_round():
         "            out.append(_row1[p1])",
         "            y = _T3[p1][p0]",
         "    z = 1"]
+    # a table filled as it is used (a memo) may lack a row: it is not looked up ahead
+    assert rows_hoisted(list(lines), 2, lambda _prefix: next(names), {"_M4"})[3:6] == [
+        "        _row2 = _M4[p0]",
+        "        for p1 in _E2:",
+        "            x = _T3[p0][p1]"]

@@ -88,16 +88,22 @@ def test_generated_code_uses_the_memo(ruleset: regelwerk.Ruleset) -> None:
 def test_remembering_changes_no_game(ruleset: regelwerk.Ruleset) -> None:
     """Every listed move is what a plain evaluation of the rules allows, move after move: the
     big kind (k3) may go on taken squares, the others share one remembered answer."""
-    for seed in range(20):
+    for g in _positions(ruleset):
+        listed = [str(a) for a in g.legal_actions()]
+        owner, left = g.vars["owner"], g.vars["left"]
+        big = {"k3"}
+        want = [f"put({k}, {s})" for k in sorted(left) for s in sorted(owner, key=_square_order)
+                if owner[s] is None or k in big]
+        assert listed == want
+
+
+def _positions(ruleset: regelwerk.Ruleset, games: int = 20):
+    """Every position of `games` random games, one seed each."""
+    for seed in range(games):
         g = ruleset.new_game(seed=seed)
         rnd = random.Random(seed)
         while not g.is_over:
-            listed = [str(a) for a in g.legal_actions()]
-            owner, left = g.vars["owner"], g.vars["left"]
-            big = {"k3"}
-            want = [f"put({k}, {s})" for k in sorted(left) for s in sorted(owner, key=_square_order)
-                    if owner[s] is None or k in big]
-            assert listed == want
+            yield g
             g.apply(rnd.choice(g.legal_actions()))
 
 
@@ -143,18 +149,14 @@ def test_inner_loops_keyed_by_the_data_they_read(level_ruleset: regelwerk.Rulese
 def test_the_inner_loop_memo_changes_no_game(level_ruleset: regelwerk.Ruleset) -> None:
     """Every listed move is what a plain reading of the rules allows, move after move."""
     info = {"k1": (False, 1), "k2": (False, 2), "k3": (True, 3), "k4": (False, 1)}
-    for seed in range(20):
-        g = level_ruleset.new_game(seed=seed)
-        rnd = random.Random(seed)
-        while not g.is_over:
-            listed = [str(a) for a in g.legal_actions()]
-            owner, left = g.vars["owner"], g.vars["left"]
-            squares = sorted(owner, key=_square_order)
-            want = [f"put({k}, {s})" for k in sorted(left) for s in squares if owner[s] is None or info[k][0]]
-            want += [f"place({k}, {s})" for k in sorted(left)
-                     for s in squares if (owner[s] is None or info[k][0]) and (info[k][1] == 1 or s != "a1")]
-            assert listed == want
-            g.apply(rnd.choice(g.legal_actions()))
+    for g in _positions(level_ruleset):
+        listed = [str(a) for a in g.legal_actions()]
+        owner, left = g.vars["owner"], g.vars["left"]
+        squares = sorted(owner, key=_square_order)
+        want = [f"put({k}, {s})" for k in sorted(left) for s in squares if owner[s] is None or info[k][0]]
+        want += [f"place({k}, {s})" for k in sorted(left)
+                 for s in squares if (owner[s] is None or info[k][0]) and (info[k][1] == 1 or s != "a1")]
+        assert listed == want
 
 
 @pytest.mark.parametrize(("path", "players"), [("rulesets/khan/khan.rules", 3), ("rulesets/root/root.rules", 2)])
