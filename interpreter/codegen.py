@@ -676,6 +676,8 @@ class CodeGen:
             out.append(f"{ind}{n} = {new}")
             out.append(f"{ind}{c}[{k}] = {n}" if is_dict else f"{ind}_store({c}, {k}, {n})")
             out.append(f"{ind}J.append(({c}, {k}, {old}, {n}, {path}))")
+            if _may_hold_dict(ty):  # the step's changes are worked out at once (recording.py)
+                out.append(f"{ind}G._jdict = True")
         else:
             out.append(f"{ind}{c}[{k}] = {new}" if is_dict else f"{ind}_store({c}, {k}, {new})")
 
@@ -896,6 +898,16 @@ class CodeGen:
         self.lines.extend(head)
         self.lines.extend(body)
         self.lines.append("")
+
+
+def _may_hold_dict(t: Type) -> bool:
+    """Whether a value of type `t` is or holds a map or record: a dict, changed in place."""
+    t = t.base
+    if isinstance(t, (MapOf, Record)):
+        return True
+    if isinstance(t, (ListOf, SetOf)):
+        return _may_hold_dict(t.elem)
+    return not isinstance(t, Elem) and t not in (INT, BOOL, TEXT) and str(t) not in ("none", "range")
 
 
 def _is_name(code: str) -> bool:

@@ -126,6 +126,7 @@ class Game(TraceRecorder):
         self._cooked = 0  # steps before this one are in their trace form
         self._step: dict | None = None
         self._jmark = 0
+        self._jdict = False  # the open step wrote a map or record whole (recording.py, _close)
         self._legal: list[Action] | None = None
         self._undo: list[tuple] = []  # per decision: (snapshot of the fields before it, or None; the move)
         self._snap_next = True  # the next decision keeps a full snapshot (undo replays from it)

@@ -103,6 +103,25 @@ class MachineBuilder:
             return False
         return not any(t is not None and head < t <= back for t in map(_target, self.ops))
 
+    def round_trip(self, k: int) -> tuple[list[int], int, list[int]] | None:
+        """For play op `k` in a loop that meets no other decision and charges no rounds
+        (`decides_every_round`): the straight-line ops after it up to the jump back, the loop's
+        head, and the ops from the head up to `k`. A move played in place then runs them inline
+        and lists the next moves without going round the `pc` sections (the same ops, in the
+        same order, with the same `pc` at each)."""
+        ops = self.ops
+        back = k + 1
+        while back < len(ops) and isinstance(ops[back], _STRAIGHT) and not isinstance(ops[back], (ir.Play, ir.Choose)):
+            back += 1
+        if back >= len(ops) or not isinstance(ops[back], ir.Jump):
+            return None
+        head = ops[back].target
+        if head > k or not self.decides_every_round(head, back):
+            return None
+        if any(isinstance(op, (ir.Play, ir.Choose)) for op in ops[head:k]):
+            return None
+        return list(range(k + 1, back)), head, list(range(head, k))
+
     def before_decision(self, k: int, out: list[str], ind: str) -> None:
         if self.triggers:
             out.append(f"{ind}if G.fire_triggers():")
@@ -135,9 +154,21 @@ class MachineBuilder:
                 played = [a for a in actions if self.plays_in_place(a)]
                 if played:  # apply() hands over a move offered here: play it, then go on
                     self.play_in_place(k, played, out, ind)
-                    out.append(f"{ind}else:  # @S-")
-                    ind += "    "
-                    nxt = f"{ind}pc = {k + 1}"
+                    path = self.round_trip(k)
+                    if path is None:
+                        out.append(f"{ind}else:  # @S-")
+                        ind += "    "
+                        nxt = f"{ind}pc = {k + 1}"
+                    else:  # round the loop back to this play in place, then list its moves below
+                        after, head, before = path
+                        for j in after:
+                            out.append(f"{ind}    # @S-")
+                            self.op(j, self.ops[j], out, ind + "    ")
+                        out.append(f"{ind}    pc = {head}")
+                        for j in before:
+                            out.append(f"{ind}    # @S-")
+                            self.op(j, self.ops[j], out, ind + "    ")
+                        out.append(f"{ind}# @S-")
                 self.before_decision(k, out, ind)
                 out.append(f"{ind}who = {self.who(by, names)}")
                 out.append(f"{ind}G.pending = PLAYING.get(who) or {{'kind': 'play', 'player': who}}")

@@ -21,6 +21,8 @@ from .values import jsonable, value_text
 # notes at every turn: the record {"event": ..., "player": ...} is made when the step is read.
 # Likewise a move whose arguments are plain values keeps its bindings as (action, args) and its
 # decision as ("action", by, move) until the step is read.
+# CHANGES is a tuple of (path, old, new), or a list of the journal's entries the step wrote,
+# which `changes_of` turns into that tuple when the step is read (`TraceRecorder._close`, `_cook`).
 KEY, AUTO, BINDINGS, DECISION, CHECKS, CHANGES, CHANCE, EVENTS, PHASE, PLAYER = range(10)
 
 
@@ -115,26 +117,27 @@ class TraceRecorder:
         return self._step is not None and self._step[AUTO] is False
 
     def _close(self) -> None:
-        """Finish the open step: keep it if it decided, changed, noted or drew anything."""
+        """Finish the open step: keep it if it decided, changed, noted or drew anything. A step
+        kept whatever it wrote keeps the journal's entries as they are, and they become changes
+        when the trace is read (`_cook`); one that wrote a map or record as a whole (generated
+        code sets `_jdict`: a dict changes in place later) has them worked out now."""
         st = self._step
         if st is None:
             return
         self._step = None
         journal = self.journal
-        if len(journal) <= self._jmark:  # nothing written (the flow's turn events, say)
+        jmark = self._jmark
+        if len(journal) <= jmark:  # nothing written (the flow's turn events, say)
             if st[DECISION] or st[EVENTS] or st[CHANCE]:
                 st[CHANGES] = ()
                 self._steps.append(st)
             return
-        changes = []
-        for (_c, _k, old, new, path) in journal[self._jmark:]:
-            if old is new or (type(old) is type(new) and old == new):
-                continue  # written but not changed
-            if type(old) is dict:
-                old = jsonable(old)
-            if type(new) is dict:
-                new = jsonable(new)
-            changes.append((path, old, new))
+        if not self._jdict and (st[DECISION] or st[EVENTS] or st[CHANCE]):
+            st[CHANGES] = journal[jmark:]  # a list: the entries written, worked out when read
+            self._steps.append(st)
+            return
+        self._jdict = False
+        changes = changes_of(journal[jmark:])
         if not (st[DECISION] or changes or st[EVENTS] or st[CHANCE]):
             return
         st[CHANGES] = changes
@@ -163,6 +166,7 @@ class TraceRecorder:
         checks = st[CHECKS]
         hidden = prog.hidden
         bindings = st[BINDINGS]
+        changes = st[CHANGES]
         decision = st[DECISION]
         if type(decision) is tuple:  # a plain move as ("action", by, move): its text made now
             kind, by, move = decision
@@ -179,7 +183,8 @@ class TraceRecorder:
             "at": info["at"],
             "bindings": bindings_of(*bindings) if type(bindings) is tuple else bindings,
             "checks": cooked_checks(*checks) if type(checks) is tuple and checks else list(checks),
-            "changes": [_change(path, old, new, hidden) for path, old, new in st[CHANGES]],
+            "changes": [_change(path, old, new, hidden) for path, old, new in (
+                changes_of(changes) if type(changes) is list else changes)],
             "chance": st[CHANCE],
             "events": [e if type(e) is dict else {"event": e[0], "player": e[1]} for e in st[EVENTS]],
             "automatic": st[AUTO],
@@ -189,6 +194,21 @@ class TraceRecorder:
 
 
 _PLAIN = (str, int, bool, type(None))
+
+
+def changes_of(written: list) -> tuple:
+    """Journal entries (container, key, old, new, path) as a step's changes (path, old, new):
+    the writes that changed something, dicts copied (they change in place later)."""
+    changes = []
+    for (_c, _k, old, new, path) in written:
+        if old is new or (type(old) is type(new) and old == new):
+            continue  # written but not changed
+        if type(old) is dict:
+            old = jsonable(old)
+        if type(new) is dict:
+            new = jsonable(new)
+        changes.append((path, old, new))
+    return tuple(changes)
 
 
 def _change(path: tuple, old: Any, new: Any, hidden: dict[str, str]) -> dict:
