@@ -445,18 +445,18 @@ class Game(TraceRecorder):
         self._legal = self.pending = None
         self.step_no += 1
         try:
-            checks = (ca, ca.explain(self, *args))
+            seen = ca.explain(self, *args)
         except _CHECK_ERRORS:
-            checks = ()
+            seen = ()
         if self._step is not None:
             self._close()
         who = p["player"]
-        if ca.plain_args:  # immutable values: the bindings and the move's text made when read
-            self._step = [ca.key, False, (ca, args), ("action", who, a), checks, None, [], [], self.phase, who]
+        if ca.plain_args:  # immutable values: the move itself, its records made when read
+            self._step = [ca.key, False, None, a, seen, None, [], [], self.phase, who]
         else:
             self._step = [ca.key, False, bindings_of(ca, args),
                           {"kind": "action", "by": who, "action": prog.move_texts.get(id(a)) or str(a)},
-                          checks, None, [], [], self.phase, who]
+                          (ca, seen) if seen else (), None, [], [], self.phase, who]
         self._jmark = len(self.journal)
         self.abandon = None
         top = frames[-1]

@@ -13,14 +13,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from .moves import Action
 from .runtime import MISSING
 from .values import jsonable, value_text
 
 # The slots of a step while it is recorded (generated code writes EVENTS = 7 and reads KEY = 0).
 # An event is a dict, or (event, player) for the flow's player events, which generated code
 # notes at every turn: the record {"event": ..., "player": ...} is made when the step is read.
-# Likewise a move whose arguments are plain values keeps its bindings as (action, args) and its
-# decision as ("action", by, move) until the step is read.
+# Likewise a move whose arguments are plain values keeps the move itself as its decision, no
+# bindings, and as its checks what its explain function gave, until the step is read.
 # CHANGES is a tuple of (path, old, new), or a list of the journal's entries the step wrote,
 # which `changes_of` turns into that tuple when the step is read (`TraceRecorder._close`, `_cook`).
 KEY, AUTO, BINDINGS, DECISION, CHECKS, CHANGES, CHANCE, EVENTS, PHASE, PLAYER = range(10)
@@ -168,9 +169,12 @@ class TraceRecorder:
         bindings = st[BINDINGS]
         changes = st[CHANGES]
         decision = st[DECISION]
-        if type(decision) is tuple:  # a plain move as ("action", by, move): its text made now
-            kind, by, move = decision
-            decision = {"kind": kind, "by": by, "action": prog.move_texts.get(id(move)) or str(move)}
+        if type(decision) is Action:  # a move of plain values: its records made now
+            ca = prog.actions[decision.name]
+            bindings = bindings_of(ca, decision.args)
+            checks = (ca, checks) if checks else ()
+            decision = {"kind": "action", "by": st[PLAYER],
+                        "action": prog.move_texts.get(id(decision)) or str(decision)}
         return {
             "step": number,
             "phase": st[PHASE],

@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .api import Ruleset, load, main_files
 from .dsl.diagnostics import RulesError
@@ -22,23 +22,13 @@ from .dsl.files import BadEncoding, FileRefused, read_text
 from .dsl.printer import print_module
 from .dsl.quotes import SEEDS_ENV, quotes_unchecked
 from .dsl.sources import parse_file
-from .interpreter.agents import RandomAgent, count_games, first_legal, perft
-from .interpreter.board_text import draw_boards
 from .interpreter.errors import EngineError, IllegalAction
-from .interpreter.game import Game, parse_action
-from .interpreter.locate import locate
-from .interpreter.scenario import run_scenarios
-from .interpreter.trace import (
-    NOT_IN_RULEBOOK,
-    TraceLineError,
-    filter_for,
-    read_trace,
-    render,
-    render_step,
-    write_atomic,
-    write_trace,
-)
-from .interpreter.visibility import observer
+
+if TYPE_CHECKING:
+    from .interpreter.game import Game
+
+# The engine's modules are imported by the commands that use them, so `check` (the editor's
+# and CI's command) starts without them.
 
 
 class CliError(Exception):
@@ -175,6 +165,7 @@ def _check_targets(paths: list[str]) -> list[Path]:
 
 
 def cmd_fmt(args: argparse.Namespace) -> int:
+    from .interpreter.trace import write_atomic
     status = 0
     for f in args.files:
         mod = parse_file(f)
@@ -193,6 +184,7 @@ def cmd_fmt(args: argparse.Namespace) -> int:
 
 
 def _agent(kind: str, seed: int) -> Any:
+    from .interpreter.agents import RandomAgent, first_legal
     if kind == "random":
         return RandomAgent(seed)
     if kind == "first":
@@ -201,6 +193,8 @@ def _agent(kind: str, seed: int) -> Any:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    from .interpreter.locate import locate
+    from .interpreter.trace import write_atomic, write_trace
     r = _limited(_load(args.file, args.root), args)
     record = bool(args.trace)
     try:
@@ -239,6 +233,12 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     """You against random bots; everything printed is what your seat may see
     (interpreter/visibility.py): others' hidden cards, secret arguments and the seed never."""
+    from .interpreter.agents import RandomAgent
+    from .interpreter.board_text import draw_boards
+    from .interpreter.game import parse_action
+    from .interpreter.locate import locate
+    from .interpreter.trace import render_step
+    from .interpreter.visibility import observer
     r = _limited(_load(args.file, args.root), args)
     game = r.new_game(players=args.players, seed=args.seed, options=_options(args.option, r), record=True)
     human = args.seat or game.players[0]
@@ -305,6 +305,8 @@ def cmd_legal(args: argparse.Namespace) -> int:
 def cmd_explain(args: argparse.Namespace) -> int:
     """Why a move is or is not legal, as the deciding player (or --player P) may see it;
     --all shows every value (the save holds them all anyway)."""
+    from .interpreter.trace import NOT_IN_RULEBOOK
+    from .interpreter.visibility import observer
     r = _load(args.file, args.root)
     game = _load_state(r, args.state)
     try:
@@ -350,6 +352,7 @@ def _rules_files(paths: list[str]) -> list[Path]:
 
 
 def cmd_test(args: argparse.Namespace) -> int:
+    from .interpreter.scenario import run_scenarios
     files = main_files(_rules_files(args.paths))
     passed = failed = 0
     for f in files:
@@ -375,6 +378,7 @@ def cmd_test(args: argparse.Namespace) -> int:
 def cmd_trace_show(args: argparse.Namespace) -> int:
     """Render a trace; with --player only what that player may see (with --rules the
     ruleset tells what is secret, without it everything that might be is masked)."""
+    from .interpreter.trace import TraceLineError, filter_for, read_trace, render
     try:
         lines = read_trace(args.file)
     except TraceLineError as err:
@@ -401,6 +405,7 @@ def cmd_trace_show(args: argparse.Namespace) -> int:
 
 def cmd_view(args: argparse.Namespace) -> int:
     """One self-contained HTML page for a trace or a save (imported late: only `view` needs it)."""
+    from .interpreter.trace import write_atomic
     from .viewer import ViewerError, page_for
 
     out = args.out or str(Path(args.file).with_suffix(".html"))
@@ -433,6 +438,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     """Many seeded games over processes or a Dask cluster; one report whatever the backend
     (imported late: only `simulate` needs the simulation package)."""
     from .interpreter.agents import AgentSpecError, assign_agents
+    from .interpreter.trace import write_atomic
     from .simulation import PlaySettings, report_json, report_text, run_simulation
     from .simulation.bundle import BundleError
     from .simulation.dask_backend import DaskUnavailable
@@ -494,6 +500,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 def cmd_perft(args: argparse.Namespace) -> int:
     """Count move sequences per depth; with --chance, chance outcomes are plies too (explicit
     chance: every die face and every next card a branch, not one seeded deal)."""
+    from .interpreter.agents import count_games, perft
     from .interpreter.analysis import count_terminal, perft_tree
 
     r = _load(args.file, args.root)

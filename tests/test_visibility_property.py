@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from regelwerk.interpreter import visibility
 from regelwerk.interpreter.agents import RandomAgent
 from regelwerk.interpreter.trace import render, trace_lines, write_trace
 from regelwerk.interpreter.visibility import observer
@@ -194,7 +195,7 @@ def test_the_canary_would_catch_a_leak():
 def test_play_shows_a_seat_nothing_it_never_saw(monkeypatch, capsys, seat):
     """`regelwerk play` against bots: the whole session's output is searched."""
     captured: dict[str, Any] = {}
-    real = regelwerk.cli.observer
+    real = visibility.observer
 
     def spy(model: Any, player: str) -> Any:
         seen = real(model, player)
@@ -210,7 +211,7 @@ def test_play_shows_a_seat_nothing_it_never_saw(monkeypatch, capsys, seat):
 
     rnd = random.Random(5)
     answers = iter([str(rnd.choice([1, 1, 2, 3])) for _ in range(400)])
-    monkeypatch.setattr(regelwerk.cli, "observer", spy)
+    monkeypatch.setattr(visibility, "observer", spy)  # `play` imports it when it starts
     monkeypatch.setattr(builtins, "input", lambda prompt="": next(answers, "q"))
     for seed in range(4):
         code = main(["play", str(CANARY), "--players", "3", "--seed", str(seed), "--seat", seat])
