@@ -270,9 +270,11 @@ class Game(TraceRecorder):
 
     def legal_actions(self) -> list[Action]:
         """Every move the deciding player may make now, in a stable order."""
+        legal = self._legal
+        if legal is not None and self.pending is not None and not self.abandoned:
+            return legal[:]  # the common case: a copy of the moves the block listed
         if self.pending is None:  # also when the game is over
             return []
-        legal = self._legal
         if legal is None:
             legal = self._moves()
         if self.abandoned:
@@ -367,11 +369,12 @@ class Game(TraceRecorder):
         move = None
         legal = self._legal
         if legal is not None and not self.abandoned:
-            try:
-                i = legal.index(action)
-            except (ValueError, TypeError):
-                i = -1
-            if i >= 0 and legal[i] is action:  # the very move offered: no need to check it
+            for offered in legal:  # by identity: cheaper than index()'s comparisons of moves
+                if offered is action:
+                    break
+            else:
+                offered = None
+            if offered is not None:  # the very move offered: no need to check it
                 if action[0] in self._plain:  # an untraced plain move: the common case, kept short
                     self.work, self._worked = WORK_CHUNK, 0
                     self._legal = self.pending = None
