@@ -455,11 +455,11 @@ class Game(TraceRecorder):
             self._close()
         who = p["player"]
         if ca.plain_args:  # immutable values: the move itself, its records made when read
-            self._step = [ca.key, False, None, a, seen, None, [], [], self.phase, who]
+            self._step = [ca.key, False, None, a, seen, None, (), (), self.phase, who]
         else:
             self._step = [ca.key, False, bindings_of(ca, args),
                           {"kind": "action", "by": who, "action": prog.move_texts.get(id(a)) or str(a)},
-                          (ca, seen) if seen else (), None, [], [], self.phase, who]
+                          (ca, seen) if seen else (), None, (), (), self.phase, who]
         self._jmark = len(self.journal)
         self.abandon = None
         top = frames[-1]
@@ -778,7 +778,7 @@ class Game(TraceRecorder):
             new[i] = True
             self._fired.append(i)
             if self.record:
-                self._open(f"when:{i}", True, {}, None)
+                self._open(f"when:{i}", True, None, None)
             if fn is None:
                 self.frames.append([blk, 0, {}, f"when:{i}"])
                 return self._chained()

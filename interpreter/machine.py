@@ -375,9 +375,12 @@ class MachineBuilder:
         out.append(f"{ind}    st = G._step = {auto_step_code('key', 'G.phase', 'G.current')}")
         out.append(f"{ind}    G._jmark = len(G.journal)")
         out.append(f"{ind}elif st[{KEY}] != key:")
-        out.append(f"{ind}    G._open(key, True, {{}}, None)")
+        out.append(f"{ind}    G._open(key, True, None, None)")
         out.append(f"{ind}    st = G._step")
-        out.append(f"{ind}st[{EVENTS}].append({ev})")
+        out.append(f"{ind}if st[{EVENTS}]:  # its list made by the first event (recording.py)")
+        out.append(f"{ind}    st[{EVENTS}].append({ev})")
+        out.append(f"{ind}else:")
+        out.append(f"{ind}    st[{EVENTS}] = [{ev}]")
 
     def hook(self, event: str, k: int, out: list[str], ind: str) -> None:
         if event in self.hooks:

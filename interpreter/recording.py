@@ -22,6 +22,8 @@ from .values import jsonable, value_text
 # notes at every turn: the record {"event": ..., "player": ...} is made when the step is read.
 # Likewise a move whose arguments are plain values keeps the move itself as its decision, no
 # bindings, and as its checks what its explain function gave, until the step is read.
+# BINDINGS is None for an automatic step; CHANCE and EVENTS are () until something is noted
+# (`_note` makes the list, as generated code does for events: few steps note anything).
 # CHANGES is a tuple of (path, old, new), or a list of the journal's entries the step wrote,
 # which `changes_of` turns into that tuple when the step is read (`TraceRecorder._close`, `_cook`).
 KEY, AUTO, BINDINGS, DECISION, CHECKS, CHANGES, CHANCE, EVENTS, PHASE, PLAYER = range(10)
@@ -41,49 +43,57 @@ def bindings_of(ca: Any, args: tuple) -> dict:
 
 def auto_step_code(key: str, phase: str, player: str) -> str:
     """The Python display of a new automatic step, slots in order, for generated code that
-    opens the flow's step in place (interpreter/machine.py): what `_open(key, True, {}, None)`
+    opens the flow's step in place (interpreter/machine.py): what `_open(key, True, None, None)`
     makes when no step is open."""
-    slots = {KEY: key, AUTO: "True", BINDINGS: "{}", DECISION: "None", CHECKS: "()", CHANGES: "None",
-             CHANCE: "[]", EVENTS: "[]", PHASE: phase, PLAYER: player}
+    slots = {KEY: key, AUTO: "True", BINDINGS: "None", DECISION: "None", CHECKS: "()", CHANGES: "None",
+             CHANCE: "()", EVENTS: "()", PHASE: phase, PLAYER: player}
     return "[" + ", ".join(slots[i] for i in range(len(slots))) + "]"
 
 
 class TraceRecorder:
     """Mixed into Game: the open step, and the methods generated code calls while tracing."""
 
-    def _open(self, key: str, automatic: bool, bindings: dict, decision: dict | None,
+    def _open(self, key: str, automatic: bool, bindings: dict | None, decision: dict | None,
               checks: Any = ()) -> None:
         if self._step is not None:
             self._close()
-        self._step = [key, automatic, bindings, decision, checks, None, [], [],
+        self._step = [key, automatic, bindings, decision, checks, None, (), (),
                       self.phase, decision["by"] if decision else self.current]
         self._jmark = len(self.journal)
+
+    def _note(self, slot: int, item: Any) -> None:
+        """Add an event or a chance record to the open step (its list made by the first)."""
+        st = self._step
+        if st[slot]:
+            st[slot].append(item)
+        else:
+            st[slot] = [item]
 
     def push_rule(self, key: str) -> str | None:
         """Traced games only: the changes that follow belong to rule `key` (a procedure)."""
         prev = self._step[KEY] if self._step is not None else None
-        self._open(key, True, {}, None)
+        self._open(key, True, None, None)
         return prev
 
     def pop_rule(self, prev: str | None) -> None:
         self._close()
         if prev is not None:
-            self._open(prev, True, {}, None)
+            self._open(prev, True, None, None)
 
     def _auto(self, frame: list) -> None:
         key = frame[3]
         if key == "flow" and frame[0] is not None and self.phase is not None:
             key = f"phase:{self.phase}"
         if self._step is None or self._step[KEY] != key:
-            self._open(key, True, {}, None)
+            self._open(key, True, None, None)
 
     def _event(self, frame: list, ev: dict) -> None:
         self._auto(frame)
-        self._step[EVENTS].append(ev)
+        self._note(EVENTS, ev)
 
     def note_event(self, ev: dict) -> None:
         """An event of the step that is open (the engine's own, e.g. a move taken back)."""
-        self._step[EVENTS].append(ev)
+        self._note(EVENTS, ev)
 
     def note_chance(self, kind: str, what: str, outcome: Any, args: Any = None,
                     detail: Any = None) -> None:
@@ -98,7 +108,7 @@ class TraceRecorder:
             entry["inputs"] = jsonable(args)
         if detail is not None:
             entry["detail"] = jsonable(detail)
-        self._step[CHANCE].append(entry)
+        self._note(CHANCE, entry)
 
     def note_reveal(self, text: str, value: Any, to: str | None) -> None:
         if self._step is None:
@@ -106,12 +116,12 @@ class TraceRecorder:
         ev = {"event": "reveal", "what": text, "value": jsonable(value)}
         if to is not None:
             ev["to"] = to
-        self._step[EVENTS].append(ev)
+        self._note(EVENTS, ev)
 
     def note_log(self, message: str) -> None:
         if self._step is None:
             self._auto(self.frames[-1])
-        self._step[EVENTS].append({"event": "log", "message": message})
+        self._note(EVENTS, {"event": "log", "message": message})
 
     def open_decision(self) -> bool:
         """Whether the open step is a decided one (closed when its rule's frame is popped)."""
@@ -185,11 +195,11 @@ class TraceRecorder:
             "spec": info["spec"],
             "quote": info["quote"],
             "at": info["at"],
-            "bindings": bindings_of(*bindings) if type(bindings) is tuple else bindings,
+            "bindings": {} if bindings is None else bindings,
             "checks": cooked_checks(*checks) if type(checks) is tuple and checks else list(checks),
             "changes": [_change(path, old, new, hidden) for path, old, new in (
                 changes_of(changes) if type(changes) is list else changes)],
-            "chance": st[CHANCE],
+            "chance": st[CHANCE] or [],
             "events": [e if type(e) is dict else {"event": e[0], "player": e[1]} for e in st[EVENTS]],
             "automatic": st[AUTO],
             "decision": decision,
