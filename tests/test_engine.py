@@ -358,3 +358,22 @@ def test_a_step_that_wrote_a_record_whole_shows_it_as_it_was_then(read_late: boo
     assert {"path": "m[A]", "old": [], "new": [1]} in placed["changes"]
     nudged = next(s for s in g.trace if s["rule"] == "nudge")
     assert nudged["changes"] == [{"path": "p[x]", "old": 1, "new": 5}]
+
+
+def test_is_over_follows_the_result_through_undo_saves_and_clones():
+    """Every way a game's result changes (a finishing move, undo, a save loaded, a clone) is
+    seen by `is_over`, the question every playout loop asks."""
+    rules = regelwerk.load(ROOT / "rulesets" / "classic" / "tictactoe.rules")
+    g = rules.new_game(record=True)
+    for square in ("a1", "b1", "b2", "c1"):
+        g.apply(f"place({square})")
+    mid = g.to_json()
+    g.apply("place(c3)")
+    assert g.is_over and g.result is not None
+    assert g.clone().is_over
+    assert rules.load_game(g.to_json()).is_over
+    g.undo()
+    assert not g.is_over and g.result is None
+    assert not rules.load_game(mid).is_over
+    g.apply("place(c3)")
+    assert g.is_over and g.winners == ["X"]
