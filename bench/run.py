@@ -4,8 +4,9 @@ For each classic game, rounds of random playouts alternate between the hand-writ
 (bench/plain.py: mutable objects, moves applied in place), regelwerk untraced and regelwerk
 traced; each line gives the median of the per-round ratios (regelwerk ÷ hand-written), so a
 busy machine slows both sides alike. Then perft with the same method on both sides, the seed
-rulesets' random games and decisions per second (traced and untraced; after one warm-up
-game, so compiling the program and starting its template are not counted), and how long
+rulesets' random games and decisions per second (each game played untraced, then traced,
+with the same moves; after one warm-up game each, so compiling the program and starting its
+template are not counted), and how long
 `regelwerk check` of each seed ruleset takes in a fresh process. CPU time of this process is
 measured (time.process_time), not wall time. Not a test: the figures go in closing notes and
 docs; the target is a ratio of at least 0.5 untraced, and traced at most 2x untraced.
@@ -111,34 +112,43 @@ def perfts() -> list[dict]:
 
 
 def seed_rulesets(seconds: float) -> list[dict]:
+    """Each seed's game played untraced, then traced (the same moves: the same seed and the
+    same choices), so both sides time the same games and the machine's drift hits both."""
     print()
     out = []
     for name, path, players in SEED_RULESETS:
         ruleset = regelwerk.load(ROOT / path)
         row = {"ruleset": name, "players": players}
-        for record in (False, True):
-            warm = ruleset.new_game(players=players, seed=10_000, record=record)  # compiles the program
-            rnd = random.Random(10_000)
-            while not warm.is_over:  # and plays one game first, as the classic games do
-                warm.apply(rnd.choice(warm.legal_actions()))
-            games = decisions = 0
-            start = time.process_time()
-            while time.process_time() - start < seconds or games < 2:
-                g = ruleset.new_game(players=players, seed=games, record=record)
-                rnd = random.Random(games)
-                while not g.is_over:
-                    g.apply(rnd.choice(g.legal_actions()))
-                    decisions += 1
-                games += 1
-            spent = time.process_time() - start
-            key = "traced" if record else "untraced"
-            row[f"{key}_games_s"] = games / spent
-            row[f"{key}_decisions_s"] = decisions / spent
+        spent = {False: 0.0, True: 0.0}
+        for record in (False, True):  # compiles each program and plays one game first
+            play_one(ruleset, players, 10_000, record)
+        games = decisions = 0
+        while spent[False] + spent[True] < 2 * seconds or games < 2:
+            for record in (False, True):
+                start = time.process_time()
+                n = play_one(ruleset, players, games, record)
+                spent[record] += time.process_time() - start
+            decisions += n
+            games += 1
+        for record, key in ((False, "untraced"), (True, "traced")):
+            row[f"{key}_games_s"] = games / spent[record]
+            row[f"{key}_decisions_s"] = decisions / spent[record]
         out.append(row)
         print(f"{name} ({players} players): {row['untraced_games_s']:.1f} random games/s, "
               f"{row['untraced_decisions_s']:,.0f} decisions/s; traced {row['traced_games_s']:.1f} games/s "
               f"(cost {row['untraced_games_s'] / row['traced_games_s']:.2f}x)")
     return out
+
+
+def play_one(ruleset: regelwerk.Ruleset, players: int, seed: int, record: bool) -> int:
+    """One random game; its number of decisions."""
+    g = ruleset.new_game(players=players, seed=seed, record=record)
+    rnd = random.Random(seed)
+    n = 0
+    while not g.is_over:
+        g.apply(rnd.choice(g.legal_actions()))
+        n += 1
+    return n
 
 
 def check_times() -> list[dict]:

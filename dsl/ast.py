@@ -615,3 +615,16 @@ def iter_nodes(node) -> Iterator:
             yield from iter_nodes(item)
     elif isinstance(node, Provenance):
         return
+
+
+def _reduce(node: object) -> tuple:
+    """Pickled as its class and its fields in order, so unpickling calls the class: the
+    dataclass's own `__init__`, several times faster than the `__setstate__` frozen slots
+    dataclasses get (the syntax trees `check` reads from its cache, dsl/sources.py)."""
+    return type(node), tuple([getattr(node, name) for name in node.__dataclass_fields__])
+
+
+for _cls in list(globals().values()):
+    if isinstance(_cls, type) and _cls.__module__ == __name__ and "__dataclass_fields__" in _cls.__dict__:
+        _cls.__reduce__ = _reduce
+del _cls

@@ -66,3 +66,20 @@ def test_a_check_of_cached_files_does_not_load_the_parser(tmp_path):
                            env=env, timeout=120) for _ in range(2)]
     assert runs[0].stdout.split()[-3:] == ["0", "True", "True"], runs[0].stderr  # parsed and cached
     assert runs[1].stdout.split()[-3:] == ["0", "False", "False"], runs[1].stderr  # read from the cache
+
+
+def test_a_cached_tree_of_every_seed_ruleset_is_the_tree_parsed():
+    """Trees are pickled as each node's class and fields (dsl/ast.py `_reduce`): a whole
+    ruleset read back equals the one parsed, node for node, spans and sources included."""
+    import pickle
+
+    from regelwerk.dsl.ast import iter_nodes
+    from regelwerk.dsl.sources import parse_text
+
+    root = Path(__file__).resolve().parent.parent / "rulesets"
+    for path in sorted(root.glob("*/*.rules")):
+        tree = parse_text(path.read_text(encoding="utf-8"), str(path))
+        back = pickle.loads(pickle.dumps(tree, protocol=pickle.HIGHEST_PROTOCOL))
+        assert back == tree
+        pairs = zip(iter_nodes(back), iter_nodes(tree), strict=True)
+        assert all(type(a) is type(b) and getattr(a, "span", None) == getattr(b, "span", None) for a, b in pairs)
