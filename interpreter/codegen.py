@@ -60,13 +60,28 @@ _STABLE = re.compile(r"\b_sv(\d+)\b")
 _KONST = re.compile(r"\b_kc(\d+)\b")  # a constant or option, bound once per function
 
 
-def wholesale_writes(model: Model) -> set[str]:
-    """State variables some statement replaces as a whole (`set m = {...}`, `clear m`)."""
+def _targets(model: Model) -> list[A.Target]:
+    """Every place a statement writes: in rules, devices, the flow and scenarios."""
     roots: list[Any] = [*model.actions.values(), *model.procedures.values(), *model.triggers,
                         *model.hooks, *model.devices.values(), *model.scenarios]
     if model.flow is not None:
         roots.append(model.flow)
-    return {n.root for r in roots for n in iter_nodes(r) if isinstance(n, A.Target) and not n.steps}
+    return [n for r in roots for n in iter_nodes(r) if isinstance(n, A.Target)]
+
+
+def wholesale_writes(model: Model) -> set[str]:
+    """State variables some statement replaces as a whole (`set m = {...}`, `clear m`)."""
+    return {t.root for t in _targets(model) if not t.steps}
+
+
+def write_depths(model: Model) -> dict[str, int]:
+    """For each state variable, the most keys and fields any statement writes below it
+    (`set plan[p] = ...` is 1). A value read `d` keys below a variable whose depth is at most
+    `d` is never changed in place: only statements change state, and none writes into it."""
+    depths: dict[str, int] = {}
+    for t in _targets(model):
+        depths[t.root] = max(depths.get(t.root, 0), len(t.steps))
+    return depths
 
 
 class CodeGen:
@@ -91,6 +106,7 @@ class CodeGen:
         self.rec_in_iterable = False
         self.rec_closure: set[int] = set()
         replaced = wholesale_writes(model)
+        self.write_depths = write_depths(model)
         self.stable = {n: i for i, n in enumerate(model.vars)
                        if n not in replaced and isinstance(model.var_types[n], (MapOf, Record))}
         self._tables: dict[tuple, str] = {}
@@ -852,21 +868,29 @@ class CodeGen:
             shown = []
             for i, node in enumerate(rec):
                 v = f"seen.get({i}, MISSING)" if i in self.rec_closure else names[i]
-                t = self.static_type(node, sc).base
-                plain = t in (INT, BOOL, TEXT) or isinstance(t, (Elem, SetOf)) or (
-                    isinstance(t, ListOf) and not _holds_dicts(t.elem))
-                shown.append(v if plain else f"_fz({v})")
+                shown.append(v if self.stays(node, sc) else f"_fz({v})")
             return value, f"{texts}, ({''.join(x + ', ' for x in shown)})"
         subs = self.fresh("subs")
         out.append(f"{ind}{subs} = []")
         for i, node in enumerate(rec):
             v = f"seen.get({i}, MISSING)" if i in self.rec_closure else names[i]
-            t = self.static_type(node, sc).base
-            shown = v if (t in (INT, BOOL, TEXT) or isinstance(t, (Elem, SetOf))
-                          or (isinstance(t, ListOf) and not _holds_dicts(t.elem))) else f"_fz({v})"
+            shown = v if self.stays(node, sc) else f"_fz({v})"
             out.append(f"{ind}if {v} is not MISSING:")
             out.append(f"{ind}    {subs}.append(({expr_text(node)!r}, {shown}))")
         return value, subs
+
+    def stays(self, e: A.Node, sc: dict) -> bool:
+        """Whether the value of `e` can be kept as it is for an explanation: it holds no dict,
+        or it is read from state below every place a statement writes (`write_depths`)."""
+        t = self.static_type(e, sc).base
+        if t in (INT, BOOL, TEXT) or isinstance(t, (Elem, SetOf)) or (
+                isinstance(t, ListOf) and not _holds_dicts(t.elem)):
+            return True
+        depth = 0
+        while isinstance(e, (A.Index, A.Field)):
+            e, depth = e.base, depth + 1
+        return isinstance(e, A.Name) and e.name not in sc and e.name in self.m.var_types \
+            and self.write_depths.get(e.name, 0) <= depth
 
     def _may_be_record(self, e: A.Node, sc: dict) -> bool:
         """Whether a stored value could be a dict shared with a constant or another path."""

@@ -377,3 +377,35 @@ def test_is_over_follows_the_result_through_undo_saves_and_clones():
     assert not rules.load_game(mid).is_over
     g.apply("place(c3)")
     assert g.is_over and g.winners == ["X"]
+
+
+LOOK_THEN_NUDGE = """
+game "Look, then nudge"
+players A, B
+record Pos(x: int)
+state
+    pos: Player -> Pos = {A: Pos(x: 0), B: Pos(x: 0)}
+    seen: Player -> list Pos = {A: [Pos(x: 0)], B: [Pos(x: 0)]}
+action look
+    require pos[current].x >= 0
+    require len(seen[current]) > 0
+action nudge
+    set pos[A].x = 5
+flow
+    repeat
+        turn
+            play look, nudge
+"""
+
+
+def test_a_check_shows_a_record_as_it_was_when_a_later_step_changes_it_in_place():
+    """A traced move's checks keep the values read (codegen `explained`): a record some
+    statement writes into (`pos[A].x`) is copied; one read below every write (`seen[current]`:
+    nothing writes into it) is kept as it is. Both show what the check saw."""
+    g = regelwerk.load_text(LOOK_THEN_NUDGE).new_game(record=True)
+    g.apply("look")
+    g.apply("nudge")
+    looked = next(s for s in g.trace if s["rule"] == "look")
+    values = {k: v for c in looked["checks"] for k, v in c["values"].items()}
+    assert values["pos[current]"] == {"x": 0} and values["pos[current].x"] == 0
+    assert values["seen[current]"] == [{"x": 0}]
