@@ -335,7 +335,7 @@ def compile_model(model: Model, record: bool, identity: Identity) -> Program:
     for name, p in model.procedures.items():
         proc_src[name] = _procedure(g, builder, name, p, record)
         prog.rules[f"procedure:{name}"] = prov_info(name, p.prov, p.span, model.base_dir)
-    for name in model.suspends:  # a callable stub so a non-suspending caller fails loudly
+    for name in sorted(model.suspends):  # a callable stub so a non-suspending caller fails loudly
         g.function(f"P_{g.proc_ids[name]}", ["*a"], [
             f"    raise RuleFailure('procedure {name} stops for a decision and cannot run here')"])
     action_src = {name: generate_action(g, builder, name, a) for name, a in model.actions.items()}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -409,3 +410,17 @@ def test_a_check_shows_a_record_as_it_was_when_a_later_step_changes_it_in_place(
     values = {k: v for c in looked["checks"] for k, v in c["values"].items()}
     assert values["pos[current]"] == {"x": 0} and values["pos[current].x"] == 0
     assert values["seen[current]"] == [{"x": 0}]
+
+
+def test_the_generated_program_does_not_depend_on_string_hashing():
+    """The same ruleset gives the same Python source in every process (set and dict orders
+    that follow string hashes would not): a failure's line and the docs' examples stay put."""
+    import subprocess
+    import sys
+
+    code = ("import regelwerk, sys; r = regelwerk.load(sys.argv[1]); "
+            "sys.stdout.write(r.program(True).source + r.program(False).source)")
+    path = str(ROOT / "rulesets" / "root" / "root.rules")
+    sources = {subprocess.run([sys.executable, "-c", code, path], capture_output=True, text=True, check=True,
+                              env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2")}
+    assert len(sources) == 1 and "def P_" in next(iter(sources))
