@@ -28,6 +28,8 @@ from ..dsl.types import (
     ANY,
     BOOL,
     INT,
+    NONE,
+    RANGE,
     TEXT,
     Elem,
     ListOf,
@@ -727,7 +729,7 @@ class CodeGen:
                 if isinstance(base, SetOf):  # the declared container decides: `set pool = Colour`
                     return val if isinstance(vt, SetOf) else f"_as_set({val})"
                 if isinstance(base, ListOf):
-                    plain = isinstance(vt, ListOf) and not _holds_dicts(vt.elem)
+                    plain = isinstance(vt, ListOf) and not _may_hold_dict(vt.elem)
                     return val if plain else f"_as_list({val})"
                 return f"_own({val})" if self._may_be_record(s.value, sc) else val
 
@@ -882,9 +884,7 @@ class CodeGen:
     def stays(self, e: A.Node, sc: dict) -> bool:
         """Whether the value of `e` can be kept as it is for an explanation: it holds no dict,
         or it is read from state below every place a statement writes (`write_depths`)."""
-        t = self.static_type(e, sc).base
-        if t in (INT, BOOL, TEXT) or isinstance(t, (Elem, SetOf)) or (
-                isinstance(t, ListOf) and not _holds_dicts(t.elem)):
+        if not _may_hold_dict(self.static_type(e, sc)):
             return True
         depth = 0
         while isinstance(e, (A.Index, A.Field)):
@@ -931,7 +931,7 @@ def _may_hold_dict(t: Type) -> bool:
         return True
     if isinstance(t, (ListOf, SetOf)):
         return _may_hold_dict(t.elem)
-    return not isinstance(t, Elem) and t not in (INT, BOOL, TEXT) and str(t) not in ("none", "range")
+    return not isinstance(t, Elem) and t not in (INT, BOOL, TEXT, NONE, RANGE)
 
 
 def _is_name(code: str) -> bool:
@@ -975,11 +975,6 @@ def inlinable_defines(model: Model) -> set[str]:
         if name not in seen:
             out.add(name)
     return out
-
-
-def _holds_dicts(t: Type) -> bool:
-    t = t.base
-    return t == ANY or isinstance(t, (Record, MapOf))
 
 
 def _changed(adding: bool, old: str, val: str, ty: Type) -> str:

@@ -41,9 +41,13 @@ def _what(v: Any) -> str:
 
 
 def _own(value: Any) -> Any:
-    """A private copy of a dict value (records, maps) before it is stored in the state."""
-    if type(value) is dict:
+    """A private copy of the dicts in a value (records, maps, also inside lists) before it is
+    stored in the state: a dict changes in place, a list of plain values never does."""
+    t = type(value)
+    if t is dict:
         return {k: _own(v) for k, v in value.items()}
+    if t is list and value and type(value[0]) in (dict, list):  # a list's items are of one type
+        return [_own(v) for v in value]
     return value
 
 
@@ -53,7 +57,7 @@ def _as_set(value: Any) -> Any:
 
 def _as_list(value: Any) -> Any:
     if type(value) is list or value is None:
-        return [_own(v) for v in value] if value and type(value[0]) is dict else value
+        return _own(value)
     return [_own(v) for v in value]
 
 
@@ -233,7 +237,7 @@ def _fz(value: Any) -> Any:
     """A value as it is now, for an explanation: dicts (which change in place) are copied."""
     from .values import jsonable
 
-    if type(value) is dict or (type(value) is list and value and type(value[0]) is dict):
+    if type(value) is dict or (type(value) is list and value and type(value[0]) in (dict, list)):
         return jsonable(value)
     return value
 

@@ -424,3 +424,36 @@ def test_the_generated_program_does_not_depend_on_string_hashing():
     sources = {subprocess.run([sys.executable, "-c", code, path], capture_output=True, text=True, check=True,
                               env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2")}
     assert len(sources) == 1 and "def P_" in next(iter(sources))
+
+
+NESTED_RECORDS = """
+game "Records in lists in a list"
+players A, B
+record Pos(x: int)
+state
+    grid: list (list Pos) = [[Pos(x: 0)]]
+    twin: list (list Pos) = []
+action look
+    require len(grid + []) > 0
+action copy
+    set twin = grid
+action nudge
+    set grid[0][0].x = 5
+flow
+    repeat
+        turn
+            play look, copy, nudge
+"""
+
+
+def test_records_nested_in_lists_are_copied_when_stored_and_when_a_check_keeps_them():
+    """A record inside a list inside a list is a dict that changes in place: `set twin = grid`
+    stores its own copy (runtime `_own`), and a check keeps the value it saw (`_fz`), however
+    deep the record lies."""
+    g = regelwerk.load_text(NESTED_RECORDS).new_game(record=True)
+    g.apply("look")
+    g.apply("copy")
+    g.apply("nudge")
+    assert g.vars["grid"] == [[{"x": 5}]] and g.vars["twin"] == [[{"x": 0}]]
+    looked = next(s for s in g.trace if s["rule"] == "look")
+    assert looked["checks"][0]["values"]["grid + []"] == [[{"x": 0}]]
