@@ -43,6 +43,12 @@ class ActionSource:
     abandonable: bool = False  # its body can `abandon`: the engine keeps a way back
     effect_body: list[str] | None = None  # the body of `effect`, for a block to play a move in place
 
+    @property
+    def plays_in_place(self) -> bool:
+        """A plain move (its effect a function: no decision inside, no `abandon`) is played by
+        the block that offered it (machine.py), which `apply` hands it to (game.py)."""
+        return self.effect_body is not None and not self.abandonable
+
 
 MAX_MOVES = 100_000  # bindings of one action made in advance
 

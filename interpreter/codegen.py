@@ -71,17 +71,12 @@ def _targets(model: Model) -> list[A.Target]:
     return [n for r in roots for n in iter_nodes(r) if isinstance(n, A.Target)]
 
 
-def wholesale_writes(model: Model) -> set[str]:
-    """State variables some statement replaces as a whole (`set m = {...}`, `clear m`)."""
-    return {t.root for t in _targets(model) if not t.steps}
-
-
-def write_depths(model: Model) -> dict[str, int]:
+def write_depths(targets: list[A.Target]) -> dict[str, int]:
     """For each state variable, the most keys and fields any statement writes below it
     (`set plan[p] = ...` is 1). A value read `d` keys below a variable whose depth is at most
     `d` is never changed in place: only statements change state, and none writes into it."""
     depths: dict[str, int] = {}
-    for t in _targets(model):
+    for t in targets:
         depths[t.root] = max(depths.get(t.root, 0), len(t.steps))
     return depths
 
@@ -107,8 +102,9 @@ class CodeGen:
         # allows no assignment expression (the iterable of a comprehension)
         self.rec_in_iterable = False
         self.rec_closure: set[int] = set()
-        replaced = wholesale_writes(model)
-        self.write_depths = write_depths(model)
+        targets = _targets(model)
+        replaced = {t.root for t in targets if not t.steps}  # replaced as a whole
+        self.write_depths = write_depths(targets)
         self.stable = {n: i for i, n in enumerate(model.vars)
                        if n not in replaced and isinstance(model.var_types[n], (MapOf, Record))}
         self._tables: dict[tuple, str] = {}

@@ -86,8 +86,8 @@ class Program:
     elements: dict[str, tuple]  # type name -> its values (boards, enums, Direction, bool)
     boards: Boards | None = None  # the boards as the library's board functions see them
     actions: dict[str, CompiledAction] = field(default_factory=dict)
-    # name -> effect function, for actions that can neither stop for a decision nor be taken back
-    plain_effects: dict[str, Any] = field(default_factory=dict)
+    # the actions whose moves the block that offered them plays (ActionSource.plays_in_place)
+    in_place: set[str] = field(default_factory=set)
     procedures: dict[str, tuple] = field(default_factory=dict)  # name -> ("fn", fn) | ("block", id)
     blocks: list[ir.Block] = field(default_factory=list)
     block_fns: list[Any] = field(default_factory=list)
@@ -391,8 +391,8 @@ def compile_model(model: Model, record: bool, identity: Identity) -> Program:
         ca = prog.actions[name]
         ca.plain_args = all(isinstance(t.base, Elem) or t.base in (INT, BOOL, TEXT) for t in (
             model.type_of_decl(p.type) if p.type is not None else model.type_of(p.domain).item for p in a.params))
-        if ca.effect is not None and not ca.abandonable:
-            prog.plain_effects[name] = ca.effect
+        if src.plays_in_place:
+            prog.in_place.add(name)
     prog.procedures = {n: (k, ns[ref] if k == "fn" else ref) for n, (k, ref) in proc_src.items()}
     prog.triggers = [(ns[t], ns[b] if b else None, blk, d) for t, b, blk, d in trig_src]
     prog.hooks = {ev: [(ns[f], key) for f, key in lst] for ev, lst in hook_src.items()}

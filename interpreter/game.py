@@ -93,12 +93,12 @@ class Game(TraceRecorder):
         self.chance_mode = chance
         self.explicit = chance == "explicit"  # chance events are nodes (interpreter/explicit.py)
         self.tracking = history or self.explicit  # moves go the long way, keeping the history
-        self._plain = {} if prog.record or self.tracking else prog.plain_effects  # moves apply() plays directly
+        self._plain = set() if prog.record or self.tracking else prog.in_place  # moves apply() plays directly
         self._blocks = prog.block_fns  # the compiled blocks, one attribute away on the hot path
         # who plays after whom, and whether that starts a new round (a turn that rotates)
         self._next = {p: (players[(i + 1) % len(players)], i + 1 == len(players)) for i, p in enumerate(players)}
         # traced: the plain actions apply() records and plays in one short path (_take_recorded)
-        self._recorded = prog.plain_effects if prog.record and not self.tracking else {}
+        self._recorded = prog.in_place if prog.record and not self.tracking else set()
         # the dynamic state (interpreter/dynamic.py lists it: clone, undo and saves follow it)
         self.vars: dict[str, Any] = {}
         self.current: str = players[0]
@@ -440,11 +440,7 @@ class Game(TraceRecorder):
         args = a[1]
         since = self._check_from() if prog.invariants else None
         self.work, self._worked = WORK_CHUNK, 0
-        undo = self._undo
-        if self._snap_next or not len(undo) % UNDO_EVERY:
-            self._keep_undo(a)
-        else:  # _keep_undo's common case, without the call
-            undo.append((None, a))
+        self._keep_undo(a)
         self._legal = self.pending = None
         self.step_no += 1
         try:

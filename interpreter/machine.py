@@ -151,7 +151,7 @@ class MachineBuilder:
                         out.append(f"{ind}L[{n!r}] = {sc[n][0]}")
                 out.append(nxt)
             case ir.Play(actions, optional, by, _pass_to, _span, names):
-                played = [a for a in actions if self.plays_in_place(a)]
+                played = [a for a in actions if self.actions[a].plays_in_place]
                 if played:  # apply() hands over a move offered here: play it, then go on
                     self.play_in_place(k, played, out, ind)
                     path = self.round_trip(k)
@@ -306,12 +306,6 @@ class MachineBuilder:
                 out.append(f"{ind}return False")
             case _:  # pragma: no cover - the builder makes only the ops above
                 raise AssertionError(f"unknown op {op!r}")
-
-    def plays_in_place(self, action: str) -> bool:
-        """A plain move (no decision inside, no `abandon`) is played by the block that offered
-        it, so `apply` makes one call per move and the flow goes on in place."""
-        src = self.actions[action]
-        return src.effect_body is not None and not src.abandonable
 
     def play_in_place(self, k: int, actions: list[str], out: list[str], ind: str) -> None:
         """The section of Play op `k` for a move `m` handed in by `apply`: the move's effect

@@ -136,21 +136,15 @@ class TraceRecorder:
         if st is None:
             return
         self._step = None
-        journal = self.journal
-        jmark = self._jmark
-        if len(journal) <= jmark:  # nothing written (the flow's turn events, say)
-            if st[DECISION] or st[EVENTS] or st[CHANCE]:
-                st[CHANGES] = ()
-                self._steps.append(st)
-            return
-        if not self._jdict and (st[DECISION] or st[EVENTS] or st[CHANCE]):
-            st[CHANGES] = journal[jmark:]  # a list: the entries written, worked out when read
-            self._steps.append(st)
-            return
-        self._jdict = False
-        changes = changes_of(journal[jmark:])
-        if not (st[DECISION] or changes or st[EVENTS] or st[CHANCE]):
-            return
+        written = self.journal[self._jmark:]
+        kept = st[DECISION] or st[EVENTS] or st[CHANCE]  # kept whatever it wrote
+        if kept and not self._jdict:
+            changes: list | tuple = written  # a list: the entries written, worked out when read
+        else:
+            self._jdict = False
+            changes = changes_of(written) if written else ()
+            if not (kept or changes):
+                return
         st[CHANGES] = changes
         self._steps.append(st)
 
