@@ -599,6 +599,8 @@ class CodeGen:
             else:
                 out.append(f"{ind2}if not {w}:")
                 out.append(f"{ind2}    continue")
+        if self.nested_quantifier(e, inner, r, out, ind2, depth):
+            return
         body = self.value(e.body, inner, out, ind2, depth) if e.body is not None else v
         if k == "any":
             out.append(f"{ind2}if {body}:")
@@ -630,6 +632,46 @@ class CodeGen:
                 out.append(f"{ind2}    break")
             out.append(f"{ind2}{r} += 1")
 
+    def nested_quantifier(self, e: A.Aggregate, sc: dict, r: str, out: list[str], ind: str, depth: int) -> bool:
+        """`any line in L: all t in line: cell[t] == p` as two loops and no flag for the inner
+        one: the inner loop's `break` or its `else` decides the outer value (one test and two
+        stores less per round). False when the body is not such a quantifier."""
+        q = e.body
+        if not (isinstance(q, A.Aggregate) and q.kind in ("any", "all") and e.kind in ("any", "all")) \
+                or id(q) in self.subst or self.held_value(q, sc) is not None:
+            return False
+        v = self.fresh("a")
+        inner = dict(sc)
+        inner[q.var] = (v, "bounded" if self.bounded(q.domain, sc) else None)
+        dom = self.seq(self.ex(q.domain, sc), q.domain, sc)
+        if not self.bounded(q.domain, sc):
+            items = self.fresh("d")
+            out.append(f"{ind}{items} = {dom}")
+            self.charge(items, q.span, out, ind)
+            dom = items
+        out.append(f"{ind}for {v} in {dom}:")
+        ind2 = ind + "    "
+        if q.where is not None:
+            out.append(f"{ind2}if not {self.value(q.where, inner, out, ind2, depth)}:")
+            out.append(f"{ind2}    continue")
+        body = self.value(q.body, inner, out, ind2, depth) if q.body is not None else v
+        # the inner loop breaks when its value is settled early: `any` found one, `all` met a miss
+        out.append(f"{ind2}if {'' if q.kind == 'any' else 'not '}{body}:")
+        out.append(f"{ind2}    break")
+        # the inner value is True after a break for `any`, after no break for `all`; the outer
+        # loop is settled when that value is True for `any`, False for `all`
+        settled_on_break = (q.kind == "any") == (e.kind == "any")
+        if settled_on_break:
+            out.append(f"{ind}else:")
+            out.append(f"{ind}    continue")
+            out.append(f"{ind}{r} = {e.kind == 'any'}")
+            out.append(f"{ind}break")
+        else:
+            out.append(f"{ind}else:")
+            out.append(f"{ind}    {r} = {e.kind == 'any'}")
+            out.append(f"{ind}    break")
+        return True
+
     # ------------------------------------------------------------------ writes
     def target_parts(self, t: A.Target, sc: dict, out: list[str], ind: str) -> tuple[str, str, str, Type, Type]:
         """Emit code that finds the container and key; returns (container, key, path, the
@@ -641,11 +683,12 @@ class CodeGen:
         ctype = self.m.var_types[t.root].base
         keys = []
         for i, step in enumerate(t.steps):
-            k = self.fresh("k")
-            if isinstance(step, str):
-                out.append(f"{ind}{k} = {step!r}")
+            code = repr(step) if isinstance(step, str) else self.ex(step, sc)
+            if code.isidentifier() or _is_literal(code):  # a local or a constant: used as it is
+                k = code
             else:
-                out.append(f"{ind}{k} = {self.ex(step, sc)}")
+                k = self.fresh("k")
+                out.append(f"{ind}{k} = {code}")
             keys.append(k)
             if i < len(t.steps) - 1:
                 c2 = self.fresh("c")

@@ -28,6 +28,8 @@ from .runtime import CALL_WORK
 
 _CURRENT = re.compile(r"\b_cur\b")  # an inlined body's own binding of `current`, renamed so
 # the block (whose `current` changes as it runs) binds none at its top
+_LOCALS = re.compile(r"\bL\b")
+_SET_PC = re.compile(r"^( *)pc = \d+$")
 MAX_INLINE = 40  # lines of an action's enumeration inlined where a block offers it
 
 
@@ -42,6 +44,23 @@ def _target(op: ir.Op) -> int | None:
         case ir.ForNext(_, _, end) | ir.CountNext(_, end):
             return end
     return None  # a play's `pass_to` is reached only by a decision (a pass)
+
+
+def _without_dead_pc(lines: list[str]) -> list[str]:
+    """Drop `pc = k` when the next statement at the same indentation sets `pc` again (a move's
+    round trip passes through several ops' ends): nothing between reads it."""
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        m = _SET_PC.match(line)
+        if m:
+            j = i + 1
+            while j < len(lines) and lines[j].strip().startswith("#"):
+                j += 1
+            nxt = _SET_PC.match(lines[j]) if j < len(lines) else None
+            if nxt and nxt.group(1) == m.group(1):
+                continue
+        out.append(line)
+    return out
 
 
 class MachineBuilder:
@@ -63,7 +82,7 @@ class MachineBuilder:
         self.rule = blk.rule
         self.ops = blk.ops
         name = f"B_{bid}"
-        lines = ["    L = F[2]", "    pc = F[1]", "    while True:"]
+        lines = ["    pc = F[1]", "    while True:"]
         self.g.in_block = True  # `current` changes inside a block: read it each time
         for k, op in enumerate(blk.ops):
             lines.append(f"        if pc == {k}:  # {type(op).__name__}  # @S-")
@@ -71,6 +90,9 @@ class MachineBuilder:
             self.op(k, op, body, "            ")
             lines.extend(body)
         self.g.in_block = False
+        lines = _without_dead_pc(lines)
+        if any(_LOCALS.search(line) for line in lines):  # the frame's locals, when some op keeps any
+            lines.insert(0, "    L = F[2]")
         self.g.function(name, ["F", "m=None"], lines)
         return name
 
@@ -348,13 +370,16 @@ class MachineBuilder:
             return
         if any(_CURRENT.search(line) for line in body):
             out.append(f"{ind}_mover = G.current")
-        out.append(f"{ind}while True:  # {action}: one pass; a failed precondition breaks out")
+        leaves = any(line.strip() == "return" for line in body)
+        if leaves:
+            out.append(f"{ind}while True:  # {action}: one pass; a failed precondition breaks out")
         for line in body:  # a precondition before every loop fails with `return`: leave instead
             line = _CURRENT.sub("_mover", line.replace("out.append(", "legal.append("))
             if line.strip() == "return":
                 line = line.replace("return", "break")
-            out.append(ind + line)
-        out.append(f"{ind}    break")
+            out.append(ind + (line if leaves else line[4:]))
+        if leaves:
+            out.append(f"{ind}    break")
 
     def event(self, ev: str, out: list[str], ind: str) -> None:
         """Traced only: note an event in the open step of this block's rule (opened if need be)."""

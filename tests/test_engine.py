@@ -457,3 +457,25 @@ def test_records_nested_in_lists_are_copied_when_stored_and_when_a_check_keeps_t
     assert g.vars["grid"] == [[{"x": 5}]] and g.vars["twin"] == [[{"x": 0}]]
     looked = next(s for s in g.trace if s["rule"] == "look")
     assert looked["checks"][0]["values"]["grid + []"] == [[{"x": 0}]]
+
+
+def test_nested_quantifiers_run_as_two_loops_and_agree_with_python():
+    """`any x in xs: all y in x: ...` and its three siblings are generated as two loops where the
+    inner loop's break or else settles the outer value (codegen.nested_quantifier); empty lists
+    at either level included, traced and untraced."""
+    import itertools
+
+    cases = [[], [[]], [[1]], [[0]], [[1, 0]], [[0], [1]], [[1], [1, 1]], [[0, 0], []], [[], [0]]]
+    lines = ["players A", "state", "    r: list bool = []", "flow"]
+    expect = []
+    kinds = {"any": any, "all": all}
+    for c in cases:
+        for outer, inner in itertools.product(kinds, repeat=2):
+            lines.append(f"    add {outer} x in {c}: {inner} y in x: y > 0 to r")
+            expect.append(kinds[outer](kinds[inner](y > 0 for y in x) for x in c))
+    lines.append("    finish draw")
+    rs = regelwerk.load_text("\n".join(lines) + "\n", "nested.rules")
+    for record in (False, True):
+        g = rs.new_game(record=record)
+        assert g.vars["r"] == expect
+        assert g.prog.source.count("else:") >= len(expect)  # the loops, not generator calls
