@@ -108,6 +108,7 @@ class Game(TraceRecorder):
         self.frames: list[list] = []
         self.pending: dict | None = None
         self.result: dict | None = None
+        self.is_over = False  # `result is not None`, kept as a field: every playout loop asks it (_ended)
         self.step_no = 0
         self.trig_last: list[bool] = [False] * len(prog.triggers)
         self.scripted: dict[str, list] = {}
@@ -175,9 +176,11 @@ class Game(TraceRecorder):
         return d
 
     # ------------------------------------------------------------------ queries
-    @property
-    def is_over(self) -> bool:
-        return self.result is not None
+    def _ended(self) -> None:
+        """After the dynamic fields were put back from elsewhere (undo, roll-back, a save):
+        `is_over` follows the result again. A plain field, not a property: a property call
+        was 3% of a tic-tac-toe playout."""
+        self.is_over = self.result is not None
 
     @property
     def scores(self) -> dict[str, int] | None:
@@ -538,6 +541,7 @@ class Game(TraceRecorder):
         back = point.clone()
         for f in DYNAMIC:
             setattr(self, f.name, getattr(back, f.name))
+        self._ended()
         self._bookkeeping(False)
         self._steps, self._cooked = back._steps, back._cooked
         self.abandoned = {**self.abandoned, action: ab.reason}
@@ -629,6 +633,7 @@ class Game(TraceRecorder):
         self._cooked = min(self._cooked, tlen)
         for f, value in zip(DYNAMIC[1:], meta, strict=True):  # everything but vars...
             setattr(self, f.name, value)
+        self._ended()
         self.frames = frames  # ...the frames as they were, copied when the move was made
         self._legal = legal
         self._jmark = len(self.journal)
@@ -650,6 +655,7 @@ class Game(TraceRecorder):
             winners = [p for p in self.players if keyed[p] == best]
         scores = self.prog.scores(self)
         self.result = {"kind": kind, "winners": winners, "scores": None if scores is None else jsonable(scores)}
+        self.is_over = True
         if kind == "ranking":
             order = sorted(self.players, key=lambda p: keyed[p], reverse=True)
             self.result["ranking"] = [{"player": p, "keys": jsonable(list(keyed[p]))} for p in order]

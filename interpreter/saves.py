@@ -104,6 +104,7 @@ def game_from_json(data: Any, ruleset: Any = None, record: bool = False, path: s
             setattr(g, f.name, f.load(None, g, f"{path}.{f.name}"))  # a field older saves lack
             continue
         setattr(g, f.name, f.load(data[f.name], g, f"{path}.{f.name}"))
+    g._ended()
     _check_decision(g, path)
     if g.chance_node is not None and g.chance_node.move is None:
         return g  # waits for chance before the start is done: the set-up has yet to run
