@@ -266,7 +266,7 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
     lines = ["    out = []"]
     xsc: dict = {p.name: (pnames[i], None) for i, p in enumerate(a.params)}
     k = 0
-    for s in pre:
+    for i, s in enumerate(pre):
         if isinstance(s, A.LetStmt):
             py = g.fresh("l")
             lines.append(f"    {py} = {g.ex(s.value, xsc)}")
@@ -274,8 +274,9 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
         else:
             value, subs = g.explained(s.test, xsc, lines, "    ", packed=True)
             lines.append(f"    out.append(({k}, {value}, {subs}))")
-            lines.append(f"    if not {value}:")
-            lines.append("        return out")
+            if i < len(pre) - 1:  # a failed check ends the explanation; after the last, it ends anyway
+                lines.append(f"    if not {value}:")
+                lines.append("        return out")
             k += 1
     lines.append("    return out")
     g.function(f"AX_{aid}", pnames, lines)

@@ -895,8 +895,10 @@ class CodeGen:
         self.rec_closure = set()
         code = self.ex(e, sc, rec)
         names = [f"_x{i}" for i in range(len(rec))]
-        if names:
-            out.append(f"{ind}{' = '.join(names)} = MISSING")
+        always = {id(n) for n in _post_order_always(e)}  # assigned whenever `e` is evaluated
+        unset = [names[i] for i, node in enumerate(rec) if id(node) not in always and i not in self.rec_closure]
+        if unset:  # the others may be skipped (`and`, `or`, `if`): MISSING says so
+            out.append(f"{ind}{' = '.join(unset)} = MISSING")
         if self.rec_closure:
             out.append(f"{ind}seen = {{}}")
             out.append(f"{ind}def _R(i, v, seen=seen):")

@@ -76,6 +76,9 @@ class MachineBuilder:
         self.triggers = triggers
         self.hooks = hooks
         self.phase_labels = phase_labels
+        # traced: what the code being emitted knows of the open step (`event`): None, nothing;
+        # "closed", no step is open; "open", the local `st` is it, with events noted already
+        self.step_known: str | None = None
 
     def build(self, bid: int) -> str:
         blk = self.blocks[bid]
@@ -86,6 +89,7 @@ class MachineBuilder:
         self.g.in_block = True  # `current` changes inside a block: read it each time
         for k, op in enumerate(blk.ops):
             lines.append(f"        if pc == {k}:  # {type(op).__name__}  # @S-")
+            self.step_known = None  # a section is entered from anywhere
             body: list[str] = []
             self.op(k, op, body, "            ")
             lines.extend(body)
@@ -159,6 +163,8 @@ class MachineBuilder:
     def op(self, k: int, op: ir.Op, out: list[str], ind: str) -> None:
         g = self.g
         nxt = f"{ind}pc = {k + 1}"
+        if not isinstance(op, (ir.TurnBegin, ir.TurnEnd)):  # only a turn's ends leave the open step known
+            self.step_known = None
         match op:
             case ir.Seg(stmts, names):
                 if self.record:
@@ -183,6 +189,7 @@ class MachineBuilder:
                         nxt = f"{ind}pc = {k + 1}"
                     else:  # round the loop back to this play in place, then list its moves below
                         after, head, before = path
+                        self.step_known = "closed" if self.record else None  # the move's step was closed
                         for j in after:
                             out.append(f"{ind}    # @S-")
                             self.op(j, self.ops[j], out, ind + "    ")
@@ -191,6 +198,7 @@ class MachineBuilder:
                             out.append(f"{ind}    # @S-")
                             self.op(j, self.ops[j], out, ind + "    ")
                         out.append(f"{ind}# @S-")
+                        self.step_known = None  # the listing below is reached from elsewhere too
                 self.before_decision(k, out, ind)
                 out.append(f"{ind}who = {self.who(by, names)}")
                 out.append(f"{ind}G.pending = PLAYING.get(who) or {{'kind': 'play', 'player': who}}")
@@ -382,12 +390,22 @@ class MachineBuilder:
             out.append(f"{ind}    break")
 
     def event(self, ev: str, out: list[str], ind: str) -> None:
-        """Traced only: note an event in the open step of this block's rule (opened if need be)."""
+        """Traced only: note an event in the open step of this block's rule (opened if need be).
+        Where the emitting code knows the open step (`step_known`: a move's round trip, after
+        its step closed), it opens or extends that step without asking."""
         rule = self.rule
         if rule == "flow" and self.g.m.phases:
             key = "('flow' if G.phase is None else 'phase:' + G.phase)"
         else:  # a ruleset without phases: the flow's steps are always 'flow'
             key = repr(rule)
+        if self.step_known == "open":
+            out.append(f"{ind}st[{EVENTS}].append({ev})")
+            return
+        if self.step_known == "closed":
+            out.append(f"{ind}st = G._step = {auto_step_code(key, 'G.phase', 'G.current', f'[{ev}]')}")
+            out.append(f"{ind}G._jmark = len(G.journal)")
+            self.step_known = "open"
+            return
         out.append(f"{ind}key = {key}")
         out.append(f"{ind}st = G._step")
         out.append(f"{ind}if st is None:  # opened in place: what G._open does when no step is open")
@@ -403,6 +421,7 @@ class MachineBuilder:
 
     def hook(self, event: str, k: int, out: list[str], ind: str) -> None:
         if event in self.hooks:
+            self.step_known = None  # a hook's rules open and close steps of their own
             out.append(f"{ind}F[1] = {k + 1}")
             out.append(f"{ind}if G.run_hooks({event!r}):")
             out.append(f"{ind}    return True")

@@ -41,12 +41,12 @@ def bindings_of(ca: Any, args: tuple) -> dict:
     return dict(zip(params, args, strict=False))
 
 
-def auto_step_code(key: str, phase: str, player: str) -> str:
+def auto_step_code(key: str, phase: str, player: str, events: str = "()") -> str:
     """The Python display of a new automatic step, slots in order, for generated code that
     opens the flow's step in place (interpreter/machine.py): what `_open(key, True, None, None)`
-    makes when no step is open."""
+    makes when no step is open, with its events list when the code knows its first event."""
     slots = {KEY: key, AUTO: "True", BINDINGS: "None", DECISION: "None", CHECKS: "()", CHANGES: "None",
-             CHANCE: "()", EVENTS: "()", PHASE: phase, PLAYER: player}
+             CHANCE: "()", EVENTS: events, PHASE: phase, PLAYER: player}
     return "[" + ", ".join(slots[i] for i in range(len(slots))) + "]"
 
 
