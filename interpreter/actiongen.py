@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,6 +52,16 @@ class ActionSource:
 
 
 MAX_MOVES = 100_000  # bindings of one action made in advance
+
+
+def move_pairs(g: CodeGen, dom: str, table: str) -> tuple[str, str] | None:
+    """For an action of one parameter whose domain is a constant of the program: a constant of
+    (value, move) pairs, so listing a move is no look-up in the move table. None otherwise."""
+    values, moves = g.constants.get(dom), g.constants.get(table)
+    if not isinstance(values, (list, tuple)) or not isinstance(moves, dict) or \
+            not all(isinstance(v, Hashable) and v in moves for v in values):
+        return None
+    return g.const(tuple((v, moves[v]) for v in values), "EM"), g.fresh("mv")
 
 
 def move_table(g: CodeGen, name: str, a: A.ActionDecl) -> str | None:
@@ -197,8 +208,17 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
                                       if isinstance(s, A.LetStmt) and s.name in inner_names):
         level = level_key(model, inner_nodes, a.params[0].name)
     rows = memo_table = outer_ind = None
+    moves = move_table(g, name, a)  # not `table`: the key code below binds that name
+    paired = None  # one parameter over a constant domain: each value walked with its move
     for i, p in enumerate(a.params):
-        lines.append(f"{ind}for {pnames[i]} in {hoisted.get(i) or domain_code(i, esc)}:")
+        dom = hoisted.get(i) or domain_code(i, esc)
+        if len(a.params) == 1 and moves is not None:
+            paired = move_pairs(g, dom, moves)
+        if paired is not None:
+            pairs, move_local = paired
+            lines.append(f"{ind}for {pnames[i]}, {move_local} in {pairs}:")
+        else:
+            lines.append(f"{ind}for {pnames[i]} in {dom}:")
         esc[p.name] = (pnames[i], None)
         ind += "    "
         emit_pre(items_at[i], i, ind)
@@ -218,11 +238,12 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
             lines.append(f"{ind}if {rows} is None:  # the first with its key: the inner bindings found")
             lines.append(f"{ind}    {rows} = {memo_table}[{key}] = []")
             ind += "    "
-    table = move_table(g, name, a)
-    if table is None:  # build each move (tuple.__new__ skips NamedTuple's Python-level __new__)
+    if moves is None:  # build each move (tuple.__new__ skips NamedTuple's Python-level __new__)
         move = f"_TN(ACT, ({name!r}, ({', '.join(pnames)}{',' if pnames else ''})))"
+    elif paired is not None:  # the loop walks the moves with the values
+        move = paired[1]
     else:  # one move object per binding, made when the ruleset was compiled
-        move = table + "".join(f"[{p}]" for p in pnames)
+        move = moves + "".join(f"[{p}]" for p in pnames)
     if rows is None:
         lines.append(f"{ind}out.append({move})")
     else:
