@@ -577,28 +577,10 @@ class CodeGen:
             out.append(f"{ind}{r} = {held}")
             return
         k = e.kind
-        v = self.fresh("a")
-        inner = dict(sc)
-        inner[e.var] = (v, "bounded" if self.bounded(e.domain, sc) else None)
         start = {"any": "False", "all": "True", "count": "0", "sum": "0", "max": "None", "min": "None",
                  "first": "None", "streak": "0"}[k]
         out.append(f"{ind}{r} = {start}")
-        dom = self.seq(self.ex(e.domain, sc), e.domain, sc)
-        if not self.bounded(e.domain, sc):
-            items = self.fresh("d")
-            out.append(f"{ind}{items} = {dom}")
-            self.charge(items, e.span, out, ind)
-            dom = items
-        out.append(f"{ind}for {v} in {dom}:")
-        ind2 = ind + "    "
-        if e.where is not None:
-            w = self.value(e.where, inner, out, ind2, depth)
-            if k == "streak":
-                out.append(f"{ind2}if not {w}:")
-                out.append(f"{ind2}    break")
-            else:
-                out.append(f"{ind2}if not {w}:")
-                out.append(f"{ind2}    continue")
+        v, inner, ind2 = self.loop_head(e, sc, out, ind, depth)
         if self.nested_quantifier(e, inner, r, out, ind2, depth):
             return
         body = self.value(e.body, inner, out, ind2, depth) if e.body is not None else v
@@ -632,6 +614,27 @@ class CodeGen:
                 out.append(f"{ind2}    break")
             out.append(f"{ind2}{r} += 1")
 
+    def loop_head(self, e: A.Aggregate, sc: dict, out: list[str], ind: str, depth: int) -> tuple[str, dict, str]:
+        """The loop of an aggregate: its domain (charged to the work budget when unbounded),
+        the `for`, and its `where` (a `streak` ends at the first miss, the others skip it).
+        Returns the loop variable, the scope inside the loop and the body's indentation."""
+        v = self.fresh("a")
+        inner = dict(sc)
+        inner[e.var] = (v, "bounded" if self.bounded(e.domain, sc) else None)
+        dom = self.seq(self.ex(e.domain, sc), e.domain, sc)
+        if not self.bounded(e.domain, sc):
+            items = self.fresh("d")
+            out.append(f"{ind}{items} = {dom}")
+            self.charge(items, e.span, out, ind)
+            dom = items
+        out.append(f"{ind}for {v} in {dom}:")
+        ind2 = ind + "    "
+        if e.where is not None:
+            w = self.value(e.where, inner, out, ind2, depth)
+            out.append(f"{ind2}if not {w}:")
+            out.append(f"{ind2}    {'break' if e.kind == 'streak' else 'continue'}")
+        return v, inner, ind2
+
     def nested_quantifier(self, e: A.Aggregate, sc: dict, r: str, out: list[str], ind: str, depth: int) -> bool:
         """`any line in L: all t in line: cell[t] == p` as two loops and no flag for the inner
         one: the inner loop's `break` or its `else` decides the outer value (one test and two
@@ -640,20 +643,7 @@ class CodeGen:
         if not (isinstance(q, A.Aggregate) and q.kind in ("any", "all") and e.kind in ("any", "all")) \
                 or id(q) in self.subst or self.held_value(q, sc) is not None:
             return False
-        v = self.fresh("a")
-        inner = dict(sc)
-        inner[q.var] = (v, "bounded" if self.bounded(q.domain, sc) else None)
-        dom = self.seq(self.ex(q.domain, sc), q.domain, sc)
-        if not self.bounded(q.domain, sc):
-            items = self.fresh("d")
-            out.append(f"{ind}{items} = {dom}")
-            self.charge(items, q.span, out, ind)
-            dom = items
-        out.append(f"{ind}for {v} in {dom}:")
-        ind2 = ind + "    "
-        if q.where is not None:
-            out.append(f"{ind2}if not {self.value(q.where, inner, out, ind2, depth)}:")
-            out.append(f"{ind2}    continue")
+        v, inner, ind2 = self.loop_head(q, sc, out, ind, depth)
         body = self.value(q.body, inner, out, ind2, depth) if q.body is not None else v
         # the inner loop breaks when its value is settled early: `any` found one, `all` met a miss
         out.append(f"{ind2}if {'' if q.kind == 'any' else 'not '}{body}:")
