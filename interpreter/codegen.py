@@ -702,7 +702,9 @@ class CodeGen:
         default = ty.default() if isinstance(ctype, MapOf) and not is_finite(ctype.key) else None
         old = self.fresh("o")
         if self.record:  # the old value, MISSING for an entry not there yet (undo deletes it)
-            if is_dict or c == "V":
+            if c == "V":  # every declared variable is in V
+                out.append(f"{ind}{old} = V[{k}]")
+            elif is_dict:
                 out.append(f"{ind}{old} = {c}.get({k}, MISSING)")
             else:
                 out.append(f"{ind}{old} = {c}.get({k}, MISSING) if type({c}) is dict else {c}[{k}]")
@@ -719,8 +721,10 @@ class CodeGen:
             base = old
         new = value_fn(base, ty)
         if self.record:
-            n = self.fresh("n")
-            out.append(f"{ind}{n} = {new}")
+            n = new
+            if not (new.isidentifier() or _is_literal(new)):  # kept for the journal: computed once
+                n = self.fresh("n")
+                out.append(f"{ind}{n} = {new}")
             out.append(f"{ind}{c}[{k}] = {n}" if is_dict else f"{ind}_store({c}, {k}, {n})")
             out.append(f"{ind}J.append(({c}, {k}, {old}, {n}, {path}))")
             if _may_hold_dict(ty):  # the step's changes are worked out at once (recording.py)

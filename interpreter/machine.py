@@ -23,7 +23,7 @@ from ..dsl import ast as A
 from . import ir
 from .codegen import CodeGen
 from .game import SKIPPED_PLAY_WORK
-from .recording import EVENTS, KEY, auto_step_code
+from .recording import EVENTS, KEY, auto_step_code, kept_close_code
 from .runtime import CALL_WORK
 
 _CURRENT = re.compile(r"\b_cur\b")  # an inlined body's own binding of `current`, renamed so
@@ -180,9 +180,13 @@ class MachineBuilder:
                 out.append(nxt)
             case ir.Play(actions, optional, by, _pass_to, _span, names):
                 played = [a for a in actions if self.actions[a].plays_in_place]
+                path = self.round_trip(k) if played else None
+                # traced: the flow's step a round trip opened, closed in place at the decision
+                closes_own = self.record and path is not None and not self.triggers
+                if closes_own:
+                    out.append(f"{ind}rt = None")
                 if played:  # apply() hands over a move offered here: play it, then go on
                     self.play_in_place(k, played, out, ind)
-                    path = self.round_trip(k)
                     if path is None:
                         out.append(f"{ind}else:  # @S-")
                         ind += "    "
@@ -197,6 +201,8 @@ class MachineBuilder:
                         for j in before:
                             out.append(f"{ind}    # @S-")
                             self.op(j, self.ops[j], out, ind + "    ")
+                        if closes_own and self.step_known == "open":  # kept for its events; no dict written
+                            out.append(f"{ind}    rt = st")
                         out.append(f"{ind}# @S-")
                         self.step_known = None  # the listing below is reached from elsewhere too
                 self.before_decision(k, out, ind)
@@ -210,7 +216,12 @@ class MachineBuilder:
                 out.append(f"{ind}if legal:")
                 out.append(f"{ind}    F[1] = {k}")
                 out.append(f"{ind}    G._legal = legal")
-                if self.record:
+                if closes_own:
+                    out.append(f"{ind}    if rt is None:")
+                    out.append(f"{ind}        G._close()")
+                    out.append(f"{ind}    else:")
+                    out.extend(kept_close_code("rt", f"{ind}        "))
+                elif self.record:
                     out.append(f"{ind}    G._close()")
                 out.append(f"{ind}    return True")
                 out.append(f"{ind}G.pending = None")  # nobody can be asked to do the impossible

@@ -50,6 +50,13 @@ def auto_step_code(key: str, phase: str, player: str, events: str = "()") -> str
     return "[" + ", ".join(slots[i] for i in range(len(slots))) + "]"
 
 
+def kept_close_code(st: str, ind: str) -> list[str]:
+    """The lines with which generated code closes step `st` when it knows the step is open, is
+    kept (it noted an event) and wrote no map or record whole (`_jdict` is False): what
+    `TraceRecorder._close` does then, without the call (interpreter/machine.py)."""
+    return [f"{ind}G._step = None", f"{ind}{st}[{CHANGES}] = G.journal[G._jmark:]", f"{ind}G._steps.append({st})"]
+
+
 class TraceRecorder:
     """Mixed into Game: the open step, and the methods generated code calls while tracing."""
 
