@@ -97,8 +97,9 @@ class Game(TraceRecorder):
         self._blocks = prog.block_fns  # the compiled blocks, one attribute away on the hot path
         # who plays after whom, and whether that starts a new round (a turn that rotates)
         self._next = {p: (players[(i + 1) % len(players)], i + 1 == len(players)) for i, p in enumerate(players)}
-        # traced: the plain actions apply() records and plays in one short path (_take_recorded)
-        self._recorded = prog.in_place if prog.record and not self.tracking else set()
+        # traced: the plain actions apply() records and plays in one short path (_take_recorded),
+        # each name with its compiled action
+        self._recorded = {n: prog.actions[n] for n in prog.in_place} if prog.record and not self.tracking else {}
         # the dynamic state (interpreter/dynamic.py lists it: clone, undo and saves follow it)
         self.vars: dict[str, Any] = {}
         self.current: str = players[0]
@@ -390,8 +391,9 @@ class Game(TraceRecorder):
                         raise self._failure(err) from err
                     self._run()
                     return
-                if action[0] in self._recorded:
-                    self._take_recorded(action)
+                ca = self._recorded.get(action[0])
+                if ca is not None:
+                    self._take_recorded(action, ca)
                     return
                 move = action
         if self.tracking:  # explicit chance or a kept history: played on a copy, then taken
@@ -431,17 +433,16 @@ class Game(TraceRecorder):
                 return m
         raise IllegalAction(f"{a}: {self.explain(a).reason}")
 
-    def _take_recorded(self, a: Action) -> None:
+    def _take_recorded(self, a: Action, ca: Any) -> None:
         """`_take` for the common traced move: a plain action (its effect a function that
         neither stops for a decision nor can be taken back) offered by `legal_actions()`.
         The same steps in the same order, without the branches the other kinds of move need;
         the block that offered the move plays it in place, as in an untraced game."""
         p = self.pending
-        frames = self.frames
         prog = self.prog
-        ca = prog.actions[a[0]]
         args = a[1]
-        since = self._check_from() if prog.invariants else None
+        invariants = prog.invariants
+        since = self._check_from() if invariants else None
         self.work, self._worked = WORK_CHUNK, 0
         self._keep_undo(a)
         self._legal = self.pending = None
@@ -461,7 +462,7 @@ class Game(TraceRecorder):
                           (ca, seen) if seen else (), None, (), (), self.phase, who]
         self._jmark = len(self.journal)
         self.abandon = None
-        top = frames[-1]
+        top = self.frames[-1]
         try:  # the block that offered the move plays it, closes its step and goes on (machine.py)
             waiting = self._blocks[top[0]](self, top, a)
         except _RULE_ERRORS as err:
@@ -474,7 +475,7 @@ class Game(TraceRecorder):
             self._emit_result()
         if self.abandoned:
             self.abandoned = {}  # a move went through: the next decision starts afresh
-        if prog.invariants:
+        if invariants:
             self.check_invariants(since)
 
     def _take(self, a: Action) -> None:
