@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from ..dsl import ast as A
@@ -43,7 +44,7 @@ from ..dsl.types import (
 from .errors import RuleFailure
 from .hoist import Hoister, names
 from .library import LIBRARY
-from .memo import memo_keys, plain_type
+from .memo import MemoKey, memo_keys, plain_type
 from .runtime import CALL_WORK
 
 MAX_TABLE = 50_000  # entries in one precomputed table of a library function
@@ -81,12 +82,30 @@ def write_depths(targets: list[A.Target]) -> dict[str, int]:
     return depths
 
 
+@dataclass(frozen=True)
+class ModelFacts:
+    """What code generation needs to know of the whole model, worked out once per program:
+    each walks every rule, in milliseconds, and every expression compiled on its own (a
+    variable's start value, the scoring) makes a CodeGen of its own."""
+
+    replaced: frozenset[str]  # variables some statement replaces as a whole
+    depths: dict[str, int]  # `write_depths`
+    inlinable: set[str]  # `inlinable_defines`
+    memo_keys: dict[str, MemoKey]  # memo.memo_keys
+
+
+def model_facts(model: Model) -> ModelFacts:
+    targets = _targets(model)
+    return ModelFacts(frozenset(t.root for t in targets if not t.steps), write_depths(targets),
+                      inlinable_defines(model), memo_keys(model))
+
+
 class CodeGen:
     """Generates the Python source of one program; its functions are exec'd together. What
     the functions refer to besides the runtime (tables, data) is collected in `constants`."""
 
     def __init__(self, model: Model, record: bool, elements: dict[str, tuple], boards: Any = None,
-                 players: tuple[str, ...] = ()):
+                 players: tuple[str, ...] = (), facts: ModelFacts | None = None):
         self.m = model
         self.record = record
         self.elements = elements
@@ -102,19 +121,18 @@ class CodeGen:
         # allows no assignment expression (the iterable of a comprehension)
         self.rec_in_iterable = False
         self.rec_closure: set[int] = set()
-        targets = _targets(model)
-        replaced = {t.root for t in targets if not t.steps}  # replaced as a whole
-        self.write_depths = write_depths(targets)
+        facts = facts or model_facts(model)
+        self.write_depths = facts.depths
         self.stable = {n: i for i, n in enumerate(model.vars)
-                       if n not in replaced and isinstance(model.var_types[n], (MapOf, Record))}
+                       if n not in facts.replaced and isinstance(model.var_types[n], (MapOf, Record))}
         self._tables: dict[tuple, str] = {}
         # tables made now for every value of their arguments' types (library calls, moves): a
         # row of one may be looked up ahead of a loop (actiongen.rows_hoisted)
         self.complete_tables: set[str] = set()
-        self.inlinable = inlinable_defines(model)
+        self.inlinable = facts.inlinable
         # while an enumeration body is generated: define name -> the local dict remembering its
         # calls (interpreter/memo.py); None elsewhere, where the state may change between calls
-        self.memo_keys = memo_keys(model)
+        self.memo_keys = facts.memo_keys
         self.enum_memo: dict[str, str] | None = None
         self.enum_sets: dict[str, str] = {}  # state map -> the local holding its values as a set
         self.const_ids: dict[str, int] = {}  # constant or option -> i of its local _kc<i>

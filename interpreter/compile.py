@@ -25,7 +25,7 @@ from . import ir
 from .actiongen import generate_action
 from .blocks import BlockBuilder, is_chance_let, prov_info, require_texts
 from .boards import Boards
-from .codegen import CodeGen
+from .codegen import CodeGen, ModelFacts, model_facts
 from .errors import Abandoned, BudgetExceeded, EngineError, RuleFailure
 from .library import LIBRARY
 from .machine import MachineBuilder
@@ -107,6 +107,7 @@ class Program:
     rules: dict[str, dict] = field(default_factory=dict)  # rule key -> provenance for traces
     source: str = ""
     namespace: dict = field(default_factory=dict)
+    facts: ModelFacts | None = field(default=None, repr=False)  # every CodeGen of the program shares them
     _exprs: dict[int, Any] = field(default_factory=dict, repr=False)
     _consts: dict[str, dict] = field(default_factory=dict, repr=False)
 
@@ -223,7 +224,9 @@ def _build_boards(model: Model) -> tuple[dict, dict, dict]:
 
 def _codegen(prog: Program, record: bool) -> CodeGen:
     players = tuple(prog.model.players.names) if prog.model.players else ()
-    g = CodeGen(prog.model, record, prog.elements, prog.boards, players)
+    if prog.facts is None:
+        prog.facts = model_facts(prog.model)
+    g = CodeGen(prog.model, record, prog.elements, prog.boards, players, prog.facts)
     g.spans = []
     g.define_ids = {n: i for i, n in enumerate(prog.model.defines)}
     g.proc_ids = {n: i for i, n in enumerate(prog.model.procedures)}
