@@ -191,6 +191,7 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
 
     ind = "    "
     g.enum_memo, g.enum_sets = {}, {}  # listing moves changes no state: definitions may be remembered (memo.py)
+    g.still = True  # and the variables it reads are bound once (machine.py binds them where it inlines this)
     emit_pre(items_at[-1], -1, ind)
     bound = {p.name for p in a.params} | set(let_level)
     hoisted: dict[int, str] = {}
@@ -254,7 +255,7 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
     lines[:0] = [f"    {table} = {{}}" for table in g.enum_memo.values()] + [
         f"    {held} = frozenset({g.var(var)}.values())" for var, held in g.enum_sets.items()] + (
         [f"    {memo_table} = {{}}"] if memo_table else [])
-    g.enum_memo, g.enum_sets = None, {}
+    g.enum_memo, g.enum_sets, g.still = None, {}, False
     lines = rows_hoisted(lines, len(pnames), g.fresh, g.complete_tables)
     enum_body = list(lines)
     g.function(f"AE_{aid}", ["out"], lines)

@@ -125,6 +125,10 @@ class CodeGen:
         self.write_depths = facts.depths
         self.stable = {n: i for i, n in enumerate(model.vars)
                        if n not in facts.replaced and isinstance(model.var_types[n], (MapOf, Record))}
+        self.var_index = {n: i for i, n in enumerate(model.vars)}
+        # generating a function that changes no state (a definition, an aggregate's helper, the
+        # listing of an action's moves): every variable it reads is bound once, at its top
+        self.still = False
         self._tables: dict[tuple, str] = {}
         # tables made now for every value of their arguments' types (library calls, moves): a
         # row of one may be looked up ahead of a loop (actiongen.rows_hoisted)
@@ -185,8 +189,11 @@ class CodeGen:
         return "G.current" if self.in_block else "_cur"
 
     def var(self, name: str) -> str:
-        """A state variable: a map or record never replaced as a whole is bound once per function."""
+        """A state variable: a map or record never replaced as a whole is bound once per function,
+        and so is every variable a function reads when it only reads (`still`)."""
         i = self.stable.get(name)
+        if i is None and self.still:
+            i = self.var_index[name]
         return f"V[{name!r}]" if i is None else f"_sv{i}"
 
     def _ex(self, e: A.Node, sc: dict, rec: list | None) -> str:
@@ -501,10 +508,11 @@ class CodeGen:
         block, self.in_block = self.in_block, False
         subst, self.subst = self.subst, {}  # locals of the caller are not visible in the helper
         memo, self.enum_memo = self.enum_memo, None  # nor is the caller's memo
+        still, self.still = self.still, True  # the helper only reads
         lines: list[str] = []
         result = self.value(e, inner, lines, "    ")
         lines.append(f"    return {result}")
-        self.in_block, self.subst, self.enum_memo = block, subst, memo
+        self.in_block, self.subst, self.enum_memo, self.still = block, subst, memo, still
         self.function(name, params, lines)
         return f"{name}(G{''.join(', ' + sc[u][0] for u in used)})"
 

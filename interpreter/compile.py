@@ -325,7 +325,9 @@ def compile_model(model: Model, record: bool, identity: Identity) -> Program:
         sc = {p.name: (f"p{i}", None) for i, p in enumerate(d.params)}
         params = [sc[p.name][0] for p in d.params]
         lines = []
+        g.still = True  # a definition only reads
         value = g.value(d.value, sc, lines, "    ")
+        g.still = False
         if name in remembered:  # reads only its arguments and fixed data (memo.py)
             table = g.const({}, "T")
             parts = [f"tuple({p})" if k == "list" else p for p, k in zip(params, remembered[name], strict=True)]

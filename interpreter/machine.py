@@ -29,6 +29,7 @@ from .runtime import CALL_WORK
 _CURRENT = re.compile(r"\b_cur\b")  # an inlined body's own binding of `current`, renamed so
 # the block (whose `current` changes as it runs) binds none at its top
 _LOCALS = re.compile(r"\bL\b")
+_STABLE_VAR = re.compile(r"\b_sv(\d+)\b")  # a state variable bound once (codegen.CodeGen.var)
 _SET_PC = re.compile(r"^( *)pc = \d+$")
 MAX_INLINE = 40  # lines of an action's enumeration inlined where a block offers it
 
@@ -389,6 +390,7 @@ class MachineBuilder:
             return
         if any(_CURRENT.search(line) for line in body):
             out.append(f"{ind}_mover = G.current")
+        body = self.bound_here(body, out, ind)
         leaves = any(line.strip() == "return" for line in body)
         if leaves:
             out.append(f"{ind}while True:  # {action}: one pass; a failed precondition breaks out")
@@ -399,6 +401,19 @@ class MachineBuilder:
             out.append(ind + (line if leaves else line[4:]))
         if leaves:
             out.append(f"{ind}    break")
+
+    def bound_here(self, body: list[str], out: list[str], ind: str) -> list[str]:
+        """An enumeration binds the variables it reads once (`CodeGen.still`); inlined into a
+        block, whose moves change them, those that a write may replace are bound where the
+        listing starts, as `_se<i>`, instead of at the block's top."""
+        stable = set(self.g.stable.values())
+        names = list(self.g.m.vars)
+        here = sorted({int(i) for line in body for i in _STABLE_VAR.findall(line)} - stable)
+        for i in here:
+            out.append(f"{ind}_se{i} = V[{names[i]!r}]")
+        if not here:
+            return body
+        return [_STABLE_VAR.sub(lambda m: f"_se{m[1]}" if int(m[1]) in here else m[0], line) for line in body]
 
     def event(self, ev: str, out: list[str], ind: str) -> None:
         """Traced only: note an event in the open step of this block's rule (opened if need be).

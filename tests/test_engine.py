@@ -497,3 +497,25 @@ def test_model_wide_facts_are_worked_out_once_per_program(monkeypatch):
             g.apply(f"place({square})")
         assert g.winners == ["X"]
     assert len(made) == 2  # one per program: untraced and traced
+
+
+def test_a_listing_reads_a_replaced_variable_as_it_is_after_the_move():
+    """A listing binds the variables it reads once (CodeGen.still); inlined into the block that
+    plays the move, a variable the move replaces whole is bound where the listing starts, not
+    at the block's top, so the next decision sees the move (machine.bound_here)."""
+    rules = regelwerk.load_text(
+        "players A, B\nstate\n    used: set int\n"
+        "action pick(n in 1..3)\n    require not (n in used)\n    add n to used\n"
+        "    if len(used) == 3\n        finish draw\n"
+        "flow\n    repeat\n        turn\n            play pick\n", "used.rules")
+    def offered(g, text):  # the move object itself: apply() plays it in place, in the block
+        return next(a for a in g.legal_actions() if str(a) == text)
+
+    for record in (False, True):
+        g = rules.new_game(record=record)
+        g.apply(offered(g, "pick(1)"))
+        assert [str(a) for a in g.legal_actions()] == ["pick(2)", "pick(3)"]
+        g.apply(offered(g, "pick(3)"))
+        assert [str(a) for a in g.legal_actions()] == ["pick(2)"]
+        g.apply(offered(g, "pick(2)"))
+        assert g.is_over
