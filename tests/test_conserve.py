@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from regelwerk.dsl.parse import parse_text
 from regelwerk.dsl.printer import print_module
 from regelwerk.interpreter.scenario import run_scenarios
@@ -15,6 +17,16 @@ import regelwerk
 from regelwerk import SaveError
 
 VALID = Path(__file__).parent / "corpus" / "valid" / "conserve.rules"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from("abcd"), max_size=5),
+       st.lists(st.lists(st.sampled_from("abcdz"), max_size=4), max_size=3))
+def test_each_once_counts_every_item_once_and_nothing_else(items, zones):
+    """The library's one-pass check agrees with its definition, counted item by item."""
+    total = sum(len(z) for z in zones)
+    every_once = all(sum(z.count(x) for z in zones) == 1 for x in items)
+    assert each_once(items, *zones) == (len(items) == total and every_once)
 
 
 def test_each_once_over_lists_sets_and_maps():

@@ -38,7 +38,9 @@ def each_once(items: Iterable[Hashable], *zones: Any) -> bool:
     """Whether every item lies in exactly one of the zones, and the zones hold nothing else."""
     want = list(items)
     got = _counts(zones)
-    return len(want) == sum(got.values()) and all(got[x] == 1 for x in want)
+    # every item counted once (`got[x] == 1` for each x, looked up in C: traced games check
+    # this after each step that writes a zone), and nothing more in the zones than the items
+    return len(want) == sum(got.values()) and set(map(got.__getitem__, want)) <= {1}
 
 
 def misplaced(items: Iterable[Hashable], zones: dict[str, Any]) -> list[tuple[Hashable, list[str]]]:
