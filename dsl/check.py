@@ -16,6 +16,7 @@ from typing import Any
 from ..interpreter.stdlib.grid import square_name
 from . import ast as A
 from .check_conserve import check_conserve
+from .check_constants import check_constants
 from .check_expr import CHANCE_NAMES, DIRECTIONS, ExprChecker
 from .check_runaway import check_runaway
 from .data_files import DataReader, decode_data
@@ -574,6 +575,7 @@ class _Checker(ExprChecker):
             self.scenario(sc)
         m.suspends = self.suspending_procedures()
         check_runaway(m, self.err, m.type_of)
+        check_constants(m, self.err)
         return m
 
     def params(self, params: tuple, scope: dict[str, Type], action: bool = False) -> dict[str, Type]:
@@ -713,5 +715,6 @@ def check_modules(modules: list[A.Module], root: str | Path | None = None) -> tu
     c.diags.extend(check_quotes(modules))  # quotes against the seed lines they cite (W002-W004)
     c.diags.extend(check_conserve(model))  # `conserve ... in` zones (E230)
     order = {m.path: i for i, m in enumerate(modules)}
-    diags = sorted(c.diags, key=lambda d: (order.get(d.span.file, 0), d.span.line, d.span.column))
+    unique = {(d.code, d.span, d.message): d for d in c.diags}  # two checks may see one fault
+    diags = sorted(unique.values(), key=lambda d: (order.get(d.span.file, 0), d.span.line, d.span.column))
     return model, diags

@@ -23,6 +23,7 @@ from ..dsl.check import suspends
 from ..dsl.types import RANGE, Elem, SetOf
 from .blocks import BlockBuilder, action_preconditions, names_in
 from .codegen import CodeGen
+from .codetext import code_only, sub_code
 from .hoist import Hoister, parts
 from .library import LIBRARY
 from .memo import level_key, plain_type
@@ -371,13 +372,14 @@ def rows_hoisted(lines: list[str], params: int, fresh: Any, complete: set[str]) 
         outer = {f"p{j}" for j in range(i)}
         rows: dict[tuple[str, str], str] = {}
         for k in range(head + 1, end):
-            for table, param in _ROW.findall(lines[k]):
+            for table, param in _ROW.findall(code_only(lines[k])):
                 if param in outer and table in complete and (table, param) not in rows:
                     rows[(table, param)] = fresh("row")
         if not rows:
             continue
+        rename = {f"{table}[{param}][": f"{row}[" for (table, param), row in rows.items()}
+        pattern = re.compile("|".join(re.escape(old) for old in rename))
         for k in range(head + 1, end):
-            for (table, param), row in rows.items():
-                lines[k] = lines[k].replace(f"{table}[{param}][", f"{row}[")
+            lines[k] = sub_code(pattern, lambda m, names=rename: names[m[0]], lines[k])
         lines[head:head] = [f"{' ' * ind}{row} = {table}[{param}]" for (table, param), row in rows.items()]
     return lines

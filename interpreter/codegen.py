@@ -41,6 +41,7 @@ from ..dsl.types import (
     Type,
     is_finite,
 )
+from .codetext import code_only
 from .errors import RuleFailure
 from .hoist import Hoister, names
 from .library import LIBRARY
@@ -247,6 +248,8 @@ class CodeGen:
             return f"({text})"
         if isinstance(e, A.Compare):
             if e.op in ("==", "!=") and isinstance(e.right, A.NoneLit):  # none is one object
+                if _is_value(e.left) or self._constant(e.left, sc):  # `ace != none`: no `is` of a literal
+                    return f"({sub(e.left)} {e.op} None)"
                 return f"({sub(e.left)} {'is' if e.op == '==' else 'is not'} None)"
             return f"({sub(e.left)} {e.op} {sub(e.right)})"
         if isinstance(e, A.BoolOp):
@@ -969,7 +972,7 @@ class CodeGen:
         """Emit `def name(G, *params)` with the bindings its body uses (state, constants,
         journal, current player, maps bound once)."""
         body = body_lines or ["    pass"]
-        text = "\n".join(body)
+        text = code_only("\n".join(body))
         head = [f"def {name}({', '.join(['G'] + params)}):"]
         stable = sorted({int(i) for i in _STABLE.findall(text)})
         konst = sorted({int(i) for i in _KONST.findall(text)})
@@ -993,6 +996,11 @@ def _may_hold_dict(t: Type) -> bool:
     if isinstance(t, (ListOf, SetOf)):
         return _may_hold_dict(t.elem)
     return not isinstance(t, Elem) and t not in (INT, BOOL, TEXT, NONE, RANGE)
+
+
+def _is_value(e: A.Node) -> bool:
+    """A literal written as a Python display: `is` on it would be a SyntaxWarning."""
+    return isinstance(e, (A.IntLit, A.StrLit, A.BoolLit, A.ListLit, A.MapLit, A.SetLit, A.RecordLit, A.Range))
 
 
 def _is_name(code: str) -> bool:

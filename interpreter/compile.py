@@ -28,6 +28,7 @@ from .boards import Boards
 from .codegen import CodeGen, ModelFacts, model_facts
 from .errors import Abandoned, BudgetExceeded, EngineError, RuleFailure
 from .library import LIBRARY
+from .locate import plain
 from .machine import MachineBuilder
 from .memo import state_free
 from .reads import state_reads
@@ -142,7 +143,9 @@ class Program:
         domains = game.domains()
         out = {}
         for name, decl in self.model.vars.items():
-            default = self.expr(decl.default)(game) if decl.default is not None else None
+            default = None
+            if decl.default is not None:
+                default = _worked_out(self.expr(decl.default), game, f"the start value of '{name}'", decl.span)
             out[name] = materialize(self.var_types[name], default, domains)
         return out
 
@@ -181,7 +184,7 @@ def _worked_out(fn: Any, holder: Any, what: str, span: A.Span) -> Any:
     try:
         return fn(holder)
     except (KeyError, IndexError, TypeError, ValueError, ZeroDivisionError, RecursionError, OverflowError) as err:
-        raise RuleFailure(f"{what} cannot be worked out: {type(err).__name__}: {err}", span) from None
+        raise RuleFailure(f"{what} cannot be worked out: {plain(err)}", span) from None
 
 
 class _ConstHolder:

@@ -22,6 +22,7 @@ from typing import Any
 from ..dsl import ast as A
 from . import ir
 from .codegen import CodeGen
+from .codetext import code_only, sub_code
 from .game import SKIPPED_PLAY_WORK
 from .recording import EVENTS, KEY, auto_step_code, kept_close_code
 from .runtime import CALL_WORK
@@ -31,6 +32,7 @@ _CURRENT = re.compile(r"\b_cur\b")  # an inlined body's own binding of `current`
 _LOCALS = re.compile(r"\bL\b")
 _STABLE_VAR = re.compile(r"\b_sv(\d+)\b")  # a state variable bound once (codegen.CodeGen.var)
 _SET_PC = re.compile(r"^( *)pc = \d+$")
+_OUT = re.compile(r"\bout\.append\(")  # an enumeration's own list, renamed where it is inlined
 MAX_INLINE = 40  # lines of an action's enumeration inlined where a block offers it
 
 
@@ -96,7 +98,7 @@ class MachineBuilder:
             lines.extend(body)
         self.g.in_block = False
         lines = _without_dead_pc(lines)
-        if any(_LOCALS.search(line) for line in lines):  # the frame's locals, when some op keeps any
+        if any(_LOCALS.search(code_only(line)) for line in lines):  # the frame's locals, when some op keeps any
             lines.insert(0, "    L = F[2]")
         self.g.function(name, ["F", "m=None"], lines)
         return name
@@ -370,9 +372,9 @@ class MachineBuilder:
                 continue
             if params:
                 out.append(f"{inner}{', '.join(f'p{j}' for j in range(params))}, = m[1]")
-            if any(_CURRENT.search(line) for line in body):
+            if any(_CURRENT.search(code_only(line)) for line in body):
                 out.append(f"{inner}_mover = G.current")
-            out.extend(inner + _CURRENT.sub("_mover", line[4:]) for line in body)
+            out.extend(inner + sub_code(_CURRENT, "_mover", line[4:]) for line in body)
         out.append(f"{ind}    except _RULE_ERRORS as err:")
         out.append(f"{ind}        raise G._action_failure(m, err) from err")
         if self.record:  # the move's step (Game._take_recorded opened it) ends with its effect
@@ -388,14 +390,14 @@ class MachineBuilder:
         if len(body) > MAX_INLINE:
             out.append(f"{ind}{src.enum}(G, legal)")
             return
-        if any(_CURRENT.search(line) for line in body):
+        if any(_CURRENT.search(code_only(line)) for line in body):
             out.append(f"{ind}_mover = G.current")
         body = self.bound_here(body, out, ind)
         leaves = any(line.strip() == "return" for line in body)
         if leaves:
             out.append(f"{ind}while True:  # {action}: one pass; a failed precondition breaks out")
         for line in body:  # a precondition before every loop fails with `return`: leave instead
-            line = _CURRENT.sub("_mover", line.replace("out.append(", "legal.append("))
+            line = sub_code(_CURRENT, "_mover", sub_code(_OUT, "legal.append(", line))
             if line.strip() == "return":
                 line = line.replace("return", "break")
             out.append(ind + (line if leaves else line[4:]))
@@ -408,12 +410,13 @@ class MachineBuilder:
         listing starts, as `_se<i>`, instead of at the block's top."""
         stable = set(self.g.stable.values())
         names = list(self.g.m.vars)
-        here = sorted({int(i) for line in body for i in _STABLE_VAR.findall(line)} - stable)
+        here = sorted({int(i) for line in body for i in _STABLE_VAR.findall(code_only(line))} - stable)
         for i in here:
             out.append(f"{ind}_se{i} = V[{names[i]!r}]")
         if not here:
             return body
-        return [_STABLE_VAR.sub(lambda m: f"_se{m[1]}" if int(m[1]) in here else m[0], line) for line in body]
+        return [sub_code(_STABLE_VAR, lambda m: f"_se{m[1]}" if int(m[1]) in here else m[0], line)
+                for line in body]
 
     def event(self, ev: str, out: list[str], ind: str) -> None:
         """Traced only: note an event in the open step of this block's rule (opened if need be).

@@ -120,6 +120,8 @@ TEXTS = {
              5, 30, "zone 'n' is int: a zone is a list or set, or a map of them"),
     'E240': (G + "const C = 1 // 0\n" + A + F,
              2, 16, "division by zero: the divisor is always 0"),
+    'E244': (G + "const XS = [1, 2]\nconst Y = XS[2]\n" + A + F,
+             3, 11, "'XS[2]' cannot be worked out: index 2 is past the end of a list of 2"),
     'E241': (G + "define f(k: int): int = g(k)\ndefine g(k: int): int = f(k)\nconst C = f(3)\n" + A + F,
              2, 1, "definition 'f' calls itself: f → g → f"),
     'E242': (G + "state\n    n: int = 0\naction a\n    require possible(a)\n    add 1 to n\n" + F,

@@ -1,0 +1,153 @@
+"""Issue 22 ("Trust III"), one regression test per defect, each failing before its fix: a
+ruleset that checks clean never fails for a reason the checker could see."""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import pytest
+from conftest import BUNDLED
+from regelwerk.dsl.diagnostics import RulesError
+from regelwerk.interpreter.scenario import run_scenarios
+from test_docs import EXAMPLES
+
+import regelwerk
+from regelwerk.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = sorted((ROOT / "tests" / "corpus" / "valid").glob("*.rules"))
+
+
+def run(capsys, *argv: object) -> tuple[int, str, str]:
+    code = main([str(a) for a in argv])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def errors(text: str) -> list[tuple[int, int, str, str]]:
+    """(line, column, code, message) of every error `check` reports for `text`."""
+    with pytest.raises(RulesError) as info:
+        regelwerk.load_text(text, "t.rules")
+    return [(d.span.line, d.span.column, d.code, d.message) for d in info.value.diagnostics
+            if d.severity == "error"]
+
+
+def play_out(ruleset: regelwerk.Ruleset, seed: int = 1, steps: int = 200, **kw) -> regelwerk.Game:
+    game = ruleset.new_game(seed=seed, **kw)
+    for i in range(steps):
+        if game.is_over:
+            break
+        moves = game.legal_actions()
+        game.apply(moves[(i * 7 + seed) % len(moves)])
+    return game
+
+
+# ---------------------------------------------------------------------- §1 valid rules that crash
+CARDS = """\
+players A, B
+
+enum Card = J, Q, K, V, L, G, F, m, pc, out, legal, st, key, MISSING, E, SPANS
+
+const RANK = {J: 1, Q: 2, K: 3, V: 4, L: 5, G: 6, F: 7}
+
+state
+    total: int = 0
+    last: Card? = none
+
+action take(c: Card)
+    "the _cur mark is placed by out.append( and K"
+    add (if c in RANK then RANK[c] else 1) to total
+    set last = c
+    log "the _cur mark is placed, V K J L _sv0 _kc0 _T1[p0][ out.append( return"
+    if total > 12
+        finish winner current
+
+flow
+    repeat
+        turn
+            play take
+"""
+
+
+def test_user_names_and_texts_are_not_captured_by_the_generated_code(capsys, tmp_path):
+    """An enum member `K` was read as the generated code's constants binding `K`, so `run`
+    ended in "AttributeError: '_ConstHolder' object has no attribute 'journal'"; a log text
+    naming `_cur` was traced as "_mover"."""
+    path = tmp_path / "cards.rules"
+    path.write_text(CARDS, encoding="utf-8")
+    code, out, err = run(capsys, "run", path, "--seed", 3, "--trace", tmp_path / "t.jsonl")
+    assert code == 0 and "internal error" not in err, err
+    ruleset = regelwerk.load(path)
+    for record in (False, True):
+        game = play_out(ruleset, record=record)
+        assert game.is_over
+    game = play_out(ruleset, record=True)
+    logs = [ev["message"] for st in game.trace for ev in st.get("events") or () if ev.get("event") == "log"]
+    assert logs and set(logs) == {"the _cur mark is placed, V K J L _sv0 _kc0 _T1[p0][ out.append( return"}
+    assert {st["quote"] for st in game.trace if st.get("rule") == "take"} == {
+        "the _cur mark is placed by out.append( and K"}
+
+
+START_DIVISION = """\
+players A, B
+state
+    x: int = 1 // 0
+action go
+    add 1 to x
+flow
+    turn
+        play go
+"""
+
+
+@pytest.mark.parametrize(("text", "where", "code"), [
+    (START_DIVISION, (3, 19), "E240"),
+    ("players A, B\noption d: int = 0\nconst Q = 10 // d\nstate\n    x: int = Q\n"
+     "flow\n    finish draw\n", (3, 17), "E240"),
+    ("players A, B\nconst Z = 0\nstate\n    x: int = 5 % Z\nflow\n    finish draw\n", (4, 18), "E240"),
+    ("players A, B\noption n: int = 3 // 0\nflow\n    finish draw\n", (2, 22), "E240"),
+    ("players A, B\nconst XS = [1, 2]\nconst Y = XS[2]\nflow\n    finish draw\n", (3, 11), "E244"),
+    ("players A, B\nenum C = a, b\nconst T = {a: 1}\nconst Y = T[b]\nflow\n    finish draw\n", (4, 11), "E244"),
+])
+def test_constant_values_are_worked_out_at_check_time(text, where, code):
+    """`x: int = 1 // 0` checked clean and `run` ended in "internal error: ZeroDivisionError"
+    (exit 70): start values, option defaults and constants are worked out when checking."""
+    got = errors(text)
+    assert [(line, col, c) for line, col, c, _m in got] == [(*where, code)], got
+
+
+def test_a_start_value_that_fails_with_a_chosen_option_fails_located():
+    """A start value that only fails for an option chosen at the start (not the default)
+    is a located RuleFailure, never a Python error."""
+    text = "players A, B\noption d: int = 1\nstate\n    x: int = 10 // d\nflow\n    finish draw\n"
+    ruleset = regelwerk.load_text(text, "t.rules")
+    with pytest.raises(regelwerk.RuleFailure) as info:
+        ruleset.new_game(options={"d": 0})
+    assert "t.rules:4" in str(info.value) and "division by zero" in str(info.value)
+
+
+def _programs() -> list[tuple[str, str | Path]]:
+    out: list[tuple[str, str | Path]] = [(name, path) for name, path in BUNDLED.items()]
+    out += [(p.name, p) for p in CORPUS]
+    out += [(where, text) for where, text in EXAMPLES]
+    out.append(("none-compare", "players A, B\nenum Card = ace, king\nstate\n    x: int = 3\n"
+                "action go(c: Card)\n    require c != none\n    require ace != none\n"
+                "    require 3 != none and [1] != none and none == none\n    add 1 to x\n"
+                "flow\n    turn\n        play go\n"))
+    return out
+
+
+@pytest.mark.parametrize(("name", "source"), _programs(), ids=[n for n, _s in _programs()])
+def test_generated_code_compiles_without_warnings(name, source):
+    """`require ace != none` made Python print `SyntaxWarning: "is not" with a literal` from
+    the generated code: every program compiles with warnings as errors, traced and not, and
+    the scenarios' expressions too."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ruleset = regelwerk.load(source) if isinstance(source, Path) else regelwerk.load_text(source, "d.rules")
+        for record in (False, True):
+            game = ruleset.new_game(record=record)
+            for move in game.legal_actions()[:3]:
+                game.explain(move)
+        assert [r.name for r in run_scenarios(ruleset) if not r.passed] == []
