@@ -602,6 +602,12 @@ class ForChosen(IfStmt):
     item, in the order the player picks them one at a time (with `optional`, he may stop)."""
 
 
+@dataclass(frozen=True, slots=True)
+class IfLet(IfStmt):
+    """`if let p = E` + body [elif/else]: the body runs with `p` bound to E's value when E is not
+    none. Stands for `if E != none` whose body starts with `let p = E`."""
+
+
 def iter_nodes(node) -> Iterator:
     """Every AST node below (and including) `node`, depth first: for generic walks."""
     if isinstance(node, Node):

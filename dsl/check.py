@@ -18,6 +18,7 @@ from . import ast as A
 from .check_conserve import check_conserve
 from .check_constants import check_constants
 from .check_expr import CHANCE_NAMES, DIRECTIONS, ExprChecker
+from .check_narrow import ANY_STATE, common, forget, narrowed, reads_of, remember
 from .check_runaway import check_runaway
 from .data_files import DataReader, decode_data
 from .diagnostics import Diagnostic, did_you_mean
@@ -36,6 +37,7 @@ from .types import (
     Type,
     as_state,
     compatible,
+    fits,
     is_int,
     is_player,
     resolve,
@@ -121,6 +123,8 @@ class _Checker(ExprChecker):
         self.diags: list[Diagnostic] = []
         self.m = Model()
         self.goto_targets: set[str] = set()
+        self._writes_of: dict[int, tuple[A.Node, frozenset[str] | None]] = {}
+        self._trigger_writes: frozenset[str] | None | tuple = ()
         self.reader = DataReader(self.err, self.m.data_files, root)
 
     # ---------------------------------------------------------------- reporting
@@ -305,6 +309,10 @@ class _Checker(ExprChecker):
     # ---------------------------------------------------------------- statements
     def block(self, stmts: tuple, scope: dict[str, Type], ctx: dict) -> bool:
         """Check statements in order; return whether control can fall off the end."""
+        return self.block_scope(stmts, scope, ctx)[0]
+
+    def block_scope(self, stmts: tuple, scope: dict[str, Type], ctx: dict) -> tuple[bool, dict[str, Type]]:
+        """`block`, also giving the scope at its end (whose facts hold after it)."""
         scope = dict(scope)
         reachable = True
         for s in stmts:
@@ -313,59 +321,87 @@ class _Checker(ExprChecker):
                 reachable = True  # report once per block
                 break
             reachable = self.stmt(s, scope, ctx)
-        return reachable
+        return reachable, scope
 
     def stmt(self, s: A.Node, scope: dict[str, Type], ctx: dict) -> bool:
+        falls = self._stmt(s, scope, ctx)
+        if not isinstance(s, A.IfStmt):  # an `if` joins what its branches left (their writes dropped it)
+            self.forget_writes(s, scope)
+        if isinstance(s, A.SetStmt):
+            self.learn_stored(s, scope)
+        return falls
+
+    def learn_stored(self, s: A.SetStmt, scope: dict[str, Type]) -> None:
+        """After `set best = units[i]`, `best` holds a value (until it is written again)."""
+        tt, vt = self.m.types.get(id(s.target), ANY), self.m.types.get(id(s.value), ANY)
+        written = self.writes(s)
+        if not isinstance(tt, Opt) or isinstance(vt, Opt) or vt in (ANY, NONE) or written is None:
+            return
+        place: A.Node = A.Name(s.target.span, s.target.root)
+        for step in s.target.steps:
+            place = A.Field(s.target.span, place, step) if isinstance(step, str) else A.Index(
+                s.target.span, place, step)
+        key = remember(place)
+        by_triggers = self._trigger_writes  # worked out by `writes` above
+        if isinstance(by_triggers, frozenset) and not self.fact_reads(key) & by_triggers:
+            scope[key] = tt.inner  # (unless a trigger may write it again)
+
+    def _stmt(self, s: A.Node, scope: dict[str, Type], ctx: dict) -> bool:
         m = self.m
         if isinstance(s, A.SetStmt):
             tt = self.target(s.target, scope)
             vt = self.expr(s.value, scope)
-            if not compatible(tt, vt) or (vt == NONE and not isinstance(tt, Opt) and tt != ANY):
+            if not isinstance(tt, Opt):
+                vt = self.need(s.value, vt, f"'{s.target.root}' of type {tt}")
+            if not fits(tt, vt):
                 self.err("E216", f"cannot store a {vt} in '{s.target.root}' of type {tt}", s.value.span)
             ctx["writes"] = True
         elif isinstance(s, (A.AddStmt, A.RemoveStmt)):
             tt = self.target(s.target, scope).base
             vt = self.expr(s.value, scope)
-            word = "add" if isinstance(s, A.AddStmt) else "remove"
-            if tt == INT and not is_int(vt):
-                self.err("E216", f"cannot {word} a {vt} to a number", s.value.span)
-            elif isinstance(tt, (ListOf, SetOf)) and not compatible(tt.item, vt):
-                self.err("E216", f"cannot {word} a {vt} to a collection of {tt.item}", s.value.span)
-            elif tt not in (INT, ANY) and not isinstance(tt, (ListOf, SetOf, MapOf)):
-                self.err("E216", f"'{word}' needs a number, list or set, not {tt}", s.target.span)
+            self.check_put("add" if isinstance(s, A.AddStmt) else "remove", s.target, tt, s.value, vt)
             ctx["writes"] = True
         elif isinstance(s, A.ClearStmt):
             self.target(s.target, scope)
         elif isinstance(s, A.LetStmt):
             if isinstance(s.value, A.Call):
-                vt = self.call(s.value, scope, allow_chance=True)
+                vt = narrowed(s.value, self.call(s.value, scope, allow_chance=True), scope)
+                self.m.types[id(s.value)] = vt
             else:
                 vt = self.expr(s.value, scope)
             if s.name in m.vars or s.name in m.consts:
                 self.err("E217", f"'let {s.name}' would hide the state or constant '{s.name}'", s.span)
-            scope[s.name] = vt
+            self.bind(scope, s.name, vt)
         elif isinstance(s, (A.MoveStmt, A.DrawStmt)):
             if isinstance(s, A.MoveStmt):
-                self.expr(s.item, scope)
+                it = self.expr(s.item, scope)
+                src = self.target(s.source, scope).base
+                dst = self.target(s.dest, scope).base
+                self.check_put("move", s.source, src, s.item, it)
+                self.check_put("move", s.dest, dst, s.item, it)
             else:
-                ct = self.expr(s.count, scope)
+                ct = self.need(s.count, self.expr(s.count, scope), "'draw'")
                 if not is_int(ct):
                     self.err("E207", f"'draw' needs a number of items, not {ct}", s.count.span)
-            self.target(s.source, scope)
-            self.target(s.dest, scope)
+                for zone in (s.source, s.dest):
+                    zt = self.target(zone, scope).base
+                    if not isinstance(zt, (ListOf, SetOf)) and zt != ANY:
+                        self.err("E216", f"'draw' takes items from a list or set to a list or set, "
+                                 f"not {zt}", zone.span)
         elif isinstance(s, A.ShuffleStmt):
             tt = self.target(s.target, scope).base
             if not isinstance(tt, ListOf) and tt != ANY:
                 self.err("E216", f"only a list can be shuffled, not {tt}", s.target.span)
         elif isinstance(s, A.RequireStmt):
             self.want_bool(s.test, self.expr(s.test, scope))
+            scope.update(self.with_facts(s.test, {}, True))
             if ctx.get("kind") == "action" and ctx.get("effects_started"):
                 self.err("E303", "'require' after an effect: preconditions come first", s.span,
                          "move it above the first effect, or use 'if'")
         elif isinstance(s, A.FinishStmt):
             inner = {**scope, s.var: PLAYER} if s.var else scope
             for x in s.exprs:
-                t = self.expr(x, inner)
+                t = self.need(x, self.expr(x, inner), f"'finish {s.kind}'")
                 if s.kind == "ranking" and not is_int(t) and not isinstance(t.base, ListOf):
                     self.err("E216", f"a ranking key is a number or a list of numbers, not {t}", x.span)
                 if s.kind == "winner" and not is_player(t) and t.base != ListOf(PLAYER):
@@ -373,33 +409,42 @@ class _Checker(ExprChecker):
             return False
         elif isinstance(s, A.DoStmt):
             p = m.procedures.get(s.name)
-            for a in s.args:
-                self.expr(a, scope)
+            argtypes = [self.expr(a, scope) for a in s.args]
             if p is None:
                 self.err("E218", f"unknown procedure '{s.name}'", s.span, did_you_mean(s.name, m.procedures))
             elif len(p.params) != len(s.args):
                 self.err("E212", f"'{s.name}' takes {len(p.params)} argument(s), got {len(s.args)}", s.span)
+            else:
+                self.check_args(s.name, p.params, s.args, argtypes)
         elif isinstance(s, A.PlayStmt):
             for a in s.actions:
                 if a not in m.actions:
                     self.err("E219", f"unknown action '{a}'", s.span, did_you_mean(a, m.actions))
                 self.offered.add(a)
             if s.by is not None:
-                self.expr(s.by, scope)
+                bt = self.need(s.by, self.expr(s.by, scope), "'play ... by'")
+                if not is_player(bt):
+                    self.err("E216", f"'by' names a player, not {bt}", s.by.span)
             if ctx.get("kind") in ("action", "define"):
                 self.err("E304", "'play' offers actions: use it in the flow or a procedure", s.span,
                          "inside an action, use 'choose'")
         elif isinstance(s, A.ChooseStmt):
-            dt = self.expr(s.domain, scope)
+            dt = self.need(s.domain, self.expr(s.domain, scope), f"'choose {s.name} in'")
             inner = dict(scope)
-            inner[s.name] = dt.item
+            self.bind(inner, s.name, dt.item)
             if s.where is not None:
                 self.want_bool(s.where, self.expr(s.where, inner))
             if s.by is not None:
-                bt = self.expr(s.by, scope)
+                bt = self.need(s.by, self.expr(s.by, scope), "'choose ... by'")
                 if not is_player(bt):
                     self.err("E216", f"'by' names a player, not {bt}", s.by.span)
-            scope[s.name] = dt.item
+            forget(scope, self.all_state)  # a decision: other rules may run before it is made
+            self.bind(scope, s.name, dt.item)
+            if s.where is not None:  # what is chosen met the condition
+                local = set(scope) - self.all_state
+                scope.update({k: t for k, t in self.with_facts(s.where, {}, True).items()
+                              if self.fact_reads(k) <= local})
+            return True
         elif isinstance(s, A.BreakStmt):
             if not ctx.get("loop"):
                 self.err("E305", "'break' outside a loop", s.span)
@@ -413,7 +458,7 @@ class _Checker(ExprChecker):
         elif isinstance(s, A.RevealStmt):
             self.expr(s.value, scope)
             if s.to is not None:
-                t = self.expr(s.to, scope)
+                t = self.need(s.to, self.expr(s.to, scope), "'reveal ... to'")
                 if not is_player(t):
                     self.err("E216", f"'reveal ... to' names a player, not {t}", s.to.span)
         elif isinstance(s, A.AbandonStmt):
@@ -430,35 +475,52 @@ class _Checker(ExprChecker):
                 self.err("E216", f"the device's outcome is {ctx['result_type']}, not {t}", s.value.span)
             return False
         elif isinstance(s, A.IfStmt):
-            falls = False
+            cur = scope
+            ends = []  # the scopes of the ways that reach the statement after the if
             for test, body in s.branches:
-                self.want_bool(test, self.expr(test, scope))
-                falls |= self.block(body, scope, ctx)
-            falls |= self.block(s.orelse, scope, ctx) if s.orelse else True
-            return falls
+                self.want_bool(test, self.expr(test, cur))
+                falls, end = self.block_scope(body, self.with_facts(test, cur, True), ctx)
+                if falls:
+                    ends.append(end)
+                cur = self.with_facts(test, cur, False)
+            if s.orelse:
+                falls, end = self.block_scope(s.orelse, cur, ctx)
+                if falls:
+                    ends.append(end)
+            else:
+                ends.append(cur)
+            joined = common(ends)
+            for key in [k for k in scope if k.startswith("?")]:
+                del scope[key]
+            scope.update(joined)
+            return bool(ends)
         elif isinstance(s, A.ForStmt):
-            dt = self.expr(s.domain, scope)
+            dt = self.need(s.domain, self.expr(s.domain, scope), f"'for {s.var} in'")
+            self.forget_writes(s, scope)  # the body's writes hold when it runs again
             inner = dict(scope)
-            inner[s.var] = dt.item
+            self.bind(inner, s.var, dt.item)
             self.block(s.body, inner, {**ctx, "loop": True})
         elif isinstance(s, A.RepeatStmt):
             if s.times is not None:
-                t = self.expr(s.times, scope)
+                t = self.need(s.times, self.expr(s.times, scope), "'repeat'")
                 if not is_int(t):
                     self.err("E207", f"'repeat' needs a number of times, not {t}", s.times.span)
+            self.forget_writes(s, scope)
             self.block(s.body, scope, {**ctx, "loop": True})
             if s.times is None:
                 return _has_break(s.body)
         elif isinstance(s, A.WhileStmt):
+            self.forget_writes(s, scope)
             self.want_bool(s.test, self.expr(s.test, scope))
-            self.block(s.body, scope, {**ctx, "loop": True})
+            self.block(s.body, self.with_facts(s.test, scope, True), {**ctx, "loop": True})
         elif isinstance(s, A.TurnStmt):
             if s.player is not None:
-                t = self.expr(s.player, scope)
+                t = self.need(s.player, self.expr(s.player, scope), "'turn'")
                 if not is_player(t):
                     self.err("E216", f"'turn' names a player, not {t}", s.player.span)
             if ctx.get("kind") not in ("flow", "procedure"):
                 self.err("E304", "'turn' belongs in the flow or a procedure", s.span)
+            forget(scope, self.all_state)
             return self.block(s.body, scope, ctx)
         elif isinstance(s, A.PhaseStmt):
             if ctx.get("kind") != "flow":
@@ -468,6 +530,7 @@ class _Checker(ExprChecker):
             m.phases[s.name] = s
             if ctx.get("depth", 0) == 0:
                 self.top_phases.append(s.name)
+            forget(scope, self.all_state)  # a goto may enter here from anywhere
             return self.block(s.body, scope, {**ctx, "depth": ctx.get("depth", 0) + 1})
         chance_let = isinstance(s, A.LetStmt) and isinstance(s.value, A.Call) and (
             s.value.func in m.devices or s.value.func in CHANCE_NAMES)
@@ -483,6 +546,95 @@ class _Checker(ExprChecker):
         ):
             self.err("E304", "a device cannot stop for a decision", s.span)
         return True
+
+    def check_args(self, name: str, params: tuple, args: tuple, argtypes: list[Type]) -> None:
+        """A procedure's arguments against its parameters' declared types."""
+        for p, a, at in zip(params, args, argtypes, strict=True):
+            if p.type is None:
+                continue
+            want = self.resolve(p.type)
+            if not isinstance(want, Opt):
+                at = self.need(a, at, f"'{name}'")
+            if not fits(want, at):
+                self.err("E204", f"argument '{p.name}' of '{name}' should be {want}, not {at}", a.span)
+
+    def fact_reads(self, key: str) -> frozenset[str]:
+        return reads_of(key)
+
+    def check_put(self, word: str, zone: A.Target, zt: Type, value: A.Node, vt: Type) -> None:
+        """`add`/`remove`/`move`: a number to a number, an item to a list or set of its kind."""
+        where = "to" if word == "add" else "from" if word == "remove" else "to or from"
+        if zt == INT:
+            vt = self.need(value, vt, f"'{word}'")
+            if not is_int(vt):
+                self.err("E216", f"cannot {word} a {vt} {where} a number", value.span)
+        elif isinstance(zt, (ListOf, SetOf)):
+            if not isinstance(zt.item, Opt):
+                vt = self.need(value, vt, f"'{word}' {where} a collection of {zt.item}")
+            if not fits(zt.item, vt):
+                self.err("E216", f"cannot {word} a {vt} {where} a collection of {zt.item}", value.span)
+        elif zt != ANY:
+            self.err("E216", f"'{word}' needs a number, list or set, not {zt}", zone.span)
+
+    # ------------------------------------------------------------- what holds where (narrowing)
+    def forget_writes(self, s: A.Node, scope: dict[str, Type]) -> None:
+        """After `s`, drop the facts that its writes (or the rules it lets run) may have undone."""
+        written = self.writes(s)
+        forget(scope, self.all_state if written is None else written)
+
+    @property
+    def all_state(self) -> frozenset[str]:
+        return frozenset(self.m.vars) | {"current", "round", "current_phase", ANY_STATE}
+
+    def writes(self, s: A.Node) -> frozenset[str] | None:
+        """The names `s` may change (state roots, rebound locals, and what triggers then write);
+        None when it may run other rules (a decision, a procedure, a turn, a device)."""
+        cache = self._writes_of
+        if id(s) not in cache:
+            cache[id(s)] = (s, self._writes(s))  # the node too, so its id is not reused
+        return cache[id(s)][1]
+
+    def _writes(self, s: A.Node) -> frozenset[str] | None:
+        m = self.m
+        if isinstance(s, (A.SetStmt, A.AddStmt, A.RemoveStmt, A.ClearStmt, A.ShuffleStmt)):
+            return self.with_triggers({s.target.root, ANY_STATE})
+        if isinstance(s, (A.MoveStmt, A.DrawStmt)):
+            return self.with_triggers({s.source.root, s.dest.root, ANY_STATE})
+        if isinstance(s, A.LetStmt):
+            if isinstance(s.value, A.Call) and (s.value.func in m.devices or s.value.func in CHANCE_NAMES):
+                return None
+            return frozenset({s.name})
+        if isinstance(s, (A.DoStmt, A.PlayStmt, A.ChooseStmt, A.TurnStmt, A.PhaseStmt, A.GotoStmt)):
+            return None
+        out: set[str] = set()
+        if isinstance(s, A.IfStmt):
+            parts = [x for _, body in s.branches for x in body] + list(s.orelse)
+        elif isinstance(s, (A.ForStmt, A.RepeatStmt, A.WhileStmt)):
+            parts = list(s.body)
+            if isinstance(s, A.ForStmt):
+                out.add(s.var)
+        else:
+            return frozenset()
+        for x in parts:
+            w = self.writes(x)
+            if w is None:
+                return None
+            out |= w
+        return frozenset(out)
+
+    def with_triggers(self, names: set[str]) -> frozenset[str] | None:
+        """A write may make a `when` true, whose body then writes too."""
+        if self._trigger_writes == ():
+            self._trigger_writes = frozenset()  # while working it out: the bodies' own writes
+            total: frozenset[str] | None = frozenset()
+            for t in self.m.triggers:
+                for x in t.body:
+                    w = self.writes(x)
+                    total = None if w is None or total is None else total | w
+            self._trigger_writes = total
+            self._writes_of.clear()  # worked out without the triggers' writes: again, with them
+        tw = self._trigger_writes
+        return None if tw is None else frozenset(names) | tw
 
     # ---------------------------------------------------------------- whole model
     def run(self, modules: list[A.Module]) -> Model:
@@ -502,7 +654,10 @@ class _Checker(ExprChecker):
         for o in m.options.values():  # all types first: a default may name a later option
             m.option_types[o.name] = self.declared(o.type)
         for o in m.options.values():
-            self.expr(o.default, {})
+            ot, dt = m.option_types[o.name], self.expr(o.default, {})
+            if not fits(ot, dt):
+                self.err("E216", f"the default {dt} does not fit option '{o.name}' of type {ot}",
+                         o.default.span)
         for c in m.consts.values():
             m.const_types[c.name] = self.expr(c.value, {})
         for v in m.vars.values():
@@ -510,7 +665,7 @@ class _Checker(ExprChecker):
             if v.default is not None:
                 dt = self.expr(v.default, {})
                 target = vt.val if isinstance(vt, MapOf) else vt
-                if not compatible(target, dt) and not compatible(vt, dt):
+                if not fits(target, dt) and not fits(vt, dt):
                     self.err("E216", f"default {dt} does not fit {vt}", v.default.span)
             else:
                 leaf = vt
@@ -525,7 +680,11 @@ class _Checker(ExprChecker):
         for d in m.defines.values():
             scope = self.params(d.params, {})
             result = self.expr(d.value, scope)
-            m.define_types[d.name] = result if d.type is None else self.resolve(d.type)
+            declared = None if d.type is None else self.resolve(d.type)
+            if declared is not None and not fits(declared, result):
+                self.err("E216", f"'{d.name}' is declared {declared}, but its value is {result}",
+                         d.value.span)
+            m.define_types[d.name] = result if declared is None else declared
         for a in m.actions.values():
             scope = self.params(a.params, {}, action=True)
             self.block(a.body, scope, {"kind": "action"})

@@ -207,4 +207,38 @@ def _frozen(items: list[Any]) -> frozenset:
 
 def check_constants(model: Any, report: Report) -> None:
     """Report every failure that working out the model's constant values would meet."""
+    check_fixed_reads(model, report)
     ConstantFolder(model, report).run()
+
+
+def check_fixed_reads(model: Any, report: Report) -> None:
+    """An option's default, a constant and a start value are worked out before the game has
+    any state, so none of them may read a state variable, directly or through a definition
+    (E246). `current`, `round` and the players are known by then."""
+    memo: dict[str, str | None] = {}
+
+    def via_define(name: str) -> str | None:
+        if name not in memo:
+            memo[name] = None  # a definition reached again while being read
+            memo[name] = first_read(model.defines[name].value)
+        return memo[name]
+
+    def first_read(e: A.Node) -> str | None:
+        for n in A.iter_nodes(e):
+            if isinstance(n, A.Name) and n.name in model.vars:
+                return n.name
+            if isinstance(n, A.Call) and n.func in model.defines:
+                found = via_define(n.func)
+                if found is not None:
+                    return found
+        return None
+
+    fixed = [(f"option '{o.name}'", o.default) for o in model.options.values()]
+    fixed += [(f"constant '{c.name}'", c.value) for c in model.consts.values()]
+    fixed += [(f"the start value of '{v.name}'", v.default) for v in model.vars.values() if v.default is not None]
+    for what, e in fixed:
+        var = first_read(e)
+        if var is not None:
+            report("E246", f"{what} reads the state variable '{var}', but it is worked out before the "
+                   "game has any state", e.span, "use a constant or an option here, or set the value "
+                   "in the flow before the first turn")

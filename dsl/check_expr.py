@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import ast as A
+from .check_narrow import facts, forget, narrowed
 from .diagnostics import did_you_mean
 from .types import (
     ANY,
@@ -27,6 +28,7 @@ from .types import (
     SetOf,
     Type,
     compatible,
+    fits,
     is_bool,
     is_int,
     is_player,
@@ -40,7 +42,30 @@ CHANCE_NAMES = ("roll", "random", "shuffled", "bernoulli")
 
 
 def _first_known(types: list[Type]) -> Type:
-    return next((t for t in types if t not in (ANY, NONE)), ANY)
+    known = next((t for t in types if t not in (ANY, NONE)), ANY)
+    if NONE in types:  # `[a, none]` holds a value or none
+        return NONE if known == ANY else optional(known)
+    return known
+
+
+_KIND_WORDS = {
+    "int": "a number", "bool": "true or false", "player": "a player", "dir": "a direction",
+    "place": "a square or node of a board", "sized": "a text, list, set or map",
+    "coll": "a list, set, map or range", "list": "a list", "map": "a map",
+    "lists": "a collection of lists", "any": "a value",
+}
+
+
+def _join(a: Type, b: Type) -> Type:
+    """The item type of a list made of items of types `a` and `b` (`rest + [none]`)."""
+    if a == ANY or b == ANY:
+        return ANY
+    if a == NONE or b == NONE:
+        other = b if a == NONE else a
+        return NONE if other == NONE else optional(other)
+    if isinstance(a, Opt) or isinstance(b, Opt):
+        return optional(a.base if a.base != ANY else b.base)
+    return a
 
 
 class ExprChecker:
@@ -60,7 +85,7 @@ class ExprChecker:
     def visible_names(self, scope: dict[str, Type]) -> set[str]:
         m = self.m
         return (
-            set(scope) | set(m.vars) | set(m.consts) | set(m.options) | set(m.defines) | set(m.data)
+            {n for n in scope if not n.startswith("?")} | set(m.vars) | set(m.consts) | set(m.options) | set(m.defines) | set(m.data)
             | set(m.element_type) | set(m.enums) | set(m.boards) | KEYWORD_VALUES
             | set(DIRECTIONS) | {"Player", "Direction"}
         )
@@ -70,9 +95,34 @@ class ExprChecker:
             self.err("E211", f"expected a condition (true/false), found {t}", e.span)
 
     def expr(self, e: A.Node, scope: dict[str, Type]) -> Type:
-        t = self._expr(e, scope)
+        t = narrowed(e, self._expr(e, scope), scope)
         self.m.types[id(e)] = t
         return t
+
+    def need(self, e: A.Node, t: Type, what: str) -> Type:
+        """`t` without `?`, reporting E245 when the value may be none where `what` needs one."""
+        if t == NONE:
+            self.err("E245", f"{what} needs a value, not none", e.span)
+            return ANY
+        if isinstance(t, Opt):
+            from .printer import expr_text
+
+            text = expr_text(e)
+            self.err("E245", f"'{text}' may be none, but {what} needs a value", e.span,
+                     f"test it first: 'if {text} != none' (or 'if let x = {text}', or "
+                     f"'require {text} != none')")
+            return t.inner
+        return t
+
+    def with_facts(self, test: A.Node, scope: dict[str, Type], when: bool) -> dict[str, Type]:
+        """`scope` plus what `test` (already checked) proves where it is `when`."""
+        found = facts(test, self.m.types, when)
+        return {**scope, **found} if found else scope
+
+    def bind(self, scope: dict[str, Type], name: str, t: Type) -> None:
+        """Bind a local, in place; facts about an earlier value of the name no longer hold."""
+        forget(scope, {name})
+        scope[name] = t
 
     def _expr(self, e: A.Node, scope: dict[str, Type]) -> Type:
         if isinstance(e, A.IntLit):
@@ -96,9 +146,13 @@ class ExprChecker:
                 kt, vt = self.expr(k, scope), self.expr(v, scope)
             return MapOf(kt, vt)
         if isinstance(e, A.Index):
-            bt = self.expr(e.base, scope)
+            bt = self.need(e.base, self.expr(e.base, scope), "indexing")
             kt = self.expr(e.key, scope)
             base = bt.base
+            if isinstance(base, MapOf) and not isinstance(base.key, Opt):
+                kt = self.need(e.key, kt, "a map key")
+            elif isinstance(base, ListOf):
+                kt = self.need(e.key, kt, "a list index")
             if isinstance(base, MapOf):
                 if not compatible(base.key, kt):
                     self.err("E204", f"map key should be {base.key}, not {kt}", e.key.span)
@@ -111,15 +165,18 @@ class ExprChecker:
                 self.err("E205", f"cannot index a value of type {bt}", e.span)
             return ANY
         if isinstance(e, A.Field):
-            return self.field_type(self.expr(e.base, scope).base, e.name, e.span)
+            bt = self.need(e.base, self.expr(e.base, scope), f"reading its field '{e.name}'")
+            return self.field_type(bt.base, e.name, e.span)
         if isinstance(e, A.RecordLit):
             return self.record_literal(e, scope)
         if isinstance(e, A.Call):
             return self.call(e, scope)
         if isinstance(e, A.BinOp):
             lt, rt = self.expr(e.left, scope), self.expr(e.right, scope)
+            lt = self.need(e.left, lt, f"'{e.op}'")
+            rt = self.need(e.right, rt, f"'{e.op}'")
             if e.op == "+" and isinstance(lt.base, ListOf) and isinstance(rt.base, ListOf):
-                return lt
+                return ListOf(_join(lt.base.elem, rt.base.elem))
             for side, t in ((e.left, lt), (e.right, rt)):
                 if not is_int(t):
                     self.err("E207", f"'{e.op}' needs numbers, not {t}", side.span)
@@ -127,26 +184,29 @@ class ExprChecker:
         if isinstance(e, A.Compare):
             return self.compare(e, scope)
         if isinstance(e, A.BoolOp):
+            inner = scope  # `x != none and x > 2`: each part is checked where the earlier ones held
             for x in e.items:
-                self.want_bool(x, self.expr(x, scope))
+                self.want_bool(x, self.expr(x, inner))
+                inner = self.with_facts(x, inner, e.op == "and")
             return BOOL
         if isinstance(e, A.Not):
             self.want_bool(e.operand, self.expr(e.operand, scope))
             return BOOL
         if isinstance(e, A.Neg):
-            t = self.expr(e.operand, scope)
+            t = self.need(e.operand, self.expr(e.operand, scope), "'-'")
             if not is_int(t):
                 self.err("E207", f"'-' needs a number, not {t}", e.span)
             return INT
         if isinstance(e, A.Range):
             for x in (e.low, e.high):
-                t = self.expr(x, scope)
+                t = self.need(x, self.expr(x, scope), "a range")
                 if not is_int(t):
                     self.err("E207", f"a range needs numbers, not {t}", x.span)
             return RANGE
         if isinstance(e, A.CondExpr):
             self.want_bool(e.test, self.expr(e.test, scope))
-            a, b = self.expr(e.then, scope), self.expr(e.orelse, scope)
+            a = self.expr(e.then, self.with_facts(e.test, scope, True))
+            b = self.expr(e.orelse, self.with_facts(e.test, scope, False))
             if NONE in (a, b):  # `if c then x else none` is an optional x
                 return optional(b if a == NONE else a)
             return a if a != ANY else b
@@ -210,12 +270,15 @@ class ExprChecker:
             if isinstance(lit, A.MapLit) and not lit.items and isinstance(other.base, SetOf):
                 self.m.types[id(lit)] = other.base
         if e.op in ("in", "not in"):
+            rt = self.need(e.right, rt, f"'{e.op}'")
             if rt.base != ANY and not rt.base.is_collection:
                 self.err("E208", f"'{e.op}' needs a list, set or map on the right, not {rt}", e.right.span)
             elif not compatible(rt.item, lt):
                 self.err("E208", f"a {lt} is never in a collection of {rt.item}", e.span)
             return BOOL
         if e.op in ("<", "<=", ">", ">="):
+            lt = self.need(e.left, lt, f"'{e.op}'")
+            rt = self.need(e.right, rt, f"'{e.op}'")
             lists = all(isinstance(t.base, ListOf) or t.base == ANY for t in (lt, rt))
             if lists and compatible(lt, rt):
                 return BOOL  # lists compare item by item, as words in a dictionary
@@ -227,11 +290,12 @@ class ExprChecker:
         return BOOL
 
     def aggregate(self, e: A.Aggregate, scope: dict[str, Type]) -> Type:
-        dt = self.expr(e.domain, scope)
+        dt = self.need(e.domain, self.expr(e.domain, scope), f"'{e.kind} {e.var} in'")
         inner = dict(scope)
-        inner[e.var] = dt.item
+        self.bind(inner, e.var, dt.item)
         if e.where is not None:
             self.want_bool(e.where, self.expr(e.where, inner))
+            inner = self.with_facts(e.where, inner, True)
         bt = self.expr(e.body, inner) if e.body is not None else inner[e.var]
         if e.kind in ("all", "any") and e.body is None:
             self.err("E210", f"'{e.kind}' needs a condition after ':'", e.span)
@@ -242,6 +306,8 @@ class ExprChecker:
         if e.kind in AGG_RESULT:
             return AGG_RESULT[e.kind]
         if e.kind in ("max", "min", "first"):
+            if e.where is None and self.never_empty(e.domain):
+                return bt  # `max p in players: score[p]` always has a value
             return optional(bt.base)
         if e.kind in ("argmax", "argmin"):
             return ListOf(inner[e.var])
@@ -254,6 +320,18 @@ class ExprChecker:
                 self.err("E210", "'map' needs a value after ':'", e.span)
             return MapOf(inner[e.var], bt)
         return ANY
+
+    def never_empty(self, e: A.Node) -> bool:
+        """Whether a domain certainly has an item: the players, an enum or a board, a list written
+        with items, a range of two numbers written low to high."""
+        if isinstance(e, A.Name):
+            return e.name == "players" or e.name in self.m.enums or e.name in self.m.boards or e.name in (
+                "Player", "Direction")
+        if isinstance(e, A.ListLit):
+            return bool(e.items)
+        if isinstance(e, A.Range):
+            return isinstance(e.low, A.IntLit) and isinstance(e.high, A.IntLit) and e.low.value <= e.high.value
+        return False
 
     def field_type(self, record_type: Type, name: str, span: A.Span) -> Type:
         fields = self.m.record_fields.get(record_type.name) if isinstance(record_type, Record) else None
@@ -295,7 +373,9 @@ class ExprChecker:
                          e.span, f"defined at {d.span}")
             else:
                 for p, a, at in zip(d.params, e.args, argtypes, strict=True):
-                    if p.type is not None and not compatible(self.resolve(p.type), at):
+                    if p.type is not None and not isinstance(self.resolve(p.type), Opt):
+                        at = self.need(a, at, f"'{e.func}'")
+                    if p.type is not None and not fits(self.resolve(p.type), at):
                         self.err("E204", f"argument '{p.name}' of '{e.func}' should be "
                                  f"{self.resolve(p.type)}, not {at}", a.span)
             return m.define_types.get(e.func, ANY)
@@ -322,7 +402,53 @@ class ExprChecker:
             self.err("E212", f"'{e.func}' takes {want} argument(s), got {len(e.args)}", e.span)
         if sig.chance and not allow_chance:
             self.err("E215", f"'{e.func}' draws on chance: use it only as 'let x = {e.func}(...)'", e.span)
-        return sig.result_type(argtypes, self.m.only_grid_type)
+        argtypes = self.library_args(e, sig.params, argtypes)
+        result = sig.result_type(argtypes, self.m.only_grid_type)
+        if e.func in ("max_of", "min_of", "top") and e.args and isinstance(e.args[0], A.ListLit) and e.args[0].items:
+            return result.base  # of a list written out with items: never none
+        return result
+
+    def library_args(self, e: A.Call, params: tuple[str, ...], argtypes: list[Type]) -> list[Type]:
+        """Check each argument of a library call against what the function takes (see
+        `Builtin.params`); return the argument types without the `?` reported."""
+        out = []
+        for i, (a, t) in enumerate(zip(e.args, argtypes, strict=True)):
+            kind = params[min(i, len(params) - 1)] if params else "any?"
+            if not kind.endswith("?"):
+                t = self.need(a, t, f"'{e.func}'")
+            kind = kind.rstrip("?")
+            if not self.fits_kind(kind, t):
+                self.err("E216", f"argument {i + 1} of '{e.func}' should be {_KIND_WORDS[kind]}, "
+                         f"not {t}", a.span)
+            out.append(t)
+        return out
+
+    def fits_kind(self, kind: str, t: Type) -> bool:
+        b = t.base
+        if b == ANY or kind == "any" or t == NONE:
+            return True
+        if kind == "int":
+            return b == INT
+        if kind == "bool":
+            return b == BOOL
+        if kind == "player":
+            return b == PLAYER
+        if kind == "dir":
+            return b == Elem("Direction")
+        if kind == "place":
+            return isinstance(b, Elem) and b.name in self.m.boards
+        if kind == "sized":
+            return b == TEXT or b.is_collection
+        if kind == "coll":
+            return b.is_collection
+        if kind == "list":
+            return isinstance(b, ListOf)
+        if kind == "map":
+            return isinstance(b, MapOf)
+        if kind == "lists":
+            return b.is_collection and (b.item.base == ANY or b.item.base.is_collection)
+        return True
+
 
     def target(self, t: A.Target, scope: dict[str, Type]) -> Type:
         """The type of a written place (`cell[s]`, `army[p].size`), checking each step."""
@@ -337,12 +463,26 @@ class ExprChecker:
                          did_you_mean(t.root, m.vars) or "declare it in a 'state' block")
             return ANY
         ty = m.var_types[t.root]
+        place: A.Node = A.Name(t.span, t.root)  # the path written so far, to find what tests proved
         for step in t.steps:
+            ty = narrowed(place, ty, scope)
+            if isinstance(ty, Opt):
+                from .printer import expr_text
+
+                text = expr_text(place)
+                self.err("E245", f"'{text}' may be none, but writing into it needs a value", t.span,
+                         f"test it first: 'if {text} != none'")
+                ty = ty.inner
+            place = A.Field(t.span, place, step) if isinstance(step, str) else A.Index(t.span, place, step)
             if isinstance(step, str):
                 ty = self.field_type(ty.base, step, t.span)
                 continue
             kt = self.expr(step, scope)
             base = ty.base
+            if isinstance(base, MapOf) and not isinstance(base.key, Opt):
+                kt = self.need(step, kt, "a map key")
+            elif isinstance(base, ListOf):
+                kt = self.need(step, kt, "a list index")
             if isinstance(base, MapOf):
                 if not compatible(base.key, kt):
                     self.err("E204", f"map key should be {base.key}, not {kt}", step.span)

@@ -539,6 +539,11 @@ class _Builder(Transformer):
                 orelse = extra
         return A.IfStmt(self._s(meta), tuple(branches), tuple(orelse))
 
+    def if_let_stmt(self, meta, c):
+        plain = self.if_stmt(meta, [c[1], *c[2:]])
+        (test, body), *rest = plain.branches
+        return sugar.build_if_let(plain.span, str(c[0]), test, body, tuple(rest), plain.orelse)
+
     def for_stmt(self, meta, c):
         return A.ForStmt(self._s(meta), str(c[0]), c[1], c[2])
 

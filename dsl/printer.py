@@ -229,7 +229,16 @@ def _stmt(s: A.Node, depth: int, cm: _Comments | None = None) -> list[str]:
         return [head] + _stmts(body, depth + 1, cm)
     if isinstance(s, A.IfStmt):
         out = []
-        for i, (test, body) in enumerate(s.branches):
+        branches = list(s.branches)
+        if isinstance(s, A.IfLet):
+            name, value, body, elifs, _orelse = sugar.if_let_parts(s)
+            out.append(f"{ind}if let {name} = {expr_text(value)}")
+            out.extend(_stmts(body, depth + 1, cm))
+            branches = [None, *elifs]
+        for i, branch in enumerate(branches):
+            if branch is None:
+                continue
+            test, body = branch
             out.append(f"{ind}{'if' if i == 0 else 'elif'} {expr_text(test)}")
             out.extend(_stmts(body, depth + 1, cm))
         if s.orelse:

@@ -7,6 +7,8 @@ library does the work underneath:
 - `choose N of k in ITEMS one per c in SLOTS where FITS ["prompt"]` + body: reveal N cards one at
   a time, each keeping a clearing of its own for every card chosen so far, so the choices never
   dead-end; the body runs for each card chosen;
+- `if let p = E` + body: "if there is one": `if E != none` whose body starts with `let p = E`, so
+  the body uses p as a value (the checker's narrowing, dsl/check_narrow.py, sees E tested);
 - `for m in ITEMS chosen [optional] [by P] ["prompt"]` + body: "take each swayed minister's action
   once, in any order": the player picks the next item each time (`choose(none)` stops early when
   `optional`).
@@ -95,3 +97,17 @@ def for_chosen_parts(s: A.ForChosen) -> tuple:
     optional = isinstance(pick.domain, A.BinOp)
     body = loop.body[(3 if optional else 2):]
     return pick.name, start.value.domain, optional, pick.by, pick.prompt, tuple(body)
+
+
+# ---------------------------------------------------------------------- if let
+def build_if_let(span: A.Span, name: str, value: A.Node, body: tuple[A.Node, ...],
+                 elifs: tuple, orelse: tuple[A.Node, ...]) -> A.IfLet:
+    test = A.Compare(value.span, "!=", value, A.NoneLit(value.span))
+    bound = A.LetStmt(value.span, name, value)
+    return A.IfLet(span, ((test, (bound, *body)), *elifs), orelse)
+
+
+def if_let_parts(s: A.IfLet) -> tuple:
+    """(name, value, body, elifs, orelse) of an `if let`."""
+    (test, (bound, *body)), *elifs = s.branches
+    return bound.name, test.left, tuple(body), tuple(elifs), s.orelse

@@ -224,6 +224,26 @@ def compatible(a: Type, b: Type) -> bool:
     return isinstance(a, MapOf) and isinstance(b, MapOf)
 
 
+def fits(want: Type, got: Type) -> bool:
+    """Whether a value of type `got` may be stored where `want` is declared: `compatible`, and
+    also item by item, key by key and value by value, and none only where `?` allows it."""
+    if ANY in (want, got):
+        return True
+    if got == NONE:
+        return isinstance(want, Opt)
+    if isinstance(want, Opt):
+        return fits(want.inner, got.base)
+    if isinstance(got, Opt):
+        return False
+    if not compatible(want, got):
+        return False
+    if isinstance(want, MapOf) and isinstance(got, MapOf):
+        return _empty_braces(got) or fits(want.key, got.key) and fits(want.val, got.val)
+    if isinstance(want, (ListOf, SetOf)) and isinstance(got, (ListOf, SetOf)):
+        return fits(want.elem, got.elem)
+    return True
+
+
 def _empty_braces(t: Type) -> bool:
     """The type of `{}`: a map of nothing known, which is also an empty set."""
     return isinstance(t, MapOf) and t.key == ANY and t.val == ANY

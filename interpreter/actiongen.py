@@ -171,7 +171,7 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
             later = {k for f in found[i + 1:] for k in f}
             before: list = []
             g.subst = hoister.substitutions(expr, depth, before, shared, later)
-            for local, node in reversed(before):  # inner parts first: outer ones use them
+            for local, node in before:  # inner parts first (Hoister.substitutions): outer ones use them
                 g.subst.pop(id(node), None)  # the first time it is worked out, then reused
                 lines.append(f"{ind}{local} = {g.ex(node, esc)}")
                 g.subst[id(node)] = local

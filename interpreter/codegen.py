@@ -240,6 +240,9 @@ class CodeGen:
             for node in reversed(chain):
                 if node.op == "*":  # numbers may not grow without bound (runtime._mul)
                     text = f"_mul({text}, {sub(node.right)})"
+                elif node.op in ("//", "%") and not (isinstance(node.right, A.IntLit) and node.right.value):
+                    # a divisor that may be 0 fails as the rules' error (runtime._div, _mod)
+                    text = f"{'_div' if node.op == '//' else '_mod'}({text}, {sub(node.right)})"
                 elif node.op == "+" and isinstance(self.static_type(node, sc).base, ListOf):
                     # joining lists copies them: charged to the work budget by their length
                     text = f"_joined(G, {text}, {sub(node.right)}, SPANS[{self.span_id(node.span)}])"
@@ -566,7 +569,7 @@ class CodeGen:
         added = [i for i in twice if i not in self.subst]
         for i in added:
             self.subst[i] = twice[i]
-        for local, node in reversed(before):  # inner parts first: outer ones use them
+        for local, node in before:  # inner parts first (Hoister.substitutions): outer ones use them
             self.subst.pop(id(node), None)
             out.append(f"{ind}{local} = {self.ex(node, inner)}")
             self.subst[id(node)] = local

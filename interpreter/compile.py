@@ -185,6 +185,10 @@ def _worked_out(fn: Any, holder: Any, what: str, span: A.Span) -> Any:
         return fn(holder)
     except (KeyError, IndexError, TypeError, ValueError, ZeroDivisionError, RecursionError, OverflowError) as err:
         raise RuleFailure(f"{what} cannot be worked out: {plain(err)}", span) from None
+    except RuleFailure as err:  # a helper's own failure (runtime._div): no rule runs, so no place yet
+        if err.span is not None and err.span.line:
+            raise
+        raise RuleFailure(f"{what} cannot be worked out: {err.message}", span) from None
 
 
 class _ConstHolder:

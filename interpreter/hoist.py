@@ -96,7 +96,8 @@ class Hoister:
                       shared: dict[str, str] | None = None, later: set[str] | frozenset = frozenset()
                       ) -> dict[int, str]:
         """Node id -> local for one precondition at `depth`: the hoisted parts, and the parts
-        it writes twice (their locals are appended to `before`, to compute just before it).
+        it writes twice (their locals are appended to `before`, to compute just before it, in
+        that order: a part before the parts that contain it).
         With `shared`, the preconditions of one depth share their parts, in order: a part this
         one always evaluates and a `later` one writes again is kept in `shared` for it."""
         subst: dict[int, str] = {}
@@ -106,12 +107,18 @@ class Hoister:
                 counts[key(n)] = counts.get(key(n), 0) + 1
         have = shared or {}
         twice: dict[str, str] = {}
+        found = []
         for n in always_evaluated(expr):
             k = key(n)
             if worth_hoisting(n) and (counts.get(k, 0) >= 2 or k in later) and k not in twice \
                     and k not in self.outer and k not in have:
                 twice[k] = self.fresh("h")
-                before.append((twice[k], n))
+                found.append((twice[k], n))
+        # smallest first: a part is worked out before any part that contains it reads its local
+        # (`len(hand[p])` twice, and `hand[p]` three times, once in an aggregate's domain
+        # that comes first in the text)
+        found.sort(key=lambda item: sum(1 for _ in occurrences(item[1])))
+        before.extend(found)
         for n, bound in occurrences(expr):
             if not worth_hoisting(n) or names(n) & bound:
                 continue

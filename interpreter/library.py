@@ -44,6 +44,11 @@ class Builtin:
     impl: Callable
     tabulable: bool = False
     unique: bool = False  # its result (a list) never holds an item twice
+    # What each argument must be, for the checker (dsl/check_expr.py `library_args`): int, bool,
+    # text, player, dir, place (a square or node), coll (list, set, map or range), list, map,
+    # lists (a collection of collections), any; a trailing `?` lets the argument be none. The
+    # last one repeats for more arguments.
+    params: tuple[str, ...] = ()
 
     @property
     def chance(self) -> bool:
@@ -192,27 +197,71 @@ _UNIQUE = {"neighbours", "ray", "lines", "lines_through", "column_squares", "adj
 
 def _b(name: str, lo: int, hi: int, result: Result, doc: str, kind: str, impl: Callable,
        tabulable: bool = False) -> Builtin:
-    return Builtin(name, lo, hi, result, doc, kind, impl, tabulable, name in _UNIQUE)
+    return Builtin(name, lo, hi, result, doc, kind, impl, tabulable, name in _UNIQUE,
+                   tuple(_PARAMS[name].split()))
+
+
+def _opt_item(args: list[Type], grid: Type) -> Type:
+    """An item of the first argument, or none (`top`, `max_of` without a default)."""
+    if not args:
+        return ANY
+    item = args[0].base.item
+    if len(args) > 1:  # a default: the item, or the default's type
+        return item if item != ANY else args[1]
+    return optional(item)
+
+
+def _groups(args: list[Type], grid: Type) -> Type:
+    return ListOf(ListOf(args[0].base.item)) if args else LIST
+
+
+def _map_keys(args: list[Type], grid: Type) -> Type:
+    return ListOf(args[0].base.item) if args else LIST
+
+
+def _flat(args: list[Type], grid: Type) -> Type:
+    return ListOf(args[0].base.item.base.item) if args else LIST
+
+
+def _as_list(args: list[Type], grid: Type) -> Type:
+    return ListOf(args[0].base.item) if args else LIST
+
+
+_PARAMS = {
+    "len": "sized", "abs": "int", "max_of": "coll any?", "min_of": "coll any?", "sorted": "coll",
+    "reversed": "coll", "subsets": "coll int", "top": "list", "nth_largest": "coll int",
+    "rank_groups": "coll map", "relative_majority": "map", "keys": "map", "values": "map",
+    "flatten": "lists", "ceil_div": "int int", "matching_size": "lists", "each_once": "any",
+    "players_from": "player", "other": "player", "previous_player": "player",
+    "next_player": "player", "seat": "player", "possible": "any player",
+    "neighbour": "place dir int", "neighbours": "place bool", "ray": "place dir int",
+    "distance": "place place", "manhattan": "place place", "lines": "int",
+    "lines_through": "place int", "row": "place", "column": "place", "square": "int int",
+    "column_squares": "int", "rotate_cw": "dir int", "opposite": "dir", "adjacent": "place place",
+    "adjacent_nodes": "place", "path_length": "place place", "components": "coll bool",
+    "placements": "any coll bool", "roll": "int int", "random": "coll", "shuffled": "coll",
+    "bernoulli": "int int",
+}
 
 
 _ENTRIES = [
     # counting, grouping, collections
     _b("len", 1, 1, INT, "number of items in a list, set or map", "pure", len),
     _b("abs", 1, 1, INT, "absolute value", "pure", abs),
-    _b("max_of", 1, 2, ANY, "largest item of a list (default for an empty list)", "pure", _max_of),
-    _b("min_of", 1, 2, ANY, "smallest item of a list (default for an empty list)", "pure", _min_of),
-    _b("sorted", 1, 1, _arg0, "the items in ascending order", "board", Boards.sorted),
-    _b("reversed", 1, 1, _arg0, "the items in reverse order", "pure", _reversed),
+    _b("max_of", 1, 2, _opt_item, "largest item of a list (default for an empty list)", "pure", _max_of),
+    _b("min_of", 1, 2, _opt_item, "smallest item of a list (default for an empty list)", "pure", _min_of),
+    _b("sorted", 1, 1, _as_list, "the items in ascending order", "board", Boards.sorted),
+    _b("reversed", 1, 1, _as_list, "the items in reverse order", "pure", _reversed),
     _b("subsets", 2, 2, lambda args, grid: _lists(args[0].item if args else ANY), "every choice of n items from a list, in order", "pure", _subsets),
-    _b("top", 1, 1, ANY, "the top (last) item of a zone, or none", "pure", _top),
-    _b("nth_largest", 2, 2, ANY, "the n-th largest distinct value (1 = largest), or none", "pure",
+    _b("top", 1, 1, _opt_item, "the top (last) item of a zone, or none", "pure", _top),
+    _b("nth_largest", 2, 2, lambda args, grid: optional(args[0].base.item) if args else ANY, "the n-th largest distinct value (1 = largest), or none", "pure",
        _nth_largest),
-    _b("rank_groups", 2, 2, LIST, "items grouped by equal score, best group first", "pure", _rank_groups),
-    _b("relative_majority", 1, 1, LIST, "keys of a count map tied at a maximum >= 1", "pure",
+    _b("rank_groups", 2, 2, _groups, "items grouped by equal score, best group first", "pure", _rank_groups),
+    _b("relative_majority", 1, 1, _map_keys, "keys of a count map tied at a maximum >= 1", "pure",
        aggregate.relative_majority),
     _b("keys", 1, 1, lambda args, grid: ListOf(args[0].item if args else ANY), "the keys of a map", "pure", _keys),
     _b("values", 1, 1, lambda args, grid: ListOf(args[0].value if args else ANY), "the values of a map, in key order", "pure", _values),
-    _b("flatten", 1, 1, LIST, "one list of the items of a list of lists", "pure", _flatten),
+    _b("flatten", 1, 1, _flat, "one list of the items of a list of lists", "pure", _flatten),
     _b("ceil_div", 2, 2, INT, "a divided by b, rounded up", "pure", _ceil_div),
     _b("matching_size", 1, 1, INT, "largest number of items that each get their own slot, "
        "given each item's list of possible slots", "pure", matching_size),
@@ -263,7 +312,7 @@ _ENTRIES = [
     # chance (only as the value of a `let`)
     _b("roll", 2, 2, ListOf(INT), "roll n dice with s sides", "chance", chance.chance_roll),
     _b("random", 1, 1, _item0, "one item of a list, uniformly", "chance", chance.chance_random),
-    _b("shuffled", 1, 1, _arg0, "a shuffled copy of a list", "chance", chance.chance_shuffled),
+    _b("shuffled", 1, 1, _as_list, "a shuffled copy of a list", "chance", chance.chance_shuffled),
     _b("bernoulli", 2, 2, BOOL, "true with probability num/den", "chance", chance.chance_bernoulli),
 ]
 

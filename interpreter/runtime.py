@@ -215,6 +215,21 @@ def _mul(a: Any, b: Any) -> Any:
     return value
 
 
+def _div(a: int, b: int) -> int:
+    """`a // b` whose divisor is worked out while the game runs: a zero divisor is the rules'
+    failure, located at the statement, not Python's ZeroDivisionError."""
+    if b == 0:
+        raise failure("division by zero (the divisor of // was 0)")
+    return a // b
+
+
+def _mod(a: int, b: int) -> int:
+    """`a % b`, as `_div`."""
+    if b == 0:
+        raise failure("division by zero (the divisor of % was 0)")
+    return a % b
+
+
 def _joined(G: Any, a: list, b: list, span: Any) -> list:
     """`a + b` on lists: a copy of both, charged to the work budget by its length."""
     value = a + b
@@ -290,6 +305,8 @@ RUNTIME = {
     "MISSING": MISSING,
     "_charged": _charged,
     "_mul": _mul,
+    "_div": _div,
+    "_mod": _mod,
     "_joined": _joined,
     "_index": _index,
     "_store": _store,

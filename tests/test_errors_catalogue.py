@@ -128,6 +128,11 @@ TEXTS = {
              5, 13, "the preconditions of 'a' ask possible(a): that would ask itself without end"),
     'E243': (G + "const C = count x in 5: x > 1\n" + A + F,
              2, 22, "'count' goes over a list, set, map or range, not int"),
+    'E245': (G + "state\n    pick: int? = none\n    n: int = 0\naction a\n    add pick to n\n" + F,
+             6, 9, "'pick' may be none, but 'add' needs a value"),
+    'E246': (G + "state\n    pile: list int = []\n    n: int = len(pile)\n" + A + F,
+             4, 14, "the start value of 'n' reads the state variable 'pile', but it is worked out before "
+             "the game has any state"),
     'W001': (G + A + "action b\n    log \"y\"\n" + F,
              4, 1, "action 'b' is never offered by a 'play'"),
 }

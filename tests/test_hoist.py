@@ -73,3 +73,35 @@ def test_a_table_row_of_an_outer_parameter_is_looked_up_once_per_round():
         "        _row2 = _M4[p0]",
         "        for p1 in _E2:",
         "            x = _T3[p0][p1]"]
+
+
+NESTED = """players X, O
+state
+    hand: Player -> list int = []
+    n: int = 0
+action a
+    require (sum x in hand[current]: 1) == len(hand[current]) + len(hand[current])
+    set n = n + 1
+define twice(p: Player) = len(hand[p]) + len(hand[p]) + (sum x in hand[p]: 1)
+action b
+    require twice(current) >= 0
+    set n = n + 2
+flow
+    repeat 3 times
+        turn
+            play a, b
+    finish draw
+"""
+
+
+def test_a_part_written_twice_inside_another_is_worked_out_first():
+    """`len(hand[current])` is written twice and `hand[current]`, inside it, three times: both
+    are worked out once before the precondition, the inner one first (the other order read
+    its local before it was set: UnboundLocalError, in listing, in `possible` and in a
+    definition)."""
+    for record in (False, True):
+        game = regelwerk.load_text(NESTED, "nested.rules").new_game(record=record)
+        assert [str(m) for m in game.legal_actions()] == ["a", "b"]
+        game.apply("a")
+        game.apply("b")
+        assert game.vars["n"] == 3

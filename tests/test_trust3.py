@@ -151,3 +151,117 @@ def test_generated_code_compiles_without_warnings(name, source):
             for move in game.legal_actions()[:3]:
                 game.explain(move)
         assert [r.name for r in run_scenarios(ruleset) if not r.passed] == []
+
+
+# ---------------------------------------------------------------------- §2 type errors at run time
+BASE = """\
+players A, B
+enum Col = red, blue
+record Unit(size: int)
+state
+    warriors: int = 3
+    supply: int = 0
+    count: Col -> int = 0
+    pick: Col? = none
+    army: Player -> Unit? = none
+    log_: list Col = []
+procedure bump(n: int)
+    add n to supply
+procedure keep(c: Col)
+    add c to log_
+"""
+
+
+def _game(body: str, options: str = "") -> str:
+    return BASE + options + "action go\n" + "".join(f"    {line}\n" for line in body.splitlines()) + \
+        "    finish draw\nflow\n    turn\n        play go\n"
+
+
+@pytest.mark.parametrize(("options", "body", "where", "code"), [
+    ("", "move [1, 2] from warriors to supply", (16, 10), "E216"),
+    ('option goal: int = "ten"\n', "add goal to supply", (15, 20), "E216"),
+    ("", "add 1 to count[pick]", (16, 20), "E245"),
+    ("", "do bump([1, 2])", (16, 13), "E204"),
+    ("", "do keep(pick)", (16, 13), "E245"),
+    ("", "set army[current].size = 2", (16, 9), "E245"),
+    ("", "add 1 to count[none]", (16, 20), "E245"),
+    ("", "set supply = supply + (first c in log_: 1)", (16, 28), "E245"),
+    ("", "if pick != none\n    set pick = none\n    add 1 to count[pick]", (18, 24), "E245"),
+    ("", "if pick != none\n    do bump(1)\n    add 1 to count[pick]", (18, 24), "E245"),
+    ("", "if pick == none or true\n    add 1 to count[pick]", (17, 24), "E245"),
+    ("", "if let c = pick\n    log \"ok\"\nadd 1 to count[c]", (18, 20), "E202"),
+])
+def test_the_checker_refuses_what_would_fail_at_run_time(options, body, where, code):
+    """Each of these checked clean and then failed inside a move with a Python error
+    (`TypeError: unsupported operand type(s) for -: 'int' and 'list'`, `'>=' not supported
+    between 'int' and 'str'`, `no entry None in the map or table`): now one located error. A
+    test proves a value is not none only until something may change it (a write, a procedure)."""
+    got = errors(_game(body, options))
+    assert [(line, col, c) for line, col, c, _m in got] == [(*where, code)], got
+
+
+@pytest.mark.parametrize("body", [
+    "if pick != none\n    add 1 to count[pick]",
+    "if let c = pick\n    add 1 to count[c]\n    do keep(c)",
+    "if pick == none\n    log \"none\"\nelse\n    add 1 to count[pick]",
+    "if pick == none\n    log \"none\"\nelif pick == red\n    add 1 to count[pick]",
+    "if not (pick == none)\n    add 1 to count[pick]",
+    "if pick != none and count[pick] > 0\n    log \"some\"",
+    "if pick == none or count[pick] > 0\n    log \"some\"",
+    "if pick in [red, blue]\n    add 1 to count[pick]",
+    "if pick == none\n    set pick = red\nadd 1 to count[pick]",
+    "if pick != none\n    add 1 to supply\n    add 1 to count[pick]",
+    "set supply = if pick == none then 0 else count[pick]",
+    "set supply = sum c in [pick, none, red] where c != none: count[c]",
+    "if army[current] != none\n    set army[current].size = 2",
+    "set pick = red\nadd 1 to count[pick]",
+])
+def test_a_test_shows_the_value_is_there(body):
+    """The narrowing forms (`x != none`, `if let`, `else` of `== none`, `and`, `or`, `in`, a
+    value just stored) let the rules use an optional where a value is needed, and the game runs."""
+    ruleset = regelwerk.load_text(_game(body), "t.rules")
+    game = ruleset.new_game(seed=1)
+    game.apply("go")
+    assert game.is_over
+
+
+def test_require_shows_the_value_is_there_for_the_effect():
+    text = BASE + "action go\n    require pick != none else \"nothing picked\"\n    add 1 to count[pick]\n" \
+        "action choose_it(c: Col)\n    require pick == none\n    set pick = c\n" \
+        "flow\n    repeat 2 times\n        turn\n            play go, choose_it\n"
+    game = regelwerk.load_text(text, "t.rules").new_game(seed=1)
+    assert [str(m) for m in game.legal_actions()] == ["choose_it(red)", "choose_it(blue)"]
+    assert game.explain("go").reason.endswith("nothing picked")
+    game.apply("choose_it(blue)")
+    game.apply("go")
+    assert game.vars["count"] == {"red": 0, "blue": 1}
+
+
+def test_a_division_by_zero_worked_out_in_play_is_the_rules_failure():
+    """A divisor that is 0 only while the game runs fails as the rules' own located error,
+    never as Python's ZeroDivisionError."""
+    ruleset = regelwerk.load_text(_game("set supply = warriors // supply"), "t.rules")
+    game = ruleset.new_game(seed=1)
+    with pytest.raises(regelwerk.RuleFailure) as info:
+        game.apply("go")
+    assert "t.rules:16:5" in str(info.value) and "division by zero" in str(info.value)
+    assert "ZeroDivisionError" not in str(info.value)
+
+
+@pytest.mark.parametrize(("decl", "where"), [
+    ("option g: int = len(log_)\n", (15, 17)),
+    ("define n_logged = len(log_)\nconst Q = n_logged() + 1\n", (16, 11)),
+])
+def test_fixed_values_do_not_read_state(decl, where):
+    """Option defaults, constants and start values are worked out before the game has a state:
+    reading one failed the first game with `no entry log_ in the map or table`."""
+    got = errors(_game('log "x"', decl))
+    assert [(line, col, c) for line, col, c, _m in got] == [(*where, "E246")], got
+    got = errors(BASE.replace("    supply: int = 0", "    supply: int = len(log_)") +
+                 "flow\n    finish draw\n")
+    assert [(line, col, c) for line, col, c, _m in got] == [(6, 19, "E246")], got
+
+
+def test_a_definition_s_value_fits_its_declared_type():
+    got = errors(BASE + "define best(): int = pick\nflow\n    finish draw\n")
+    assert [(line, col, c) for line, col, c, _m in got] == [(15, 22, "E216")], got

@@ -145,6 +145,9 @@ state
     deck: list Card = [] hidden
     pile: list Card = []
     marks: set Square = []
+    chosen: Card? = none
+    owner: Card -> Player? = none
+    count: Card -> int = 0
 """
 
 
@@ -160,6 +163,10 @@ def typed(kind: str, depth: int = 2) -> st.SearchStrategy[str]:
         "cards": st.sampled_from(["pile", "deck", "hand[current]", "hand[next_player(current)]", "[c_a, c_b]", "[]"]),
         "player": st.sampled_from(["current", "next_player(current)", "X", "O"]),
         "square": st.sampled_from(["a1", "b2", "c3", "square(1, 2)"]),
+        # may be none: used where a value is needed only behind a test (dsl/check_narrow.py)
+        "card?": st.sampled_from(["chosen", "top(pile)", "top(hand[current])", "none",
+                                  "(first x in pile where x != c_a)", "(max x in deck: x)"]),
+        "player?": st.sampled_from(["owner[c_a]", "cell[b2]", "none", "owner[top(pile)]"]),
     }
     if depth <= 0:
         return leaves[kind]
@@ -174,7 +181,7 @@ def typed(kind: str, depth: int = 2) -> st.SearchStrategy[str]:
                  b.map(lambda x: f"not ({x})"),
                  st.tuples(typed("card", depth - 1), typed("cards", depth - 1)).map(lambda t: f"{t[0]} in {t[1]}"),
                  typed("cards", depth - 1).map(lambda c: f"(any x in {c}: x == c_b)")],
-        "card": [], "player": [], "square": [],
+        "card": [], "player": [], "square": [], "card?": [], "player?": [],
         "cards": [typed("cards", depth - 1).map(lambda c: f"(list x in {c} where x != c_a: x)")],
     }[kind]
     return st.one_of(leaves[kind], *more) if more else leaves[kind]
@@ -198,12 +205,29 @@ def typed_stmts(depth: int, indent: int, in_action: bool) -> st.SearchStrategy[l
         typed("card").map(lambda c: f"reveal {c} to current"),
         typed("int").map(lambda e: f"let k = {e}"),
         st.sampled_from(["finish draw", "finish winner current"]),
+        # optional values: stored, tested, used as keys, passed on; unsound uses must be refused
+        typed("card?").map(lambda c: f"set chosen = {c}"),
+        st.tuples(typed("card?"), typed("player?")).map(lambda t: f"set owner[c_b] = {t[1]}"),
+        st.tuples(typed("card?"), typed("player")).map(lambda t: f"set owner[{t[0]}] = {t[1]}"),
+        typed("card?").map(lambda c: f"add 1 to count[{c}]"),
+        typed("card?").map(lambda c: f"add {c} to pile"),
+        typed("card?").map(lambda c: f"do keep({c})"),
+        st.tuples(typed("card?"), typed("int")).map(lambda t: f"do bump({t[0]}, {t[1]})"),
+        typed("player?").map(lambda p: f"set n = len(hand[{p}])"),
+        typed("player?").map(lambda p: f"set n = score_of({p})"),
+        st.tuples(typed("int"), typed("int")).map(lambda t: f"set n = {t[0]} // ({t[1]})"),
     ).map(lambda s: [pad + s])
     choose = typed("cards").map(lambda c: [f"{pad}choose pick in {c} \"which?\"", f"{pad}add pick to pile"])
     if depth <= 0:
         return st.lists(one, min_size=1, max_size=2).map(lambda ps: [x for p in ps for x in p])
     inner = typed_stmts(depth - 1, indent + 4, in_action)
+    uses = st.sampled_from(["add 1 to count[{v}]", "move {v} from pile to deck", "set owner[{v}] = current",
+                            "do keep({v})", "set chosen = {v}"])
+    narrowed = st.tuples(typed("card?"), st.sampled_from(["if let v = {c}", "if {c} != none", "if {c} in pile",
+                                                           "if not ({c} == none)"]), uses, inner).map(
+        lambda t: [pad + t[1].format(c=t[0]), pad + "    " + t[2].format(v="v" if "let" in t[1] else t[0]), *t[3]])
     block = st.one_of(
+        narrowed,
         st.tuples(typed("bool"), inner).map(lambda t: [f"{pad}if {t[0]}", *t[1]]),
         st.tuples(typed("cards"), inner).map(lambda t: [f"{pad}for y in {t[0]}", *t[1]]),
         st.tuples(st.integers(0, 3), inner).map(lambda t: [f"{pad}repeat {t[0]} times", *t[1]]),
@@ -222,7 +246,18 @@ def typed_rules_text(draw: st.DrawFn) -> str:
         lines.append('    "Do something."')
         for r in draw(st.lists(typed("bool"), max_size=2)):
             lines.append(f"    require {r} else \"not now\"")
+        if draw(st.booleans()):
+            lines.append(f"    require {draw(typed('card?'))} != none")
         lines.extend(draw(typed_stmts(2, 4, True)))
+    lines.append("procedure keep(c: Card)")
+    lines.append("    add c to pile")
+    lines.append("procedure bump(c: Card?, k: int)")
+    lines.append("    if c != none")
+    lines.append("        add k to count[c]")
+    lines.append("define score_of(p: Player) = len(hand[p]) + count_of(p)")
+    lines.append("define count_of(p: Player) = count x in deck: owner[x] == p")
+    goal = draw(st.sampled_from(["3"] * 9 + ["true", '"ten"', "n"]))
+    lines.append(f"option goal: int = {goal}")
     lines.append("procedure setup")
     lines.append("    set deck = [c_a, c_b, c_c, c_d, c_e, c_f]")
     lines.append("    shuffle deck")

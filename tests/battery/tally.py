@@ -26,7 +26,12 @@ import regelwerk
 from regelwerk.cli import main
 
 COUNTS: Counter = Counter()
-FAILURES = ("traceback", "exit70", "unlocated", "hang", "leak")
+FAILURES = ("traceback", "exit70", "unlocated", "hang", "leak", "unsound")
+# Python's errors that a checked ruleset must never meet at run time (issue 22 §2): the checker
+# should have refused the rules. The engine's own failures (an index past a list's end, a draw
+# from too few, a failed `require`, a budget) are fine.
+UNSOUND = ("[TypeError]", "[KeyError]", "[AttributeError]", "[ZeroDivisionError]")
+_MAP_MISS = re.compile(r"no entry .* in a map")
 _LOCATION = re.compile(r"\S+:\d+(:\d+)?")
 
 
@@ -116,10 +121,19 @@ def outcome_of_play(ruleset: Any, seed: int, decisions: int = 20, seconds: float
     except Hang:
         return "hang", None
     except EngineError as err:
+        if unsound(err):
+            return "unsound", err
         return ("located" if engine_error_located(err, game) else "unlocated"), err
     except Exception as err:  # noqa: BLE001
         return "traceback", err
     return "ok", game
+
+
+def unsound(err: EngineError) -> bool:
+    """Whether a run-time failure is one that the checker should have ruled out: a Python
+    TypeError, KeyError, AttributeError or ZeroDivisionError, or a key missing from a map."""
+    text = str(err)
+    return any(tag in text for tag in UNSOUND) or bool(_MAP_MISS.search(text))
 
 
 def outcome_of_cli(argv: list[str], seconds: float = 30) -> tuple[str, str]:
