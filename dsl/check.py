@@ -417,6 +417,8 @@ class _Checker(ExprChecker):
             else:
                 self.check_args(s.name, p.params, s.args, argtypes)
         elif isinstance(s, A.PlayStmt):
+            if m.triggers:  # the triggers tested at the decision may change what was tested
+                forget(scope, self.all_state)
             for a in s.actions:
                 if a not in m.actions:
                     self.err("E219", f"unknown action '{a}'", s.span, did_you_mean(a, m.actions))
@@ -429,6 +431,8 @@ class _Checker(ExprChecker):
                 self.err("E304", "'play' offers actions: use it in the flow or a procedure", s.span,
                          "inside an action, use 'choose'")
         elif isinstance(s, A.ChooseStmt):
+            if m.triggers:  # the options are worked out after the triggers tested at the decision
+                forget(scope, self.all_state)
             dt = self.need(s.domain, self.expr(s.domain, scope), f"'choose {s.name} in'")
             inner = dict(scope)
             self.bind(inner, s.name, dt.item)

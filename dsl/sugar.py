@@ -72,19 +72,23 @@ def choose_one_per_parts(s: A.ChooseOnePer) -> tuple:
 # ---------------------------------------------------------------------- for ... chosen
 def build_for_chosen(span: A.Span, var: str, items: A.Node, optional: bool, by: A.Node | None,
                      prompt: str | None, body: tuple[A.Node, ...]) -> A.ForChosen:
+    """The items of ITEMS when the loop starts, each offered once, and only while it is still
+    in ITEMS when the player picks (a minister sent back meanwhile is not offered again): the
+    loop ends when none of them is left."""
     left = f"__left_{var}"
     item = f"__item_{var}"
     rest = A.Name(span, left)
-    offered: A.Node = rest
+    still = A.Aggregate(span, "list", item, rest, A.Compare(span, "in", A.Name(span, item), items), None)
+    offered: A.Node = still
     if optional:  # `none`: the player stops
-        offered = A.BinOp(span, "+", rest, A.ListLit(span, (A.NoneLit(span),)))
+        offered = A.BinOp(span, "+", still, A.ListLit(span, (A.NoneLit(span),)))
     pick = A.ChooseStmt(span, var, offered, None, by, prompt)
     stop = (A.IfStmt(span, ((A.Compare(span, "==", A.Name(span, var), A.NoneLit(span)),
                              (A.BreakStmt(span),)),), ()),) if optional else ()
     drop = A.LetStmt(span, left, A.Aggregate(span, "list", item, rest,
                                               A.Compare(span, "!=", A.Name(span, item),
                                                         A.Name(span, var)), None))
-    loop = A.WhileStmt(span, A.Compare(span, "!=", rest, A.ListLit(span, ())),
+    loop = A.WhileStmt(span, A.Compare(span, "!=", still, A.ListLit(span, ())),
                        (pick, *stop, drop, *body))
     start = A.LetStmt(span, left, A.Aggregate(span, "list", item, items, None, None))
     return A.ForChosen(span, ((A.BoolLit(span, True), (start, loop)),), ())

@@ -49,6 +49,7 @@ from .memo import MemoKey, memo_keys, plain_type
 from .runtime import CALL_WORK
 
 MAX_TABLE = 50_000  # entries in one precomputed table of a library function
+_WRITES = (A.SetStmt, A.AddStmt, A.RemoveStmt, A.ClearStmt, A.MoveStmt, A.DrawStmt, A.ShuffleStmt)
 _GROUP = {"+": 0, "-": 0, "*": 1, "//": 1, "%": 1}  # operators of one precedence chain freely
 MAX_INLINE_INDENT = 14  # inline loops no deeper: CPython allows 20 nested blocks per function
 MAX_INLINE_DEPTH = 3  # definitions inlined into definitions inlined into ...
@@ -117,6 +118,12 @@ class CodeGen:
         self.constants: dict[str, Any] = {}  # namespace name -> value, for generated code
         self.move_texts: dict[int, str] = {}  # id of a move in a move table -> its text
         self.in_block = False  # generating a block function: `current` may change inside it
+        # state variable -> the triggers whose conditions read it (reads.trigger_watch): tested
+        # right after a statement writes it (Game.fire_now); empty where no trigger may fire
+        # (a scenario's `given`, expressions). `fire_here` is False inside a device, which
+        # cannot run another rule's body halfway: its triggers wait (Game._deferred).
+        self.fire_after: dict[str, tuple[int, ...]] = {}
+        self.fire_here = True
         self.subst: dict[int, str] = {}  # node id -> a local holding its value (hoisted)
         # explain mode: sub-expression values go to locals _x<i>, or through _R where Python
         # allows no assignment expression (the iterable of a comprehension)
@@ -780,6 +787,21 @@ class CodeGen:
         span = getattr(s, "span", None)
         if len(out) > first and span is not None:
             out[first] += f"  # @S{self.span_id(span)}"
+        if self.fire_after and isinstance(s, _WRITES):
+            self.fire_triggers_after(s, out, ind)
+
+    def fire_triggers_after(self, s: A.Node, out: list[str], ind: str) -> None:
+        """"As soon as": the triggers whose conditions read what `s` wrote are tested right
+        after it (docs/language.md §10); a body that finished the game ends this rule too."""
+        roots = (s.source.root, s.dest.root) if isinstance(s, (A.MoveStmt, A.DrawStmt)) else (s.target.root,)
+        ids = tuple(sorted({i for r in roots for i in self.fire_after.get(r, ())}))
+        if not ids:
+            return
+        if self.fire_here:
+            out.append(f"{ind}if G.fire_now({ids!r}):")
+            out.append(f"{ind}    return True")
+        else:
+            out.append(f"{ind}G.fire_now({ids!r}, False)")
 
     def _stmt(self, s: A.Node, sc: dict, out: list[str], ind: str) -> None:
         def ex(x: A.Node) -> str:

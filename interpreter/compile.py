@@ -31,7 +31,7 @@ from .library import LIBRARY
 from .locate import plain
 from .machine import MachineBuilder
 from .memo import state_free
-from .reads import state_reads
+from .reads import state_reads, trigger_watch
 from .runtime import MISSING, RUNTIME, make_order, seq_by
 from .stdlib.graph import Graph
 from .stdlib.grid import Grid
@@ -322,11 +322,14 @@ def compile_model(model: Model, record: bool, identity: Identity) -> Program:
     prog.copy_vars = _vars_copier(prog.var_copiers)
     prog.hidden = {n: v.hidden for n, v in model.vars.items() if v.hidden}
     g = _codegen(prog, record)
+    g.fire_after = trigger_watch(model)  # triggers are tested right after the writes they read
     builder = BlockBuilder(model, prog.rules)
 
+    g.fire_here = False  # a device's triggers wait until it is done
     for name, dv in model.devices.items():
         _device(g, name, dv)
         prog.rules[f"device:{name}"] = prov_info(name, dv.prov, dv.span, model.base_dir)
+    g.fire_here = True
     remembered = state_free(model)
     for name, d in model.defines.items():  # definitions: pure functions
         sc = {p.name: (f"p{i}", None) for i, p in enumerate(d.params)}

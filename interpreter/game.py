@@ -134,6 +134,11 @@ class Game(TraceRecorder):
         self._snap_next = True  # the next decision keeps a full snapshot (undo replays from it)
         self._chain = 0
         self._fired: list[int] = []
+        # triggers whose conditions became true where their bodies could not run (they stop for
+        # a decision or jump, or a device was running): they run as soon as the rule that made
+        # them true can pause (`_run`, the end of a block's run of statements, a decision point)
+        self._deferred: tuple[int, ...] = ()
+        self._nest = 0  # straight trigger bodies running inside one another (fire_now)
         self.work = WORK_CHUNK  # what is left of this chunk of the decision's work budget
         self._worked = 0  # work of the decision before this chunk
         self._clock = 0.0  # when the decision's first chunk ran out
@@ -542,6 +547,7 @@ class Game(TraceRecorder):
         back = point.clone()
         for f in DYNAMIC:
             setattr(self, f.name, getattr(back, f.name))
+        self._deferred = ()  # triggers the abandoned move set off are undone with it
         self._ended()
         self._bookkeeping(False)
         self._steps, self._cooked = back._steps, back._cooked
@@ -683,6 +689,10 @@ class Game(TraceRecorder):
                     else:
                         self.finish("draw", [], -1)
                     break
+                if self._deferred:  # a trigger that waited for the rule to pause runs first
+                    self._run_deferred()
+                    self._chained()
+                    continue
                 top = frames[-1]
                 if fns[top[0]](self, top):
                     break
@@ -758,9 +768,80 @@ class Game(TraceRecorder):
         if self.record and self.open_decision():
             self._close()
 
+    def fire_now(self, watched: tuple[int, ...], here: bool = True) -> bool:
+        """Generated code calls this right after a statement that wrote a state variable the
+        conditions of triggers `watched` read ("as soon as", docs/language.md §10). A trigger
+        whose condition became true fires: a body that runs straight through runs here, before
+        the rule's next statement (unless `here` is False: inside a device); a body that stops
+        for a decision or jumps waits in `_deferred` until the running rule can pause. True
+        when a body finished the game (the rule that wrote then ends too)."""
+        trig = self.prog.triggers
+        last = self.trig_last
+        new = None
+        rising = []
+        for i in watched:
+            now = bool(trig[i][0](self))
+            if now != last[i]:
+                if new is None:
+                    new = list(last)  # replaced, never changed in place (clones share it)
+                new[i] = now
+                if now:
+                    rising.append(i)
+        if new is None:
+            return False
+        self.trig_last = new
+        for i in rising:
+            fn = trig[i][1]
+            if fn is None or not here:
+                self._deferred += (i,)
+                continue
+            if self._run_straight_trigger(i, fn):
+                return True
+        return False
+
+    def _run_straight_trigger(self, i: int, fn: Any) -> bool:
+        """Run trigger `i`'s straight body inside the rule that set it off; True if it finished
+        the game. Bodies that keep setting each other off stop at the chain budget."""
+        if not self._nest:
+            self._fired = []
+        self._fired.append(i)
+        self._nest += 1
+        if self._nest > MAX_TRIGGER_CHAIN:
+            self._nest = 0
+            self._runaway(self._fired[0])
+        prev = self.push_rule(f"when:{i}") if self.record else None
+        try:
+            finished = fn(self)
+        finally:
+            self._nest -= 1
+        if self.record and self.result is None:
+            self.pop_rule(prev)
+        return bool(finished) or self.result is not None
+
+    def _run_deferred(self) -> None:
+        """Start the first trigger that waits (`_deferred`): push its block, or run its
+        straight body (one that waited for a device to end)."""
+        i, self._deferred = self._deferred[0], self._deferred[1:]
+        _test, fn, blk, _decl = self.prog.triggers[i]
+        if not self._chain:
+            self._fired = []
+        self._fired.append(i)
+        if self.record:
+            self._open(f"when:{i}", True, None, None)
+        if fn is None:
+            self.frames.append([blk, 0, {}, f"when:{i}"])
+            return
+        fn(self)
+        if self.record and self.result is None:
+            self._close()
+
     def fire_triggers(self) -> bool:
         """Fire the triggers whose conditions just became true (edge-triggered), in declaration
-        order. True if any fired: the caller then looks again, within the chain budget."""
+        order, after those waiting to run (`_deferred`). True if any fired: the caller then
+        looks again, within the chain budget."""
+        if self._deferred:
+            self._run_deferred()
+            return self._chained()
         trig = self.prog.triggers
         last = self.trig_last
         if not self._chain:
@@ -785,8 +866,12 @@ class Game(TraceRecorder):
             if fn is None:
                 self.frames.append([blk, 0, {}, f"when:{i}"])
                 return self._chained()
-            fn(self)
-            if self.record:
+            self._nest += 1  # triggers its writes set off run inside it (fire_now)
+            try:
+                fn(self)
+            finally:
+                self._nest -= 1
+            if self.record and self.result is None:
                 self._close()
             if self.result is not None:
                 return False
@@ -795,10 +880,18 @@ class Game(TraceRecorder):
     def _chained(self) -> bool:
         self._chain += 1
         if self._chain > MAX_TRIGGER_CHAIN:
-            names = sorted({self.prog.rules[f"when:{i}"]["name"] for i in self._fired[-20:]})
-            raise BudgetExceeded(f"trigger chain longer than {MAX_TRIGGER_CHAIN}: "
-                                 f"these rules keep firing each other: {'; '.join(names)}")
+            self._runaway()
         return True
+
+    def _runaway(self, at: int | None = None) -> None:
+        """A chain of triggers that never ends; located at trigger `at` when it is known (the
+        one that began a chain of bodies run inside one another), else where the engine finds
+        the last one fired."""
+        names = sorted({self.prog.rules[f"when:{i}"]["name"] for i in self._fired[-20:]})
+        span = None if at is None else self.prog.model.triggers[at].span
+        raise BudgetExceeded(f"trigger chain longer than {MAX_TRIGGER_CHAIN}: "
+                             f"these rules keep firing each other: {'; '.join(names)}", span,
+                             None if at is None else f"when:{at}")
 
     def run_hooks(self, event: str) -> bool:
         """Run the `on <event>` hooks; True if one finished the game."""

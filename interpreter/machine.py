@@ -151,6 +151,14 @@ class MachineBuilder:
             return None
         return list(range(k + 1, back)), head, list(range(head, k))
 
+    def run_deferred(self, k: int, out: list[str], ind: str) -> None:
+        """After a run of statements (or a move's effect), the triggers they set off that had to
+        wait (Game.fire_now) run before op `k + 1`: the rule can pause here."""
+        if self.triggers:
+            out.append(f"{ind}if G._deferred:")
+            out.append(f"{ind}    F[1] = {k + 1}")
+            out.append(f"{ind}    return False")
+
     def before_decision(self, k: int, out: list[str], ind: str) -> None:
         if self.triggers:
             out.append(f"{ind}if G.fire_triggers():")
@@ -180,6 +188,7 @@ class MachineBuilder:
                 for n in sc:  # new names bound at this level live on in the frame
                     if n not in before:
                         out.append(f"{ind}L[{n!r}] = {sc[n][0]}")
+                self.run_deferred(k, out, ind)
                 out.append(nxt)
             case ir.Play(actions, optional, by, _pass_to, _span, names):
                 played = [a for a in actions if self.actions[a].plays_in_place]
@@ -380,6 +389,7 @@ class MachineBuilder:
         if self.record:  # the move's step (Game._take_recorded opened it) ends with its effect
             out.append(f"{ind}    G._close()")
         out.append(f"{ind}    m = None")
+        self.run_deferred(k, out, ind + "    ")
         out.append(f"{ind}    pc = {k + 1}")
 
     def enumerate(self, action: str, out: list[str], ind: str) -> None:

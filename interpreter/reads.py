@@ -49,3 +49,40 @@ def state_reads(m: Model, expr: A.Node) -> frozenset[str] | None:
         return frozenset(out)
 
     return walk(expr)
+
+
+def trigger_watch(m: Model) -> dict[str, tuple[int, ...]]:
+    """For each state variable, the triggers whose conditions read it (through the definitions
+    they call), in declaration order: generated code tests those right after a statement that
+    writes it. `current`, `round` and `current_phase` change only where the flow moves on, and
+    every condition is tested at each decision point anyway, so they are left out here; a
+    condition that asks `possible(...)` may read anything and watches every variable."""
+    seen: dict[str, frozenset[str] | None] = {}
+
+    def of_define(name: str) -> frozenset[str] | None:
+        if name not in seen:
+            seen[name] = frozenset()  # a definition reached again while being read
+            seen[name] = walk(m.defines[name].value)
+        return seen[name]
+
+    def walk(e: A.Node) -> frozenset[str] | None:
+        out: set[str] = set()
+        for n in A.iter_nodes(e):
+            if isinstance(n, A.Name) and n.name in m.vars:
+                out.add(n.name)
+            elif isinstance(n, A.Call):
+                if n.func in m.defines:
+                    inner = of_define(n.func)
+                    if inner is None:
+                        return None
+                    out |= inner
+                elif n.func == "possible":
+                    return None
+        return frozenset(out)
+
+    watch: dict[str, list[int]] = {}
+    for i, t in enumerate(m.triggers):
+        read = walk(t.test)
+        for name in (m.vars if read is None else sorted(read)):
+            watch.setdefault(name, []).append(i)
+    return {name: tuple(ids) for name, ids in watch.items()}
