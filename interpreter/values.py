@@ -188,9 +188,9 @@ def materialize(t: Type, default: Any, domains: dict[str, tuple]) -> Any:
             return {k: materialize(t.val, default, domains) for k in keys}
         return dict(default) if isinstance(default, dict) else {}
     if default is not None:
-        if isinstance(default, range):
-            return list(default)
         if isinstance(t.base, SetOf) and not isinstance(default, frozenset):
             return frozenset(default)
+        if isinstance(t.base, ListOf) and type(default) is not list:
+            return list(default)  # a range, or a type's values (`deck: list Card = Card`)
         return default
     return t.default()

@@ -46,13 +46,16 @@ PARAMETERS: dict[str, Any] = {
     "chance": "explicit",  # "explicit": chance nodes; "sampled": chance drawn inside moves
     "seed": 0,  # sampled chance: the n-th new initial state plays with seed + n
     "returns": "auto",  # "auto": scores if the ruleset scores, else the outcome; or "outcome", "scores"
-    "explore": 1000,  # game-tree nodes walked to establish exact facts (0: do not walk)
+    "explore": 100_000,  # game-tree nodes walked to establish exact facts (0: do not walk)
+    "explore_seconds": 3.0,  # ... and for at most this long
+    "utility": "auto",  # "auto": as established; or declared: "zero_sum", "constant_sum", "general_sum"
     "max_game_length": 0,  # 0: as established, else DEFAULT_MAX_GAME_LENGTH
     "max_actions": 0,  # positional index only: 0 as established, else DEFAULT_MAX_ACTIONS
     "max_chance_outcomes": 0,  # 0: as established, else DEFAULT_MAX_CHANCE_OUTCOMES
     "min_utility": -1000.0,  # score returns that could not be established: their bounds
     "max_utility": 1000.0,
 }
+OUTCOME_EXPLORE = 1_000  # outcome returns have exact bounds: walk only a small tree, for the other facts
 DEFAULT_MAX_GAME_LENGTH = 100_000  # the same bound as `regelwerk simulate --max-steps`
 DEFAULT_MAX_ACTIONS = 10_000  # the seed rulesets offer at most a few hundred moves at once
 DEFAULT_MAX_CHANCE_OUTCOMES = 1_000
@@ -296,16 +299,19 @@ class _Facts:
     max_legal: int
 
 
-def _explore(start: Game, budget: int, returns: Any) -> _Facts | None:
+def _explore(start: Game, budget: int, returns: Any, seconds: float = float("inf")) -> _Facts | None:
     """Walk the whole game tree (chance outcomes included) from `start`, if it has at most
-    `budget` nodes."""
+    `budget` nodes and the walk takes at most `seconds`."""
+    import time
+
+    until = time.monotonic() + seconds
     stack = [(start, 0)]
     nodes = terminals = max_length = max_chance = max_legal = 0
     low, high, sums = float("inf"), float("-inf"), set()
     while stack:
         g, depth = stack.pop()
         nodes += 1
-        if nodes > budget:
+        if nodes > budget or (nodes % 1024 == 0 and time.monotonic() > until):
             return None
         if g.is_over:
             r = returns(g)
@@ -387,6 +393,8 @@ class RegelwerkGame(pyspiel.Game):
             raise ValueError(f"chance={chance!r}: explicit or sampled")
         if returns not in ("auto", "outcome", "scores"):
             raise ValueError(f"returns={returns!r}: auto, outcome or scores")
+        if params["utility"] not in _DECLARED:
+            raise ValueError(f"utility={params['utility']!r}: auto, {', '.join(k for k in _DECLARED if k != 'auto')}")
         if returns == "auto":
             returns = "scores" if rules.model.scoring is not None else "outcome"
         elif returns == "scores" and rules.model.scoring is None:
@@ -398,16 +406,23 @@ class RegelwerkGame(pyspiel.Game):
         explicit = stochastic and chance == "explicit"
         hidden = has_hidden_state(rules)
         start = _new_game(rules, n, 0, options, explicit, hidden)
-        key = f"{rules.hash}|{n}|{params['options']}|{explicit}|{returns}|{params['explore']}"
+        key = f"{rules.hash}|{n}|{params['options']}|{explicit}|{returns}|{params['explore']}|{params['explore_seconds']}"
         cached = _FACTS.get(key)
         if cached is None:
             index = ActionIndex(start)
             facts = None
-            if params["explore"] > 0 and (explicit or not stochastic):
-                facts = _explore(start.clone(), params["explore"], _returns_fn(returns, start.players))
-            cached = _FACTS[key] = (index, facts)
-        index, facts = cached
-        utility, low, high, total = _utility(returns, n, facts, params)
+            budget = params["explore"] if returns == "scores" else min(params["explore"], OUTCOME_EXPLORE)
+            if budget > 0 and (explicit or not stochastic):
+                seconds = float(params["explore_seconds"])
+                facts = _explore(start.clone(), budget, _returns_fn(returns, start.players), seconds)
+                unwalked = (f"its game tree has more than {budget:,} nodes or takes more than {seconds:g} s "
+                            f"to walk (explore={budget}, explore_seconds={seconds:g})")
+            else:
+                unwalked = ("chance is sampled, so the tree is not walked" if budget > 0
+                            else "explore=0: the tree is not walked")
+            cached = _FACTS[key] = (index, facts, unwalked)
+        index, facts, unwalked = cached
+        utility, low, high, total = _utility(returns, n, facts, params, rules.title, unwalked)
         if index.positional:
             size = params["max_actions"] or (facts.max_legal if facts else DEFAULT_MAX_ACTIONS)
         else:
@@ -511,9 +526,22 @@ def _returns_fn(rule: str, players: tuple[str, ...]) -> Any:
     return outcome
 
 
-def _utility(returns: str, n: int, facts: _Facts | None, params: dict) -> tuple:
+_DECLARED = {"auto": None, "zero_sum": _Utility.ZERO_SUM, "constant_sum": _Utility.CONSTANT_SUM,
+             "general_sum": _Utility.GENERAL_SUM}
+
+
+class UtilityWarning(UserWarning):
+    """The returns of a ruleset's games could not be bounded: OpenSpiel gets a general-sum
+    game within assumed bounds, which algorithms for zero-sum games refuse."""
+
+
+def _utility(returns: str, n: int, facts: _Facts | None, params: dict, title: str = "",
+             unwalked: str = "") -> tuple:
     """The utility kind, bounds and sum: exact for the outcome, and for scores when the walk
-    of the whole tree established them; otherwise general-sum within the given bounds."""
+    of the whole tree established them; a declared `utility` with `min_utility`/`max_utility`
+    otherwise (checked against the walk when there was one); else general-sum within those
+    bounds, with a UtilityWarning that says what to pass."""
+    declared = _DECLARED[params["utility"]]
     if returns == "outcome":
         if n == 2:
             return _Utility.ZERO_SUM, -1.0, 1.0, 0.0
@@ -524,11 +552,34 @@ def _utility(returns: str, n: int, facts: _Facts | None, params: dict) -> tuple:
             low, high = low - 1.0, high + 1.0  # OpenSpiel wants a range
         if len(facts.sums) == 1:
             total = next(iter(facts.sums))
-            return (_Utility.ZERO_SUM if total == 0 else _Utility.CONSTANT_SUM), low, high, float(total)
+            found = _Utility.ZERO_SUM if total == 0 else _Utility.CONSTANT_SUM
+            if declared not in (None, found, _Utility.GENERAL_SUM):
+                raise ValueError(f"utility={params['utility']}: the scores of every finished game of "
+                                 f"{title} add up to {total:g}, so the game is {found.name.lower()}")
+            return (declared or found), low, high, (None if declared == _Utility.GENERAL_SUM else float(total))
+        if declared not in (None, _Utility.GENERAL_SUM):
+            raise ValueError(f"utility={params['utility']}: the scores of the finished games of {title} "
+                             f"add up to different totals ({', '.join(f'{x:g}' for x in sorted(facts.sums)[:3])}, ...)")
         return _Utility.GENERAL_SUM, low, high, None
     low, high = float(params["min_utility"]), float(params["max_utility"])
     if not low < high:
         raise ValueError(f"min_utility={low} must be below max_utility={high}")
+    if declared is not None:
+        total = 0.0 if declared == _Utility.ZERO_SUM else None
+        if declared == _Utility.CONSTANT_SUM:
+            raise ValueError("utility=constant_sum needs the total, which only a walk of the whole tree "
+                             "establishes: raise explore, or declare zero_sum or general_sum")
+        return declared, low, high, total
+    why = unwalked if facts is None else "no game ended in the walk"
+    import warnings
+
+    warnings.warn(UtilityWarning(
+        f"returns=scores: the scores of {title} could not be bounded ({why}), so OpenSpiel gets a "
+        f"general-sum game within min_utility={low:g}..max_utility={high:g}, and algorithms for "
+        "zero-sum games (exploitability, CFR's best response) refuse it. Pass a larger explore= "
+        "and explore_seconds= to walk the whole tree, or the lowest and highest score a player can end with as "
+        "min_utility= and max_utility=, with utility=\"zero_sum\" if the scores of every finished "
+        "game add up to 0; or returns=\"outcome\"."), stacklevel=4)
     return _Utility.GENERAL_SUM, low, high, None
 
 
@@ -739,6 +790,9 @@ def load_game(path: str | Path, players: int | None = None, options: dict[str, A
     unknown = sorted(set(params) - set(PARAMETERS))
     if unknown:
         raise TypeError(f"unknown game parameter {unknown[0]!r}; known: {', '.join(PARAMETERS)}")
+    for name, value in params.items():  # pyspiel types a parameter by its default: 13 is 13.0 there
+        if isinstance(PARAMETERS[name], float) and isinstance(value, int) and not isinstance(value, bool):
+            params[name] = float(value)
     full = {"path": str(Path(path).resolve()), "players": players or 0,
             "options": encode_options(options), "chance": chance, **params}
     if _FORBIDDEN & set(full["path"]):

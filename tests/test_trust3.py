@@ -265,3 +265,15 @@ def test_fixed_values_do_not_read_state(decl, where):
 def test_a_definition_s_value_fits_its_declared_type():
     got = errors(BASE + "define best(): int = pick\nflow\n    finish draw\n")
     assert [(line, col, c) for line, col, c, _m in got] == [(15, 22, "E216")], got
+
+
+def test_a_list_started_from_a_type_s_values_is_a_list():
+    """`deck: list Card = Card` started as the tuple of the type's values: the first `remove`
+    from it failed with "cannot remove from tuple" (found writing Leduc hold'em)."""
+    text = ("players A, B\nenum Card = c1, c2, c3\nstate\n    deck: list Card = Card\n"
+            "    pile: set Card = Card\naction take(c in deck)\n    remove c from deck\n    remove c from pile\n"
+            "flow\n    repeat 3 times\n        turn\n            play take\n")
+    game = regelwerk.load_text(text, "t.rules").new_game(seed=1)
+    assert game.vars["deck"] == ["c1", "c2", "c3"] and type(game.vars["deck"]) is list
+    game.apply("take(c2)")
+    assert game.vars["deck"] == ["c1", "c3"] and game.vars["pile"] == {"c1", "c3"}
