@@ -509,6 +509,14 @@ class ScoringDecl(Node):
 
 
 @dataclass(frozen=True, slots=True)
+class UmpireDecl(Node):
+    """`umpire "why"`: an umpire refuses moves by what the player cannot see (Kriegspiel), so
+    legality may read hidden state (E247 is not reported)."""
+
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class IncludeDecl(Node):
     path: str
     without_scenarios: bool = False  # `include "x.rules" without scenarios`: its rules only

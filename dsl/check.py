@@ -18,6 +18,7 @@ from . import ast as A
 from .check_conserve import check_conserve
 from .check_constants import check_constants
 from .check_expr import CHANCE_NAMES, DIRECTIONS, ExprChecker
+from .check_hidden import check_hidden_legality
 from .check_narrow import ANY_STATE, common, forget, narrowed, reads_of, remember
 from .check_runaway import check_runaway
 from .data_files import DataReader, decode_data
@@ -67,6 +68,7 @@ class Model:
     hooks: list[A.HookDecl] = field(default_factory=list)
     flow: A.FlowDecl | None = None
     scoring: A.ScoringDecl | None = None
+    umpire: A.UmpireDecl | None = None  # legality may read hidden state (dsl/check_hidden.py)
     scenarios: list[A.ScenarioDecl] = field(default_factory=list)
     element_type: dict[str, str] = field(default_factory=dict)  # value name -> its type's name
     phases: dict[str, A.PhaseStmt] = field(default_factory=dict)
@@ -232,6 +234,10 @@ class _Checker(ExprChecker):
                     m.flow = d
                 elif isinstance(d, A.ScoringDecl):
                     m.scoring = d
+                elif isinstance(d, A.UmpireDecl):
+                    if m.umpire is not None:
+                        self.err("E102", "duplicate 'umpire' declaration", d.span)
+                    m.umpire = d
                 elif isinstance(d, A.ScenarioDecl):
                     m.scenarios.append(d)
         self.squares_named_twice()
@@ -739,6 +745,7 @@ class _Checker(ExprChecker):
         m.suspends = self.suspending_procedures()
         check_runaway(m, self.err, m.type_of)
         check_constants(m, self.err)
+        check_hidden_legality(m, self.err)
         return m
 
     def params(self, params: tuple, scope: dict[str, Type], action: bool = False) -> dict[str, Type]:

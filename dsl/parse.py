@@ -410,6 +410,9 @@ class _Builder(Transformer):
     def scoring_decl(self, meta, children):
         return A.ScoringDecl(self._s(meta), children[0])
 
+    def umpire_decl(self, meta, children):
+        return A.UmpireDecl(self._s(meta), _unquote(children[0]))
+
     def include_decl(self, meta, children):
         return A.IncludeDecl(self._s(meta), _unquote(children[0]), children[1] is not None)
 

@@ -387,6 +387,8 @@ def _decl(d: A.Node, cm: _Comments | None = None) -> list[str]:
         return ["flow"] + _prov(d.prov, INDENT) + _stmts(d.body, 1, cm)
     if isinstance(d, A.ScoringDecl):
         return [f"scoring {expr_text(d.value)}"]
+    if isinstance(d, A.UmpireDecl):
+        return [f"umpire {_q(d.reason)}"]
     if isinstance(d, A.IncludeDecl):
         return [f"include {_q(d.path)}" + (" without scenarios" if d.without_scenarios else "")]
     if isinstance(d, A.ScenarioDecl):

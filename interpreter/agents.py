@@ -14,6 +14,7 @@ import random
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from .determinize import determinize
 from .errors import EngineError
 from .game import Action, Game, parse_action
 
@@ -142,41 +143,50 @@ class _Node:
 
 
 class MCTSAgent:
-    """Plain UCT over the generic API (`legal_actions`, `apply`, `clone`), seeded.
+    """UCT over the generic API (`legal_actions`, `apply`, `clone`), seeded; for a ruleset with
+    hidden state, information-set MCTS: it searches from what the deciding player knows.
 
-    Each iteration works on a clone whose chance generator is re-seeded from the agent's own
-    generator, so the search never sees the real game's future dice or shuffles. Because
-    chance can make the same moves lead to different positions, the tree is open-loop: a
-    node's children are keyed by move and only the moves legal in this iteration's position
-    are considered. Every node keeps each player's reward sum, and the player who decides at a
-    node picks by their own mean (max^n for more than two players). Hidden information is not
-    hidden from the search: it plays the full state, as `clone()` gives it.
+    Each iteration works on a copy of the position whose chance generator is re-seeded from the
+    agent's own generator, so the search never sees the real game's future dice or shuffles.
+    When the ruleset hides state, the copy is a determinisation (interpreter/determinize.py):
+    the cards the player has not seen dealt anew into the places they cannot see, so the move
+    picked with a given seed depends on the player's information alone. Because chance and
+    the dealt cards can make the same moves lead to different positions, the tree is
+    open-loop: a node's children are keyed by move and only the moves legal in this
+    iteration's position are considered. Every node keeps each player's reward sum, and the
+    player who decides at a node picks by their own mean (max^n for more than two players).
+    `peek=True` (agent spec `mcts-cheat:N`) searches the true position, hidden cards and all.
     """
 
     def __init__(self, iterations: int, seed: int = 0, exploration: float = math.sqrt(2),
-                 rollout_limit: int = 10_000):
+                 rollout_limit: int = 10_000, peek: bool = False):
         if iterations < 1:
             raise ValueError("MCTS needs at least one iteration")
         self.iterations = iterations
         self.rng = random.Random(seed)
         self.c = exploration
         self.rollout_limit = rollout_limit
+        self.peek = peek
 
     def __call__(self, game: Game) -> Action:
         actions = game.legal_actions()
         if len(actions) == 1:
             return actions[0]
         root_state = _untraced(game)
+        player = None if self.peek or not game.prog.hidden else game.decision_player()
         root = _Node()
         for _ in range(self.iterations):
-            self._iterate(root, root_state)
+            self._iterate(root, root_state, player)
         best = max(actions, key=lambda a: (root.children[a].visits if a in root.children else -1))
         return best
 
-    def _iterate(self, root: _Node, root_state: Game) -> None:
+    def _iterate(self, root: _Node, root_state: Game, player: str | None) -> None:
         rng = self.rng
-        state = root_state.clone()
-        state.rng = rng.getrandbits(64)  # a fresh chance future for every iteration
+        if player is not None:  # what `player` cannot see, made up anew
+            state = determinize(root_state, player, rng)
+        else:
+            state = root_state.clone()
+            state.rng = rng.getrandbits(64)  # a fresh chance future for every iteration
         path = [root]
         try:
             self._descend(state, root, path)
@@ -232,7 +242,7 @@ def _untraced(game: Game) -> Game:
 
 
 # ---------------------------------------------------------------------- specs
-AGENT_KINDS = ("random", "first", "mcts:ITERATIONS")
+AGENT_KINDS = ("random", "first", "mcts:ITERATIONS", "mcts-cheat:ITERATIONS")
 
 
 class AgentSpecError(ValueError):
@@ -245,12 +255,12 @@ def check_agent_spec(spec: str) -> str:
     kind = kind.strip().lower()
     if kind in ("random", "first") and not arg:
         return kind
-    if kind == "mcts":
+    if kind in ("mcts", "mcts-cheat"):
         arg = arg.strip()
         if not arg.isdigit() or int(arg) < 1:
-            raise AgentSpecError(f"agent {spec!r}: write mcts:ITERATIONS with a whole number >= 1, "
-                                 "for example mcts:200")
-        return f"mcts:{int(arg)}"
+            raise AgentSpecError(f"agent {spec!r}: write {kind}:ITERATIONS with a whole number >= 1, "
+                                 f"for example {kind}:200")
+        return f"{kind}:{int(arg)}"
     raise AgentSpecError(f"unknown agent {spec!r} (known: {', '.join(AGENT_KINDS)})")
 
 
@@ -261,7 +271,7 @@ def make_agent(spec: str, seed: int) -> Agent:
         return RandomAgent(seed)
     if kind == "first":
         return first_legal
-    return MCTSAgent(int(arg), seed)
+    return MCTSAgent(int(arg), seed, peek=kind == "mcts-cheat")
 
 
 def derived_seed(*parts: object) -> int:

@@ -317,6 +317,8 @@ def _hide(v: Any, t: Type | None, model: Model) -> Any:
     """A hidden value: its size (lists, sets, maps over open keys), its keys and the hidden
     values of its entries (maps over a finite type, records), or that there is one."""
     base = t.base if isinstance(t, Opt) else t
+    if v is None:
+        return None  # nothing there: "there is one" would say otherwise
     if isinstance(v, (list, tuple, frozenset, set)):
         return {HIDDEN: len(v)}
     if isinstance(v, dict):

@@ -399,6 +399,12 @@ class RegelwerkGame(pyspiel.Game):
             returns = "scores" if rules.model.scoring is not None else "outcome"
         elif returns == "scores" and rules.model.scoring is None:
             raise ValueError(f"returns=scores: {rules.title} declares no scoring")
+        if rules.model.umpire is not None and has_hidden_state(rules):
+            raise ValueError(
+                f"{rules.title} declares umpire \"{rules.model.umpire.reason}\": a player's legal moves there "
+                "depend on what that player cannot see, so they differ between positions of one information "
+                "state, and OpenSpiel's algorithms (CFR, best responses) need the same legal moves throughout "
+                "one; a ruleset without `umpire` has that checked (E247)")
         decl = rules.model.players
         n = params["players"] or decl.min_count
         options = rules.options(decode_options(params["options"]))

@@ -24,7 +24,7 @@ __all__ = ["RegelwerkLexer"]
 
 DECLARATION_WORDS = (
     "game", "players", "enum", "board", "record", "data", "state", "const", "option", "define",
-    "action", "procedure", "when", "on", "flow", "scoring", "include", "device", "display",
+    "action", "procedure", "when", "on", "flow", "scoring", "umpire", "include", "device", "display",
     "invariant", "conserve", "scenario",
 )
 STATEMENT_WORDS = (

@@ -133,6 +133,10 @@ TEXTS = {
     'E246': (G + "state\n    pile: list int = []\n    n: int = len(pile)\n" + A + F,
              4, 14, "the start value of 'n' reads the state variable 'pile', but it is worked out before "
              "the game has any state"),
+    'E247': (G + "state\n    hand: Player -> list int = [] hidden except owner\naction a(c in hand[other(current)])\n"
+             "    log \"x\"\n" + F,
+             4, 15, "the moves of 'a' depends on what 'current' cannot see: 'hand[other(current)]' is hidden "
+             "from the player who decides"),
     'W001': (G + A + "action b\n    log \"y\"\n" + F,
              4, 1, "action 'b' is never offered by a 'play'"),
 }

@@ -103,7 +103,7 @@ def test_corrupt_results_files_are_refused_clearly(tmp_path, capsys, content, me
 
 
 @pytest.mark.parametrize(("argv", "message"), [
-    (["--agent", "greedy"], "--agent: unknown agent 'greedy' (known: random, first, mcts:ITERATIONS)"),
+    (["--agent", "greedy"], "--agent: unknown agent 'greedy' (known: random, first, mcts:ITERATIONS, mcts-cheat:ITERATIONS)"),
     (["--agent", "mcts:lots"], "write mcts:ITERATIONS with a whole number"),
     (["--agent", "Xx=random"], "'Xx' is not a player here (X, O)"),
     (["--resume"], "--resume needs the results file"),
