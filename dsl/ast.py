@@ -361,6 +361,17 @@ class TurnStmt(Node):
 
 
 @dataclass(frozen=True, slots=True)
+class SimultaneousStmt(Node):
+    """`simultaneously for p in PLAYERS` + body: every player's part (the body, as their turn)
+    decides against the same position, secretly; the statement ends when every part is done."""
+
+    var: str
+    domain: Node
+    prov: Provenance
+    body: tuple[Node, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class PhaseStmt(Node):
     name: str
     prov: Provenance

@@ -21,6 +21,7 @@ from .check_expr import CHANCE_NAMES, DIRECTIONS, ExprChecker
 from .check_hidden import check_hidden_legality
 from .check_narrow import ANY_STATE, common, forget, narrowed, reads_of, remember
 from .check_runaway import check_runaway
+from .check_window import check_windows
 from .data_files import DataReader, decode_data
 from .diagnostics import Diagnostic, did_you_mean
 from .quotes import check_quotes
@@ -532,6 +533,20 @@ class _Checker(ExprChecker):
                 self.err("E304", "'turn' belongs in the flow or a procedure", s.span)
             forget(scope, self.all_state)
             return self.block(s.body, scope, ctx)
+        elif isinstance(s, A.SimultaneousStmt):
+            dt = self.need(s.domain, self.expr(s.domain, scope), f"'simultaneously for {s.var} in'")
+            if not (dt.base == ANY or (dt.base.is_collection and is_player(dt.base.item))):
+                self.err("E216", f"'simultaneously for {s.var} in' goes over players, not {dt}", s.domain.span)
+            if ctx.get("kind") not in ("flow", "procedure"):
+                self.err("E304", "'simultaneously' belongs in the flow or a procedure", s.span)
+            if ctx.get("window"):
+                self.err("E248", "a part of 'simultaneously' cannot hold another", s.span)
+            forget(scope, self.all_state)
+            inner = dict(scope)
+            self.bind(inner, s.var, PLAYER)
+            self.block(s.body, inner, {**ctx, "window": s.var, "loop": False})
+            forget(scope, self.all_state)
+            return True
         elif isinstance(s, A.PhaseStmt):
             if ctx.get("kind") != "flow":
                 self.err("E304", "'phase' belongs in the flow", s.span)
@@ -614,7 +629,8 @@ class _Checker(ExprChecker):
             if isinstance(s.value, A.Call) and (s.value.func in m.devices or s.value.func in CHANCE_NAMES):
                 return None
             return frozenset({s.name})
-        if isinstance(s, (A.DoStmt, A.PlayStmt, A.ChooseStmt, A.TurnStmt, A.PhaseStmt, A.GotoStmt)):
+        if isinstance(s, (A.DoStmt, A.PlayStmt, A.ChooseStmt, A.TurnStmt, A.PhaseStmt, A.GotoStmt,
+                          A.SimultaneousStmt)):
             return None
         out: set[str] = set()
         if isinstance(s, A.IfStmt):
@@ -746,6 +762,7 @@ class _Checker(ExprChecker):
         check_runaway(m, self.err, m.type_of)
         check_constants(m, self.err)
         check_hidden_legality(m, self.err)
+        check_windows(m, self.err)
         return m
 
     def params(self, params: tuple, scope: dict[str, Type], action: bool = False) -> dict[str, Type]:
@@ -855,12 +872,12 @@ def _has_break(body: tuple) -> bool:
                 return True
         if isinstance(s, (A.TurnStmt, A.PhaseStmt)) and _has_break(s.body):
             return True
-    return False
+    return False  # a part of `simultaneously` has no loose break (E305 inside it)
 
 
 def _suspends(body: tuple, procs: set[str]) -> bool:
     for s in body:
-        if isinstance(s, (A.PlayStmt, A.ChooseStmt, A.TurnStmt, A.PhaseStmt, A.GotoStmt)):
+        if isinstance(s, (A.PlayStmt, A.ChooseStmt, A.TurnStmt, A.PhaseStmt, A.GotoStmt, A.SimultaneousStmt)):
             return True
         if isinstance(s, A.DoStmt) and s.name in procs:
             return True

@@ -253,6 +253,10 @@ class HiddenLegality:
                 self.body(s.body, inner, g)
             elif isinstance(s, A.PhaseStmt):
                 self.body(s.body, env.copy(), guard)
+            elif isinstance(s, A.SimultaneousStmt):  # each part is its player's turn
+                inner = env.copy()
+                inner.me = frozenset({"current", s.var})
+                self.body(s.body, inner, tuple((t, _Env(e.secret, e.me | {s.var})) for t, e in guard))
             elif isinstance(s, A.DoStmt):
                 self.call(s, env, guard)
 

@@ -573,6 +573,10 @@ class _Builder(Transformer):
         player, (prov, body) = c
         return A.TurnStmt(self._s(meta), player, prov, body)
 
+    def simultaneous_stmt(self, meta, c):
+        var, domain, (prov, body) = c
+        return A.SimultaneousStmt(self._s(meta), str(var), domain, prov, body)
+
     def phase_stmt(self, meta, c):
         name, (prov, body) = c
         return A.PhaseStmt(self._s(meta), str(name), prov, body)

@@ -257,6 +257,9 @@ def _stmt(s: A.Node, depth: int, cm: _Comments | None = None) -> list[str]:
         return [ind + head] + _prov(s.prov, ind + INDENT) + _stmts(s.body, depth + 1, cm)
     if isinstance(s, A.PhaseStmt):
         return [f"{ind}phase {s.name}"] + _prov(s.prov, ind + INDENT) + _stmts(s.body, depth + 1, cm)
+    if isinstance(s, A.SimultaneousStmt):
+        return ([f"{ind}simultaneously for {s.var} in {expr_text(s.domain)}"] + _prov(s.prov, ind + INDENT)
+                + _stmts(s.body, depth + 1, cm))
     raise TypeError(f"not a statement: {type(s).__name__}")
 
 

@@ -345,7 +345,7 @@ def _nested(body: object) -> Iterator[tuple[A.Node, A.Provenance]]:
     if not isinstance(body, tuple):
         return
     for s in body:
-        if isinstance(s, (A.PhaseStmt, A.TurnStmt)):
+        if isinstance(s, (A.PhaseStmt, A.TurnStmt, A.SimultaneousStmt)):
             yield s, s.prov
         for name in ("body", "orelse"):
             yield from _nested(getattr(s, name, ()))

@@ -116,6 +116,10 @@ class BlockBuilder:
                 self._live(blk, slot, pc, pc + 1, len(ops), ir.PhaseBegin)
             elif isinstance(s, A.GotoStmt):
                 ops.append(ir.Goto(s.phase))
+            elif isinstance(s, A.SimultaneousStmt):  # each part a block of its own, its locals
+                inner = [*here, s.var] if s.var not in here else list(here)  # those in scope here
+                body = self.block(s.body, inner, blk.rule, [])
+                ops.append(ir.Window(s.var, s.domain, body, here))
             elif isinstance(s, A.IfStmt):
                 ends = []
                 for test, branch in s.branches:

@@ -182,6 +182,20 @@ def _dump_past(v: Any) -> Any:
     return dump_past(v)
 
 
+def _dump_window(w: dict | None) -> dict | None:
+    if w is None:
+        return None
+    return {"players": list(w["players"]),
+            "parts": {p: [[f[0], f[1], jsonable(f[2]), f[3]] for f in fs] for p, fs in w["parts"].items()},
+            "pending": {p: jsonable(x) for p, x in w["pending"].items()}}
+
+
+def _load_window(j: Any, g: Any, path: str) -> dict | None:
+    from .saves import check_window
+
+    return check_window(j, g, path)
+
+
 DYNAMIC: tuple[Field, ...] = (
     Field("vars", _copy_vars, lambda v: {k: jsonable(x) for k, x in v.items()}, _load_vars),
     Field("current", _same, _same, _load_player),
@@ -199,6 +213,9 @@ DYNAMIC: tuple[Field, ...] = (
     # kept by games with a history or explicit chance (interpreter/explicit.py), immutable:
     Field("past", _same, _dump_past, _load_past, since=3),  # moves and outcomes, newest first
     Field("seen", _same, lambda v: None if v is None else list(v), _load_seen, since=3),  # per player
+    # an open `simultaneously`: each part's frames and pending decision (replaced, never changed
+    # in place)
+    Field("window", _same, lambda w: _dump_window(w), lambda j, g, path: _load_window(j, g, path), since=4),
     # last: loading it replays the move on the game the fields above rebuilt
     Field("chance_node", _same, lambda v: None if v is None else v.to_json(), _load_chance_node, since=3),
 )

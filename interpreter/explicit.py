@@ -118,6 +118,13 @@ def play(game: Any, x: Any) -> None:
     advance(game, node.move, node.phase, node.pending, (*node.fed, i))
 
 
+def play_part(game: Any, move: Action, player: str) -> None:
+    """`Game.apply` for such a game in an open `simultaneously`: `player` commits `move`."""
+    pending = game.window["pending"][player]
+    remember(game, ("move", player, str(move)))
+    advance(game, move, None, pending, ())
+
+
 def start(game: Any, phase: str | None) -> None:
     """`Game.start` for such a game: the start may stop at a chance node too (a deal)."""
     advance(game, None, phase, None, ())
@@ -129,12 +136,20 @@ def advance(game: Any, move: Action | None, phase: str | None, pending: dict | N
     when the move is done, or the game becomes a chance node when it needs another outcome."""
     trial = game.clone()
     trial.chance_node = None
-    trial.pending = pending
+    window = trial.window is not None  # the move commits a part of an open `simultaneously`
+    if window:
+        trial.pending = {"kind": "simultaneous", "players": [p for p in trial.window["players"]
+                                                             if p in trial.window["pending"]]}
+    else:
+        trial.pending = pending
     trial._legal = None
     trial._feed = deque(fed)
     try:
         if move is None:
             trial._start_now(phase)
+        elif window:
+            trial.commit(trial._legal_for(pending["player"])[_index(trial, move, pending["player"])],
+                         pending["player"])
         else:
             trial._play_checked(trial._legal_move(move))
     except ChanceNeeded as need:
@@ -150,6 +165,16 @@ def advance(game: Any, move: Action | None, phase: str | None, pending: dict | N
     from .infostate import observe
 
     observe(game, move, pending)
+
+
+def _index(game: Any, move: Action, player: str) -> int:
+    """Where `move` stands among `player`'s legal moves in the open window."""
+    from .moves import same_move
+
+    for i, m in enumerate(game._legal_for(player)):
+        if same_move(m, move):
+            return i
+    raise IllegalAction(f"{move}: {game.explain(move, player).reason}")
 
 
 def node_from_json(j: Any, game: Any, path: str) -> ChanceNode | None:

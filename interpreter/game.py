@@ -10,9 +10,11 @@ this class asks them to run, offers the legal moves, plays one, and explains ref
 
 from __future__ import annotations
 
+import contextlib
 import operator
 import time
 from collections import deque
+from collections.abc import Iterator
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -118,6 +120,9 @@ class Game(TraceRecorder):
         self.past: tuple | None = None  # the history: (earlier, entry) pairs, newest first
         self.seen: tuple[str, ...] | None = (_EMPTY_SEEN,) * len(players) if self.tracking else None
         self.chance_node: _explicit.ChanceNode | None = None
+        # an open `simultaneously`: each player's part (its frames, its pending decision), None
+        # otherwise; replaced, never changed in place (see _advance_part)
+        self.window: dict | None = None
         self._bookkeeping(self.record)
 
     def _bookkeeping(self, record: bool) -> None:
@@ -139,6 +144,7 @@ class Game(TraceRecorder):
         # them true can pause (`_run`, the end of a block's run of statements, a decision point)
         self._deferred: tuple[int, ...] = ()
         self._nest = 0  # straight trigger bodies running inside one another (fire_now)
+        self._part: str | None = None  # the player whose part of a `simultaneously` is running
         self.work = WORK_CHUNK  # what is left of this chunk of the decision's work budget
         self._worked = 0  # work of the decision before this chunk
         self._clock = 0.0  # when the decision's first chunk ran out
@@ -197,8 +203,13 @@ class Game(TraceRecorder):
         return list(self.result["winners"]) if self.result else []
 
     def decision_player(self) -> str | None:
-        """Who decides now; None at a chance node and at the end."""
-        return self.pending["player"] if self.pending else None
+        """Who decides now; None at a chance node and at the end. While a `simultaneously` waits
+        for several players, the first of them (the plain `legal_actions()` and `apply()` act
+        for that one; pass `player=` to act for another)."""
+        p = self.pending
+        if p is None:
+            return None
+        return p["players"][0] if p["kind"] == "simultaneous" else p["player"]
 
     # ------------------------------------------------------------------ chance and history
     @property
@@ -277,8 +288,11 @@ class Game(TraceRecorder):
             self._legal = legal
         return legal
 
-    def legal_actions(self) -> list[Action]:
-        """Every move the deciding player may make now, in a stable order."""
+    def legal_actions(self, player: str | None = None) -> list[Action]:
+        """Every move the deciding player (or `player`) may make now, in a stable order; empty
+        for a player who has no decision now."""
+        if player is not None or (self.window is not None and self._part is None):
+            return self._legal_for(player)
         legal = self._legal
         if legal is not None and self.pending is not None and not self.abandoned:
             return legal[:]  # the common case: a copy of the moves the block listed
@@ -296,8 +310,17 @@ class Game(TraceRecorder):
         self._snap_next = True  # undo must not play moves again across the outside change
 
     # ------------------------------------------------------------------ legality
-    def explain(self, action: Any) -> Explanation:
-        """Why `action` is or is not legal now: the first failing precondition and its values."""
+    def explain(self, action: Any, player: str | None = None) -> Explanation:
+        """Why `action` is or is not legal now for the deciding player (or `player`): the first
+        failing precondition and its values."""
+        if player is not None or (self.window is not None and self._part is None):
+            who = self._who(player)
+            if who is None or (self.window is None and who != self.decision_player()) or (
+                    self.window is not None and who not in self.window["pending"]):
+                return Explanation(False, str(as_action(action)), f"{player} has no decision now", None, [])
+            if self.window is not None:
+                with self._in_part(who, copy=False):
+                    return self.explain(action)
         a = as_action(action)
         text = str(a)
         p = self.pending
@@ -367,14 +390,18 @@ class Game(TraceRecorder):
         raw = raw_checks(ca, args, self, (RuleFailure, *_RULE_ERRORS))
         return cooked_checks(*raw) if raw else []
 
-    def is_legal(self, action: Any) -> bool:
-        return self.explain(action).legal
+    def is_legal(self, action: Any, player: str | None = None) -> bool:
+        return self.explain(action, player).legal
 
     # ------------------------------------------------------------------ playing
-    def apply(self, action: Any) -> None:
-        """Play one legal move (or choice); an illegal one raises IllegalAction and leaves the
-        game untouched. A move taken from `legal_actions()` is played without checking again.
-        Traced games also check the ruleset's invariants after the step."""
+    def apply(self, action: Any, player: str | None = None) -> None:
+        """Play one legal move (or choice) of the deciding player, or of `player`; an illegal one
+        raises IllegalAction and leaves the game untouched. A move taken from `legal_actions()`
+        is played without checking again. Traced games also check the ruleset's invariants after
+        the step. While a `simultaneously` waits, the move commits that player's part."""
+        if self.chance_node is None and (player is not None or (self.window is not None and self._part is None)):
+            self._apply_for(action, player)
+            return
         move = None
         legal = self._legal
         if legal is not None and not self.abandoned:
@@ -449,7 +476,8 @@ class Game(TraceRecorder):
         invariants = prog.invariants
         since = self._check_from() if invariants else None
         self.work, self._worked = WORK_CHUNK, 0
-        self._keep_undo(a)
+        if self._part is None:
+            self._keep_undo(a)
         self._legal = self.pending = None
         self.step_no += 1
         try:
@@ -492,22 +520,24 @@ class Game(TraceRecorder):
         if p["kind"] == "play" and a.name != "pass":
             ca = self.prog.actions[a.name]
         self.work, self._worked = WORK_CHUNK, 0
-        if record:  # before the way back below is kept: undo restores the state before the move
-            self._keep_undo(a)
+        if record and self._part is None:  # before the way back below is kept: undo restores the
+            self._keep_undo(a)  # state before the move (a part's move keeps its note in _apply_for)
         if ca is not None and ca.abandonable:  # keep the way back until the move's effects are done
             self.abandon = (self.clone(), f"action:{a.name}", str(a))
         self._legal = None
         self.step_no += 1
         self.pending = None
+        secret = {"simultaneous": True} if self._part is not None else {}  # a part's commitment
         if p["kind"] == "choose":
             if record:
                 self._open(frame[3], False, {p["var"]: jsonable(a.args[0])},
-                           {"kind": "choose", "by": p["player"], "action": str(a)})
+                           {"kind": "choose", "by": p["player"], "action": str(a), **secret})
             frame[2][p["var"]] = a.args[0]
             frame[1] += 1
         elif ca is None:  # pass
             if record:
-                self._open(self._rule_key(frame), False, {}, {"kind": "pass", "by": p["player"], "action": "pass"})
+                self._open(self._rule_key(frame), False, {}, {"kind": "pass", "by": p["player"], "action": "pass",
+                                                              **secret})
             frame[1] = self.prog.blocks[frame[0]].ops[frame[1]].pass_to
         else:
             if record:
@@ -519,7 +549,7 @@ class Game(TraceRecorder):
                     checks = ()
                 self._open(ca.key, False, bindings,
                            {"kind": "action", "by": p["player"],
-                            "action": self.prog.move_texts.get(id(a)) or str(a)}, checks)
+                            "action": self.prog.move_texts.get(id(a)) or str(a), **secret}, checks)
             frame[1] += 1
             if ca.block is not None:
                 self.frames.append([ca.block, 0, dict(zip(ca.params, a.args, strict=True)), f"action:{a.name}"])
@@ -624,7 +654,10 @@ class Game(TraceRecorder):
         self._restore(snapshot)
         self._snap_next = True  # the decision played first again keeps its snapshot
         for move in again:  # the engine is deterministic: the same moves give the same game
-            self.apply(move)
+            if isinstance(move, tuple) and len(move) == 2 and isinstance(move[1], str):
+                self.apply(move[0], player=move[1])  # a part's move of a `simultaneously`
+            else:
+                self.apply(move)
 
     def _restore(self, snapshot: tuple) -> None:
         """The game as it was before a decision: its writes reverted, its fields put back."""
@@ -682,6 +715,8 @@ class Game(TraceRecorder):
         frames = self.frames
         try:
             while self.result is None:
+                if not frames and self._part is not None:  # a part of `simultaneously` is done
+                    break
                 if not frames:  # the flow is done: a ranking by `scoring`, or else a draw
                     scores = self.scores
                     if scores:
@@ -689,7 +724,7 @@ class Game(TraceRecorder):
                     else:
                         self.finish("draw", [], -1)
                     break
-                if self._deferred:  # a trigger that waited for the rule to pause runs first
+                if self._deferred and self._part is None:  # a trigger that waited for the rule to pause
                     self._run_deferred()
                     self._chained()
                     continue
@@ -768,6 +803,111 @@ class Game(TraceRecorder):
         if self.record and self.open_decision():
             self._close()
 
+    # ------------------------------------------------------------------ simultaneously
+    def open_window(self, frame: list, block: int, var: str, players: Any, outer: dict) -> bool:
+        """Called by the block at a `simultaneously` (its frame already points after it): each
+        player's part starts as that player's turn and runs to its first decision. True when
+        some part waits (the game stops with a simultaneous decision), False when all are done."""
+        order = []
+        for p in players:
+            if p not in self.players:
+                raise RuleFailure(f"'simultaneously' goes over players, not {value_text(p)}")
+            if p not in order:
+                order.append(p)
+        self.window = {"players": tuple(order), "pending": {},
+                       "parts": {p: [[block, 0, {**outer, var: p}, frame[3]]] for p in order}}
+        for p in order:
+            self._advance_part(p, None)
+        return self.result is None and self._window_waits()
+
+    def _window_waits(self) -> bool:
+        """After a part moved: the simultaneous decision of those still to choose, or (all done)
+        the window closed. True while some part waits."""
+        w = self.window
+        still = [p for p in w["players"] if p in w["pending"]]
+        self._legal = None
+        if still:
+            self.pending = {"kind": "simultaneous", "players": still}
+            return True
+        self.window = None
+        self.pending = None
+        return False
+
+    @contextlib.contextmanager
+    def _in_part(self, player: str, copy: bool = True) -> Iterator[None]:
+        """The engine running `player`'s part: its frames (a copy when it may change them, so
+        the window is never changed in place), its pending decision, `player` as the current
+        player; the window takes back what changed."""
+        w = self.window
+        saved = (self.frames, self.current, self.pending, self._legal, self._part)
+        self.frames = _copy_frames(w["parts"][player]) if copy else w["parts"][player]
+        self.current, self.pending, self._legal, self._part = player, w["pending"].get(player), None, player
+        try:
+            yield
+        finally:
+            frames, pending = self.frames, self.pending
+            self.frames, self.current, self.pending, self._legal, self._part = saved
+            if copy and self.window is not None:
+                pend = {k: v for k, v in self.window["pending"].items() if k != player}
+                if pending is not None:  # marked: what others see of the move is that it was made
+                    pend[player] = {**pending, "simultaneous": True}
+                self.window = {**self.window, "parts": {**self.window["parts"], player: frames}, "pending": pend}
+
+    def _advance_part(self, player: str, move: Any) -> None:
+        """Run `player`'s part (after their `move`, if any) to its next decision or its end."""
+        with self._in_part(player):
+            if move is None:
+                self._run()
+            else:  # the long way: no history of its own (the window's commit keeps it)
+                self._play_checked(self._legal_move(move))
+
+    def _who(self, player: str | None) -> str | None:
+        if player is not None and player not in self.players:
+            raise EngineError(f"unknown player '{player}'; players: {', '.join(self.players)}")
+        return player if player is not None else self.decision_player()
+
+    def _legal_for(self, player: str | None) -> list[Action]:
+        who = self._who(player)
+        if self.window is None:
+            return Game.legal_actions(self) if who is not None and who == self.decision_player() else []
+        if who not in self.window["pending"]:
+            return []
+        with self._in_part(who, copy=False):
+            return Game.legal_actions(self)
+
+    def _apply_for(self, action: Any, player: str | None) -> None:
+        """`apply` for `player`: in a `simultaneously`, commit their part's decision."""
+        who = self._who(player)
+        if self.window is None:
+            if who is None or who != self.decision_player():
+                decides = self.decision_player()
+                raise IllegalAction(f"{as_action(action)}: {player} has no decision now"
+                                    + (f" ({decides} decides)" if decides else ""))
+            self.apply(action)
+            return
+        if who not in self.window["pending"]:
+            raise IllegalAction(f"{as_action(action)}: {who} has no decision in this simultaneous one "
+                                f"(waiting for {', '.join(self.pending['players'])})")
+        a = as_action(action)
+        with self._in_part(who, copy=False):  # an illegal move is refused before anything changes
+            legal = self.legal_actions()
+            match = next((m for m in legal if same_move(m, a)), None)
+            if match is None:
+                raise IllegalAction(f"{a}: {self.explain(a).reason}")
+        if self.tracking:  # explicit chance may stop the rules after the window at a chance node
+            _explicit.play_part(self, match, who)
+            return
+        self.commit(match, who)
+
+    def commit(self, move: Action, player: str) -> None:
+        """`player` makes their legal `move` in the open `simultaneously`: their part goes on to
+        its next decision or its end, and when every part is done the rules go on after it."""
+        if self.record:
+            self._keep_undo((move, player))
+        self._advance_part(player, move)
+        if self.result is None and not self._window_waits():
+            self._run()
+
     def fire_now(self, watched: tuple[int, ...], here: bool = True) -> bool:
         """Generated code calls this right after a statement that wrote a state variable the
         conditions of triggers `watched` read ("as soon as", docs/language.md §10). A trigger
@@ -779,6 +919,7 @@ class Game(TraceRecorder):
         last = self.trig_last
         new = None
         rising = []
+        here = here and self._part is None  # a part of `simultaneously` runs no other rule
         for i in watched:
             now = bool(trig[i][0](self))
             if now != last[i]:
@@ -839,6 +980,8 @@ class Game(TraceRecorder):
         """Fire the triggers whose conditions just became true (edge-triggered), in declaration
         order, after those waiting to run (`_deferred`). True if any fired: the caller then
         looks again, within the chain budget."""
+        if self._part is not None:  # tested when the `simultaneously` is over
+            return False
         if self._deferred:
             self._run_deferred()
             return self._chained()

@@ -40,6 +40,8 @@ def move_as_seen(game: Any, move: Action | None, pending: dict | None, player: s
     by = pending["player"]
     if by == player:
         return f"{by}: {move}"
+    if pending.get("simultaneous"):  # a secret commitment: that it was made, nothing more
+        return f"{by}: {move.name}" + ("(?)" if move.args else "")
     secrets = observer(game.prog.model, player).secrets
     if pending["kind"] == "choose":
         secret = [secrets.choice_is_secret(pending["var"])] * len(move.args)

@@ -148,6 +148,17 @@ class Call(Op):
 
 
 @dataclass(frozen=True, slots=True)
+class Window(Op):
+    """`simultaneously for var in domain`: every player's part runs block `body` against the
+    same position, secretly (Game.open_window); the op is left when every part is done."""
+
+    var: str
+    domain: A.Node
+    body: int
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Goto(Op):
     phase: str
 

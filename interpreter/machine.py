@@ -346,6 +346,14 @@ class MachineBuilder:
                     out.append(f"{ind}F[1] = {k + 1}")
                     out.append(f"{ind}G.frames.append([{ref}, 0, {local}, {'procedure:' + proc!r}])")
                     out.append(f"{ind}return False")
+            case ir.Window(var, domain, body, names):
+                outer = "{" + ", ".join(f"{n!r}: L[{n!r}]" for n in names if n != var) + "}"
+                out.append(f"{ind}F[1] = {k + 1}")
+                out.append(f"{ind}if G.open_window(F, {body}, {var!r}, _seq({self.ex(domain, names)}), {outer}):")
+                out.append(f"{ind}    return True")
+                out.append(f"{ind}if G.result is not None:")
+                out.append(f"{ind}    return True")
+                out.append(nxt)
             case ir.Goto(phase):
                 if self.record:
                     self.event(f"{{'event': 'goto', 'phase': {phase!r}}}", out, ind)

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from . import ir
 
 SAVE_FORMAT = "regelwerk-save"
-SAVE_VERSION = 3  # 3: chance mode, history and chance node (a version-2 save has none)
+SAVE_VERSION = 4  # 3: chance mode, history and chance node; 4: an open `simultaneously`
 
 
 def identity(game: Any) -> dict:
@@ -156,11 +156,47 @@ def _check_slot(s: ir.Slot, local: dict, g: Any, path: str) -> None:
         raise _fail(path, f"{v!r} does not fit this slot")
 
 
+def check_window(j: Any, g: Any, path: str) -> dict | None:
+    """An open `simultaneously`: each part's frames fit the program, the main frame waits at
+    the `simultaneously`, and each pending part's decision fits its top frame."""
+    if j is None:
+        return None
+    if not isinstance(j, dict) or not isinstance(j.get("players"), list) or not isinstance(j.get("parts"), dict) \
+            or not isinstance(j.get("pending"), dict):
+        raise _fail(path, "expected {players: [...], parts: {player: frames}, pending: {player: decision}}")
+    players = j["players"]
+    if not players or any(p not in g.players for p in players) or len(set(players)) != len(players) \
+            or set(j["parts"]) != set(players) or not set(j["pending"]) <= set(players):
+        raise _fail(path, "players, parts and pending must name the same players of the game")
+    parts, pending = {}, {}
+    for p in players:
+        frames = j["parts"][p]
+        if not isinstance(frames, list):
+            raise _fail(f"{path}.parts.{p}", "expected a list of frames")
+        parts[p] = [check_frame(f, g, f"{path}.parts.{p}[{i}]") for i, f in enumerate(frames)]
+        if p in j["pending"]:
+            if not parts[p]:
+                raise _fail(f"{path}.pending.{p}", "a part that is done waits for no decision")
+            pending[p] = check_pending(j["pending"][p], g, f"{path}.pending.{p}")
+            if pending[p] is None or pending[p]["kind"] == "simultaneous" or pending[p]["player"] != p:
+                raise _fail(f"{path}.pending.{p}", f"expected a decision of {p}'s own")
+            _check_top(parts[p], pending[p], g, f"{path}.parts.{p}")
+        elif parts[p]:
+            raise _fail(f"{path}.parts.{p}", "a part that waits for nothing must be done (no frames)")
+    if not pending:
+        raise _fail(f"{path}.pending", "an open simultaneous decision waits for somebody")
+    return {"players": tuple(players), "parts": parts, "pending": pending}
+
+
 def check_pending(j: Any, g: Any, path: str) -> dict | None:
     if j is None:
         return None
+    if isinstance(j, dict) and j.get("kind") == "simultaneous":
+        if not isinstance(j.get("players"), list) or not j["players"] or any(p not in g.players for p in j["players"]):
+            raise _fail(path, "expected {kind: simultaneous, players: [players still to choose]}")
+        return {"kind": "simultaneous", "players": list(j["players"])}
     if not isinstance(j, dict) or j.get("kind") not in ("play", "choose"):
-        raise _fail(path, "expected {kind: play|choose, player: ...}")
+        raise _fail(path, "expected {kind: play|choose|simultaneous, player: ...}")
     if j.get("player") not in g.players:
         raise _fail(f"{path}.player", f"{j.get('player')!r} is not a player")
     if j["kind"] == "choose":
@@ -168,9 +204,13 @@ def check_pending(j: Any, g: Any, path: str) -> dict | None:
             raise _fail(path, "a choice needs var (a name) and options (a non-empty list)")
         if j.get("prompt") is not None and not isinstance(j["prompt"], str):
             raise _fail(f"{path}.prompt", "expected a text or null")
-        return {"kind": "choose", "player": j["player"], "var": j["var"], "options": list(j["options"]),
-                "prompt": j.get("prompt")}
-    return {"kind": "play", "player": j["player"]}
+        out = {"kind": "choose", "player": j["player"], "var": j["var"], "options": list(j["options"]),
+               "prompt": j.get("prompt")}
+    else:
+        out = {"kind": "play", "player": j["player"]}
+    if j.get("simultaneous") is True:  # a part's decision in an open `simultaneously`
+        out["simultaneous"] = True
+    return out
 
 
 def _check_decision(g: Any, path: str) -> None:
@@ -185,14 +225,30 @@ def _check_decision(g: Any, path: str) -> None:
         return
     if g.pending is None:
         raise _fail(f"{path}.pending", "a game in progress waits for a decision")
-    op = g.prog.blocks[g.frames[-1][0]].ops[g.frames[-1][1]]
     from . import ir
 
-    want = ir.Play if g.pending["kind"] == "play" else ir.Choose
+    if g.pending["kind"] == "simultaneous" or g.window is not None:
+        w = g.window
+        if w is None or g.pending["kind"] != "simultaneous" \
+                or g.pending["players"] != [p for p in w["players"] if p in w["pending"]]:
+            raise _fail(f"{path}.pending", "a simultaneous decision and the open window must agree")
+        f = g.frames[-1]
+        if f[1] < 1 or not isinstance(g.prog.blocks[f[0]].ops[f[1] - 1], ir.Window):
+            raise _fail(f"{path}.frames", "the top frame does not wait at a 'simultaneously'")
+        return
+    _check_top(g.frames, g.pending, g, f"{path}.frames")
+
+
+def _check_top(frames: list, pending: dict, g: Any, path: str) -> None:
+    """The pending decision fits the op the top frame stands at."""
+    from . import ir
+
+    op = g.prog.blocks[frames[-1][0]].ops[frames[-1][1]]
+    want = ir.Play if pending["kind"] == "play" else ir.Choose
     if not isinstance(op, want):
-        raise _fail(f"{path}.frames", f"the top frame is not at a '{g.pending['kind']}' decision")
-    if isinstance(op, ir.Choose) and op.var != g.pending["var"]:
-        raise _fail(f"{path}.pending.var", f"the choice here is of {op.var!r}")
+        raise _fail(path, f"the top frame is not at a '{pending['kind']}' decision")
+    if isinstance(op, ir.Choose) and op.var != pending["var"]:
+        raise _fail(f"{path.rsplit('.', 1)[0]}.pending.var", f"the choice here is of {op.var!r}")
 
 
 # ---------------------------------------------------------------------- version 1

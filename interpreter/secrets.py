@@ -182,7 +182,7 @@ class Secrets:
                 self._walk(s.body, secret_flow or secret(s.test), secret_locals)
             elif isinstance(s, A.RepeatStmt):
                 self._walk(s.body, secret_flow or (s.times is not None and secret(s.times)), secret_locals)
-            elif isinstance(s, (A.TurnStmt, A.PhaseStmt)):
+            elif isinstance(s, (A.TurnStmt, A.PhaseStmt, A.SimultaneousStmt)):
                 self._walk(s.body, secret_flow, secret_locals)
             elif isinstance(s, A.DoStmt) and s.name in self.model.procedures:
                 params = self.model.procedures[s.name].params

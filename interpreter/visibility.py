@@ -76,6 +76,14 @@ class Observer:
         p = game.pending
         if p is None or game.result is not None:
             return None
+        if p["kind"] == "simultaneous":  # who is still to choose, and only this player's own decision
+            out = {"kind": "simultaneous", "players": list(p["players"])}
+            own = game.window["pending"].get(self.player) if game.window is not None else None
+            if own is not None:
+                out["yours"] = {"kind": own["kind"], "player": own["player"]}
+                if own["kind"] == "choose":
+                    out["yours"].update(var=own["var"], prompt=own.get("prompt"), options=jsonable(own["options"]))
+            return out
         out: dict[str, Any] = {"kind": p["kind"], "player": p["player"]}
         if p["kind"] == "choose":
             out["var"] = p["var"]
@@ -88,6 +96,9 @@ class Observer:
     def legal(self, game: Any) -> list[str] | None:
         """The legal moves, for the player who decides; None for everyone else (another
         player's moves can show their hidden cards)."""
+        if game.window is not None:
+            mine = game.legal_actions(player=self.player)
+            return [str(a) for a in mine] if mine else None
         if game.decision_player() != self.player:
             return None
         return [str(a) for a in game.legal_actions()]
@@ -189,6 +200,8 @@ class Observer:
         if mine:
             return set(bindings)
         dec = step.get("decision") or {}
+        if dec.get("simultaneous"):  # a secret choice of a `simultaneously`: nothing of it shows
+            return set()
         if not dec:  # an automatic step: its bindings (a hook's player) are the engine's own
             return set(bindings)
         if wrote_secret or self.model is None:  # only what the step put in plain sight (the card

@@ -280,6 +280,14 @@ def uses_chance(ruleset: Ruleset) -> bool:
     return False
 
 
+def has_simultaneous_decisions(ruleset: Ruleset) -> bool:
+    """Whether the rules hold a `simultaneously`: the game is then an OpenSpiel game with
+    simultaneous nodes (`apply_actions`), which `pyspiel.convert_to_turn_based` accepts."""
+    m = ruleset.model
+    roots = [*m.procedures.values(), *m.triggers] + ([m.flow] if m.flow is not None else [])
+    return any(isinstance(n, A.SimultaneousStmt) for r in roots for n in iter_nodes(r))
+
+
 def has_hidden_state(ruleset: Ruleset) -> bool:
     """Whether any state variable is `hidden` or `hidden except owner`."""
     return any(v.hidden for v in ruleset.model.vars.values())
@@ -438,10 +446,16 @@ class RegelwerkGame(pyspiel.Game):
         else:
             outcomes = 0
         length = params["max_game_length"] or (facts.max_length if facts else DEFAULT_MAX_GAME_LENGTH)
+        simultaneous = has_simultaneous_decisions(rules)
+        # at a simultaneous node, a player with no decision of their own has one move: none
+        noop = size if simultaneous else None
+        if noop is not None:
+            size += 1
         game_type = pyspiel.GameType(
             short_name=SHORT_NAME,
             long_name=f"regelwerk: {rules.title}",
-            dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+            dynamics=(pyspiel.GameType.Dynamics.SIMULTANEOUS if simultaneous
+                      else pyspiel.GameType.Dynamics.SEQUENTIAL),
             chance_mode=(_Mode.EXPLICIT_STOCHASTIC if explicit else
                          _Mode.SAMPLED_STOCHASTIC if stochastic else _Mode.DETERMINISTIC),
             information=_Info.IMPERFECT_INFORMATION if hidden else _Info.PERFECT_INFORMATION,
@@ -468,7 +482,8 @@ class RegelwerkGame(pyspiel.Game):
         self.returns_rule = returns
         self.action_index = index
         self.facts = facts
-        self.positional_bound = size if index.positional else None
+        self.noop = noop
+        self.positional_bound = (size - (noop is not None)) if index.positional else None
         self.seat = {p: i for i, p in enumerate(start.players)}
         self.player_names = start.players
         self.returns_of = _returns_fn(returns, start.players)
@@ -633,6 +648,8 @@ class RegelwerkState(pyspiel.State):
             return pyspiel.PlayerId.TERMINAL
         if _is_chance(g):
             return pyspiel.PlayerId.CHANCE
+        if g.pending is not None and g.pending["kind"] == "simultaneous":
+            return pyspiel.PlayerId.SIMULTANEOUS
         who = g.decision_player()
         if who is None:
             raise RuntimeError("the game waits neither for a player nor for chance")
@@ -640,9 +657,17 @@ class RegelwerkState(pyspiel.State):
 
     def _legal_actions(self, player: int) -> list[int]:
         g = self.g
+        game = self.get_game()
+        if self.current_player() == pyspiel.PlayerId.SIMULTANEOUS:
+            name = game.player_names[player]
+            if name not in g.pending["players"]:  # done with its part, or not in it: one move, none
+                return [game.noop]
+            return self._indices(g.legal_actions(player=name))
         if g.is_over or player != self.current_player():
             return []
-        legal = g.legal_actions()
+        return self._indices(g.legal_actions())
+
+    def _indices(self, legal: list[Action]) -> list[int]:
         game = self.get_game()
         if game.action_index.positional:
             if len(legal) > game.positional_bound:
@@ -667,8 +692,17 @@ class RegelwerkState(pyspiel.State):
             return
         g.apply(self._move(action))
 
-    def _move(self, action: int) -> Action:
-        legal = self.g.legal_actions()
+    def _apply_actions(self, actions: list[int]) -> None:
+        """A simultaneous node: every player still to choose commits their action, in seat
+        order (each part runs against the same position, so the order changes nothing)."""
+        g = self.g
+        game = self.get_game()
+        for name in list(g.pending["players"]):
+            seat = game.seat[name]
+            g.apply(self._move(actions[seat], name), player=name)
+
+    def _move(self, action: int, player: str | None = None) -> Action:
+        legal = self.g.legal_actions(player=player) if player is not None else self.g.legal_actions()
         index = self.get_game().action_index
         if index.positional:
             if not 0 <= action < len(legal):
@@ -689,8 +723,13 @@ class RegelwerkState(pyspiel.State):
                 return f"{event.get('kind', 'chance')} {event.get('what', '')}: {value_text(outcomes[action][0])}"
             return f"chance outcome {action}"
         index = self.get_game().action_index
+        if action == self.get_game().noop and self.current_player() == pyspiel.PlayerId.SIMULTANEOUS:
+            return "no move"
         if index.positional:
-            legal = g.legal_actions() if player == self.current_player() else []
+            if self.current_player() == pyspiel.PlayerId.SIMULTANEOUS:
+                legal = g.legal_actions(player=self.get_game().player_names[player])
+            else:
+                legal = g.legal_actions() if player == self.current_player() else []
             return str(legal[action]) if 0 <= action < len(legal) else f"move #{action}"
         move = index.move(action)
         return str(move) if move is not None else f"move #{action}"

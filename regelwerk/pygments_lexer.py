@@ -30,7 +30,7 @@ DECLARATION_WORDS = (
 STATEMENT_WORDS = (
     "set", "add", "remove", "clear", "let", "move", "draw", "shuffle", "require", "finish", "do",
     "play", "choose", "break", "goto", "log", "reveal", "result", "abandon", "if", "elif", "else",
-    "for", "repeat", "while", "turn", "phase", "roll", "settle", "then", "times", "to", "from",
+    "for", "repeat", "while", "turn", "simultaneously", "phase", "roll", "settle", "then", "times", "to", "from",
     "by", "where", "with", "up", "of", "optional", "winner", "ranking", "hidden", "except",
     "owner", "legend", "grid", "graph", "across", "without", "scenarios", "chosen", "one", "per",
 )

@@ -137,6 +137,10 @@ TEXTS = {
              "    log \"x\"\n" + F,
              4, 15, "the moves of 'a' depends on what 'current' cannot see: 'hand[other(current)]' is hidden "
              "from the player who decides"),
+    'E248': (G + "state\n    n: int = 0\naction a\n    add 1 to n\nflow\n    simultaneously for p in players\n"
+             "        play a\n",
+             5, 5, "writing 'n', which the other players see, inside action 'a', offered inside "
+             "'simultaneously for p'"),
     'W001': (G + A + "action b\n    log \"y\"\n" + F,
              4, 1, "action 'b' is never offered by a 'play'"),
 }

@@ -353,7 +353,7 @@ def test_save_and_load_at_a_chance_node_continue_identically():
     g = _explicit(DEAL)
     g.apply(2)
     saved = json.loads(json.dumps(g.to_json()))
-    assert saved["version"] == 3 and saved["chance"] == "explicit" and saved["chance_node"]["fed"] == [1]
+    assert saved["version"] == 4 and saved["chance"] == "explicit" and saved["chance_node"]["fed"] == [1]
     back = Game.from_json(saved, g.ruleset)
     assert back.chance_outcomes() == g.chance_outcomes() and back.history() == g.history()
     back.apply(3)

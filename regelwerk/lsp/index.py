@@ -404,6 +404,12 @@ class _Builder:
         elif isinstance(s, A.TurnStmt):
             self.expr(s.player, scope)
             self.block(s.body, scope)
+        elif isinstance(s, A.SimultaneousStmt):
+            self.expr(s.domain, scope)
+            inner = dict(scope)
+            self.local(self.nth_name(s.span, 2), s.var, "local", inner,
+                       _item(self.type_of(s.domain, scope)), "each player's part")
+            self.block(s.body, inner)
         elif isinstance(s, A.PhaseStmt):
             self.occ(self.nth_name(s.span, 1), self.phase_key(s.name), True)
             self.block(s.body, scope)

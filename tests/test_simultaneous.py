@@ -1,0 +1,183 @@
+"""`simultaneously` (issue 23 §1): several players decide against the same position, secretly;
+nothing of a pending or committed choice reaches another player until the rules reveal it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from regelwerk.dsl.diagnostics import RulesError
+
+import regelwerk
+
+PLAN = """\
+players Ann, Bob, Cas
+enum Card = c1, c2, c3
+state
+    hand: Player -> list Card = [c1, c2, c3]
+    plan: Player -> list Card = [] hidden except owner
+    bid: Player -> int? = none hidden except owner
+    chests: Player -> int = 3
+    order: list Player = []
+    fired: int = 0
+    quiet: bool = false
+
+when len(plan[Ann]) == 2
+    "As soon as Ann's plan holds two cards (a trigger waits until the window ends)."
+    add 1 to fired
+
+action pick(c in Card)
+    "Put a card of your hand on your plan, face down."
+    require c in hand[current] else "not in your hand"
+    require c not in plan[current] else "already planned"
+    add c to plan[current]
+
+action offer(n in 0..3)
+    "Bid chests, face down."
+    require n <= chests[current] else "you cannot bid more than you have"
+    set bid[current] = n
+
+procedure planning
+    simultaneously for p in players
+        play offer
+        repeat 2 times
+            play pick
+
+flow
+    do planning
+    for p in players
+        if let n = bid[p]
+            remove n from chests[p]
+    set quiet = true
+"""
+
+
+@pytest.fixture(scope="module")
+def rules() -> regelwerk.Ruleset:
+    return regelwerk.load_text(PLAN, "plan.rules")
+
+
+def test_each_part_decides_against_the_same_position_one_decision_after_another(rules):
+    g = rules.new_game(seed=1, record=True)
+    assert g.pending == {"kind": "simultaneous", "players": ["Ann", "Bob", "Cas"]}
+    assert g.decision_player() == "Ann"
+    assert [str(m) for m in g.legal_actions(player="Cas")] == ["offer(0)", "offer(1)", "offer(2)", "offer(3)"]
+    g.apply("offer(3)", player="Cas")
+    g.apply("pick(c2)", player="Cas")
+    assert g.pending["players"] == ["Ann", "Bob", "Cas"], "Cas still picks a second card"
+    assert [str(m) for m in g.legal_actions(player="Cas")] == ["pick(c1)", "pick(c3)"]
+    g.apply("pick(c3)", player="Cas")
+    assert g.pending["players"] == ["Ann", "Bob"] and g.legal_actions(player="Cas") == []
+    assert g.vars["chests"]["Cas"] == 3, "the bid is paid after the window, not before"
+    for who in ("Bob", "Ann"):
+        g.apply("offer(1)", player=who)
+        g.apply("pick(c1)", player=who)
+    assert g.vars["fired"] == 0, "a trigger set off inside a part waits for the window's end"
+    g.apply("pick(c2)", player="Bob")
+    g.apply("pick(c3)")  # plain: for Ann, the only one still to choose
+    assert g.is_over and g.vars["chests"] == {"Ann": 2, "Bob": 2, "Cas": 0}
+    assert g.vars["fired"] == 1
+    assert g.vars["plan"] == {"Ann": ["c1", "c3"], "Bob": ["c1", "c2"], "Cas": ["c2", "c3"]}
+
+
+def test_nobody_sees_another_players_choice(rules):
+    g = rules.new_game(seed=1, record=True)
+    g.apply("offer(2)", player="Bob")
+    g.apply("pick(c3)", player="Bob")
+    view = g.view("Ann")
+    assert view["vars"]["bid"]["Bob"] == {"hidden": True} and view["vars"]["plan"]["Bob"] == {"hidden": 1}
+    assert view["pending"] == {"kind": "simultaneous", "players": ["Ann", "Bob", "Cas"],
+                               "yours": {"kind": "play", "player": "Ann"}}
+    assert "yours" in g.view("Bob")["pending"]
+    shown = json.dumps(regelwerk.interpreter.visibility.observer(rules.model, "Ann").trace(
+        [{"format": "regelwerk-trace"}, *g.trace]))
+    assert "offer(2)" not in shown and "c3" not in shown.split('"plan')[0] or "pick(c3)" not in shown
+    assert "offer(?)" in shown and "pick(?)" in shown
+
+
+def test_ann_cannot_tell_what_bob_chose(rules):
+    states = set()
+    for n in (0, 2):
+        g = rules.new_game(seed=1, history=True)
+        g.apply(f"offer({n})", player="Bob")
+        states.add((g.information_state("Ann"), json.dumps(g.view("Ann"), sort_keys=True),
+                    tuple(map(str, g.legal_actions(player="Ann")))))
+    assert len(states) == 1
+
+
+def test_a_wrong_player_or_move_is_refused_and_changes_nothing(rules):
+    g = rules.new_game(seed=1)
+    g.apply("offer(1)", player="Cas")
+    before = g.to_json()
+    g.apply("offer(3)", player="Bob")
+    g.apply("pick(c1)", player="Bob")
+    before = g.to_json()
+    with pytest.raises(regelwerk.IllegalAction, match="offer\\(1\\): 'offer' is not offered now"):
+        g.apply("offer(1)", player="Bob")
+    g.apply("pick(c1)", player="Cas")
+    g.apply("pick(c2)", player="Cas")
+    before = g.to_json()
+    with pytest.raises(regelwerk.IllegalAction, match="Cas has no decision in this simultaneous one"):
+        g.apply("pick(c3)", player="Cas")
+    with pytest.raises(regelwerk.IllegalAction, match="pick\\(c9\\): not in your hand"):
+        g.apply("pick(c9)", player="Bob")
+    with pytest.raises(regelwerk.EngineError, match="unknown player 'Dan'"):
+        g.legal_actions(player="Dan")
+    assert g.to_json() == before
+
+
+def test_clone_save_and_undo_inside_the_window(rules):
+    g = rules.new_game(seed=1, record=True)
+    g.apply("offer(2)", player="Bob")
+    copy = g.clone()
+    saved = rules.load_game(json.loads(json.dumps(g.to_json())))
+    copy.apply("offer(1)", player="Ann")
+    assert g.pending["players"] == ["Ann", "Bob", "Cas"] and "Ann" in g.window["pending"]
+    assert g.legal_actions(player="Ann") == saved.legal_actions(player="Ann")
+    g.apply("offer(3)", player="Ann")
+    g.undo()
+    assert [str(m) for m in g.legal_actions(player="Ann")][0] == "offer(0)"
+    for game in (g, saved):
+        for who in ("Ann", "Bob", "Cas"):
+            while game.pending is not None and who in game.pending["players"]:
+                game.apply(game.legal_actions(player=who)[0], player=who)
+    assert g.vars == saved.vars and g.is_over and saved.is_over
+
+
+@pytest.mark.parametrize(("body", "word"), [
+    ("        set quiet = true\n", "writing 'quiet'"),
+    ("        let d = roll(1, 6)\n", "'roll' draws on chance"),
+    ('        log "I bid"\n', "'log' would show"),
+    ("        reveal hand[p]\n", "'reveal' would show"),
+    ("        turn p\n            play pick\n", "'turn' cannot stand"),
+    ("        finish draw\n", "'finish' cannot stand"),
+    ("        choose c in Card by other_of(p) \"which?\"\n", "a choice by 'other_of(p)'"),
+    ("        simultaneously for q in players\n            play offer\n", "cannot hold another"),
+    ("        set bid[Ann] = 1\n", "writing 'bid[Ann]'"),
+])
+def test_what_a_part_may_not_do(body, word):
+    text = PLAN.replace("procedure planning\n    simultaneously for p in players\n        play offer\n",
+                        "define other_of(p: Player) = next_player(p)\nprocedure planning\n"
+                        "    simultaneously for p in players\n        play offer\n" + body)
+    with pytest.raises(RulesError) as info:
+        regelwerk.load_text(text, "plan.rules")
+    assert any(word in d.message and d.code in ("E248",) for d in info.value.diagnostics), \
+        [d.message for d in info.value.diagnostics]
+
+
+def test_random_games_with_windows_play_to_the_end_and_replay(rules):
+    from regelwerk.interpreter.agents import RandomAgent
+
+    for seed in range(8):
+        g = rules.new_game(seed=seed, record=True)
+        agent = RandomAgent(seed)
+        moves = []
+        while not g.is_over:
+            who = g.decision_player()
+            m = agent(g)
+            moves.append((m, who))
+            g.apply(m, player=who)
+        again = rules.new_game(seed=seed, record=True)
+        for m, who in moves:
+            again.apply(str(m), player=who)
+        assert again.vars == g.vars and len(again.trace) == len(g.trace)
