@@ -582,6 +582,7 @@ class ScenarioStep(Node):
     call: ActionCall | None = None
     message: str | None = None
     body: tuple[Node, ...] = ()
+    by: Node | None = None  # `do ... by P`, `expect legal ... by P`: for that player
 
 
 @dataclass(frozen=True, slots=True)

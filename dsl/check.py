@@ -819,6 +819,10 @@ class _Checker(ExprChecker):
                 t = self.expr(st.value, {})
                 if st.kind == "expect":
                     self.want_bool(st.value, t)
+            if st.by is not None:
+                t = self.expr(st.by, {})
+                if not is_player(t):
+                    self.err("E216", f"'by' names a player, not {t}", st.by.span)
             elif st.kind == "script":
                 name, value = st.value
                 if name not in self.m.devices and name not in CHANCE_NAMES:

@@ -689,19 +689,22 @@ class _Builder(Transformer):
     def sc_given(self, meta, c):
         return A.ScenarioStep(self._s(meta), "given", body=c[0])
 
+    def sc_by(self, meta, c):
+        return c[0]
+
     def sc_do(self, meta, c):
-        return A.ScenarioStep(self._s(meta), "do", call=c[0])
+        return A.ScenarioStep(self._s(meta), "do", call=c[0], by=c[1])
 
     def sc_expect(self, meta, c):
         return A.ScenarioStep(self._s(meta), "expect", c[0], message=_unquote(c[1]) if c[1] else None)
 
     def sc_expect_legal(self, meta, c):
-        return A.ScenarioStep(self._s(meta), "legal", call=c[0], message=_unquote(c[1]) if c[1] else None)
+        return A.ScenarioStep(self._s(meta), "legal", call=c[0], message=_unquote(c[2]) if c[2] else None, by=c[1])
 
     def sc_expect_illegal(self, meta, c):
-        msg = _unquote(c[1]) if c[1] else None
-        why = _unquote(c[2]) if c[2] else None  # `else "..."`: said when the expectation fails
-        return A.ScenarioStep(self._s(meta), "illegal", why, call=c[0], message=msg)
+        msg = _unquote(c[2]) if c[2] else None
+        why = _unquote(c[3]) if c[3] else None  # `else "..."`: said when the expectation fails
+        return A.ScenarioStep(self._s(meta), "illegal", why, call=c[0], message=msg, by=c[1])
 
     def sc_expect_winner(self, meta, c):
         return A.ScenarioStep(self._s(meta), "winner", c[0])

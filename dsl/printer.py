@@ -285,8 +285,9 @@ def _scenario_step(st: A.ScenarioStep, cm: _Comments | None = None) -> list[str]
         return [f"{ind}start in phase {st.value}"]
     if k == "given":
         return [ind + "given"] + _stmts(st.body, 2, cm)
+    by = f" by {expr_text(st.by)}" if st.by is not None else ""
     if k == "do":
-        return [f"{ind}do {_call_text(st.call)}"]
+        return [f"{ind}do {_call_text(st.call)}{by}"]
     if k == "script":
         name, value = st.value
         return [f"{ind}script {name} returns {expr_text(value)}"]
@@ -295,11 +296,11 @@ def _scenario_step(st: A.ScenarioStep, cm: _Comments | None = None) -> list[str]
         return [f"{ind}expect {expr_text(st.value)}{tail}"]
     if k == "legal":
         tail = f" else {_q(st.message)}" if st.message else ""
-        return [f"{ind}expect legal {_call_text(st.call)}{tail}"]
+        return [f"{ind}expect legal {_call_text(st.call)}{by}{tail}"]
     if k == "illegal":
         tail = f" because {_q(st.message)}" if st.message else ""
         tail += f" else {_q(st.value)}" if st.value else ""
-        return [f"{ind}expect illegal {_call_text(st.call)}{tail}"]
+        return [f"{ind}expect illegal {_call_text(st.call)}{by}{tail}"]
     if k == "winner":
         return [f"{ind}expect winner {expr_text(st.value)}"]
     if k == "draw":

@@ -106,8 +106,8 @@ class _Run:
         elif k == "do":
             g = self.ensure()
             a = self.action(st.call)
-            try:
-                g.apply(a)
+            try:  # `by P`: for that player (a simultaneous decision), else for who decides
+                g.apply(a, player=self.value(st.by) if st.by is not None else None)
             except IllegalAction as err:
                 return f"'{a}' was refused: {err.message}"
         elif k == "expect":
@@ -124,7 +124,7 @@ class _Run:
         elif k in ("legal", "illegal"):
             g = self.ensure()
             a = self.action(st.call)
-            ex = g.explain(a)
+            ex = g.explain(a, player=self.value(st.by) if st.by is not None else None)
             if k == "legal" and not ex.legal:
                 why = f"expected '{a}' to be legal, but: {ex.reason}" + (f" (line {ex.at})" if ex.at else "")
                 return f"{st.message}  ({why})" if st.message else why
@@ -152,7 +152,9 @@ class _Run:
         elif k == "decider":
             g = self.ensure()
             want = self.value(st.value)
-            if g.decision_player() != want:
+            waiting = g.pending["players"] if g.pending is not None and g.pending["kind"] == "simultaneous" \
+                else [g.decision_player()]
+            if want not in waiting:
                 why = f"expected a decision by {want}, but it is {g.decision_player() or 'nobody'}'s"
                 return f"{st.message}  ({why})" if st.message else why
         elif k == "over":

@@ -158,11 +158,11 @@ scenario "more blue cubes out than went in"
         set owner[kozuke] = Yellow
         move 3 from supply[yellow] to armies[kozuke]
     do bid(0)
-    do bid(0)
-    do bid(0)
     do assign(march_a, shinano)
     do pass
+    do bid(0)
     do pass
+    do bid(0)
     do pass
     do march(kozuke, 4)
 """
@@ -175,14 +175,14 @@ scenario "more blue cubes out than went in"
     g = _year_one(ruleset)
     g.script("tower", {"blue": 2, "yellow": 0, "red": 0, "purple": 0, "black": 0, "peasant": 1})
     g.start("summer")
-    for _ in range(3):
-        g.apply("bid(0)")
     g.vars["owner"]["mikawa"] = "Blue"
     g.vars["armies"]["mikawa"] = 2
     g.invalidate()
-    g.apply("assign(march_a, mikawa)")
-    for _ in range(3):
-        g.apply("pass")
+    for who in ("Red", "Yellow", "Blue"):  # secret, simultaneous planning: in any order
+        g.apply("bid(0)", player=who)
+    g.apply("assign(march_a, mikawa)", player="Blue")
+    for who in ("Yellow", "Blue", "Red"):
+        g.apply("pass", player=who)
     with pytest.raises(RuleFailure) as err:
         g.apply("march(owari, 1)")
     assert "more cubes fell out" in err.value.message and err.value.span is not None
