@@ -877,10 +877,9 @@ class CodeGen:
         elif isinstance(s, A.LogStmt):
             if self.record:
                 out.append(f"{ind}G.note_log({s.message!r})")
-        elif isinstance(s, A.RevealStmt):
-            if self.record:
-                to = ex(s.to) if s.to is not None else "None"
-                out.append(f"{ind}G.note_reveal({expr_text(s.value)!r}, {ex(s.value)}, {to})")
+        elif isinstance(s, A.RevealStmt):  # part of the state: views, observations, information states
+            to = ex(s.to) if s.to is not None else "None"
+            out.append(f"{ind}G.reveal({expr_text(s.value)!r}, {ex(s.value)}, {to})")
         elif isinstance(s, A.BreakStmt):
             out.append(f"{ind}break")
         elif isinstance(s, A.AbandonStmt):

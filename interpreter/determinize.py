@@ -10,6 +10,8 @@ make up the rest. `determinize(game, P, rng)` gives one:
   declaration's list when one names the zones, else each value of the type once) minus those
   P can see, sorted and then shuffled with `rng`, and dealt into the same places in the same
   numbers (sizes are public). A Kuhn deal thus gives the opponent either card Ann does not hold;
+- items a `reveal` showed the player in a hidden place (`reveal hand[Bob] to Ann`) stay there,
+  as far as the place still holds that many (the reveal may be old: it is what P knows);
 - hidden values that are not items of a type (a secret bid, a plan of records) keep their size
   and take their types' first or start values, and the chance generator a new seed from `rng`:
   P knows neither.
@@ -82,18 +84,25 @@ def _deal(g: Any, player: str, hidden: dict[str, str], rng: random.Random) -> No
             continue
         size = len(value) if isinstance(value, (list, frozenset, set)) else (0 if value is None else 1)
         need.setdefault(kind, []).append((name, key, t, size))
+    shown = _shown(g, player)
     for kind, places in need.items():
-        pool = _pool(g, player, kind, hidden, places)
-        shuffled = sorted(pool, key=_order(g, kind))
-        rng.shuffle(shuffled)
-        total = sum(size for *_rest, size in places)
-        if len(shuffled) < total:  # fewer unseen items than places: fill up from the type
+        pool = sorted(_pool(g, player, kind, hidden, places), key=_order(g, kind))
+        known: dict[tuple, list] = {}
+        for name, key, _t, size in places:  # what a reveal showed there stays there
+            for item in shown.get((name, key), [])[:size]:
+                if item in pool:
+                    pool.remove(item)
+                    known.setdefault((name, key), []).append(item)
+        rng.shuffle(pool)
+        total = sum(size - len(known.get((name, key), [])) for name, key, _t, size in places)
+        if len(pool) < total:  # fewer unseen items than places: fill up from the type
             values = list(domains.get(kind, ()))
-            shuffled += [rng.choice(values) for _ in range(total - len(shuffled))] if values else []
+            pool += [rng.choice(values) for _ in range(total - len(pool))] if values else []
         at = 0
         for name, key, t, size in places:
-            items = shuffled[at:at + size]
-            at += size
+            items = known.get((name, key), [])
+            items = items + pool[at:at + size - len(items)]
+            at += size - len(known.get((name, key), []))
             base = t.base
             if isinstance(base, ListOf):
                 new: Any = list(items)
@@ -124,6 +133,23 @@ def _made_up(value: Any, t: Type, g: Any) -> Any:
         values = g.domains().get(base.name, ())
         return values[0] if values else value
     return materialize(t, None, g.domains())
+
+
+def _shown(g: Any, player: str) -> dict[tuple, list]:
+    """What reveals showed `player` of a hidden place (`reveal hand[Bob] to Ann`), latest last:
+    (variable, key or None) -> the items shown there."""
+    import re
+
+    out: dict[tuple, list] = {}
+    for what, value, to, _step in getattr(g, "revealed", ()):
+        if to is not None and to != player:
+            continue
+        m = re.fullmatch(r"([^\W\d]\w*)(?:\[([^\W\d]\w*)\])?", what)
+        if m is None or m[1] not in g.vars:
+            continue
+        items = list(value) if isinstance(value, list) else ([] if value is None else [value])
+        out[(m[1], m[2])] = items
+    return out
 
 
 def _put(g: Any, name: str, key: Any, value: Any) -> None:

@@ -182,6 +182,16 @@ def _dump_past(v: Any) -> Any:
     return dump_past(v)
 
 
+def _load_revealed(j: Any, g: Any, path: str) -> tuple:
+    if j is None:
+        return ()
+    if not isinstance(j, list) or any(
+            not (isinstance(x, list) and len(x) == 4 and isinstance(x[0], str) and (x[2] is None or x[2] in g.players)
+                 and type(x[3]) is int and x[3] >= 0) for x in j):
+        raise _fail(path, "expected a list of [what, value, player or null, step]")
+    return tuple(tuple(x) for x in j)
+
+
 def _dump_window(w: dict | None) -> dict | None:
     if w is None:
         return None
@@ -213,6 +223,8 @@ DYNAMIC: tuple[Field, ...] = (
     # kept by games with a history or explicit chance (interpreter/explicit.py), immutable:
     Field("past", _same, _dump_past, _load_past, since=3),  # moves and outcomes, newest first
     Field("seen", _same, lambda v: None if v is None else list(v), _load_seen, since=3),  # per player
+    # what `reveal` showed to whom (a tuple, replaced): part of the views from then on
+    Field("revealed", _same, lambda r: [list(x) for x in r], lambda j, g, path: _load_revealed(j, g, path), since=4),
     # an open `simultaneously`: each part's frames and pending decision (replaced, never changed
     # in place)
     Field("window", _same, lambda w: _dump_window(w), lambda j, g, path: _load_window(j, g, path), since=4),

@@ -11,10 +11,21 @@ class EngineError(Exception):
 
     def __init__(self, message: str, span: Span | None = None, rule: str | None = None):
         self.message = message
+        self.full = message  # the message whole, hidden values and all (see `hide`)
         self.span = span
         self.rule = rule
         where = f"{span}: " if span is not None and span.line else ""
         super().__init__(f"{where}{message}")
+
+    def hide(self, message: str) -> None:
+        """Say `message` instead: the same with what no player may see written `?`. `full` keeps
+        the whole message, for a caller that asks for it (a game of hidden information raises
+        only the hidden form from its API: interpreter/game.py, SecretsGame)."""
+        if message == self.message:
+            return
+        self.message = message
+        where = f"{self.span}: " if self.span is not None and self.span.line else ""
+        self.args = (f"{where}{message}",)
 
 
 class RuleFailure(EngineError):

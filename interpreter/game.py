@@ -123,6 +123,8 @@ class Game(TraceRecorder):
         # an open `simultaneously`: each player's part (its frames, its pending decision), None
         # otherwise; replaced, never changed in place (see _advance_part)
         self.window: dict | None = None
+        # what `reveal` showed: (what, value, to or None for everybody, step), oldest first, a tuple
+        self.revealed: tuple = ()
         self._bookkeeping(self.record)
 
     def _bookkeeping(self, record: bool) -> None:
@@ -803,6 +805,15 @@ class Game(TraceRecorder):
         if self.record and self.open_decision():
             self._close()
 
+    def reveal(self, what: str, value: Any, to: str | None) -> None:
+        """`reveal X [to P]`: X is part of P's view (everybody's without `to`) from now on, so of
+        their observation and information state too; a traced game notes it in the step."""
+        from .values import jsonable as _json
+
+        self.revealed = (*self.revealed, (what, _json(value), to, self.step_no))
+        if self.record:
+            self.note_reveal(what, value, to)
+
     # ------------------------------------------------------------------ simultaneously
     def open_window(self, frame: list, block: int, var: str, players: Any, outer: dict) -> bool:
         """Called by the block at a `simultaneously` (its frame already points after it): each
@@ -1072,7 +1083,7 @@ class Game(TraceRecorder):
     # ------------------------------------------------------------------ copies and saves
     def clone(self) -> Game:
         """An independent copy: the same state, frames, generator and pending decision."""
-        g = _new(Game)
+        g = _new(type(self))
         d = self.__dict__.copy()  # fixed fields, and the dynamic ones that are never changed in place
         d["vars"] = self.prog.copy_vars(d["vars"])
         frames = d["frames"]
@@ -1100,3 +1111,42 @@ class Game(TraceRecorder):
         from .visibility import observer
 
         return observer(self.prog.model, player).view(self)
+
+
+class SecretsGame(Game):
+    """A game of a ruleset with hidden state. The errors its API raises (an illegal move, a rule
+    that fails or runs away) reach whoever plays, so every value in them that stands in hidden
+    state is written `?` for everybody (interpreter/visibility.py, `Observer.message`); the whole
+    message stays in `err.full` for a caller that asks for it. Games without hidden state are
+    plain `Game`s, so their hot path pays nothing for this."""
+
+    def apply(self, action: Any, player: str | None = None) -> None:
+        try:
+            Game.apply(self, action, player)
+        except EngineError as err:
+            self._hide_in(err)
+            raise
+
+    def start(self, phase: str | None = None) -> Game:
+        try:
+            return Game.start(self, phase)
+        except EngineError as err:
+            self._hide_in(err)
+            raise
+
+    def legal_actions(self, player: str | None = None) -> list[Action]:
+        try:
+            return Game.legal_actions(self, player)
+        except EngineError as err:
+            self._hide_in(err)
+            raise
+
+    def _hide_in(self, err: EngineError) -> None:
+        from .visibility import observer
+
+        err.hide(observer(self.prog.model, "").message(err.full, self))
+
+
+def game_class(prog: Any) -> type[Game]:
+    """The class of a game of `prog`: `SecretsGame` when its rules hide state."""
+    return SecretsGame if prog.hidden else Game

@@ -66,9 +66,18 @@ class Observer:
         return out
 
     def view(self, game: Any) -> dict:
-        """The position as this player may see it."""
-        return {"player": self.player, "current": game.current, "phase": game.phase, "round": game.round,
-                "vars": self.vars(game.vars), "pending": self.pending(game), "result": game.result}
+        """The position as this player may see it, with what was revealed to them."""
+        out = {"player": self.player, "current": game.current, "phase": game.phase, "round": game.round,
+               "vars": self.vars(game.vars), "pending": self.pending(game), "result": game.result}
+        shown = self.revealed(game)
+        if shown:
+            out["revealed"] = shown
+        return out
+
+    def revealed(self, game: Any) -> list[dict]:
+        """What `reveal` showed this player (or everybody), oldest first."""
+        return [{"what": what, "value": value, "step": step}
+                for what, value, to, step in getattr(game, "revealed", ()) if to is None or to == self.player]
 
     def pending(self, game: Any) -> dict | None:
         """The decision the game waits for; a choice's options only for the one who makes it,

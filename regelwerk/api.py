@@ -112,10 +112,11 @@ class Ruleset:
             template = self._templates.get((n, record))
             if template is not None:
                 return _from_template(template, seed)
-        from .interpreter.game import Game
+        from .interpreter.game import game_class
 
         opts = self.options(options)
         prog = self.program(record)
+        Game = game_class(prog)  # noqa: N806 - the class of this program's games
         names = tuple(decl.names[:n])
         if not start:
             return Game(prog, names, seed, opts, self, chance, history)
@@ -135,10 +136,10 @@ class Ruleset:
         """A started game to clone new games from, if starting used no chance (so the start is
         the same for every seed); otherwise None. An explicit game never draws: its start is
         the same for every seed, stopped at a chance node or not."""
-        from .interpreter.game import Game
+        from .interpreter.game import game_class
         from .interpreter.stdlib.rng import seed_state
 
-        game = Game(prog, names, 0, opts, self, chance, history).start()
+        game = game_class(prog)(prog, names, 0, opts, self, chance, history).start()
         return game if game.rng == seed_state(0) and not game.scripted else None
 
     def load_game(self, data: Any, record: bool = False) -> Game:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from regelwerk.interpreter.agents import MCTSAgent, make_agent
@@ -26,7 +27,7 @@ import regelwerk
 ROOT = Path(__file__).resolve().parent.parent
 HIDDEN = {  # every bundled ruleset with hidden state, with its player count
     "examples/kuhn.rules": 2, "examples/leduc.rules": 2, "examples/climb.rules": 3,
-    "khan/khan.rules": 3, "shogun/shogun.rules": 4, "root/root.rules": 2,
+    "khan/khan.rules": 3, "shogun/shogun.rules": 4, "root/root.rules": 2, "examples/goofspiel.rules": 2,
 }
 CANARY = ROOT / "tests" / "fixtures" / "visibility" / "canary.rules"
 _RULES: dict[str, regelwerk.Ruleset] = {}
@@ -108,3 +109,84 @@ def test_the_cheating_search_is_asked_for_by_name_and_does_peek():
         honest += MCTSAgent(20, seed, rollout_limit=200)(game) != MCTSAgent(20, seed, rollout_limit=200)(other)
         cheat += make_agent("mcts-cheat:20", seed)(game) != make_agent("mcts-cheat:20", seed)(other)
     assert honest == 0 and cheat > 0
+
+
+REVEAL = """\
+players Ann, Bob
+enum Card = c1, c2, c3, c4, c5, c6
+state
+    deck: list Card = Card hidden
+    hand: Player -> list Card = [] hidden except owner
+    n: int = 0
+action show
+    "Show your hand to the other player."
+    reveal hand[current] to other(current)
+action wait
+    "Do nothing."
+    add 1 to n
+flow
+    for p in players
+        draw 2 from deck to hand[p]
+    turn Bob
+        play show
+    repeat 3 times
+        turn
+            play wait
+"""
+
+
+def test_a_reveal_is_part_of_the_players_view_from_then_on():
+    rules = regelwerk.load_text(REVEAL, "reveal.rules")
+    game = rules.new_game(seed=4, history=True)
+    before = game.information_state("Ann")
+    bob = list(game.vars["hand"]["Bob"])
+    game.apply("show")
+    assert game.view("Ann")["revealed"] == [{"what": "hand[current]", "value": bob, "step": 1}] or \
+        game.view("Ann")["revealed"][0]["value"] == bob
+    assert "revealed" not in game.view("Bob")
+    assert game.information_state("Ann") != before
+    assert rules.load_game(game.to_json()).view("Ann") == game.view("Ann")
+
+
+def test_what_was_revealed_stays_where_it_was_shown_in_every_determinisation():
+    text = REVEAL.replace("reveal hand[current] to other(current)", "reveal hand[Bob] to Ann")
+    rules = regelwerk.load_text(text, "reveal.rules")
+    game = rules.new_game(seed=4)
+    bob = list(game.vars["hand"]["Bob"])
+    game.apply("show")
+    for k in range(10):
+        assert determinize(game, "Ann", random.Random(k)).vars["hand"]["Bob"] == bob
+    assert len({tuple(determinize(game, "Bob", random.Random(k)).vars["hand"]["Ann"]) for k in range(10)}) > 1
+
+
+LOOK = """\
+players Ann, Bob
+enum Card = axolotl9, beryl, coral
+const VALUE = {beryl: 2, coral: 3, axolotl9: 0}
+state
+    hand: Player -> list Card = [] hidden except owner
+    n: int = 0
+action look
+    "Count the other hand."
+    for c in hand[Bob]
+        remove c from hand[Ann]
+flow
+    set hand[Bob] = [axolotl9]
+    turn
+        play look
+"""
+
+
+def test_a_message_says_nothing_hidden_unless_asked_for_the_whole(capsys, tmp_path):
+    rules = regelwerk.load_text(LOOK, "look.rules")
+    game = rules.new_game()
+    with pytest.raises(regelwerk.RuleFailure) as info:
+        game.apply("look")
+    assert "axolotl9" not in str(info.value) and "cannot remove ?" in info.value.message
+    assert "cannot remove axolotl9" in info.value.full, "the whole message, for a caller who asks"
+    path = tmp_path / "look.rules"
+    path.write_text(LOOK, encoding="utf-8")
+    from regelwerk.cli import main
+
+    assert main(["run", str(path), "--seed", "1"]) == 1
+    assert "axolotl9" not in capsys.readouterr().err
