@@ -679,6 +679,7 @@ class _Checker(ExprChecker):
             m.var_types[v.name] = as_state(self.declared(v.type))
         for o in m.options.values():  # all types first: a default may name a later option
             m.option_types[o.name] = self.declared(o.type)
+        self.fixed_values = True  # worked out by check_constants, which says what fails (E244)
         for o in m.options.values():
             ot, dt = m.option_types[o.name], self.expr(o.default, {})
             if not fits(ot, dt):
@@ -700,6 +701,7 @@ class _Checker(ExprChecker):
                 if not isinstance(vt, Opt) and isinstance(leaf, Elem):
                     self.err("E220", f"'{v.name}' of type {vt} needs a default value",
                              v.span, "add '= <value>' or make the type optional with '?'")
+        self.fixed_values = False
         for d in m.defines.values():
             self.params(d.params, {})
             m.define_types[d.name] = self.declared(d.type)

@@ -156,6 +156,7 @@ class ExprChecker:
             if isinstance(base, MapOf):
                 if not compatible(base.key, kt):
                     self.err("E204", f"map key should be {base.key}, not {kt}", e.key.span)
+                self.check_entry(e, scope)
                 return base.val
             if isinstance(base, ListOf):
                 if not compatible(INT, kt):
@@ -332,6 +333,51 @@ class ExprChecker:
         if isinstance(e, A.Range):
             return isinstance(e.low, A.IntLit) and isinstance(e.high, A.IntLit) and e.low.value <= e.high.value
         return False
+
+    def check_entry(self, e: A.Index, scope: dict[str, Type]) -> None:
+        """`TABLE[k]` of a constant or data table that lacks some keys of its key type: E249,
+        unless `k` is a literal key it has or a test showed `k in TABLE` (a missing key would
+        fail the game with "no entry ... in the map")."""
+        from .check_narrow import in_key, is_path
+
+        if not isinstance(e.base, A.Name) or e.base.name in scope:
+            return
+        missing = self.missing_keys(e.base.name)
+        if not missing:
+            return
+        if isinstance(e.key, A.Name) and e.key.name not in scope and e.key.name in self.m.element_type:
+            if e.key.name in missing and not getattr(self, "fixed_values", False):  # there: E244
+                self.err("E249", f"'{e.base.name}' has no entry {e.key.name}", e.key.span)
+            return
+        if is_path(e.key) and in_key(e.key, e.base.name) in scope:
+            return
+        from .printer import expr_text
+
+        shown = ", ".join(missing[:4]) + (", ..." if len(missing) > 4 else "")
+        self.err("E249", f"'{e.base.name}' has no entry for every value '{expr_text(e.key)}' may have "
+                 f"(none for {shown})", e.key.span,
+                 f"test it first: 'if {expr_text(e.key)} in {e.base.name}', or give the table every key")
+
+    def missing_keys(self, name: str) -> list[str]:
+        """The values of a constant or data table's finite key type it has no entry for."""
+        cache = self.__dict__.setdefault("_missing", {})
+        if name in cache:
+            return cache[name]
+        m = self.m
+        keys: set | None = None
+        t = m.const_types.get(name) if name in m.consts else m.data_types.get(name) if name in m.data else None
+        if name in m.consts and isinstance(m.consts[name].value, A.MapLit):
+            lit = m.consts[name].value
+            if all(isinstance(k, A.Name) for k, _v in lit.items):
+                keys = {k.name for k, _v in lit.items}
+        elif name in m.data and isinstance(m.data_values.get(name), dict):
+            keys = set(m.data_values[name])
+        out: list[str] = []
+        if keys is not None and isinstance(t, MapOf) and isinstance(t.key, Elem):
+            domain = m.domains().get(t.key.name, ())
+            out = [str(v) for v in domain if v not in keys]
+        cache[name] = out
+        return out
 
     def field_type(self, record_type: Type, name: str, span: A.Span) -> Type:
         fields = self.m.record_fields.get(record_type.name) if isinstance(record_type, Record) else None

@@ -63,6 +63,23 @@ def remember(e: A.Node) -> str:
     return key
 
 
+def in_key(e: A.Node, table: str) -> str:
+    """The fact key of "`e` is a key of the constant or data table `table`"."""
+    return f"?{expr_text(e)} in {table}"
+
+
+def remember_in(e: A.Node, table: str) -> str:
+    key = in_key(e, table)
+    if key not in _NAMES:
+        names = {n.name for n in A.iter_nodes(e) if isinstance(n, A.Name)} | {table}
+        from ..interpreter.library import LIBRARY
+
+        if any(isinstance(n, A.Call) and n.func not in LIBRARY for n in A.iter_nodes(e)):
+            names.add(ANY_STATE)
+        _NAMES[key] = frozenset(names)
+    return key
+
+
 def reads_of(key: str) -> frozenset[str]:
     """The names the path of the fact `key` reads (ANY_STATE when it calls a definition)."""
     return _NAMES.get(key, frozenset())
@@ -100,6 +117,8 @@ def _compare_facts(test: A.Compare, types: dict[int, Type], when: bool) -> Facts
             elif test.op == "!=" and not when and _never_none(types.get(id(other), ANY), other):
                 out[remember(side)] = t.inner
     elif test.op in ("in", "not in") and (test.op == "in") == when:
+        if isinstance(test.right, A.Name) and is_path(test.left):  # `c in VALUE`: an entry it has
+            out[remember_in(test.left, test.right.name)] = ANY
         t = types.get(id(test.left), ANY)
         coll = types.get(id(test.right), ANY).base
         if is_path(test.left) and isinstance(t, Opt) and coll.is_collection and not isinstance(

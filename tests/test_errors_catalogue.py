@@ -141,6 +141,8 @@ TEXTS = {
              "        play a\n",
              5, 5, "writing 'n', which the other players see, inside action 'a', offered inside "
              "'simultaneously for p'"),
+    'E249': (G + "enum C = r, g, b\nconst V = {r: 1, g: 2}\naction a(c: C)\n    require V[c] > 0\n" + F,
+             5, 15, "'V' has no entry for every value 'c' may have (none for b)"),
     'W001': (G + A + "action b\n    log \"y\"\n" + F,
              4, 1, "action 'b' is never offered by a 'play'"),
 }

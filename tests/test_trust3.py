@@ -277,3 +277,35 @@ def test_a_list_started_from_a_type_s_values_is_a_list():
     assert game.vars["deck"] == ["c1", "c2", "c3"] and type(game.vars["deck"]) is list
     game.apply("take(c2)")
     assert game.vars["deck"] == ["c1", "c3"] and game.vars["pile"] == {"c1", "c3"}
+
+
+TABLE = """\
+players A, B
+enum Col = red, blue, green
+const VALUE = {red: 1, blue: 2}
+state
+    n: int = 0
+    pick: Col = green
+"""
+
+
+@pytest.mark.parametrize(("body", "ok"), [
+    ("add VALUE[pick] to n", False),
+    ("add VALUE[green] to n", False),
+    ("add VALUE[red] to n", True),
+    ("if pick in VALUE\n    add VALUE[pick] to n", True),
+    ("if pick in VALUE\n    set pick = green\n    add VALUE[pick] to n", False),
+    ("set n = sum c in Col where c in VALUE: VALUE[c]", True),
+    ("set n = sum c in Col: VALUE[c]", False),
+])
+def test_a_table_without_every_key_is_read_only_where_the_key_is_known_to_be_in_it(body, ok):
+    """`VALUE[c]` with `VALUE` lacking a member of `c`'s type checked clean and failed a move
+    with "no entry green in the map or table" (found by the battery once its classification
+    read that form too): now E249 unless `c in VALUE` was tested."""
+    text = TABLE + "action go\n" + "".join(f"    {line}\n" for line in body.splitlines()) + \
+        "flow\n    turn\n        play go\n"
+    if ok:
+        game = regelwerk.load_text(text, "t.rules").new_game()
+        game.apply("go")
+    else:
+        assert [code for _l, _c, code, _m in errors(text)] == ["E249"]

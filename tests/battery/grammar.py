@@ -138,6 +138,7 @@ def rules_text(draw: st.DrawFn) -> str:
 HEADER = """players 2..3 from X, O, Z
 board Square = grid 3 x 3
 enum Card = c_a, c_b, c_c, c_d, c_e, c_f
+const VAL = {c_a: 1, c_b: 2, c_c: 3}
 state
     n: int = 0
     cell: Square -> Player? = none
@@ -216,6 +217,8 @@ def typed_stmts(depth: int, indent: int, in_action: bool) -> st.SearchStrategy[l
         typed("player?").map(lambda p: f"set n = len(hand[{p}])"),
         typed("player?").map(lambda p: f"set n = score_of({p})"),
         st.tuples(typed("int"), typed("int")).map(lambda t: f"set n = {t[0]} // ({t[1]})"),
+        typed("card").map(lambda c: f"add VAL[{c}] to n"),  # a table without every key
+        typed("card").map(lambda c: f"set n = if {c} in VAL then VAL[{c}] else 0"),
     ).map(lambda s: [pad + s])
     choose = typed("cards").map(lambda c: [f"{pad}choose pick in {c} \"which?\"", f"{pad}add pick to pile"])
     if depth <= 0:

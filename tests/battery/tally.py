@@ -31,7 +31,7 @@ FAILURES = ("traceback", "exit70", "unlocated", "hang", "leak", "unsound")
 # should have refused the rules. The engine's own failures (an index past a list's end, a draw
 # from too few, a failed `require`, a budget) are fine.
 UNSOUND = ("[TypeError]", "[KeyError]", "[AttributeError]", "[ZeroDivisionError]")
-_MAP_MISS = re.compile(r"no entry .* in a map")
+_MAP_MISS = re.compile(r"no entry .* in (a|the) map")
 _LOCATION = re.compile(r"\S+:\d+(:\d+)?")
 
 
