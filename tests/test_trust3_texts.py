@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import random
 import re
+import shutil
 from pathlib import Path
 
 import pytest
 from regelwerk.dsl import ast as A
 from regelwerk.dsl.parse import parse_text
 from regelwerk.dsl.quotes import SEEDS_ENV, SeedLibrary, provenances, search_path, verify
+from regelwerk.interpreter.scenario import run_scenarios
 
 import regelwerk
 from regelwerk.cli import main
@@ -246,3 +248,85 @@ def test_traced_quotes_of_the_fixed_rules_are_the_rulebooks():
         assert _not_verbatim(seeds, step["quote"], tuple(step["source"])) == [], rule
     assert "»aantal provincies in opstand«" in steps["revolts_of"]["quote"]
 
+
+
+# ---------------------------------------------------------------------- Khan: Samen veroveren
+KHAN = RULESETS / "khan" / "khan.rules"
+SAMEN = ("“Samen veroveren” in gebieden waarin wel neutrale yurts liggen, is alleen mogelijk als "
+         "de speler die de neutrale yurts beschermt, hiermee akkoord gaat.")
+READINGS = {  # scenario name -> the reading it pins
+    "Samen veroveren, the inventory's reading (default): only a joint conquest with the "
+    "protecting player goes ahead": True,
+    "Samen veroveren, the other reading (option): any joint conquest goes ahead if the "
+    "protecting player agrees": False,
+    "Samen veroveren, the other reading with four players: the region's protector refuses, and "
+    "the conquest is taken back": False,
+}
+
+
+@pytest.fixture(scope="module")
+def khan() -> regelwerk.Ruleset:
+    return regelwerk.load(KHAN)
+
+
+def test_both_readings_are_a_declared_option_with_the_sentence(khan):
+    option = next(d for d in khan.modules[0].decls
+                  if isinstance(d, A.OptionDecl) and d.name == "divine_joint_needs_protector")
+    assert "„Samen veroveren”" in option.doc and "(false: any joint conquest" in option.doc
+    rules = {node.name: prov for node, prov in provenances(khan.modules)
+             if getattr(node, "name", None)}
+    prov = rules["ask_divine_consent"]
+    assert prov.quote == SAMEN
+    assert prov.sources == ("003_b10720ad3108da8e.txt:25-27", "003_b10720ad3108da8e.txt:36-37")
+    assert "option divine_joint_needs_protector = false" in prov.note
+    assert "The inventory's (the default)" in prov.note
+    assert verify(prov.quote, prov.sources, SeedLibrary([_seeds()])) == []
+
+
+def _position(khan: regelwerk.Ruleset, options: dict, **yurts: str) -> regelwerk.Game:
+    data = khan.new_game(players=3, seed=0, options=options).to_json()
+    data["vars"].update(divine="Yellow")
+    data["vars"]["active_card"]["Yellow"] = "divine_card"
+    data["vars"]["yurt"].update(yurts)
+    data["vars"]["neutral"] = sorted(set(data["vars"]["neutral"]) | {"c2"})
+    return khan.load_game(data, record=True)
+
+
+def test_the_default_reading_refuses_a_joint_conquest_without_the_protector(khan):
+    g = _position(khan, {}, d2="Red", e2="Blue")
+    assert not g.explain("conquer(ci3a, [c2, d2, e2])").legal
+    assert "conquer(ci3a, [c2, d2, e2])" not in [str(a) for a in g.legal_actions()]
+
+
+def test_the_other_reading_asks_the_protector_and_traces_the_sentence(khan):
+    g = _position(khan, {"divine_joint_needs_protector": False}, d2="Red", e2="Blue")
+    g.apply("conquer(ci3a, [c2, d2, e2])")
+    assert g.decision_player() == "Yellow"
+    g.apply("choose(true)")
+    assert g.to_json()["vars"]["on_tile"]["ci3a"] == ["Red", "Blue"]
+    (asked,) = [s for s in g.trace if s.get("rule") == "ask_divine_consent"]
+    assert asked["quote"] == SAMEN and "divine_joint_needs_protector" in asked["note"]
+    assert not [s for s in g.trace if s.get("rule") == "ask_consent" and s.get("decision")]
+
+
+def test_a_scenario_for_each_reading_and_each_fails_under_the_other(khan, tmp_path):
+    results = {r.name: r for r in run_scenarios(khan)}
+    for name in READINGS:
+        assert results[name].passed, results[name].failure
+    # the same scenarios against the other reading: every one of them notices
+    for flip in (True, False):
+        folder = tmp_path / str(flip)
+        folder.mkdir()
+        for f in KHAN.parent.glob("*.rules"):
+            text = f.read_text(encoding="utf-8")
+            if flip:  # the default becomes the other reading
+                text = text.replace("divine_joint_needs_protector: bool = true",
+                                    "divine_joint_needs_protector: bool = false")
+            else:  # the scenarios of the other reading lose their option line
+                text = text.replace("    option divine_joint_needs_protector = false\n", "")
+            (folder / f.name).write_text(text, encoding="utf-8")
+        shutil.copytree(KHAN.parent / "data", folder / "data")
+        other = {r.name: r for r in run_scenarios(regelwerk.load(folder / "khan.rules"))}
+        for name, reading in READINGS.items():
+            expected = (not reading) if flip else reading
+            assert other[name].passed == expected, (flip, name, other[name].failure)
