@@ -21,12 +21,13 @@ from __future__ import annotations
 import difflib
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import ast as A
 from .diagnostics import Diagnostic
+from .punctuation import LEADERS, difference
 
 SEEDS_ENV = "REGELWERK_SEEDS"
 ELISION = re.compile(r"…|\.\.\.")
@@ -48,6 +49,17 @@ def squash(text: str) -> str:
     """Letters and signs only: spaces (also OCR spaces inside a word), dots and quotation
     marks do not count."""
     return _SQUASH.sub("", normalise(text))
+
+
+def strict(text: str) -> str:
+    """Letters and signs, the full stops and quotation marks too: only what the extraction adds
+    (spaces, leader dots, footnote stars, the kind of quotation marks) does not count."""
+    return re.sub(r"\s+", "", LEADERS.sub("", normalise(text)))
+
+
+def _bare(text: str) -> str:
+    """Letters and digits only (a `\x00` between cited ranges that do not meet stays)."""
+    return re.sub(r"[^\w\x00]+|_", "", text)
 
 
 def fragments(quote: str) -> list[str]:
@@ -88,26 +100,43 @@ class SeedText:
     flat: str = ""
     line_of: list[int] = field(default_factory=list)
     starts: list[int] = field(default_factory=list)  # where each line begins in `flat`
+    exact: str = ""  # the same with full stops and quotation marks (`strict`)
+    exact_starts: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         parts: list[str] = []
-        offset = 0
+        exact: list[str] = []
+        offset = exact_offset = 0
         for i, line in enumerate(self.lines):
             text = line.rstrip()
             nxt = self.lines[i + 1].lstrip() if i + 1 < len(self.lines) else ""
             if text.endswith("-") and nxt[:1].isalnum():
                 text = text[:-1]  # a word hyphenated over the line break
-            sq = squash(text)
+            sq, ex = squash(text), strict(text)
             self.starts.append(offset)
+            self.exact_starts.append(exact_offset)
             offset += len(sq)
+            exact_offset += len(ex)
             parts.append(sq)
+            exact.append(ex)
             self.line_of.extend([i + 1] * len(sq))
         self.flat = "".join(parts)
+        self.exact = "".join(exact)
         self.starts.append(len(self.flat))
+        self.exact_starts.append(len(self.exact))
 
     def span(self, first: int, last: int) -> tuple[int, int]:
         """The squashed text's character range for lines first..last."""
         return self.starts[first - 1], self.starts[last]
+
+    def exact_text(self, first: int, last: int) -> str:
+        """Lines first..last compared with their full stops and quotation marks (`strict`)."""
+        return self.exact[self.exact_starts[first - 1]:self.exact_starts[last]]
+
+    def raw(self, first: int, last: int) -> str:
+        """Lines first..last as they stand, hyphenations joined (for showing the signs)."""
+        chunk = "\n".join(self.lines[first - 1:last])
+        return re.sub(r"-[ \t]*\n[ \t]*(?=\w)", "", chunk)
 
     def text(self, first: int, last: int) -> str:
         """Lines first..last as one normalised text, hyphenations joined."""
@@ -188,7 +217,7 @@ def search_path(rules_file: str, extra: Iterable[str] = ()) -> list[Path]:
 class QuoteProblem:
     """Why a quote is not the rulebook's words, or why its `source` cannot be read."""
 
-    code: str  # W002 not verbatim, W004 a source that names no lines of a seed file
+    code: str  # W002 not verbatim (words or signs), W004 a source that names no lines of a seed file
     message: str
     help: str | None = None
 
@@ -223,25 +252,59 @@ def verify(quote: str, sources: Iterable[str], library: SeedLibrary) -> list[Quo
         return problems
     key = (quote, tuple((id(seed), a, b) for seed, a, b in cited))
     if key not in _VERIFIED:  # editors check on every keystroke: each quote is judged once
-        flat = _joined_text(cited)
-        bad = next((f for f in fragments(quote) if squash(f) not in flat), None)
-        _VERIFIED[key] = None if bad is None else _explain(bad, cited, flat, library)
+        _VERIFIED[key] = _judge(quote, cited, library)
     found = _VERIFIED[key]
     return problems + ([found] if found is not None else [])
 
 
-def _joined_text(cited: list[tuple[SeedText, int, int]]) -> str:
-    """The cited ranges' squashed text. A quote may run from one range into the next only where
-    they meet in the file (37-43 then 44-51); anywhere else the words in between are left out,
-    and the quote must say so with `…`."""
+def _judge(quote: str, cited: list[tuple[SeedText, int, int]],
+           library: SeedLibrary) -> QuoteProblem | None:
+    """The first excerpt of the quote that is not the cited lines' letters and signs, and why:
+    its signs alone (`_signs`), or its words (`_explain`)."""
+    exact = _joined_text(cited, lambda seed, a, b: seed.exact_text(a, b))
+    bad = next((f for f in fragments(quote) if strict(f) not in exact), None)
+    if bad is None:
+        return None
+    flat = _joined_text(cited, lambda seed, a, b: seed.flat[slice(*seed.span(a, b))])
+    if squash(bad) in flat or (_bare(normalise(bad)) and _bare(normalise(bad)) in _bare(exact)):
+        found = _signs(bad, cited)
+        if found is not None:
+            return found
+    return _explain(bad, cited, flat, library)
+
+
+def _joined_text(cited: list[tuple[SeedText, int, int]],
+                 part: Callable[[SeedText, int, int], str]) -> str:
+    """The cited ranges' compared text (`part` of each range). A quote may run from one range
+    into the next only where they meet in the file (37-43 then 44-51); anywhere else the words
+    in between are left out, and the quote must say so with `…`."""
     out = ""
     prev: tuple[str, int] | None = None
     for seed, a, b in cited:
         if prev is not None and prev != (seed.name, a - 1):
             out += "\x00"
-        out += seed.flat[slice(*seed.span(a, b))]
+        out += part(seed, a, b)
         prev = (seed.name, b)
     return out
+
+
+def _signs(frag: str, cited: list[tuple[SeedText, int, int]]) -> QuoteProblem | None:
+    """A quote whose words are the rulebook's but whose punctuation is not: which signs it adds,
+    drops or changes, and the cited lines' words there."""
+    d = None
+    for seed, a, b in cited:
+        d = difference(frag, seed.raw(a, b))
+        if d is not None:
+            break
+    if d is None:  # the words run over ranges that meet: compare with them joined
+        d = difference(frag, "\n".join(seed.raw(a, b) for seed, a, b in cited))
+    if d is None:
+        return None
+    return QuoteProblem("W002", f"quote's punctuation is not the rulebook's: {d.what()} in "
+                        f"«{_as_written(frag, 70)}»",
+                        f"the cited lines say «{d.seed_words}» where the quote says "
+                        f"«{d.quote_words}»: copy the rulebook's signs, and write '…' where "
+                        "something is left out")
 
 
 def _explain(frag: str, cited: list[tuple[SeedText, int, int]], flat: str,
@@ -321,6 +384,12 @@ def _head(span: A.Span, width: int = 40) -> A.Span:
     """The start of a long header line: enough for the caret to show where it is."""
     end = min(span.end_column, span.column + width) if span.end_line == span.line else span.column + width
     return A.Span(span.file, span.line, span.column, span.line, end)
+
+
+def _as_written(text: str, n: int) -> str:
+    """The start of a text with its own signs (quotation marks as written), single-spaced."""
+    text = re.sub(r"\s+", " ", text).strip()
+    return text if len(text) <= n else text[: n - 1] + "…"
 
 
 def _short(text: str, n: int = 90, tail: bool = False) -> str:
