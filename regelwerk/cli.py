@@ -271,6 +271,10 @@ def cmd_play(args: argparse.Namespace) -> int:
                 if line in ("q", "quit"):
                     return 0
                 if line in ("u", "undo"):
+                    seen_since = _seen_since_last_decision(game, human)
+                    if seen_since:
+                        print(f"  cannot take it back: you have seen what came after it ({seen_since})")
+                        continue
                     try:
                         game.undo()
                         while game.decision_player() != human and not game.is_over:
@@ -292,6 +296,27 @@ def cmd_play(args: argparse.Namespace) -> int:
     for step in (game.trace or [])[shown:]:
         print("\n".join(render_step(seen.step(step))))
     return 0
+
+
+def _seen_since_last_decision(game: Any, human: str) -> str | None:
+    """What `human` has seen since their last decision that taking it back would let them use:
+    a chance outcome, a reveal, or another player's secret simultaneous choice coming to light.
+    Only games with hidden state or chance can show such things."""
+    trace = game.trace or []
+    last = max((i for i, s in enumerate(trace) if (s.get("decision") or {}).get("by") == human), default=None)
+    if last is None:
+        return None
+    mine_secret = (trace[last].get("decision") or {}).get("simultaneous")
+    for step in trace[last + 1:]:
+        if mine_secret and not (step.get("decision") or {}).get("simultaneous"):
+            return "the others' secret choices, shown once all were in"
+        if step.get("chance"):
+            return "a chance outcome"
+        if any(e.get("event") == "reveal" for e in step.get("events", []) if isinstance(e, dict)):
+            return "a reveal"
+        if (step.get("decision") or {}).get("simultaneous"):
+            return "another player's secret choice"
+    return None
 
 
 def cmd_legal(args: argparse.Namespace) -> int:

@@ -181,3 +181,20 @@ def test_random_games_with_windows_play_to_the_end_and_replay(rules):
         for m, who in moves:
             again.apply(str(m), player=who)
         assert again.vars == g.vars and len(again.trace) == len(g.trace)
+
+
+def test_play_never_takes_back_a_choice_once_the_others_choices_are_shown(tmp_path):
+    """`regelwerk play` Goofspiel: after both bids are shown, `u` is refused (before, Bob could
+    take his bid back knowing Ann's); with nothing seen since, undo still works (connect four,
+    tests/test_cli.py)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    goof = Path(__file__).resolve().parent.parent / "rulesets" / "examples" / "goofspiel.rules"
+    res = subprocess.run([sys.executable, "-m", "regelwerk.cli", "play", str(goof), "--seed", "2",
+                          "--option", "cards=3", "--seat", "Bob"],
+                         input="1\nu\nq\n", capture_output=True, text=True, timeout=60)
+    assert res.returncode == 0, res.stderr
+    assert "cannot take it back: you have seen what came after it" in res.stdout
+    assert "Traceback" not in res.stderr
