@@ -21,7 +21,7 @@ from ..dsl import ast as A
 from ..dsl.ast import iter_nodes
 from ..dsl.check import suspends
 from ..dsl.types import RANGE, Elem, SetOf
-from .blocks import BlockBuilder, action_preconditions, names_in
+from .blocks import BlockBuilder, action_preconditions, names_in, param_types
 from .codegen import CodeGen
 from .codetext import code_only, sub_code
 from .hoist import Hoister, parts
@@ -309,7 +309,8 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
     if suspends(tuple(rest), model.suspends):
         lets = [s for s in pre if isinstance(s, A.LetStmt)]
         params = [p.name for p in a.params]
-        block = builder.block(tuple(lets) + tuple(rest), params, f"action:{name}", params)
+        block = builder.block(tuple(lets) + tuple(rest), params, f"action:{name}", params,
+                              types=param_types(a.params, g.m))
     else:
         lines = []
         fsc = {p.name: (pnames[i], None) for i, p in enumerate(a.params)}

@@ -16,6 +16,7 @@ from ..dsl import ast as A
 from ..dsl.ast import iter_nodes
 from ..dsl.check import Model, suspends
 from ..dsl.printer import expr_text
+from ..dsl.types import ANY, PLAYER, Type
 from . import ir
 from .errors import RuleFailure
 from .library import CHANCE_FUNCTIONS
@@ -53,10 +54,12 @@ class BlockBuilder:
         self.blocks: list[ir.Block] = []
         self.phase_labels: dict[str, int] = {}
 
-    def block(self, body: tuple, names: list[str], rule: str, params: list[str], top: bool = False) -> int:
-        """Build one block; `names` are the local names it starts with (parameters)."""
+    def block(self, body: tuple, names: list[str], rule: str, params: list[str], top: bool = False,
+              types: dict | None = None) -> int:
+        """Build one block; `names` are the local names it starts with (parameters), `types`
+        what is known of their types."""
         bid = len(self.blocks)
-        blk = ir.Block([], rule, params, [])
+        blk = ir.Block([], rule, params, [], dict(types or {}))
         self.blocks.append(blk)
         self._emit(body, list(names), blk, loops=[], top=top)
         blk.ops.append(ir.Ret())
@@ -75,7 +78,7 @@ class BlockBuilder:
 
         def flush() -> None:
             if run:
-                self._seg(list(run), names, ops)
+                self._seg(list(run), names, ops, blk)
                 run.clear()
 
         for s in body:
@@ -86,13 +89,14 @@ class BlockBuilder:
             flush()
             here = tuple(names)
             if isinstance(s, A.FinishStmt):
-                self._seg([s], names, ops)
+                self._seg([s], names, ops, blk)
             elif isinstance(s, A.BreakStmt):
                 ops.append(_Break(loops[-1]))
             elif isinstance(s, A.PlayStmt):
                 self._play(s, here, blk)
             elif isinstance(s, A.ChooseStmt):
                 ops.append(ir.Choose(s.name, s.domain, s.where, s.by, s.prompt, s.span, here))
+                self._typed(blk, s.name, self.model.type_of(s.domain).base.item)
                 if s.name not in names:
                     names.append(s.name)
             elif isinstance(s, A.DoStmt):
@@ -118,7 +122,7 @@ class BlockBuilder:
                 ops.append(ir.Goto(s.phase))
             elif isinstance(s, A.SimultaneousStmt):  # each part a block of its own, its locals
                 inner = [*here, s.var] if s.var not in here else list(here)  # those in scope here
-                body = self.block(s.body, inner, blk.rule, [])
+                body = self.block(s.body, inner, blk.rule, [], types={**blk.local_types, s.var: PLAYER})
                 ops.append(ir.Window(s.var, s.domain, body, here))
             elif isinstance(s, A.IfStmt):
                 ends = []
@@ -139,11 +143,19 @@ class BlockBuilder:
                 raise RuleFailure(f"cannot compile {type(s).__name__} here", s.span)
         flush()
 
-    def _seg(self, stmts: list, names: list[str], ops: list) -> None:
+    def _seg(self, stmts: list, names: list[str], ops: list, blk: ir.Block | None = None) -> None:
         ops.append(ir.Seg(tuple(stmts), tuple(names)))
-        for n in _top_level_lets(stmts):  # new names live on in the frame
-            if n not in names:
-                names.append(n)
+        for s in stmts:  # new names live on in the frame
+            if isinstance(s, A.LetStmt):
+                if blk is not None:
+                    self._typed(blk, s.name, self.model.type_of(s.value))
+                if s.name not in names:
+                    names.append(s.name)
+
+    def _typed(self, blk: ir.Block, name: str, t: Type) -> None:
+        """Note a local's type; a name bound to values of two types is read back as it is."""
+        known = blk.local_types.get(name)
+        blk.local_types[name] = t if known is None or known == t else ANY
 
     def _play(self, s: A.PlayStmt, here: tuple, blk: ir.Block) -> None:
         ops = blk.ops
@@ -169,6 +181,7 @@ class BlockBuilder:
         if isinstance(s, A.ForStmt):
             slot, made = self._slot(blk, ir.ForInit), len(ops)
             ops.append(ir.ForInit(slot, s.domain, here))
+            self._typed(blk, s.var, self.model.type_of(s.domain).base.item)
             if s.var not in inner:
                 inner.append(s.var)
         elif isinstance(s, A.RepeatStmt) and s.times is not None:
@@ -193,9 +206,10 @@ class BlockBuilder:
                 ops[i] = ir.Jump(end)
 
 
-def _top_level_lets(stmts: list) -> list[str]:
-    """Names a run of statements binds with `let` at its own level (they outlive the run)."""
-    return [s.name for s in stmts if isinstance(s, A.LetStmt)]
+def param_types(params: tuple, model: Model) -> dict:
+    """The checked type of each parameter of an action or procedure (a save's locals)."""
+    return {p.name: model.type_of_decl(p.type) if p.type is not None else model.type_of(p.domain).base.item
+            for p in params}
 
 
 def action_preconditions(a: A.ActionDecl, model: Model) -> tuple[list[A.Node], list[A.Node]]:

@@ -23,7 +23,7 @@ from ..dsl.printer import expr_text
 from ..dsl.types import BOOL, INT, TEXT, Elem, Type
 from . import ir
 from .actiongen import generate_action
-from .blocks import BlockBuilder, is_chance_let, prov_info, require_texts
+from .blocks import BlockBuilder, is_chance_let, param_types, prov_info, require_texts
 from .boards import Boards
 from .codegen import CodeGen, ModelFacts, model_facts
 from .errors import Abandoned, BudgetExceeded, EngineError, RuleFailure
@@ -291,7 +291,8 @@ def _procedure(g: CodeGen, builder: BlockBuilder, name: str, p: A.ProcedureDecl,
     model = g.m
     if name in model.suspends:
         params = [q.name for q in p.params]
-        return ("block", builder.block(p.body, params, f"procedure:{name}", params))
+        return ("block", builder.block(p.body, params, f"procedure:{name}", params,
+                                       types=param_types(p.params, model)))
     pid = g.proc_ids[name]
     sc = {q.name: (f"p{i}", None) for i, q in enumerate(p.params)}
     lines: list[str] = []

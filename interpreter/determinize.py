@@ -132,7 +132,7 @@ def _made_up(value: Any, t: Type, g: Any) -> Any:
     if isinstance(base, Elem):
         values = g.domains().get(base.name, ())
         return values[0] if values else value
-    return materialize(t, None, g.domains())
+    return materialize(base, None, g.domains())  # there is one (the view says so): its start value
 
 
 def _shown(g: Any, player: str) -> dict[tuple, list]:

@@ -85,7 +85,7 @@ def _load_count(j: Any, g: Any, path: str) -> int:
 
 
 def _load_rng(j: Any, g: Any, path: str) -> int:
-    if not isinstance(j, str) or not j.isdigit() or len(j) > 20 or int(j) >= 2**64:
+    if not isinstance(j, str) or not (j.isascii() and j.isdigit()) or len(j) > 20 or int(j) >= 2**64:
         raise _fail(path, f"expected the generator state as a decimal text below 2^64, found {j!r}")
     return int(j)
 

@@ -1059,8 +1059,17 @@ class Game(TraceRecorder):
         return False
 
     # ------------------------------------------------------------------ chance scripting
-    def script(self, device: str, outcome: Any) -> None:
-        """Queue an outcome for the next use of a chance device (tests and scenarios)."""
+    def script(self, device: str, outcome: Any, next_draw: bool = False) -> None:
+        """Queue an outcome for the next use of a chance device (tests and scenarios). Right
+        after a start that drew on chance (a deal), that is refused: the outcome would go to the
+        next draw, not to the deal it was surely meant for; `next_draw=True` says it is meant so."""
+        started = self.pending is not None or self.result is not None or self.chance_node is not None
+        if started and not next_draw and self.step_no == 0 and not self.explicit \
+                and self.rng != rng.seed_state(self.seed):
+            raise EngineError(f"script({device!r}, ...): this game has started already, and its start drew "
+                              "on chance (a deal or a shuffle), so the outcome would go to the next draw. "
+                              "To script the start, make the game with new_game(start=False), script, "
+                              "then start(); to script that next draw, say script(..., next_draw=True)")
         self.scripted = {**self.scripted, device: [*self.scripted.get(device, []), outcome]}
         self._snap_next = True
 

@@ -12,7 +12,7 @@ names in scope at the op, which live in the frame's locals between decisions.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..dsl import ast as A
 
@@ -192,3 +192,6 @@ class Block:
     rule: str  # the rule key of the block's frames: flow, action:x, procedure:x, when:i
     params: list[str]
     slots: list[Slot]
+    # the checked type of each local name its frames keep (parameters, lets, choices, loop
+    # variables): a save's locals are read back by it (interpreter/saves.py)
+    local_types: dict = field(default_factory=dict)

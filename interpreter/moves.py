@@ -15,11 +15,28 @@ from .errors import IllegalAction
 from .values import value_text
 
 
-class Action(NamedTuple):
-    """A bound, playable move: an action name and its arguments (`pass`, `choose` built in)."""
-
+class _Move(NamedTuple):
     name: str
     args: tuple = ()
+
+
+class Action(_Move):
+    """A bound, playable move: an action name and its arguments (`pass`, `choose` built in).
+    Made from anything else (`Action(None)`, `Action("place", "b2")`) it is IllegalAction,
+    saying what a move is; the engine makes its own moves without this check."""
+
+    __slots__ = ()
+
+    def __new__(cls, name: str, args: tuple = ()) -> Action:
+        if type(name) is not str or not name:
+            raise IllegalAction(f"not a move: Action({_short(repr(name))}, ...): the first part is the "
+                                "action's name, a text such as 'place'")
+        if type(args) is not tuple:
+            if type(args) is not list:
+                raise IllegalAction(f"not a move: Action({name!r}, {_short(repr(args))}): the arguments "
+                                    f"are a tuple, e.g. Action({name!r}, ('b2',))")
+            args = tuple(args)
+        return tuple.__new__(cls, (name, args))
 
     def __hash__(self) -> int:  # list arguments (a tile's squares) still make a hashable move
         return hash((self.name, _frozen(self.args)))
@@ -71,6 +88,10 @@ def parse_action(text: str) -> Action:
         return Action(call.name, tuple(literal_value(a) for a in call.args))
     except ValueError as err:
         raise IllegalAction(f"cannot read move {_shown(text)}: {err}") from None
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _shown(text: str) -> str:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from .dynamic import DYNAMIC
 from .errors import EngineError, SaveError
-from .values import jsonable
+from .values import decode, jsonable
 
 if TYPE_CHECKING:
     from . import ir
@@ -106,6 +106,7 @@ def game_from_json(data: Any, ruleset: Any = None, record: bool = False, path: s
         setattr(g, f.name, f.load(data[f.name], g, f"{path}.{f.name}"))
     g._ended()
     _check_decision(g, path)
+    _check_pending_follows(g, path)
     if g.chance_node is not None and g.chance_node.move is None:
         return g  # waits for chance before the start is done: the set-up has yet to run
     broken = g.broken_invariants()
@@ -136,7 +137,13 @@ def check_frame(f: Any, g: Any, path: str) -> list:
     for name in (*blk.params, *(getattr(blk.ops[pc], "names", None) or ())):
         if name not in local:  # a parameter, or a `let` made before this point and read after it
             raise _fail(f"{path}[2].{name}", "missing: the rule reads it after this point")
-    return [bid, pc, dict(local), rule]
+    out = dict(local)
+    domains, records = g.domains(), g.prog.model.record_fields
+    for name, value in local.items():  # read back by the type the checker gave the name
+        t = blk.local_types.get(name)
+        if t is not None and not name.startswith("#"):
+            out[name] = decode(t, value, f"{path}[2].{name}", domains, records)
+    return [bid, pc, out, rule]
 
 
 def _check_slot(s: ir.Slot, local: dict, g: Any, path: str) -> None:
@@ -237,6 +244,42 @@ def _check_decision(g: Any, path: str) -> None:
             raise _fail(f"{path}.frames", "the top frame does not wait at a 'simultaneously'")
         return
     _check_top(g.frames, g.pending, g, f"{path}.frames")
+
+
+def _check_pending_follows(g: Any, path: str) -> None:
+    """The pending decision is worked out again from the rules, never taken on trust: the top
+    frame runs its decision op again on a copy (a `play` lists its moves, a `choose` its options,
+    a part of a `simultaneously` its own), and what it asks must be what the save says."""
+    if g.result is not None or g.chance_node is not None or g.pending is None:
+        return
+    if g.window is not None:
+        for p, saved in g.window["pending"].items():
+            trial = g.clone()
+            trial.window = {**trial.window, "pending": {k: v for k, v in trial.window["pending"].items() if k != p}}
+            try:
+                trial._advance_part(p, None)
+            except EngineError as err:
+                raise _fail(f"{path}.window.pending.{p}", f"the rules cannot work it out: {err.message}") from None
+            _same_decision(trial.window["pending"].get(p), saved, f"{path}.window.pending.{p}")
+        return
+    trial = g.clone()
+    trial.pending = None
+    try:
+        trial._run()
+    except EngineError as err:
+        raise _fail(f"{path}.pending", f"the rules cannot work it out: {err.message}") from None
+    _same_decision(trial.pending, g.pending, f"{path}.pending")
+    if trial.frames != g.frames:
+        raise _fail(f"{path}.frames", "the rules do not stop for a decision here")
+    if g.pending["kind"] == "play" and not trial.legal_actions():
+        raise _fail(f"{path}.pending", "nobody can move here: the rules would go on")
+
+
+def _same_decision(got: dict | None, saved: dict, path: str) -> None:
+    keys = ("kind", "player", "var", "options", "prompt")
+    if got is None or any(jsonable(got.get(k)) != jsonable(saved.get(k)) for k in keys):
+        want = None if got is None else {k: got.get(k) for k in keys if k in got}
+        raise _fail(path, f"does not follow from the rules: they ask {jsonable(want)}")
 
 
 def _check_top(frames: list, pending: dict, g: Any, path: str) -> None:

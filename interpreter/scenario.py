@@ -86,7 +86,7 @@ class _Run:
         elif k == "script":
             name, e = st.value
             g = self.created()
-            g.script(name, g.prog.expr(e)(g))
+            g.script(name, g.prog.expr(e)(g), next_draw=True)  # a line after the start means a later draw
         elif k == "before_start":
             g = self.created().prepare()
             _compiled().compile_stmts(g.prog, st.body)(g)
