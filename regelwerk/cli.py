@@ -550,8 +550,32 @@ def root_arg(p: argparse.ArgumentParser) -> None:
                    "(default: the rules file's folder)")
 
 
+def package_version() -> str:
+    """The installed distribution's version (its metadata, so it never disagrees with
+    `pip show regelwerk`); a source tree that was never installed says so."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("regelwerk")
+    except PackageNotFoundError:
+        return "unknown (not installed: pip install -e .)"
+
+
+class _Version(argparse.Action):
+    """`--version`: the version looked up only when asked (the metadata is not read at start)."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS, **kw: Any):
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
+                         help="print the version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any) -> None:
+        print(f"regelwerk {package_version()}")
+        parser.exit(0)
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="regelwerk", description="Board-game rules as text: check, play, explain.")
+    ap.add_argument("--version", action=_Version)
     sub = ap.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("check", help="check rules files; exit 1 on any error")
