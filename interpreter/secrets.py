@@ -238,6 +238,36 @@ class UnknownSecrets:
         return set(public_params)
 
 
+class NoSecrets:
+    """The answers for a trace whose header says its ruleset declares no hidden state
+    (`hidden_state: false`): nothing is derived from a secret, so every argument, choice, log
+    line and value may be shown (the seed still is not)."""
+
+    hidden_vars: frozenset[str] = frozenset()
+    owner_vars: frozenset[str] = frozenset()
+
+    def is_public(self, names: Iterable[str], known: set[str] | frozenset[str] = frozenset()) -> bool:
+        return True
+
+    def param_is_secret(self, action: str, name: str) -> bool:
+        return False
+
+    def choice_is_secret(self, var: str) -> bool:
+        return False
+
+    def log_is_secret(self, message: str) -> bool:
+        return False
+
+    def reason_is_secret(self, reason: str) -> bool:
+        return False
+
+    def names_of_check(self, action: str, text: str) -> set[str]:
+        return text_names(text)
+
+    def public_locals(self, action: str, public_params: set[str]) -> set[str]:
+        return set(public_params)
+
+
 _CACHE: dict[int, Secrets] = {}
 
 

@@ -29,7 +29,7 @@ from ..dsl.check import Model
 from ..dsl.types import BOOL, Elem, MapOf, Opt, Record, Type
 from .moves import Action
 from .runtime import _cleared
-from .secrets import Secrets, UnknownSecrets, secrets_of
+from .secrets import NoSecrets, Secrets, UnknownSecrets, secrets_of
 from .values import jsonable, value_text
 
 HIDDEN = "hidden"
@@ -40,10 +40,12 @@ _LOCATION = re.compile(r"(\S+:\d+:\d+|\(line \d+(?::\d+)?\)|line \d+(?::\d+)?|co
 class Observer:
     """One player's window onto games of one ruleset."""
 
-    def __init__(self, model: Model | None, player: str, players: tuple[str, ...] = ()):
+    def __init__(self, model: Model | None, player: str, players: tuple[str, ...] = (),
+                 secrets: NoSecrets | UnknownSecrets | None = None):
         self.model = model
         self.player = player
-        self.secrets: Secrets | UnknownSecrets = secrets_of(model) if model is not None else UnknownSecrets()
+        self.secrets: Secrets | UnknownSecrets | NoSecrets = (
+            secrets_of(model) if model is not None else secrets if secrets is not None else UnknownSecrets())
         names = model.players.names if model is not None and model.players is not None else players
         self.players = frozenset(names)
 
@@ -191,7 +193,7 @@ class Observer:
         dec = step.get("decision") or {}
         if not dec:  # an automatic step: its bindings (a hook's player) are the engine's own
             return set(bindings)
-        if wrote_secret or self.model is None:  # only what the step put in plain sight (the card
+        if wrote_secret or isinstance(self.secrets, UnknownSecrets):  # only what the step put in plain sight (the card
             return {k for k, v in bindings.items() if _key(v) in shown}  # laid on the pile)
         if dec.get("kind") == "choose":
             return {k for k in bindings if not self.secrets.choice_is_secret(k)}
@@ -212,8 +214,11 @@ class Observer:
         if kind == "choose":
             return {**dec, "action": "choose(" + ", ".join(arg(v) for v in bindings.values()) + ")"}
         action = self.model.actions.get(str(step.get("rule", ""))) if self.model is not None else None
-        order = [p.name for p in action.params] if action else list(bindings)
-        return {**dec, "action": f"{step.get('rule')}(" + ", ".join(arg(bindings.get(p, HIDDEN)) for p in order) + ")"}
+        if action is None:
+            raw = step.get("bindings") if isinstance(step.get("bindings"), dict) else {}
+            return {**dec, "action": _masked_text(str(dec.get("action", "")), str(step.get("rule", "")), raw, bindings)}
+        return {**dec, "action": f"{step.get('rule')}("
+                + ", ".join(arg(bindings.get(p.name, HIDDEN)) for p in action.params) + ")"}
 
     def _abandoned_text(self, text: str, rule: str) -> str:
         """A move taken back: its secret arguments as `?` (the trace keeps no bindings for it)."""
@@ -221,7 +226,7 @@ class Observer:
 
         action = self.model.actions.get(rule) if self.model is not None else None
         if action is None:
-            return f"{rule}(?)" if "(" in text else text
+            return text if isinstance(self.secrets, NoSecrets) or "(" not in text else f"{rule}(?)"
         try:
             move = parse_action(text)
         except Exception:  # noqa: BLE001 - an edited trace: show nothing of it
@@ -296,6 +301,26 @@ class Observer:
         seen: set[str] = set(game.players)
         _tokens(self.vars(game.vars), seen)
         return {t for t in hidden - seen if t and t != HIDDEN}
+
+
+def _masked_text(text: str, rule: str, raw: dict, masked: dict) -> str:
+    """A move's text with the arguments masked in `bindings` written `?`, when the rules are
+    not at hand to give the parameters' order: a trace keeps bindings (`raw`, and `masked` as
+    this player sees them) as a JSON object with sorted keys, so the order comes from the text
+    itself. An argument shows only when every binding of its value is public; a text that
+    cannot be read shows no argument."""
+    from .moves import parse_action
+
+    try:
+        move = parse_action(text)
+    except Exception:  # noqa: BLE001 - an edited trace: show nothing of it
+        return f"{rule}(?)"
+    public: dict[str, bool] = {}  # a value's text -> whether every binding of it is public
+    for k, v in raw.items():
+        t = value_text(v)
+        public[t] = public.get(t, True) and masked.get(k, HIDDEN) != HIDDEN
+    shown = [value_text(a) if public.get(value_text(a)) else "?" for a in move.args]
+    return str(Action(move.name)) + ("(" + ", ".join(shown) + ")" if shown else "")
 
 
 def _tokens(v: Any, out: set[str]) -> None:
@@ -431,4 +456,5 @@ def trace_observer(header: dict, player: str, model: Model | None = None) -> Obs
     if model is not None:
         return observer(model, player)
     players = header.get("players") if isinstance(header.get("players"), list) else []
-    return Observer(None, player, tuple(str(p) for p in players))
+    secrets = NoSecrets() if header.get("hidden_state") is False else None
+    return Observer(None, player, tuple(str(p) for p in players), secrets)
