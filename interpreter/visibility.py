@@ -8,7 +8,9 @@ state as it may be drawn. A player sees
 - public state; their own entries of `hidden except owner` variables; of the rest only sizes
   (lists, sets, maps over open keys) or that there is something;
 - values revealed to them (`reveal ... to P`) or to everybody;
-- the arguments of their own moves and of others' moves that come from public domains;
+- the arguments of their own moves, and of others' moves unless the value is hidden: drawn
+  from hidden state, stored in it, or required to be in it (interpreter/flows.py);
+- the sizes of hidden lists, sets and maps, in checks too (`len(hand[q])`, `hand[q] != []`);
 - never the seed (with it and the rules every shuffle can be replayed).
 
 Everything derived from hidden state is masked as `"hidden"` (or `?` in a move's text): a
@@ -83,7 +85,7 @@ class Observer:
             out["var"] = p["var"]
             out["prompt"] = p.get("prompt")
             mine = p["player"] == self.player
-            out["options"] = (jsonable(p["options"]) if mine or not self.secrets.choice_is_secret(p["var"])
+            out["options"] = (jsonable(p["options"]) if mine or not self.secrets.options_are_secret(p["var"])
                               else {HIDDEN: len(p["options"])})
         return out
 
@@ -193,12 +195,14 @@ class Observer:
         dec = step.get("decision") or {}
         if not dec:  # an automatic step: its bindings (a hook's player) are the engine's own
             return set(bindings)
-        if wrote_secret or isinstance(self.secrets, UnknownSecrets):  # only what the step put in plain sight (the card
-            return {k for k, v in bindings.items() if _key(v) in shown}  # laid on the pile)
+        # what the step put in plain sight (the card laid on the pile), when it moved hidden things
+        laid = {k for k, v in bindings.items() if _key(v) in shown} if wrote_secret else set()
+        if isinstance(self.secrets, UnknownSecrets):
+            return {k for k, v in bindings.items() if _key(v) in shown}
         if dec.get("kind") == "choose":
-            return {k for k in bindings if not self.secrets.choice_is_secret(k)}
-        rule = str(step.get("rule", ""))
-        return {k for k in bindings if not self.secrets.param_is_secret(rule, k)}
+            return laid | {k for k in bindings if not self.secrets.choice_is_secret(k)}
+        rule = str(step.get("rule", ""))  # an argument is hidden only when its value is (secrets.py)
+        return laid | {k for k in bindings if not self.secrets.param_is_secret(rule, k)}
 
     def _decision(self, dec: dict, step: dict, bindings: dict, mine: bool) -> dict:
         """The decision with the arguments this player may not see written as `?`."""

@@ -10,7 +10,13 @@ from importlib.metadata import version
 from pathlib import Path
 
 import pytest
+from regelwerk.interpreter.infostate import move_as_seen
+from regelwerk.interpreter.moves import Action
+from regelwerk.interpreter.secrets import secrets_of
+from regelwerk.interpreter.trace import trace_lines, write_trace
+from regelwerk.interpreter.visibility import HIDDEN, observer
 
+import regelwerk
 from regelwerk.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -104,3 +110,82 @@ def test_trace_show_without_rules_still_masks_hidden_arguments(capsys, tmp_path)
             assert not leaks(seen, secret)
             masked += sum("?" in d for d in _decisions(seen))
     assert masked > 0
+
+
+# ---------------------------------------------------------------------- 4. over-masking
+THIEVES = FIXTURES / "visibility" / "thieves.rules"
+
+
+def _thieves_game() -> tuple[regelwerk.Ruleset, regelwerk.Game]:
+    """Ann steals from Bob, Bob seals a bid, Cid names a card he holds, Ann lays one face up."""
+    rules = regelwerk.load(THIEVES)
+    game = rules.new_game(players=3, seed=4, record=True)
+    game.apply("steal(Bob)")
+    game.apply("seal(3)")
+    game.apply(f"claim({game.vars['hand']['Cid'][0]})")
+    game.apply(f"show({game.vars['hand']['Ann'][0]})")
+    return rules, game
+
+
+def test_an_argument_is_masked_only_when_its_value_is_hidden(capsys, tmp_path):
+    """`steal(?)`: whom Ann steals from is public although the move moves hidden cards; a
+    sealed bid and a card named as held stay masked; a card laid face up shows."""
+    rules, game = _thieves_game()
+    claimed = next(a for a in (s.get("decision") or {} for s in game.trace) if a.get("action", "").startswith("claim"))
+    laid = game.vars["shown"][0]
+    path = tmp_path / "t.jsonl"
+    write_trace(game, path)
+    code, out, _ = run(capsys, "trace", "show", path, "--player", "Cid", "--rules", THIEVES)
+    assert code == 0
+    moves = _decisions(out)
+    assert moves[:2] == ["Ann: steal(Bob)", "Bob: seal(?)"] and moves[3] == f"Ann: show({laid})"
+    code, out, _ = run(capsys, "trace", "show", path, "--player", "Ann", "--rules", THIEVES)
+    assert _decisions(out)[2] == "Cid: claim(?)" and claimed["by"] == "Cid"
+    view = observer(rules.model, "Ann").trace([json.loads(x) for x in trace_lines(game)])
+    steal = next(s for s in view[1:] if s.get("rule") == "steal" and s.get("decision"))
+    assert steal["bindings"] == {"p": "Bob"}
+    bob = {"kind": "play", "player": "Bob"}  # information states (OpenSpiel) see moves the same way
+    assert move_as_seen(game, Action("seal", (3,)), bob, "Ann") == "Bob: seal(?)"
+    assert move_as_seen(game, Action("steal", ("Cid",)), bob, "Ann") == "Bob: steal(Cid)"
+
+
+def test_sizes_of_hidden_hands_are_public_in_checks(tmp_path):
+    """`len(hand[current])`, `hand[p] != []`: how many cards a hidden hand holds is shown (as
+    views show `{"hidden": 2}`), the cards are not."""
+    rules, game = _thieves_game()
+    lines = [json.loads(x) for x in trace_lines(game)]
+    steal = next(s for s in observer(rules.model, "Cid").trace(lines)[1:] if s.get("rule") == "steal"
+                 and s.get("decision"))
+    values = {k: v for c in steal["checks"] for k, v in c["values"].items()}
+    assert values["hand[p] != []"] is True and values["len(hand[current])"] == 2
+    assert values["hand[p]"] == HIDDEN and values["hand[current]"] == HIDDEN
+    assert observer(rules.model, "Cid").view(game)["vars"]["hand"]["Bob"] == {"hidden": 1}
+    climb = regelwerk.load(ROOT / "rulesets" / "examples" / "climb.rules")
+    assert "hand_size" not in secrets_of(climb.model).secret_defines  # define hand_size(p) = len(hand[p])
+
+
+def test_values_stored_in_hidden_state_are_secret_whatever_their_domain():
+    """The class of the fix: a decision is secret when its value is a value of hidden state
+    (drawn from it, stored in it, required to be in it), not when it only steers a test."""
+    text = ("players A, B\nenum Card = x, y, z\nstate\n    hand: Player -> list Card = [] hidden except owner\n"
+            "    mark: Player -> Card? = none hidden except owner\n    seen: Card -> bool = false hidden\n"
+            "    n: int = 0\n"
+            "action keep(c: Card)\n    let d = c\n    set mark[current] = d\n"
+            "action note(c: Card)\n    set seen[c] = true\n"
+            "action name(c: Card)\n    require c == top(hand[current])\n    add 1 to n\n"
+            "action pass_to(p: Player, k in 1..3)\n    if k > 1\n        set hand[p] = list q in hand[p] where q != x\n"
+            "action ask\n    choose b in [true, false] by other(current) \"agree?\"\n"
+            "    if b\n        set hand[current] = []\n"
+            "    choose v in 1..9 \"counted\"\n    do store(v)\n"
+            "    choose u in Card \"kept\"\n    do hide(u)\n"
+            "procedure hide(w: Card)\n    set mark[current] = w\n"
+            "procedure store(w: int)\n    set n = 0\n    add w to n\n    set mark[current] = none\n"
+            "    if w > 100\n        set seen[x] = true\n"
+            "flow\n    repeat\n        turn\n            play keep, note, name, pass_to, ask\n")
+    s = secrets_of(regelwerk.load_text(text, "f.rules").model)
+    assert s.secret_params["keep"] == {"c"}  # stored through a let
+    assert s.secret_params["note"] == {"c"}  # a key of a hidden map (`seen[?]`)
+    assert s.secret_params["name"] == {"c"}  # required to be a hidden value
+    assert s.secret_params["pass_to"] == set()  # a player key, a test: both public
+    assert not s.choice_is_secret("b") and not s.choice_is_secret("v")
+    assert s.choice_is_secret("u") and not s.options_are_secret("u")  # stored by a procedure; its options public
