@@ -141,6 +141,16 @@ class Secrets:
     def reason_is_secret(self, reason: str) -> bool:
         return reason in self.secret_reasons
 
+    def legality_is_public(self, action: str) -> bool:
+        """Whether every player can tell which moves of `action` are legal: no argument is
+        secret and no `require` reads more than what everybody sees (sizes of hidden hands
+        included). `take` with `require deck != []` is; `lay(c in hand[current])` is not."""
+        a = self.model.actions.get(action)
+        if a is None or self.secret_params.get(action):
+            return False
+        known = self.public_locals(action, {p.name for p in a.params})
+        return all(self.is_public(self.exposed(s.test), known) for s in a.body if isinstance(s, A.RequireStmt))
+
     def names_of_check(self, action: str, text: str) -> set[str]:
         """The names one sub-expression of an action's preconditions reads."""
         names = self.check_texts.get(action, {}).get(text)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import re
 import weakref
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..dsl.check import Model
 from ..dsl.types import BOOL, Elem, MapOf, Opt, Record, Type
@@ -37,6 +37,15 @@ from .values import jsonable, value_text
 HIDDEN = "hidden"
 _ENTRY = re.compile(r"([^\W\d]\w*)\[([^\[\]]+)\]\Z")
 _LOCATION = re.compile(r"(\S+:\d+:\d+|\(line \d+(?::\d+)?\)|line \d+(?::\d+)?|column \d+)")
+
+
+class Moves(NamedTuple):
+    """The legal moves as one player sees them: who decides, the moves shown, and the
+    offered actions (or the choice) whose moves are hidden from this player."""
+
+    decider: str | None
+    shown: list[str]
+    hidden: list[str]
 
 
 class Observer:
@@ -88,6 +97,27 @@ class Observer:
             out["options"] = (jsonable(p["options"]) if mine or not self.secrets.options_are_secret(p["var"])
                               else {HIDDEN: len(p["options"])})
         return out
+
+    def moves(self, game: Any) -> Moves:
+        """The legal moves as this player may see them. The one who decides sees all. Anyone
+        else sees the moves of each offered action whose legality they can tell themselves
+        (interpreter/secrets.py `legality_is_public`), passing, and a choice's options when
+        they are public; the other actions are named as hidden whether or not they have a
+        legal move (that they have one could tell what a hand holds), and a secret choice
+        shows only its number of options (as views do)."""
+        decider = game.decision_player()
+        if decider is None or decider == self.player:
+            return Moves(decider, [str(a) for a in game.legal_actions()], [])
+        p = game.pending
+        if p["kind"] == "choose":
+            if not self.secrets.options_are_secret(p["var"]):
+                return Moves(decider, [str(a) for a in game.legal_actions()], [])
+            n = len(p["options"])
+            return Moves(decider, [], [f"choose ({n} option{'' if n == 1 else 's'})"])
+        actions, _ = game.offered()
+        public = {a for a in actions if self.secrets.legality_is_public(a)}
+        shown = [str(m) for m in game.legal_actions() if m.name in public or m.name == "pass"]
+        return Moves(decider, shown, sorted(set(actions) - public))
 
     def legal(self, game: Any) -> list[str] | None:
         """The legal moves, for the player who decides; None for everyone else (another

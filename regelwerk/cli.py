@@ -295,10 +295,27 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_legal(args: argparse.Namespace) -> int:
+    """The legal moves, one per line; with --player P only what P may see of them: the one
+    who decides sees all, another player the moves whose legality they can tell themselves
+    and the names of the actions whose moves are hidden from them."""
     r = _load(args.file, args.root)
     game = _load_state(r, args.state)
-    for a in game.legal_actions():
+    if args.player is None:
+        for a in game.legal_actions():
+            print(a)
+        return 0
+    if args.player not in game.players:
+        raise CliError(f"--player {args.player!r}: not a player ({', '.join(game.players)})", 2)
+    from .interpreter.visibility import observer
+
+    seen = observer(r.model, args.player).moves(game)
+    if seen.decider not in (None, args.player):
+        print(f"{seen.decider} decides now; as {args.player} sees it:")
+    for a in seen.shown:
         print(a)
+    if seen.hidden:
+        print(f"hidden from {args.player}: {', '.join(seen.hidden)} (which moves are legal there "
+              f"depends on what only {seen.decider} sees)")
     return 0
 
 
@@ -621,6 +638,8 @@ def build_parser() -> argparse.ArgumentParser:
     root_arg(p)
     p.add_argument("file")
     p.add_argument("--state", required=True)
+    p.add_argument("--player", help="only what this player may see (default: every move, as the one "
+                   "who decides sees them)")
     p.set_defaults(fn=cmd_legal)
 
     p = sub.add_parser("explain", help="why an action is or is not legal in a saved state")

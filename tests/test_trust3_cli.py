@@ -189,3 +189,64 @@ def test_values_stored_in_hidden_state_are_secret_whatever_their_domain():
     assert s.secret_params["pass_to"] == set()  # a player key, a test: both public
     assert not s.choice_is_secret("b") and not s.choice_is_secret("v")
     assert s.choice_is_secret("u") and not s.options_are_secret("u")  # stored by a procedure; its options public
+
+
+# ---------------------------------------------------------------------- 3. legal --player
+def _save(game: regelwerk.Game, path: Path) -> Path:
+    path.write_text(json.dumps(game.to_json()), encoding="utf-8")
+    return path
+
+
+def test_legal_as_another_player_shows_no_card_of_the_deciders_hand(capsys, tmp_path):
+    """`legal` printed the decider's hidden hand (`lay(agate)`) to whoever ran it."""
+    rules = regelwerk.load(CANARY)
+    game = rules.new_game(players=3, seed=3)
+    ann_hand = set(game.vars["hand"]["Ann"])
+    save = _save(game, tmp_path / "s.json")
+    _, everything, _ = run(capsys, "legal", CANARY, "--state", save)
+    assert any(card in everything for card in ann_hand)  # the decider's own view, as before
+    code, mine, _ = run(capsys, "legal", CANARY, "--state", save, "--player", "Ann")
+    assert code == 0 and mine == everything
+    code, out, _ = run(capsys, "legal", CANARY, "--state", save, "--player", "Bob")
+    assert code == 0 and not any(card in out for card in ann_hand)
+    lines = out.splitlines()
+    assert lines[0] == "Ann decides now; as Bob sees it:"
+    assert lines[-1].startswith("hidden from Bob: bluff, lay, offer, peek (")
+    assert set(lines[1:-1]) <= set(everything.splitlines())  # only real moves, whole
+    assert {"take", "ask(1)", "ask(2)", "ask(3)", "give", "steal", "pass"} <= set(lines[1:-1])
+    code, _, err = run(capsys, "legal", CANARY, "--state", save, "--player", "Zed")
+    assert code == 2 and "not a player" in err
+
+
+def test_legal_as_another_player_names_a_hidden_action_whether_or_not_it_has_moves(capsys, tmp_path):
+    """An action whose legality reads a hidden hand is named either way: that `peek` has a
+    move would say that the next hand is not empty... through its top card."""
+    rules = regelwerk.load(CANARY)
+    outs = set()
+    for emptied in (False, True):
+        game = rules.new_game(players=2, seed=3)
+        if emptied:
+            game.vars["hand"]["Bob"] = []
+            game.invalidate()
+        save = _save(game, tmp_path / f"s{emptied}.json")
+        _, out, _ = run(capsys, "legal", CANARY, "--state", save, "--player", "Bob")
+        outs.add(out.splitlines()[-1])
+    assert len(outs) == 1 and "peek" in outs.pop()
+
+
+def test_legal_as_another_player_at_a_choice(capsys, tmp_path):
+    """A choice among the decider's cards shows only how many there are (as views do); a
+    public choice ("let them steal?") shows its options to everybody."""
+    rules = regelwerk.load(CANARY)
+    game = rules.new_game(players=3, seed=3)
+    game.apply("give")
+    save = _save(game, tmp_path / "give.json")
+    _, out, _ = run(capsys, "legal", CANARY, "--state", save, "--player", "Cid")
+    assert out.splitlines() == ["Ann decides now; as Cid sees it:",
+                                "hidden from Cid: choose (3 options) (which moves are legal there depends on "
+                                "what only Ann sees)"]
+    game = rules.new_game(players=3, seed=3)
+    game.apply("steal")
+    save = _save(game, tmp_path / "steal.json")
+    _, out, _ = run(capsys, "legal", CANARY, "--state", save, "--player", "Cid")
+    assert out.splitlines() == ["Bob decides now; as Cid sees it:", "choose(true)", "choose(false)"]
