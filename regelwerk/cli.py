@@ -471,7 +471,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.dask not in (None, "local") and args.jobs is not None:
         raise CliError("--jobs counts processes on this machine; a Dask cluster has its own workers", 2)
     options = _options(args.option, r)
-    players = r.new_game(players=args.players, options=options).players  # bad counts fail here, once
+    try:  # bad counts fail here, once; a game that fails as it starts fails in each game's record
+        players = r.new_game(players=args.players, options=options, start=False).players
+    except EngineError as err:
+        from .interpreter.locate import locate
+
+        raise locate(err) from None
     try:
         agents = assign_agents(args.agent or [], players)
     except AgentSpecError as err:

@@ -250,3 +250,36 @@ def test_legal_as_another_player_at_a_choice(capsys, tmp_path):
     save = _save(game, tmp_path / "steal.json")
     _, out, _ = run(capsys, "legal", CANARY, "--state", save, "--player", "Cid")
     assert out.splitlines() == ["Bob decides now; as Cid sees it:", "choose(true)", "choose(false)"]
+
+
+# ---------------------------------------------------------------------- 5. simulate locates failures
+RUNAWAY = {
+    "at_start": ("players X\nstate\n    n: int = 0\nwhen n == 0\n    set n = 1\nwhen n == 1\n    set n = 0\n"
+                 "action a\n    set n = n\nflow\n    repeat\n        turn\n            play a\n", "4:1"),
+    "in_a_move": ("players X\nstate\n    n: int = 5\nwhen n == 0\n    set n = 1\nwhen n == 1\n    set n = 0\n"
+                  "action a\n    set n = 0\nflow\n    repeat\n        turn\n            play a\n", "4:1"),
+    "work_budget": ("players X\nstate\n    n: int = 0\naction a\n    while n >= 0\n        add 1 to n\n"
+                    "flow\n    repeat\n        turn\n            play a\n", "5:5"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(RUNAWAY))
+def test_simulate_locates_a_runaway_rule_as_run_does(capsys, tmp_path, case):
+    """A runaway trigger chain: `run` said `chain.rules:4:1: trigger chain ...`, simulate's
+    records and report only `trigger chain ...` (and at the start, simulate stopped with the
+    bare message before any game)."""
+    text, where = RUNAWAY[case]
+    rules = tmp_path / "chain.rules"
+    rules.write_text(text, encoding="utf-8")
+    code, _, err = run(capsys, "run", rules, "--work-budget", "100000")
+    assert code == 1 and err.startswith(f"error: {rules}:{where}: ")
+    said = err.strip().split(f"{rules}:{where}: ", 1)[1]
+    out_json = tmp_path / "r.json"
+    code, out, _ = run(capsys, "simulate", rules, "--games", "2", "--jobs", "2", "-q", "--work-budget", "100000",
+                       "--json", out_json)
+    assert code == 1
+    failures = json.loads(out_json.read_text(encoding="utf-8"))["failures"]
+    assert len(failures) == 2
+    for f in failures:  # the same place and words as `run`, relative to the rules' folder
+        assert f["at"] == f"chain.rules:{where}" and f["error"] == said
+    assert f"game 0 (seed 0) failed at chain.rules:{where}: {said}" in out
