@@ -4,8 +4,11 @@ one regression test per defect, each failing before its fix."""
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
+import time
 from importlib.metadata import version
 from pathlib import Path
 
@@ -283,3 +286,64 @@ def test_simulate_locates_a_runaway_rule_as_run_does(capsys, tmp_path, case):
     for f in failures:  # the same place and words as `run`, relative to the rules' folder
         assert f["at"] == f"chain.rules:{where}" and f["error"] == said
     assert f"game 0 (seed 0) failed at chain.rules:{where}: {said}" in out
+
+
+# ---------------------------------------------------------------------- 6. workers die with their parent
+def _children(pid: int) -> dict[int, str]:
+    """The processes whose parent is `pid`, with their states (Linux: /proc)."""
+    out = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out[int(entry.name)] = fields[0]
+    return out
+
+
+def _running(pids: set[int]) -> set[int]:
+    """Those of `pids` still running (a zombie waiting for a reaper has ended)."""
+    alive = set()
+    for pid in pids:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if state != "Z":
+            alive.add(pid)
+    return alive
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the workers through /proc")
+def test_simulate_workers_die_when_it_is_killed(tmp_path):
+    """`simulate --jobs 2` killed with `kill -9` left its worker processes playing on."""
+    cmd = [sys.executable, "-m", "regelwerk.cli", "simulate", str(ROOT / "rulesets" / "khan" / "khan.rules"),
+           "--players", "3", "--games", "400", "--jobs", "2", "-q", "--no-firings"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    workers: set[int] = set()
+    try:
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline and proc.poll() is None:
+            kids = _children(proc.pid)
+            busy = {pid for pid in kids if "spawn_main" in Path(f"/proc/{pid}/cmdline").read_text(errors="replace")}
+            if len(busy) >= 2:
+                workers = set(kids)
+                break
+            time.sleep(0.2)
+        assert len(workers) >= 2 and proc.poll() is None, "the workers never started"
+        time.sleep(1.0)  # playing games now
+        workers |= set(_children(proc.pid))
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+        deadline = time.monotonic() + 5
+        while _running(workers) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not _running(workers), f"still running after the driver was killed: {sorted(_running(workers))}"
+    finally:
+        for pid in _running(workers):  # only the processes this test started
+            os.kill(pid, signal.SIGKILL)
+        if proc.poll() is None:
+            proc.kill()
