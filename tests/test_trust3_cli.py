@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+from fractions import Fraction
 from importlib.metadata import version
 from pathlib import Path
 
@@ -347,3 +348,45 @@ def test_simulate_workers_die_when_it_is_killed(tmp_path):
             os.kill(pid, signal.SIGKILL)
         if proc.poll() is None:
             proc.kill()
+
+
+# ---------------------------------------------------------------------- 7. shared wins, draws and fairness
+TIE = FIXTURES / "tie.rules"
+
+
+def test_analyze_names_shared_wins_apart_from_outright_wins_and_draws(capsys):
+    """`finish ranking` with a tie gives a shared win: analyze counted it in each player's wins
+    beside the draws, with nothing to say so (the table added up to 11/9)."""
+    code, out, _ = run(capsys, "analyze", TIE, "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["win"] == {"A": "1/3", "B": "1/3"} and data["draw"] == "5/9"
+    assert data["outright"] == {"A": "1/9", "B": "1/9"} and data["shared"] == {"A": "2/9", "B": "2/9"}
+    assert data["shared_win"] == "2/9"
+    total = sum(Fraction(v) for v in data["outright"].values()) + Fraction(data["shared_win"]) + Fraction(data["draw"])
+    assert total == 1  # every game ends exactly one of these ways
+    code, out, _ = run(capsys, "analyze", TIE)
+    assert "shared win            2/9 (0.2222)" in out and "of them shared" in out and "is not a draw" in out
+    _, kuhn, _ = run(capsys, "analyze", ROOT / "rulesets" / "examples" / "kuhn.rules")
+    assert "shared" not in kuhn  # no tie possible: the table as before
+
+
+def test_simulate_counts_shared_wins_and_leaves_draws_out_of_fairness(capsys, tmp_path):
+    """Simulate named no shared win, and its 'first player ... fair 50%' line counted every draw
+    as a first-player loss: -27 points on a game where neither seat has an edge."""
+    out_json = tmp_path / "r.json"
+    code, out, _ = run(capsys, "simulate", TIE, "--games", "900", "--jobs", "1", "-q", "--json", out_json)
+    assert code == 0
+    rep = json.loads(out_json.read_text(encoding="utf-8"))
+    assert rep["outright_wins"] + rep["shared_wins"] + rep["draws"] == rep["finished"] == 900
+    assert rep["shared"] == {"A": rep["shared_wins"], "B": rep["shared_wins"]}
+    for rate, exact in ((rep["shared_win_rate"], Fraction(2, 9)), (rep["draw_rate"], Fraction(5, 9))):
+        assert rate["low"] <= exact <= rate["high"]  # as analyze works it out
+    fp = rep["first_player"]
+    assert fp["decided"] == 900 - rep["draws"] and fp["draws"] == rep["draws"]
+    assert fp["low"] <= 0 <= fp["high"] and abs(fp["advantage"]) < 0.06
+    head = out.splitlines()[0]
+    assert head == f"900 games, 0 failed, {rep['draws']} draws, {rep['shared_wins']} shared wins"
+    assert "a shared win, not a draw" in out
+    line = next(x for x in out.splitlines() if "first player:" in x)
+    assert f"of the {fp['decided']} games with a winner; {rep['draws']} draws" in line and "left out" in line
