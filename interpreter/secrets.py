@@ -32,21 +32,6 @@ _NAME = re.compile(r"(?<![.\w])([^\W\d]\w*)")
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 
 
-def free_names(node: Any) -> set[str]:
-    """The names an expression reads (variables, definitions, locals, functions), without the
-    names its aggregates bind."""
-    out: set[str] = set()
-    bound: set[str] = set()
-    for n in iter_nodes(node):
-        if isinstance(n, A.Name):
-            out.add(n.name)
-        elif isinstance(n, A.Call):
-            out.add(n.func)
-        elif isinstance(n, A.Aggregate):
-            bound.add(n.var)
-    return out - bound
-
-
 def text_names(text: str) -> set[str]:
     """The names an expression's text reads, for texts the model does not know (an older
     trace): every identifier outside quotes, without aggregate-bound names."""
@@ -320,70 +305,53 @@ def _empty(node: A.Node) -> bool:
     return isinstance(node, (A.ListLit, A.SetLit, A.MapLit)) and not node.items
 
 
-class UnknownSecrets:
+class _Blanket:
+    """The answers when the rules are not at hand: one answer to every question of secrecy
+    (`SECRET`); hidden writes are still known from the trace's own marks."""
+
+    SECRET = True
+    hidden_vars: frozenset[str] = frozenset()
+    owner_vars: frozenset[str] = frozenset()
+
+    def is_public(self, names: Iterable[str], known: set[str] | frozenset[str] = frozenset()) -> bool:
+        return not self.SECRET or all(n in known for n in names)
+
+    def param_is_secret(self, action: str, name: str) -> bool:
+        return self.SECRET
+
+    def choice_is_secret(self, var: str) -> bool:
+        return self.SECRET
+
+    def options_are_secret(self, var: str) -> bool:
+        return self.SECRET
+
+    def log_is_secret(self, message: str) -> bool:
+        return self.SECRET
+
+    def reason_is_secret(self, reason: str) -> bool:
+        return self.SECRET
+
+    def names_of_check(self, action: str, text: str) -> set[str]:
+        return text_names(text)
+
+    def public_locals(self, action: str, public_params: set[str]) -> set[str]:
+        return set(public_params)
+
+
+class UnknownSecrets(_Blanket):
     """The answers when the rules are not at hand (a trace shown without its rules file):
     every argument, choice, log line and sub-expression might be secret. Hidden writes are
     still known from the trace's own marks (`hidden`, `owner`, `per_owner`)."""
 
-    hidden_vars: frozenset[str] = frozenset()
-    owner_vars: frozenset[str] = frozenset()
-
-    def is_public(self, names: Iterable[str], known: set[str] | frozenset[str] = frozenset()) -> bool:
-        return all(n in known for n in names)
-
-    def param_is_secret(self, action: str, name: str) -> bool:
-        return True
-
-    def choice_is_secret(self, var: str) -> bool:
-        return True
-
-    def options_are_secret(self, var: str) -> bool:
-        return True
-
-    def log_is_secret(self, message: str) -> bool:
-        return True
-
-    def reason_is_secret(self, reason: str) -> bool:
-        return True
-
-    def names_of_check(self, action: str, text: str) -> set[str]:
-        return text_names(text)
-
-    def public_locals(self, action: str, public_params: set[str]) -> set[str]:
-        return set(public_params)
+    SECRET = True
 
 
-class NoSecrets:
+class NoSecrets(_Blanket):
     """The answers for a trace whose header says its ruleset declares no hidden state
     (`hidden_state: false`): nothing is derived from a secret, so every argument, choice, log
     line and value may be shown (the seed still is not)."""
 
-    hidden_vars: frozenset[str] = frozenset()
-    owner_vars: frozenset[str] = frozenset()
-
-    def is_public(self, names: Iterable[str], known: set[str] | frozenset[str] = frozenset()) -> bool:
-        return True
-
-    def param_is_secret(self, action: str, name: str) -> bool:
-        return False
-
-    def choice_is_secret(self, var: str) -> bool:
-        return False
-
-    def options_are_secret(self, var: str) -> bool:
-        return False
-
-    def log_is_secret(self, message: str) -> bool:
-        return False
-
-    def reason_is_secret(self, reason: str) -> bool:
-        return False
-
-    def names_of_check(self, action: str, text: str) -> set[str]:
-        return text_names(text)
-
-    def public_locals(self, action: str, public_params: set[str]) -> set[str]:
-        return set(public_params)
+    SECRET = False
 
 
 _CACHE: dict[int, Secrets] = {}
