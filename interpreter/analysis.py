@@ -82,6 +82,15 @@ class Outcome:
     positions: int = 0  # distinct positions worked out
     seconds: float = 0.0
     terminal: int = field(default=0)  # distinct finished positions
+    # the chance that the player shares the win with others (a tie for first place in
+    # `finish ranking`, or `finish winner [A, B]`: a shared win, not a draw), and that anyone does
+    shared: dict[str, Fraction] = field(default_factory=dict)
+    shared_win: Fraction = Fraction(0)
+
+    @property
+    def outright(self) -> dict[str, Fraction]:
+        """The chance that the player wins alone."""
+        return {p: self.win[p] - self.shared.get(p, Fraction(0)) for p in self.players}
 
 
 class _Solver:
@@ -93,7 +102,8 @@ class _Solver:
         self.open: set[str] = set()  # positions on the path being worked out
 
     def value(self, game: Any) -> tuple:
-        """(win chances, draw chance, expected scores or None), each a tuple per player."""
+        """(win chances, draw chance, expected scores or None, shared-win chances, chance of a
+        shared win), the per-player ones as tuples."""
         key = position_key(game)
         hit = self.memo.get(key)
         if hit is not None:
@@ -113,30 +123,35 @@ class _Solver:
             self.terminal += 1
             winners = set(game.winners)
             scores = game.scores
+            tie = len(winners) > 1
             out = (tuple(Fraction(int(p in winners)) for p in game.players), Fraction(int(not winners)),
-                   None if not scores else tuple(Fraction(scores.get(p, 0)) for p in game.players))
+                   None if not scores else tuple(Fraction(scores.get(p, 0)) for p in game.players),
+                   tuple(Fraction(int(tie and p in winners)) for p in game.players), Fraction(int(tie)))
         else:
             branches = children(game)
             if not branches:
                 raise EngineError("a position with no move and no outcome that is not the end")
             n = len(branches)
             win = [Fraction(0)] * len(game.players)
-            draw = Fraction(0)
+            shared = [Fraction(0)] * len(game.players)
+            draw = tie = Fraction(0)
             score: list[Fraction] | None = [Fraction(0)] * len(game.players)
             self.open.add(key)
             for x, p in branches:
                 weight = p if p is not None else Fraction(1, n)
                 child = game.clone()
                 child.apply(x)
-                cw, cd, cs = self.value(child)
+                cw, cd, cs, csh, ct = self.value(child)
                 win = [a + weight * b for a, b in zip(win, cw, strict=True)]
+                shared = [a + weight * b for a, b in zip(shared, csh, strict=True)]
                 draw += weight * cd
+                tie += weight * ct
                 if cs is None or score is None:
                     score = None
                 else:
                     score = [a + weight * b for a, b in zip(score, cs, strict=True)]
             self.open.discard(key)
-            out = (tuple(win), draw, None if score is None else tuple(score))
+            out = (tuple(win), draw, None if score is None else tuple(score), tuple(shared), tie)
         self.memo[key] = out
         return out
 
@@ -149,34 +164,47 @@ def expected_outcome(game: Any, max_positions: int = MAX_POSITIONS,
         raise EngineError("exact analysis needs a game with explicit chance: new_game(chance=\"explicit\")")
     started = time.perf_counter()
     solver = _Solver(max_positions, time_limit)
-    win, draw, score = solver.value(game)
+    win, draw, score, shared, tie = solver.value(game)
     players = tuple(game.players)
     return Outcome(players, dict(zip(players, win, strict=True)), draw,
                    None if score is None else dict(zip(players, score, strict=True)),
-                   len(solver.memo), time.perf_counter() - started, solver.terminal)
+                   len(solver.memo), time.perf_counter() - started, solver.terminal,
+                   dict(zip(players, shared, strict=True)), tie)
 
 
 def outcome_text(title: str, out: Outcome) -> str:
     """The table `regelwerk analyze` prints."""
     rows = [f"{title}: {len(out.players)} players, every move uniformly at random, chance exact",
             f"positions worked out: {out.positions:,} ({out.terminal:,} finished) in {out.seconds:.2f} s", ""]
-    width = max(6, *(len(p) for p in out.players))
+    sharing = out.shared_win != 0
+    width = max(10 if sharing else 6, *(len(p) for p in out.players))
     head = f"{'player':<{width}}  {'wins':>22}"
+    if sharing:
+        head += f"  {'of them shared':>22}"
     if out.score is not None:
         head += f"  {'expected score':>22}"
     rows.append(head)
     for p in out.players:
         line = f"{p:<{width}}  {_frac(out.win[p]):>22}"
+        if sharing:
+            line += f"  {_frac(out.shared[p]):>22}"
         if out.score is not None:
             line += f"  {_frac(out.score[p]):>22}"
         rows.append(line)
+    if sharing:
+        rows.append(f"{'shared win':<{width}}  {_frac(out.shared_win):>22}")
     rows.append(f"{'draw':<{width}}  {_frac(out.draw):>22}")
+    if sharing:
+        rows += ["", "A shared win (a tie for first place) is not a draw: each player in it counts it "
+                 "among their wins, so the wins and the draw add up to more than 1."]
     return "\n".join(rows)
 
 
 def outcome_json(title: str, out: Outcome) -> dict:
     return {"ruleset": title, "players": list(out.players),
             "win": {p: str(v) for p, v in out.win.items()}, "draw": str(out.draw),
+            "outright": {p: str(v) for p, v in out.outright.items()},
+            "shared": {p: str(out.shared.get(p, 0)) for p in out.players}, "shared_win": str(out.shared_win),
             "score": None if out.score is None else {p: str(v) for p, v in out.score.items()},
             "positions": out.positions, "finished_positions": out.terminal}
 

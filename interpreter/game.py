@@ -268,6 +268,15 @@ class Game(TraceRecorder):
 
         return (encoder(self).size,)
 
+    def offered(self) -> tuple[tuple[str, ...], bool]:
+        """The actions the pending `play` offers and whether it may be passed: what the flow
+        says here, whoever asks; ((), False) at a choice, at a chance node and at the end."""
+        p = self.pending
+        if p is None or p["kind"] != "play" or self.result is not None:
+            return (), False
+        op = self._op()
+        return tuple(op.actions), bool(op.optional)
+
     def _op(self) -> ir.Op:
         frame = self.frames[-1]
         return self.prog.blocks[frame[0]].ops[frame[1]]

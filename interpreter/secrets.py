@@ -20,6 +20,8 @@ from ..dsl.ast import iter_nodes
 from ..dsl.check import Model
 from ..dsl.check_expr import DIRECTIONS, KEYWORD_VALUES
 from ..dsl.printer import expr_text
+from ..dsl.types import BOOL, Elem, MapOf
+from .flows import Flows
 from .library import LIBRARY
 
 _WORDS = {"and", "or", "not", "in", "where", "if", "then", "else", "none", "true", "false", "by",
@@ -28,21 +30,6 @@ _QUANTIFIERS = r"(?:all|any|count|sum|max|min|argmax|argmin|first|streak|list|se
 _BOUND = re.compile(rf"\b{_QUANTIFIERS}\s+([A-Za-z_]\w*)\s+in\b")
 _NAME = re.compile(r"(?<![.\w])([^\W\d]\w*)")
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
-
-
-def free_names(node: Any) -> set[str]:
-    """The names an expression reads (variables, definitions, locals, functions), without the
-    names its aggregates bind."""
-    out: set[str] = set()
-    bound: set[str] = set()
-    for n in iter_nodes(node):
-        if isinstance(n, A.Name):
-            out.add(n.name)
-        elif isinstance(n, A.Call):
-            out.add(n.func)
-        elif isinstance(n, A.Aggregate):
-            bound.add(n.var)
-    return out - bound
 
 
 def text_names(text: str) -> set[str]:
@@ -65,11 +52,15 @@ class Secrets:
         self.check_texts: dict[str, dict[str, set[str]]] = {}  # action -> sub-expression -> names
         self.lets: dict[str, list[tuple[str, set[str]]]] = {}  # action -> its precondition lets
         for name, a in model.actions.items():
-            self.secret_params[name] = {p.name for p in a.params
-                                        if p.domain is not None and not self.is_public(free_names(p.domain))}
-            self.check_texts[name] = _sub_texts(a)
-            self.lets[name] = [(s.name, free_names(s.value)) for s in a.body if isinstance(s, A.LetStmt)]
-        self.secret_choices: set[str] = set()
+            self.secret_params[name] = self._secret_domains(a)
+            self.check_texts[name] = self._sub_texts(a)
+            self.lets[name] = [(s.name, self.exposed(s.value)) for s in a.body if isinstance(s, A.LetStmt)]
+        flows = Flows(model, self.hidden_vars, self.owner_vars, self.exposed,
+                      self.hidden_vars | self.secret_defines, self.secret_params).run()
+        for name in model.actions:  # values that go into hidden state, or whose legality reads it
+            self.secret_params[name] |= flows.action_params(name)
+        self.secret_choices: set[str] = flows.choices()
+        self.secret_options: set[str] = set()  # choices among secret things: their options too
         self.secret_logs: set[str] = set()
         self.secret_reasons: set[str] = set()
         self._secret_proc_params: set[tuple[str, str]] = set()
@@ -81,7 +72,7 @@ class Secrets:
 
     # ------------------------------------------------------------------ names
     def _secret_defines(self) -> set[str]:
-        reads = {name: free_names(d.value) - {p.name for p in d.params} for name, d in self.model.defines.items()}
+        reads = {name: self.exposed(d.value) - {p.name for p in d.params} for name, d in self.model.defines.items()}
         secret: set[str] = set()
         changed = True
         while changed:
@@ -105,17 +96,45 @@ class Secrets:
         locals whose values are public to the viewer)."""
         return all(n in self.public or n in known for n in names)
 
+    def _secret_domains(self, a: A.ActionDecl) -> set[str]:
+        """The parameters drawn from a secret domain: one that reads hidden state, or an earlier
+        parameter that is secret (`area in placements(TILES[t].shape, ...)` is public when `t` is)."""
+        secret: set[str] = set()
+        known: set[str] = set()
+        for p in a.params:
+            if p.domain is not None and not self.is_public(self.exposed(p.domain), known):
+                secret.add(p.name)
+            else:
+                known.add(p.name)
+        return secret
+
     def param_is_secret(self, action: str, name: str) -> bool:
         return name in self.secret_params.get(action, ())
 
     def choice_is_secret(self, var: str) -> bool:
+        """Whether the value chosen for `var` is secret (from a secret domain, or kept hidden)."""
         return var in self.secret_choices
+
+    def options_are_secret(self, var: str) -> bool:
+        """Whether the options offered for `var` are: a public range stays public even when
+        the value chosen from it goes into hidden state (a sealed bid of 1 to 5)."""
+        return var in self.secret_options
 
     def log_is_secret(self, message: str) -> bool:
         return message in self.secret_logs
 
     def reason_is_secret(self, reason: str) -> bool:
         return reason in self.secret_reasons
+
+    def legality_is_public(self, action: str) -> bool:
+        """Whether every player can tell which moves of `action` are legal: no argument is
+        secret and no `require` reads more than what everybody sees (sizes of hidden hands
+        included). `take` with `require deck != []` is; `lay(c in hand[current])` is not."""
+        a = self.model.actions.get(action)
+        if a is None or self.secret_params.get(action):
+            return False
+        known = self.public_locals(action, {p.name for p in a.params})
+        return all(self.is_public(self.exposed(s.test), known) for s in a.body if isinstance(s, A.RequireStmt))
 
     def names_of_check(self, action: str, text: str) -> set[str]:
         """The names one sub-expression of an action's preconditions reads."""
@@ -152,7 +171,7 @@ class Secrets:
     def _walk(self, stmts: tuple, secret_flow: bool, secret_locals: set[str]) -> None:
         """Mark the choices, logs and abandon reasons that depend on something secret."""
         def secret(node: Any) -> bool:
-            names = free_names(node)
+            names = self.exposed(node)
             return bool(names & (self.hidden_vars | self.secret_defines | secret_locals))
 
         for s in stmts:
@@ -161,7 +180,9 @@ class Secrets:
                     secret_locals.add(s.name)  # a public `let` in one branch does not clear another
             elif isinstance(s, A.ChooseStmt):
                 if secret_flow or secret(s.domain) or (s.where is not None and secret(s.where)):
+                    self.secret_options.add(s.name)
                     self.secret_choices.add(s.name)
+                if s.name in self.secret_choices:
                     secret_locals.add(s.name)
             elif isinstance(s, A.LogStmt) and secret_flow:
                 self.secret_logs.add(s.message)
@@ -191,51 +212,146 @@ class Secrets:
                         self._secret_proc_params.add((s.name, p.name))
 
 
-def _sub_texts(a: A.ActionDecl) -> dict[str, set[str]]:
-    """Every sub-expression text of an action's requires (the keys of a check's values), with
-    the names it reads; a text that reads different names in two places gets both."""
-    out: dict[str, set[str]] = {}
-    for s in a.body:
-        if not isinstance(s, A.RequireStmt):
-            continue
-        for node in iter_nodes(s.test):
-            if isinstance(node, A.Node) and not isinstance(node, A.Target):
-                try:
-                    text = expr_text(node)
-                except (TypeError, ValueError, AttributeError):
-                    continue
-                out.setdefault(text, set()).update(free_names(node))
-    return out
+    # ------------------------------------------------------------------ sizes
+    def exposed(self, node: Any) -> set[str]:
+        """The names an expression's value tells about: its free names, except that the size
+        of a hidden list, set or map (`len(hand[q])`, `hand[q] != []`, `deck == []`) tells only
+        about its keys (`q`). Every player sees those sizes (views show `{"hidden": 4}`)."""
+        out: set[str] = set()
+        bound: set[str] = set()
+        self._exposed(node, out, bound)
+        return out - bound
+
+    def _exposed(self, node: Any, out: set[str], bound: set[str]) -> None:
+        if isinstance(node, tuple):
+            for item in node:
+                self._exposed(item, out, bound)
+            return
+        if not isinstance(node, A.Node):
+            return
+        inner = _sized(node)
+        if inner is not None:
+            keys = self._container(inner, 0)
+            if keys is not None:
+                out |= keys
+                return
+        if isinstance(node, A.Name):
+            out.add(node.name)
+        elif isinstance(node, A.Call):
+            out.add(node.func)
+        elif isinstance(node, A.Aggregate):
+            bound.add(node.var)
+        for name in node.__dataclass_fields__:
+            if name != "span":
+                self._exposed(getattr(node, name), out, bound)
+
+    def _container(self, node: A.Node, depth: int) -> set[str] | None:
+        """For an expression that is a hidden list, set or map whose size every player sees,
+        the names its keys read; None for anything else."""
+        if isinstance(node, A.Name) and node.name in self.hidden_vars:
+            return set()
+        if isinstance(node, A.Index) and isinstance(node.base, A.Name) and self._open_entries(node.base.name):
+            return self.exposed(node.key)
+        if isinstance(node, A.Call) and node.func in self.model.defines and depth < 8:
+            d = self.model.defines[node.func]
+            keys = self._container(d.value, depth + 1)
+            if keys is None:
+                return None
+            return (keys - {p.name for p in d.params}) | self.exposed(node.args)
+        return None
+
+    def _open_entries(self, var: str) -> bool:
+        """Whether each entry of a hidden map shows its size: a `hidden except owner` map, or
+        a `hidden` one over players, board squares or true/false (views list their keys)."""
+        if var in self.owner_vars:
+            return True
+        t = self.model.var_types.get(var)
+        if var not in self.hidden_vars or not isinstance(t, MapOf):
+            return False
+        k = t.key
+        return k == BOOL or (isinstance(k, Elem) and (k.name == "Player" or k.name in self.model.boards))
+
+    def _sub_texts(self, a: A.ActionDecl) -> dict[str, set[str]]:
+        """Every sub-expression text of an action's requires (the keys of a check's values), with
+        the names it reveals; a text that reads different names in two places gets both."""
+        out: dict[str, set[str]] = {}
+        for s in a.body:
+            if not isinstance(s, A.RequireStmt):
+                continue
+            for node in iter_nodes(s.test):
+                if isinstance(node, A.Node) and not isinstance(node, A.Target):
+                    try:
+                        text = expr_text(node)
+                    except (TypeError, ValueError, AttributeError):
+                        continue
+                    out.setdefault(text, set()).update(self.exposed(node))
+        return out
 
 
-class UnknownSecrets:
-    """The answers when the rules are not at hand (a trace shown without its rules file):
-    every argument, choice, log line and sub-expression might be secret. Hidden writes are
-    still known from the trace's own marks (`hidden`, `owner`, `per_owner`)."""
+def _sized(node: A.Node) -> A.Node | None:
+    """`len(E)`, `E == []`, `E != []` (either side, an empty list, set or map): E, whose size
+    is all the expression tells; None for other expressions."""
+    if isinstance(node, A.Call) and node.func == "len" and len(node.args) == 1:
+        return node.args[0]
+    if isinstance(node, A.Compare) and node.op in ("==", "!="):
+        if _empty(node.right):
+            return node.left
+        if _empty(node.left):
+            return node.right
+    return None
 
+
+def _empty(node: A.Node) -> bool:
+    return isinstance(node, (A.ListLit, A.SetLit, A.MapLit)) and not node.items
+
+
+class _Blanket:
+    """The answers when the rules are not at hand: one answer to every question of secrecy
+    (`SECRET`); hidden writes are still known from the trace's own marks."""
+
+    SECRET = True
     hidden_vars: frozenset[str] = frozenset()
     owner_vars: frozenset[str] = frozenset()
 
     def is_public(self, names: Iterable[str], known: set[str] | frozenset[str] = frozenset()) -> bool:
-        return all(n in known for n in names)
+        return not self.SECRET or all(n in known for n in names)
 
     def param_is_secret(self, action: str, name: str) -> bool:
-        return True
+        return self.SECRET
 
     def choice_is_secret(self, var: str) -> bool:
-        return True
+        return self.SECRET
+
+    def options_are_secret(self, var: str) -> bool:
+        return self.SECRET
 
     def log_is_secret(self, message: str) -> bool:
-        return True
+        return self.SECRET
 
     def reason_is_secret(self, reason: str) -> bool:
-        return True
+        return self.SECRET
 
     def names_of_check(self, action: str, text: str) -> set[str]:
         return text_names(text)
 
     def public_locals(self, action: str, public_params: set[str]) -> set[str]:
         return set(public_params)
+
+
+class UnknownSecrets(_Blanket):
+    """The answers when the rules are not at hand (a trace shown without its rules file):
+    every argument, choice, log line and sub-expression might be secret. Hidden writes are
+    still known from the trace's own marks (`hidden`, `owner`, `per_owner`)."""
+
+    SECRET = True
+
+
+class NoSecrets(_Blanket):
+    """The answers for a trace whose header says its ruleset declares no hidden state
+    (`hidden_state: false`): nothing is derived from a secret, so every argument, choice, log
+    line and value may be shown (the seed still is not)."""
+
+    SECRET = False
 
 
 _CACHE: dict[int, Secrets] = {}

@@ -17,6 +17,7 @@ from typing import Any
 
 from .agents import derived_seed, make_agent
 from .errors import EngineError
+from .locate import locate
 
 __all__ = ["PlaySettings", "Firings", "play_record", "game_seed"]
 
@@ -158,6 +159,7 @@ def _failure(err: Exception, game: Any, ruleset: Any, moves: list[Any]) -> dict[
     base = ruleset.model.base_dir
     out: dict[str, Any] = {"type": type(err).__name__}
     if isinstance(err, EngineError):
+        err = locate(err, game)  # as `regelwerk run` places it: a runaway trigger chain, a budget
         out["error"] = _strip_folder(err.message, base)
         span = err.span
         if span is not None and getattr(span, "line", None):

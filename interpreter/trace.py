@@ -29,7 +29,10 @@ def dump_line(obj: Any) -> str:
 
 
 def header(game: Any) -> dict:
-    return {"format": TRACE_FORMAT, "version": TRACE_VERSION, **identity(game)}
+    """The first line. `hidden_state` says whether the ruleset declares any hidden state, so a
+    trace shown for one player without its rules masks nothing in a game that has no secret."""
+    return {"format": TRACE_FORMAT, "version": TRACE_VERSION, **identity(game),
+            "hidden_state": bool(game.prog.hidden)}
 
 
 def trace_lines(game: Any) -> list[str]:

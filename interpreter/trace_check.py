@@ -75,7 +75,7 @@ def depth(v: Any) -> int:
 
 
 def check_header(obj: Any, version: int) -> dict:
-    """The first line: format, version, ruleset, hash, seed, players and options."""
+    """The first line: format, version, ruleset, hash, seed, players, options and hidden_state."""
     if not isinstance(obj, dict) or obj.get("format") != "regelwerk-trace":
         raise _fail("header", "not a regelwerk trace (no header line)")
     v = obj.get("version")
@@ -92,6 +92,8 @@ def check_header(obj: Any, version: int) -> dict:
         raise _fail("header.seed", f"expected a whole number, found {_short(seed)}")
     if not isinstance(obj.get("options", {}), dict):
         raise _fail("header.options", "expected a map of option values")
+    if type(obj.get("hidden_state", False)) is not bool:
+        raise _fail("header.hidden_state", f"expected true or false, found {_short(obj['hidden_state'])}")
     if depth(obj) > MAX_DEPTH:
         raise _fail("header", f"values nest deeper than {MAX_DEPTH} levels")
     return obj

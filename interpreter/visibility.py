@@ -8,7 +8,9 @@ state as it may be drawn. A player sees
 - public state; their own entries of `hidden except owner` variables; of the rest only sizes
   (lists, sets, maps over open keys) or that there is something;
 - values revealed to them (`reveal ... to P`) or to everybody;
-- the arguments of their own moves and of others' moves that come from public domains;
+- the arguments of their own moves, and of others' moves unless the value is hidden: drawn
+  from hidden state, stored in it, or required to be in it (interpreter/flows.py);
+- the sizes of hidden lists, sets and maps, in checks too (`len(hand[q])`, `hand[q] != []`);
 - never the seed (with it and the rules every shuffle can be replayed).
 
 Everything derived from hidden state is masked as `"hidden"` (or `?` in a move's text): a
@@ -23,13 +25,13 @@ from __future__ import annotations
 import json
 import re
 import weakref
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..dsl.check import Model
 from ..dsl.types import BOOL, Elem, MapOf, Opt, Record, Type
 from .moves import Action
 from .runtime import _cleared
-from .secrets import Secrets, UnknownSecrets, secrets_of
+from .secrets import NoSecrets, Secrets, UnknownSecrets, secrets_of
 from .values import jsonable, value_text
 
 HIDDEN = "hidden"
@@ -37,13 +39,24 @@ _ENTRY = re.compile(r"([^\W\d]\w*)\[([^\[\]]+)\]\Z")
 _LOCATION = re.compile(r"(\S+:\d+:\d+|\(line \d+(?::\d+)?\)|line \d+(?::\d+)?|column \d+)")
 
 
+class Moves(NamedTuple):
+    """The legal moves as one player sees them: who decides, the moves shown, and the
+    offered actions (or the choice) whose moves are hidden from this player."""
+
+    decider: str | None
+    shown: list[str]
+    hidden: list[str]
+
+
 class Observer:
     """One player's window onto games of one ruleset."""
 
-    def __init__(self, model: Model | None, player: str, players: tuple[str, ...] = ()):
+    def __init__(self, model: Model | None, player: str, players: tuple[str, ...] = (),
+                 secrets: NoSecrets | UnknownSecrets | None = None):
         self.model = model
         self.player = player
-        self.secrets: Secrets | UnknownSecrets = secrets_of(model) if model is not None else UnknownSecrets()
+        self.secrets: Secrets | UnknownSecrets | NoSecrets = (
+            secrets_of(model) if model is not None else secrets if secrets is not None else UnknownSecrets())
         names = model.players.names if model is not None and model.players is not None else players
         self.players = frozenset(names)
 
@@ -98,9 +111,30 @@ class Observer:
             out["var"] = p["var"]
             out["prompt"] = p.get("prompt")
             mine = p["player"] == self.player
-            out["options"] = (jsonable(p["options"]) if mine or not self.secrets.choice_is_secret(p["var"])
+            out["options"] = (jsonable(p["options"]) if mine or not self.secrets.options_are_secret(p["var"])
                               else {HIDDEN: len(p["options"])})
         return out
+
+    def moves(self, game: Any) -> Moves:
+        """The legal moves as this player may see them. The one who decides sees all. Anyone
+        else sees the moves of each offered action whose legality they can tell themselves
+        (interpreter/secrets.py `legality_is_public`), passing, and a choice's options when
+        they are public; the other actions are named as hidden whether or not they have a
+        legal move (that they have one could tell what a hand holds), and a secret choice
+        shows only its number of options (as views do)."""
+        decider = game.decision_player()
+        if decider is None or decider == self.player:
+            return Moves(decider, [str(a) for a in game.legal_actions()], [])
+        p = game.pending
+        if p["kind"] == "choose":
+            if not self.secrets.options_are_secret(p["var"]):
+                return Moves(decider, [str(a) for a in game.legal_actions()], [])
+            n = len(p["options"])
+            return Moves(decider, [], [f"choose ({n} option{'' if n == 1 else 's'})"])
+        actions, _ = game.offered()
+        public = {a for a in actions if self.secrets.legality_is_public(a)}
+        shown = [str(m) for m in game.legal_actions() if m.name in public or m.name == "pass"]
+        return Moves(decider, shown, sorted(set(actions) - public))
 
     def legal(self, game: Any) -> list[str] | None:
         """The legal moves, for the player who decides; None for everyone else (another
@@ -213,12 +247,14 @@ class Observer:
             return set()
         if not dec:  # an automatic step: its bindings (a hook's player) are the engine's own
             return set(bindings)
-        if wrote_secret or self.model is None:  # only what the step put in plain sight (the card
-            return {k for k, v in bindings.items() if _key(v) in shown}  # laid on the pile)
+        # what the step put in plain sight (the card laid on the pile), when it moved hidden things
+        laid = {k for k, v in bindings.items() if _key(v) in shown} if wrote_secret else set()
+        if isinstance(self.secrets, UnknownSecrets):
+            return {k for k, v in bindings.items() if _key(v) in shown}
         if dec.get("kind") == "choose":
-            return {k for k in bindings if not self.secrets.choice_is_secret(k)}
-        rule = str(step.get("rule", ""))
-        return {k for k in bindings if not self.secrets.param_is_secret(rule, k)}
+            return laid | {k for k in bindings if not self.secrets.choice_is_secret(k)}
+        rule = str(step.get("rule", ""))  # an argument is hidden only when its value is (secrets.py)
+        return laid | {k for k in bindings if not self.secrets.param_is_secret(rule, k)}
 
     def _decision(self, dec: dict, step: dict, bindings: dict, mine: bool) -> dict:
         """The decision with the arguments this player may not see written as `?`."""
@@ -234,8 +270,11 @@ class Observer:
         if kind == "choose":
             return {**dec, "action": "choose(" + ", ".join(arg(v) for v in bindings.values()) + ")"}
         action = self.model.actions.get(str(step.get("rule", ""))) if self.model is not None else None
-        order = [p.name for p in action.params] if action else list(bindings)
-        return {**dec, "action": f"{step.get('rule')}(" + ", ".join(arg(bindings.get(p, HIDDEN)) for p in order) + ")"}
+        if action is None:
+            raw = step.get("bindings") if isinstance(step.get("bindings"), dict) else {}
+            return {**dec, "action": _masked_text(str(dec.get("action", "")), str(step.get("rule", "")), raw, bindings)}
+        return {**dec, "action": f"{step.get('rule')}("
+                + ", ".join(arg(bindings.get(p.name, HIDDEN)) for p in action.params) + ")"}
 
     def _abandoned_text(self, text: str, rule: str) -> str:
         """A move taken back: its secret arguments as `?` (the trace keeps no bindings for it)."""
@@ -243,7 +282,7 @@ class Observer:
 
         action = self.model.actions.get(rule) if self.model is not None else None
         if action is None:
-            return f"{rule}(?)" if "(" in text else text
+            return text if isinstance(self.secrets, NoSecrets) or "(" not in text else f"{rule}(?)"
         try:
             move = parse_action(text)
         except Exception:  # noqa: BLE001 - an edited trace: show nothing of it
@@ -318,6 +357,26 @@ class Observer:
         seen: set[str] = set(game.players)
         _tokens(self.vars(game.vars), seen)
         return {t for t in hidden - seen if t and t != HIDDEN}
+
+
+def _masked_text(text: str, rule: str, raw: dict, masked: dict) -> str:
+    """A move's text with the arguments masked in `bindings` written `?`, when the rules are
+    not at hand to give the parameters' order: a trace keeps bindings (`raw`, and `masked` as
+    this player sees them) as a JSON object with sorted keys, so the order comes from the text
+    itself. An argument shows only when every binding of its value is public; a text that
+    cannot be read shows no argument."""
+    from .moves import parse_action
+
+    try:
+        move = parse_action(text)
+    except Exception:  # noqa: BLE001 - an edited trace: show nothing of it
+        return f"{rule}(?)"
+    public: dict[str, bool] = {}  # a value's text -> whether every binding of it is public
+    for k, v in raw.items():
+        t = value_text(v)
+        public[t] = public.get(t, True) and masked.get(k, HIDDEN) != HIDDEN
+    shown = [value_text(a) if public.get(value_text(a)) else "?" for a in move.args]
+    return str(Action(move.name)) + ("(" + ", ".join(shown) + ")" if shown else "")
 
 
 def _tokens(v: Any, out: set[str]) -> None:
@@ -455,4 +514,5 @@ def trace_observer(header: dict, player: str, model: Model | None = None) -> Obs
     if model is not None:
         return observer(model, player)
     players = header.get("players") if isinstance(header.get("players"), list) else []
-    return Observer(None, player, tuple(str(p) for p in players))
+    secrets = NoSecrets() if header.get("hidden_state") is False else None
+    return Observer(None, player, tuple(str(p) for p in players), secrets)

@@ -320,10 +320,27 @@ def _seen_since_last_decision(game: Any, human: str) -> str | None:
 
 
 def cmd_legal(args: argparse.Namespace) -> int:
+    """The legal moves, one per line; with --player P only what P may see of them: the one
+    who decides sees all, another player the moves whose legality they can tell themselves
+    and the names of the actions whose moves are hidden from them."""
     r = _load(args.file, args.root)
     game = _load_state(r, args.state)
-    for a in game.legal_actions():
+    if args.player is None:
+        for a in game.legal_actions():
+            print(a)
+        return 0
+    if args.player not in game.players:
+        raise CliError(f"--player {args.player!r}: not a player ({', '.join(game.players)})", 2)
+    from .interpreter.visibility import observer
+
+    seen = observer(r.model, args.player).moves(game)
+    if seen.decider not in (None, args.player):
+        print(f"{seen.decider} decides now; as {args.player} sees it:")
+    for a in seen.shown:
         print(a)
+    if seen.hidden:
+        print(f"hidden from {args.player}: {', '.join(seen.hidden)} (which moves are legal there "
+              f"depends on what only {seen.decider} sees)")
     return 0
 
 
@@ -479,7 +496,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.dask not in (None, "local") and args.jobs is not None:
         raise CliError("--jobs counts processes on this machine; a Dask cluster has its own workers", 2)
     options = _options(args.option, r)
-    players = r.new_game(players=args.players, options=options).players  # bad counts fail here, once
+    try:  # bad counts fail here, once; a game that fails as it starts fails in each game's record
+        players = r.new_game(players=args.players, options=options, start=False).players
+    except EngineError as err:
+        from .interpreter.locate import locate
+
+        raise locate(err) from None
     try:
         agents = assign_agents(args.agent or [], players)
     except AgentSpecError as err:
@@ -575,8 +597,32 @@ def root_arg(p: argparse.ArgumentParser) -> None:
                    "(default: the rules file's folder)")
 
 
+def package_version() -> str:
+    """The installed distribution's version (its metadata, so it never disagrees with
+    `pip show regelwerk`); a source tree that was never installed says so."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("regelwerk")
+    except PackageNotFoundError:
+        return "unknown (not installed: pip install -e .)"
+
+
+class _Version(argparse.Action):
+    """`--version`: the version looked up only when asked (the metadata is not read at start)."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS, **kw: Any):
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
+                         help="print the version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any) -> None:
+        print(f"regelwerk {package_version()}")
+        parser.exit(0)
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="regelwerk", description="Board-game rules as text: check, play, explain.")
+    ap.add_argument("--version", action=_Version)
     sub = ap.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("check", help="check rules files; exit 1 on any error")
@@ -622,6 +668,8 @@ def build_parser() -> argparse.ArgumentParser:
     root_arg(p)
     p.add_argument("file")
     p.add_argument("--state", required=True)
+    p.add_argument("--player", help="only what this player may see (default: every move, as the one "
+                   "who decides sees them)")
     p.set_defaults(fn=cmd_legal)
 
     p = sub.add_parser("explain", help="why an action is or is not legal in a saved state")

@@ -69,10 +69,11 @@ def test_filter_step_masks_checks_and_bindings():
     north = filter_step(step, "North", model)
     assert north["bindings"] == {"c": HIDDEN}  # a card from East's hidden hand
     assert north["decision"]["action"] == "swap(?)"
-    assert north["checks"][0]["values"] == {"hand[q]": [10, 2, 3], "q": "North", "hand[q] != []": HIDDEN}
+    assert north["checks"][0]["values"] == {"hand[q]": [10, 2, 3], "q": "North", "hand[q] != []": True}
     assert north["checks"][1]["values"] == {"q": "North", "shielded[q]": False}
     south = filter_step(step, "South", model)
     assert south["checks"][0]["values"]["hand[q]"] == HIDDEN  # not South's own hand
+    assert south["checks"][0]["values"]["hand[q] != []"] is True  # but its size is public (issue 22)
     east = filter_step(step, "East", model)
     assert east["bindings"] == {"c": 9} and east["decision"]["action"] == "swap(9)"
     assert east["checks"][0]["values"]["hand[q]"] == HIDDEN  # North's hand, although East decided

@@ -299,5 +299,7 @@ def test_number_cards_of_others_never_show(name: str, players: int):
                         assert c["new"] in ("hidden",) or isinstance(c["new"], dict) and set(c["new"]) == {"hidden"}
                 for c in step["checks"]:
                     for text, v in c["values"].items():
-                        if re.search(r"\b(hand|deck)\b", text) and not re.fullmatch(r"hand\[\w+\]", text):
+                        if re.fullmatch(r"len\([\w\[\]()]+\)|[\w\[\]()]+ [!=]= \[\]", text):  # a size: public (issue 22)
+                            assert v == "hidden" or type(v) in (int, bool), (text, v)
+                        elif re.search(r"\b(hand|deck)\b", text) and not re.fullmatch(r"hand\[\w+\]", text):
                             assert v == "hidden", (text, v)

@@ -101,8 +101,11 @@ def _page(rep: dict[str, Any], images: list[tuple[str, str]]) -> str:
     if not rep["complete"]:
         parts.append(f"<p class=warn>Interrupted: {rep['games']} of {rep['planned']} games played "
                      "(<code>--resume</code> plays the rest).</p>")
+    shared = rep.get("shared_wins", 0)
     parts.append(f"<p>{rep['finished']} finished, {rep['failed']} failed, {rep['draws']} draws "
-                 f"({_pct(rep['draw_rate']['rate'])}).</p>")
+                 f"({_pct(rep['draw_rate']['rate'])})"
+                 + (f", {shared} shared wins (a tie for first place; a win shared by k players counts 1/k)"
+                    if shared else "") + ".</p>")
     parts.append("<h2>Wins</h2>")
     parts.append(_table(["player", "agent", "wins", "rate", "95% interval"],
                         [[p, s["agents"][p], f"{w:g}", _pct(rep["win_rate"][p]["rate"]), _ci(rep["win_rate"][p])]
@@ -113,8 +116,11 @@ def _page(rep: dict[str, Any], images: list[tuple[str, str]]) -> str:
                         text_columns=(4,)))
     fp = rep["first_player"]
     if fp["advantage"] is not None:
+        drawn = fp.get("draws", 0)
         parts.append(f"<p>First player: {100 * fp['advantage']:+.1f} percentage points against a fair "
-                     f"{100 * fp['fair']:.1f}% (95% interval {100 * fp['low']:+.1f} to {100 * fp['high']:+.1f}).</p>")
+                     f"{100 * fp['fair']:.1f}% (95% interval {100 * fp['low']:+.1f} to {100 * fp['high']:+.1f})"
+                     + (f" of the {fp['decided']} games with a winner; {drawn} draws left out" if drawn else "")
+                     + ".</p>")
     if rep["scores"]:
         parts.append("<h2>Scores</h2>")
         parts.append(_table(["player", "mean", "sd", "min", "q1", "median", "q3", "max"],

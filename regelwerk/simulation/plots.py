@@ -69,7 +69,8 @@ def _rate_panel(ax: Any, labels: list[str], rates: list[dict], fair: float, titl
 def win_rates(rep: dict[str, Any]) -> bytes:
     fig = _figure(9, 4)
     left, right = fig.subplots(1, 2, sharey=True)
-    fair = rep["first_player"]["fair"]
+    # rates are over every finished game: a fair seat wins 1/players of those with a winner
+    fair = rep["first_player"]["fair"] * (1 - (rep["draw_rate"]["rate"] or 0))
     seats = rep["seats"]
     _rate_panel(left, [f"seat {s['seat']}" for s in seats], seats, fair, "win rate per seat")
     players = list(rep["win_rate"])

@@ -28,11 +28,15 @@ def build_report(ruleset: Any, settings: PlaySettings, planned: int, records: di
     failed = [r for r in recs if "failure" in r]
     n = len(ok)
     wins: dict[str, float] = dict.fromkeys(players, 0.0)
-    draws = 0
+    shared: dict[str, int] = dict.fromkeys(players, 0)
+    draws = shared_games = 0
     for r in ok:
         if r["winners"]:
             for p in r["winners"]:
                 wins[p] += 1 / len(r["winners"])
+                if len(r["winners"]) > 1:  # `finish ranking` with a tie at the top: not a draw
+                    shared[p] += 1
+            shared_games += len(r["winners"]) > 1
         else:
             draws += 1
     out: dict[str, Any] = {
@@ -52,7 +56,11 @@ def build_report(ruleset: Any, settings: PlaySettings, planned: int, records: di
                      for r in failed],  # the moves to replay one are in the results file
         "draws": draws,
         "draw_rate": wilson(draws, n),
+        "outright_wins": n - draws - shared_games,
+        "shared_wins": shared_games,
+        "shared_win_rate": wilson(shared_games, n),
         "wins": {p: r6(w) for p, w in wins.items()},
+        "shared": shared,
         "win_rate": {p: wilson(w, n) for p, w in wins.items()},
         "seats": _seats(ok, players),
         "first_player": _first_player(ok, players),
@@ -100,15 +108,20 @@ def _seats(ok: list[dict], players: list[str]) -> list[dict[str, Any]]:
 
 
 def _first_player(ok: list[dict], players: list[str]) -> dict[str, Any]:
-    """The first seat's win rate against the fair share 1/players (a draw counts for nobody);
-    advantage > 0 with an interval above 0 means moving first helps."""
+    """The first seat's share of the decided games (a shared win counts 1/k) against the fair
+    share 1/players; advantage > 0 with an interval above 0 means moving first helps. Draws
+    are left out, not counted as losses: a game that is often drawn would otherwise look
+    unfair to the first player (and to every seat) by the draw rate."""
     fair = 1 / len(players)
     per_game = []
     for r in ok:
+        if not r["winners"]:
+            continue
         first = r["order"][0]
         per_game.append((1 / len(r["winners"]) if first in r["winners"] else 0.0) - fair)
     adv = mean_interval(per_game)
-    return {"fair": r6(fair), "advantage": adv["mean"], "low": adv["low"], "high": adv["high"]}
+    return {"fair": r6(fair), "advantage": adv["mean"], "low": adv["low"], "high": adv["high"],
+            "decided": len(per_game), "draws": len(ok) - len(per_game)}
 
 
 def _scores(ok: list[dict], players: list[str]) -> dict[str, Any]:
@@ -183,6 +196,8 @@ def report_text(rep: dict[str, Any], rule_lines: int = 8) -> str:
     """The report for the terminal: rates with their 95% intervals, then what needs a look."""
     n = rep["finished"]
     head = f"{rep['games']} games, {rep['failed']} failed, {rep['draws']} draws"
+    if rep.get("shared_wins"):
+        head += f", {rep['shared_wins']} shared win{'' if rep['shared_wins'] == 1 else 's'}"
     if not rep["complete"]:
         head += f" (interrupted: {rep['games']} of {rep['planned']} played)"
     lines = [head]
@@ -192,19 +207,24 @@ def report_text(rep: dict[str, Any], rule_lines: int = 8) -> str:
         return "\n".join(lines + _failure_lines(rep) + _timing_lines(rep))
     agents = rep["settings"]["agents"]
     mixed = len(set(agents.values())) > 1 or set(agents.values()) != {"random"}
-    lines.append(f"  {'player':<14}{'wins':>8}  {'rate':>6}  95% interval" + ("   agent" if mixed else ""))
+    sharing = bool(rep.get("shared_wins"))
+    lines.append(f"  {'player':<14}{'wins':>8}  {'rate':>6}  95% interval" + ("  shared" if sharing else "")
+                 + ("   agent" if mixed else ""))
     for p, w in rep["wins"].items():
         wr = rep["win_rate"][p]
         line = f"  {p:<14}{w:>8.1f}  {_pct(wr['rate'])}  {_interval(wr):<12}"
+        if sharing:
+            line += f"  {rep['shared'][p]:>6}"
         if mixed:
             line += f"   {agents[p]}"
         lines.append(line.rstrip())
+    if sharing:
+        lines.append(f"  ({rep['shared_wins']} of {n} games ended in a tie for first place: a shared win, "
+                     "not a draw; a win shared by k players counts 1/k)")
     if n:
         for s in rep["seats"]:
             lines.append(f"  {'seat ' + str(s['seat']):<14}{s['wins']:>8.1f}  {_pct(s['rate'])}  {_interval(s)}")
-        fp = rep["first_player"]
-        lines.append(f"  first player: {100 * fp['advantage']:+.1f} points against a fair "
-                     f"{100 * fp['fair']:.1f}% [{100 * fp['low']:+.1f}, {100 * fp['high']:+.1f}]")
+        lines.append(first_player_text(rep["first_player"]))
         ln = rep["length"]
         lines.append(f"  decisions per game: mean {ln['mean']:.1f}, median {ln['median']:g}, "
                      f"min {ln['min']}, max {ln['max']}")
@@ -227,6 +247,21 @@ def report_text(rep: dict[str, Any], rule_lines: int = 8) -> str:
             ids = fir["specs_never_fired"]
             lines.append(f"  spec ids never fired: {', '.join(ids[:12])}" + (" …" if len(ids) > 12 else ""))
     return "\n".join(lines + _failure_lines(rep) + _timing_lines(rep))
+
+
+def first_player_text(fp: dict[str, Any]) -> str:
+    """The fairness line: the first seat's share of the decided games against 1/players, and
+    how many drawn games were left out."""
+    drawn = fp.get("draws", 0)
+    if fp["advantage"] is None:
+        return f"  first player: no game had a winner ({drawn} draws): nothing to compare"
+    text = (f"  first player: {100 * fp['advantage']:+.1f} points against a fair {100 * fp['fair']:.1f}% "
+            f"[{100 * fp['low']:+.1f}, {100 * fp['high']:+.1f}]")
+    if drawn:
+        total = drawn + fp["decided"]
+        text += (f" of the {fp['decided']} games with a winner; {drawn} draws "
+                 f"({100 * drawn / total:.1f}%) left out")
+    return text
 
 
 def _failure_lines(rep: dict[str, Any]) -> list[str]:

@@ -68,7 +68,9 @@ def run_simulation(ruleset: Any, games: int, settings: PlaySettings, *, jobs: in
     Bad settings (player count, options, agents) raise here, before any game: EngineError or
     AgentSpecError."""
     progress = progress or Progress()
-    players = list(ruleset.new_game(players=settings.players, options=settings.options or None).players)
+    # not started: a game that fails as it starts is a finding of every game's record (located)
+    players = list(ruleset.new_game(players=settings.players, options=settings.options or None,
+                                    start=False).players)
     if assign_agents([f"{p}={a}" for p, a in settings.agents.items()], players) != {
             p: settings.agents.get(p, "random") for p in players}:
         raise AgentSpecError("agent specs must be canonical: random, first, mcts:N")

@@ -180,7 +180,7 @@ def test_a_players_page_keeps_public_values():
     assert values["beats(c)"] is True and values["c"] == lay["bindings"]["c"]
     take = next(s for s in data["steps"] if s.get("decision", {}).get("action") == "take")
     values = {k: v for c in take["checks"] for k, v in c["values"].items()}
-    assert values["deck != []"] == "hidden"  # anything about the deck is nobody's to see
+    assert values["deck != []"] is True  # the deck's cards are nobody's to see, its size everybody's (issue 22)
 
 
 def test_an_owner_hidden_map_written_whole_is_masked_per_entry():
