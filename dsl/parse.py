@@ -27,6 +27,7 @@ from .sources import _cache_folder
 from .sources import _parse_cached as _parse_cached
 from .sources import parse_file as parse_file
 from .sources import read_rules as read_rules
+from .syntax_hints import hint
 
 MAX_NESTING = 60
 
@@ -95,12 +96,26 @@ _STATEMENT_STARTS = {"SET", "ADD", "REMOVE", "CLEAR", "LET", "MOVE", "DRAW", "SH
                      "IF", "FOR", "REPEAT", "WHILE", "PLAY", "CHOOSE", "FINISH", "DO", "TURN"}
 
 
+# the words a declaration or a statement starts with, so a list of "expected" words names them only
+_STARTS = _STATEMENT_STARTS | {"GAME", "PLAYERS", "ENUM", "BOARD", "STATE", "CONST", "OPTION", "DEFINE",
+                               "ACTION", "PROCEDURE", "WHEN", "ON", "FLOW", "SCORING", "INCLUDE", "RECORD",
+                               "DATA", "DEVICE", "DISPLAY", "INVARIANT", "CONSERVE", "SCENARIO", "LOG",
+                               "GOTO", "BREAK", "REVEAL", "RESULT", "ABANDON", "CLEAR", "PHASE"}
+
+
 def _label(term: str) -> str:
     if term in _TERMINAL_LABELS:
         return _TERMINAL_LABELS[term]
     if term.isupper() and not term.startswith("_"):
         return f"'{term.lower()}'"
     return term
+
+
+@functools.cache
+def _keywords() -> frozenset[str]:
+    """The terminals that are words of the language (`and`, `then`, ...), not punctuation."""
+    return frozenset(t.name for t in _parser().terminals
+                     if t.pattern.type == "str" and t.pattern.value.isalpha() and len(t.pattern.value) > 1)
 
 
 def _describe(tok: Token) -> str:
@@ -143,9 +158,11 @@ def _syntax_diagnostic(err: UnexpectedInput, path: str, text: str) -> Diagnostic
         expected = sorted({_label(t) for t in err.expected if not t.startswith("__")})
         msg = f"unexpected {_describe(tok)}"
         help_text = None
-        keywords = sorted(t.lower() for t in err.expected if t.isupper() and t.isalpha() and len(t) > 1
-                          and t not in ("NAME", "INT", "STRING", "HOOK", "AGG"))
-        if tok.type == "_INDENT":
+        keywords = sorted(t.lower() for t in err.expected if t in _keywords())
+        known = hint(tok, err.expected, text)
+        if known is not None:
+            msg, help_text = known
+        elif tok.type == "_INDENT":
             msg = "unexpected indent"
             help_text = "only a block header (action, if, for, ...) may be followed by an indented block"
         elif tok.type == "NAME" and keywords:
@@ -153,8 +170,11 @@ def _syntax_diagnostic(err: UnexpectedInput, path: str, text: str) -> Diagnostic
             if close:
                 msg = f"unknown keyword '{tok.value}'"
                 help_text = f"did you mean '{close[0]}'?"
-            elif len(keywords) > 8:
-                help_text = "expected a declaration or statement keyword, such as " + ", ".join(keywords[:8])
+            elif starts := [k for k in keywords if k.upper() in _STARTS]:
+                help_text = "expected a declaration or statement keyword, such as " + ", ".join(starts[:8])
+            elif "AND" in err.expected:
+                help_text = (f"'{tok.value}' cannot follow the expression before it: join them with an "
+                             f"operator ('and', 'or', '+', '==', ...), or end the line")
         elif tok.type in _STATEMENT_STARTS and set(err.expected) <= {"_NL", "_INDENT"}:
             msg = f"'{tok.value}' should be indented"
             help_text = "the body of a block is indented one level deeper than its header"
