@@ -18,6 +18,7 @@ from . import ast as A
 from .check_conserve import check_conserve
 from .check_constants import check_constants
 from .check_expr import CHANCE_NAMES, DIRECTIONS, ExprChecker
+from .check_names import check_names
 from .check_narrow import ANY_STATE, common, forget, narrowed, reads_of, remember
 from .check_runaway import check_runaway
 from .data_files import DataReader, decode_data
@@ -640,6 +641,7 @@ class _Checker(ExprChecker):
     def run(self, modules: list[A.Module]) -> Model:
         self.collect(modules)
         m = self.m
+        check_names(modules, m.graphs, m.boards, self.err)
         self.offered: set[str] = set()
         self.gotos: list[A.GotoStmt] = []
         self.top_phases: list[str] = []

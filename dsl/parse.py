@@ -89,6 +89,8 @@ _TERMINAL_LABELS = {
     "COLON": "':'",
     "COMMA": "','",
     "EQUAL": "'='",
+    "ADD_OP": "'+' or '-'",
+    "MUL_OP": "'*', '//' or '%'",
 }
 
 
