@@ -28,6 +28,8 @@ TEXTS = {
              2, 1, "unknown keyword 'actoin'"),
     'E005': (G + "const a = " + "[" * 61 + "1" + "]" * 61 + "\n" + "flow\n    finish draw\n",
              2, 71, 'nesting deeper than 60 levels'),
+    'E009': (G + "const a = [" + "1, " * 60_000 + "1]\n" + A + F,
+             2, 150_000, 'more than 100,000 tokens (names, numbers, texts and signs) in one file'),
     'E101': (G + "const __x = 1\n" + A + F,
              2, 1, "'__x' is reserved: names may not start with '__'"),
     'E102': (G + "const k = 1\nconst k = 2\n" + A + F,

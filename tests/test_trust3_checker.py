@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import time
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -231,3 +233,69 @@ def test_every_field_of_the_tree_that_holds_a_name_is_classified():
                               "root", "actions", "phase", "board", "layers", "kind", "event"):
                     named.add((cls.__name__, f.name))
     assert named - GIVES - READS - WORDS_NOT_NAMES == set()
+
+
+# ---------------------------------------------------------------------- input sizes (§7)
+def measured(work) -> tuple[object, float, int]:
+    """(result or the exception raised, seconds, peak MB that Python allocated)."""
+    tracemalloc.start()
+    began = time.perf_counter()
+    try:
+        result = work()
+    except Exception as err:  # noqa: BLE001 - what the work raised is the result looked at
+        result = err
+    seconds = time.perf_counter() - began
+    peak = tracemalloc.get_traced_memory()[1] // 2**20
+    tracemalloc.stop()
+    return result, seconds, peak
+
+
+GAME = "action a\n    finish draw\nflow\n    repeat\n        turn\n            play a\n"
+
+
+def test_a_600000_item_list_is_refused_at_once_and_located():
+    """Before: 25 s and 770 MB (the parser's 1.8 million tokens), then 'ok'. Now E009 at the
+    first token past 100,000, before the parser runs: 0.2 s and 45 MB for the whole command."""
+    text = "players X, O\nconst XS = [" + ", ".join(["1"] * 600_000) + "]\n" + GAME
+    err, seconds, peak = measured(lambda: regelwerk.load_text(text, "big.rules"))
+    assert isinstance(err, RulesError)
+    d = err.diagnostics[0]
+    assert (d.code, d.span.line, d.span.column) == ("E009", 2, 150_001)
+    assert seconds < 5 and peak < 60, (seconds, peak)
+
+
+@pytest.mark.parametrize("filler", ["text", "comments", "blank lines"])
+def test_a_long_text_comment_or_gap_is_read_in_little_memory(filler: str):
+    """Before: a 1.9 MB `log` text cost 539 MB to check (the lexer's regular expression kept a
+    backtracking point per character), 240,000 comment lines 195 MB, 1.9 million blank lines
+    820 MB; the traced program of the log text 284 MB more (interpreter/codetext.py's scan of
+    the generated code). Now a few times the text's size."""
+    body = {"text": "    log \"" + "x" * 1_900_000 + "\"\n",
+            "comments": "    # c\n" * 240_000,
+            "blank lines": "\n" * 1_900_000}[filler]
+    text = "players X, O\naction a\n" + body + "    finish draw\n" + GAME[GAME.index("flow"):]
+
+    def check_and_play() -> regelwerk.Game:
+        game = regelwerk.load_text(text, "long.rules").new_game(players=2, seed=1, record=True)
+        game.apply(game.legal_actions()[0])
+        return game
+
+    game, seconds, peak = measured(check_and_play)
+    assert isinstance(game, regelwerk.Game) and game.is_over, game
+    assert peak < 60, peak
+
+
+def test_the_language_servers_tokens_of_a_long_text_are_small():
+    from regelwerk.lsp.tokens import Tokens
+
+    text = "    log \"" + "x" * 1_900_000 + "\"\n"
+    tokens, _seconds, peak = measured(lambda: Tokens(text).line(1))
+    assert [t.kind for t in tokens] == ["name", "string"] and peak < 30, peak
+
+
+def test_the_names_of_an_expression_text_with_a_long_text_are_found_in_little_memory():
+    """interpreter/secrets.py reads the names of an older trace's expression texts the same way."""
+    from regelwerk.interpreter.secrets import text_names
+
+    names, _seconds, peak = measured(lambda: text_names('"' + "x" * 1_900_000 + '" == word'))
+    assert names == {"word"} and peak < 30, peak
