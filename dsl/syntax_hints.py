@@ -24,6 +24,7 @@ _IN_AFTER = re.compile(r"^\s+in\b")
 _OPEN_END = re.compile(r"(\band|\bor|\bnot|\bin|\bthen|\belse|\bwhere|[-+*%,:=<>(\[{]|//|\.\.)\s*(#.*)?$")
 _CONTINUES = re.compile(r"^\s*(and|or|then|else|where|in|not\s+in|==|!=|<=|>=|<|>|\+|-|\*|//|%|\.\.|:)(\s|$)")
 _DEFINE = re.compile(r"^\s*(define\b[^=]*=)\s*(.*?)\s*(#.*)?$")
+_COMPARED = re.compile(r"(==|!=|<=|>=|<|>|\bin\b)")
 _HEADERS = {"NOTE": "note", "SOURCE": "source", "SPEC": "spec"}
 _PARENS = ("an expression continues on the next line only inside parentheses: open one before it "
            "and close it after its last line")
@@ -49,7 +50,7 @@ def hint(tok: Token, expected: Collection[str], text: str) -> tuple[str, str] | 
                 "flow, turn, phase), above its statements; an 'if', 'for', 'repeat' or 'while' block "
                 "holds statements only: move the line to the head of the turn, phase or rule around "
                 "it, or say it with 'log \"...\"' when the block runs")
-    if tok.value == "..":
+    if tok.value == ".." and _COMPARED.search(before):
         return ("a range here needs parentheses",
                 "a range and a comparison do not chain: write the range in parentheses, as in "
                 "'x in (0..1)'")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import time
 import tracemalloc
 from pathlib import Path
@@ -299,3 +300,90 @@ def test_the_names_of_an_expression_text_with_a_long_text_are_found_in_little_me
 
     names, _seconds, peak = measured(lambda: text_names('"' + "x" * 1_900_000 + '" == word'))
     assert names == {"word"} and peak < 30, peak
+
+
+# ---------------------------------------------------------------------- the docs' rules blocks (§6)
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+DECLARATION = re.compile(r"^(game|players|enum|board|record|state|const|data|option|define|action|procedure|"
+                         r"when|on|flow|scoring|include|device|display|invariant|conserve|scenario)\b")
+
+
+def fenced_blocks() -> list[tuple[str, str, str]]:
+    """(where, info string, text) of every fenced block of docs/*.md and the README."""
+    out = []
+    for doc in sorted(DOCS.glob("*.md")) + [DOCS.parent / "README.md"]:
+        lines = doc.read_text(encoding="utf-8").split("\n")
+        i = 0
+        while i < len(lines):
+            if lines[i].startswith("```"):
+                end = next(j for j in range(i + 1, len(lines)) if lines[j].startswith("```"))
+                out.append((f"{doc.name}:{i + 1}", lines[i][3:].strip(), "\n".join(lines[i + 1:end]) + "\n"))
+                i = end
+            i += 1
+    return out
+
+
+def test_every_rules_block_in_the_docs_is_checked_or_marked_a_fragment_that_parses(capsys):
+    """A ```rules block checks clean and its scenarios pass (tests/test_docs.py runs them); a
+    ```rules fragment parses, each line `...` standing for the statements left out. Before,
+    rules were also written in ```text blocks, which nothing read: the §16a sketch did not
+    parse. Now a block whose first line is a declaration must be one of the two."""
+    blocks = fenced_blocks()
+    unmarked = [where for where, info, text in blocks
+                if info in ("", "text") and DECLARATION.match(text.lstrip())]
+    assert unmarked == [], "mark these ```rules or ```rules fragment"
+    assert {info for _w, info, _t in blocks if info.startswith("rules")} == {"rules", "rules fragment"}
+    whole = [(w, t) for w, info, t in blocks if info == "rules"]
+    fragments = [(w, t) for w, info, t in blocks if info == "rules fragment"]
+    for where, text in whole:
+        regelwerk.load_text(text, f"{where}.rules")
+    from regelwerk.dsl.parse import parse_text
+
+    for where, text in fragments:
+        parse_text(re.sub(r"^(\s*)(\.\.\.|…)\s*$", r'\1log "…"', text, flags=re.M), f"{where}.rules")
+    with capsys.disabled():
+        print(f"\ndocs: {len(whole)} rules blocks checked, {len(fragments)} fragments parsed")
+    assert len(whole) >= 25 and len(fragments) >= 14
+
+
+def test_the_time_limit_is_the_same_in_the_code_the_docs_and_play_help(capsys):
+    """language.md §17 said 60 s; the engine stops a rule after 10 (interpreter/game.py), as
+    errors.md, api.md, architecture.md and `regelwerk play --help` say."""
+    from regelwerk.interpreter.game import TIME_LIMIT
+
+    from regelwerk.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    said = {
+        "play --help": re.search(r"--time-limit S\s+seconds a rule may run\s.*?\(default (\d+)\)",
+                                 capsys.readouterr().out, re.S),
+        "language.md": re.search(r"and (\d+)\s+seconds \(`game.work_budget`, `game.time_limit`",
+                                 (DOCS / "language.md").read_text(encoding="utf-8")),
+        "errors.md": re.search(r"`time_limit` seconds \(default (\d+);", (DOCS / "errors.md").read_text(encoding="utf-8")),
+        "api.md": re.search(r"`time_limit` \(`float`, default (\d+)\.0\)", (DOCS / "api.md").read_text(encoding="utf-8")),
+        "architecture.md": re.search(r"`game.time_limit` \((\d+) s\)",
+                                     (DOCS / "architecture.md").read_text(encoding="utf-8")),
+    }
+    assert {k: m and float(m.group(1)) for k, m in said.items()} == {k: TIME_LIMIT for k in said}
+
+
+def test_the_readme_and_the_tutorial_agree_that_make_demo_and_make_test_do_the_set_up():
+    """The tutorial said `make test` does the set-up, the README `make demo`; the Makefile's
+    targets both do it."""
+    makefile = (DOCS.parent / "Makefile").read_text(encoding="utf-8")
+    assert re.search(r"^demo: \$\(STAMP\)", makefile, re.M) and re.search(r"^test: \$\(STAMP\)", makefile, re.M)
+    for doc in (DOCS / "tutorial.md", DOCS.parent / "README.md"):
+        setup = next(text for _w, info, text in fenced_blocks() if info == "sh" and _w.startswith(doc.name)
+                     and "make " in text)
+        assert re.search(r"^make demo\b", setup, re.M) and re.search(r"^make test\b", setup, re.M), doc.name
+        prose = doc.read_text(encoding="utf-8")
+        assert "does the whole set-up first" in prose, doc.name
+
+
+def test_a_line_of_dots_is_not_taken_for_a_range_without_parentheses():
+    """The range hint (tests/test_errors_catalogue.py) is for `x in 0..1`, not for an elision."""
+    with pytest.raises(RulesError) as info:
+        regelwerk.load_text(HEAD + "action a\n    ...\n" + FLOW, "dots.rules")
+    d = info.value.diagnostics[0]
+    assert (d.code, d.span.line, d.message) == ("E003", 3, "unexpected '..'")
