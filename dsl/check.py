@@ -19,6 +19,7 @@ from .check_conserve import check_conserve
 from .check_constants import check_constants
 from .check_expr import CHANCE_NAMES, DIRECTIONS, ExprChecker
 from .check_hidden import check_hidden_legality
+from .check_names import check_names
 from .check_narrow import ANY_STATE, common, forget, narrowed, reads_of, remember
 from .check_runaway import check_runaway
 from .check_window import check_windows
@@ -666,6 +667,7 @@ class _Checker(ExprChecker):
     def run(self, modules: list[A.Module]) -> Model:
         self.collect(modules)
         m = self.m
+        check_names(modules, m.graphs, m.boards, self.err)
         self.offered: set[str] = set()
         self.gotos: list[A.GotoStmt] = []
         self.top_phases: list[str] = []

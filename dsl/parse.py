@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import re
 from pathlib import Path
 
 from lark import Lark, Token, Transformer, Tree, v_args
@@ -27,6 +28,7 @@ from .sources import _cache_folder
 from .sources import _parse_cached as _parse_cached
 from .sources import parse_file as parse_file
 from .sources import read_rules as read_rules
+from .syntax_hints import hint
 
 MAX_NESTING = 60
 
@@ -88,11 +90,20 @@ _TERMINAL_LABELS = {
     "COLON": "':'",
     "COMMA": "','",
     "EQUAL": "'='",
+    "ADD_OP": "'+' or '-'",
+    "MUL_OP": "'*', '//' or '%'",
 }
 
 
 _STATEMENT_STARTS = {"SET", "ADD", "REMOVE", "CLEAR", "LET", "MOVE", "DRAW", "SHUFFLE", "REQUIRE",
                      "IF", "FOR", "REPEAT", "WHILE", "PLAY", "CHOOSE", "FINISH", "DO", "TURN"}
+
+
+# the words a declaration or a statement starts with, so a list of "expected" words names them only
+_STARTS = _STATEMENT_STARTS | {"GAME", "PLAYERS", "ENUM", "BOARD", "STATE", "CONST", "OPTION", "DEFINE",
+                               "ACTION", "PROCEDURE", "WHEN", "ON", "FLOW", "SCORING", "INCLUDE", "RECORD",
+                               "DATA", "DEVICE", "DISPLAY", "INVARIANT", "CONSERVE", "SCENARIO", "LOG",
+                               "GOTO", "BREAK", "REVEAL", "RESULT", "ABANDON", "CLEAR", "PHASE"}
 
 
 def _label(term: str) -> str:
@@ -101,6 +112,13 @@ def _label(term: str) -> str:
     if term.isupper() and not term.startswith("_"):
         return f"'{term.lower()}'"
     return term
+
+
+@functools.cache
+def _keywords() -> frozenset[str]:
+    """The terminals that are words of the language (`and`, `then`, ...), not punctuation."""
+    return frozenset(t.name for t in _parser().terminals
+                     if t.pattern.type == "str" and t.pattern.value.isalpha() and len(t.pattern.value) > 1)
 
 
 def _describe(tok: Token) -> str:
@@ -143,9 +161,11 @@ def _syntax_diagnostic(err: UnexpectedInput, path: str, text: str) -> Diagnostic
         expected = sorted({_label(t) for t in err.expected if not t.startswith("__")})
         msg = f"unexpected {_describe(tok)}"
         help_text = None
-        keywords = sorted(t.lower() for t in err.expected if t.isupper() and t.isalpha() and len(t) > 1
-                          and t not in ("NAME", "INT", "STRING", "HOOK", "AGG"))
-        if tok.type == "_INDENT":
+        keywords = sorted(t.lower() for t in err.expected if t in _keywords())
+        known = hint(tok, err.expected, text)
+        if known is not None:
+            msg, help_text = known
+        elif tok.type == "_INDENT":
             msg = "unexpected indent"
             help_text = "only a block header (action, if, for, ...) may be followed by an indented block"
         elif tok.type == "NAME" and keywords:
@@ -153,8 +173,11 @@ def _syntax_diagnostic(err: UnexpectedInput, path: str, text: str) -> Diagnostic
             if close:
                 msg = f"unknown keyword '{tok.value}'"
                 help_text = f"did you mean '{close[0]}'?"
-            elif len(keywords) > 8:
-                help_text = "expected a declaration or statement keyword, such as " + ", ".join(keywords[:8])
+            elif starts := [k for k in keywords if k.upper() in _STARTS]:
+                help_text = "expected a declaration or statement keyword, such as " + ", ".join(starts[:8])
+            elif "AND" in err.expected:
+                help_text = (f"'{tok.value}' cannot follow the expression before it: join them with an "
+                             f"operator ('and', 'or', '+', '==', ...), or end the line")
         elif tok.type in _STATEMENT_STARTS and set(err.expected) <= {"_NL", "_INDENT"}:
             msg = f"'{tok.value}' should be indented"
             help_text = "the body of a block is indented one level deeper than its header"
@@ -743,6 +766,35 @@ def _too_deep(text: str, path: str) -> Diagnostic | None:
     return None
 
 
+MAX_TOKENS = 100_000
+# the tokens of a rules text as the limit counts them: texts, comments (not counted), words
+# and numbers, and signs; unrolled so that a long text is matched without backtracking points
+_TOKEN = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"|#[^\n]*|\w+|\S')
+
+
+def _too_many_tokens(text: str, path: str) -> Diagnostic | None:
+    """E009 at the first token past MAX_TOKENS. The parser takes about 20 µs and 400 bytes a
+    token, so a 600,000-item list (1.8 MB) took 25 s and 770 MB to check; this count is a
+    regular expression's scan, a few milliseconds for the largest bundled file (10,000
+    tokens), and stops at the limit."""
+    if len(text) < MAX_TOKENS:  # fewer characters than the limit: fewer tokens too
+        return None
+    count = 0
+    for m in _TOKEN.finditer(text):
+        if text[m.start()] == "#":
+            continue
+        count += 1
+        if count > MAX_TOKENS:
+            at = m.start()
+            line = text.count("\n", 0, at) + 1
+            col = at - text.rfind("\n", 0, at)
+            return Diagnostic("E009", f"more than {MAX_TOKENS:,} tokens (names, numbers, texts and signs) in one file",
+                              A.Span(path, line, col, line, col + 1),
+                              "a long table belongs in a data file ('data NAME: TYPE from \"FILE.json\"'), "
+                              "and long rules can be split into files joined with 'include'")
+    return None
+
+
 MAX_TREE_DEPTH = 150
 
 
@@ -776,6 +828,9 @@ def parse_text(text: str, path: str = "<text>") -> A.Module:
         col = at - text.rfind("\n", 0, at)
         raise RulesError([Diagnostic("E001", "file contains a NUL character",
                                      A.Span(path, line, col, line, col + 1))], {path: text})
+    many = _too_many_tokens(text, path)
+    if many is not None:
+        raise RulesError([many], {path: text})
     deep = _too_deep(text, path)
     if deep is not None:
         raise RulesError([deep], {path: text})

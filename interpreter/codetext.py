@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 # What repr() makes of a str (one line, quotes and backslashes escaped), or a comment to the
 # end of the line. A `#` inside a literal is part of the literal: the scan goes left to right.
-_LITERAL = re.compile(r"""'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|\#[^\n]*""")
+_LITERAL = re.compile(r"""'[^'\\\n]*(?:\\.[^'\\\n]*)*'|"[^"\\\n]*(?:\\.[^"\\\n]*)*"|\#[^\n]*""")
 
 
 def code_only(text: str) -> str:

@@ -29,7 +29,7 @@ _WORDS = {"and", "or", "not", "in", "where", "if", "then", "else", "none", "true
 _QUANTIFIERS = r"(?:all|any|count|sum|max|min|argmax|argmin|first|streak|list|set|map)"
 _BOUND = re.compile(rf"\b{_QUANTIFIERS}\s+([A-Za-z_]\w*)\s+in\b")
 _NAME = re.compile(r"(?<![.\w])([^\W\d]\w*)")
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
 
 
 def text_names(text: str) -> set[str]:

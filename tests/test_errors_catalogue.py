@@ -28,6 +28,8 @@ TEXTS = {
              2, 1, "unknown keyword 'actoin'"),
     'E005': (G + "const a = " + "[" * 61 + "1" + "]" * 61 + "\n" + "flow\n    finish draw\n",
              2, 71, 'nesting deeper than 60 levels'),
+    'E009': (G + "const a = [" + "1, " * 60_000 + "1]\n" + A + F,
+             2, 150_000, 'more than 100,000 tokens (names, numbers, texts and signs) in one file'),
     'E101': (G + "const __x = 1\n" + A + F,
              2, 1, "'__x' is reserved: names may not start with '__'"),
     'E102': (G + "const k = 1\nconst k = 2\n" + A + F,
@@ -271,3 +273,89 @@ def test_every_documented_code_is_in_the_catalogue():
         | set(re.findall(r'\("(W\d{3})", \d+, \d+, "', here))
     assert documented == tested, f"documented but not asserted: {sorted(documented - tested)}; " \
         f"asserted but not documented: {sorted(tested - documented)}"
+
+
+# E003 for known mistakes: the message names the mistake and `help:` says the fix (issue 22 §6).
+S = G + "state\n    x: int = 0\n" + F
+HELPS = {
+    "elif in an if expression": (
+        S + "action a\n    set x = if x > 1 then 2 elif x > 0 then 1 else 0\n", 9, 29,
+        "'elif' inside an 'if … then … else' expression",
+        "an 'if' expression has no 'elif': write 'else if', as in 'if a then x else if b then y else z'"),
+    "elif without its if": (
+        S + "action a\n    elif x > 0\n        set x = 1\n", 9, 5, "'elif' without its 'if'",
+        "'elif' follows the indented block of an 'if', at the same indentation as the 'if'"),
+    "define continued on an indented line": (
+        S + "define big(n: int) = n > 3\n    and n < 10\n" + A, 8, 27,
+        "unexpected indent: a definition continues on the next line",
+        "a definition over several lines needs its expression in parentheses: "
+        "'define big(n: int) = (n > 3' and a ')' after its last line"),
+    "a line ending in an operator": (
+        S + "define big(n: int) =\n    n > 3 and\n    n < 10\n" + A, 9, 14,
+        "unexpected end of line: the expression is unfinished",
+        "an expression continues on the next line only inside parentheses: open one before it and "
+        "close it after its last line"),
+    "a line starting with an operator": (
+        S + "define big(n: int) =\n    n > 3\n    and n < 10\n" + A, 10, 5,
+        "unexpected 'and': a line cannot go on with the expression of the line above",
+        "an expression continues on the next line only inside parentheses: open one before it and "
+        "close it after its last line"),
+    "note inside an if of the flow": (
+        G + "state\n    x: int = 0\nflow\n    repeat\n        if x == 0\n            note \"first\"\n"
+        "            turn\n                play a\n" + A, 7, 13, "a 'note' line cannot stand here",
+        "'note', 'source', 'spec' and quote lines head a rule (action, procedure, when, on, flow, turn, "
+        "phase), above its statements; an 'if', 'for', 'repeat' or 'while' block holds statements "
+        "only: move the line to the head of the turn, phase or rule around it, or say it with "
+        "'log \"...\"' when the block runs"),
+    "a quote line after a statement": (
+        S + "action a\n    set x = 1\n    \"De speler legt een steen.\"\n", 10, 5, "a quote line cannot stand here",
+        "'note', 'source', 'spec' and quote lines head a rule (action, procedure, when, on, flow, turn, "
+        "phase), above its statements; an 'if', 'for', 'repeat' or 'while' block holds statements "
+        "only: move the line to the head of the turn, phase or rule around it, or say it with "
+        "'log \"...\"' when the block runs"),
+    "a range compared without parentheses": (
+        S + "action a\n    require x in 0..1\n", 9, 19, "a range here needs parentheses",
+        "a range and a comparison do not chain: write the range in parentheses, as in 'x in (0..1)'"),
+    "an aggregate after and": (
+        S + "action a\n    require x == 0 and all p in players: x == 0\n", 9, 28,
+        "'all p in …' needs parentheses here",
+        "after 'and', 'or', 'not', a comparison or an operator, an aggregate goes in parentheses: "
+        "'(all p in …)'; its ':' part runs to the end of the expression"),
+    "an aggregate after a comparison": (
+        S + "action a\n    require x == count q in players: true\n", 9, 24,
+        "'count q in …' needs parentheses here",
+        "after 'and', 'or', 'not', a comparison or an operator, an aggregate goes in parentheses: "
+        "'(count q in …)'; its ':' part runs to the end of the expression"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(HELPS))
+def test_e003_known_mistakes_say_the_fix(case: str):
+    text, line, column, message, help_text = HELPS[case]
+    d = found(text, "E003")
+    assert (d.span.line, d.span.column, d.message, d.help) == (line, column, message, help_text)
+
+
+def test_e003_the_fixes_the_help_lines_give_are_valid():
+    """What each help line says to write checks clean."""
+    fixed = S + ("define big(n: int) = (n > 3\n    and n < 10)\n"
+                 "action a\n    require x in (0..1)\n    require x == 0 and (all p in players: x == 0)\n"
+                 "    require x == (count q in players: true)\n"
+                 "    set x = if x > 1 then 2 else if x > 0 then 1 else 0\n")
+    assert regelwerk.load_text(fixed, "c.rules").warnings == []
+
+
+@pytest.mark.parametrize(("text", "line", "column", "word", "help_text"), [
+    (S + "action a\n    require x > 0 bogus\n", 9, 19, "bogus",
+     "'bogus' cannot follow the expression before it: join them with an operator ('and', 'or', '+', "
+     "'==', ...), or end the line"),
+    (G + "frobnicate x\n" + F + A, 2, 1, "frobnicate",
+     "expected a declaration or statement keyword, such as action, board, conserve, const, data, "
+     "define, device, display"),
+])
+def test_e003_an_unexpected_word_is_told_what_may_come(text: str, line: int, column: int, word: str,
+                                                       help_text: str):
+    """An unexpected word after an expression is not offered 'colon', 'comma' or 'across' as
+    "declaration or statement keywords"; where one may start, only those are listed."""
+    d = found(text, "E003")
+    assert (d.span.line, d.span.column, d.message, d.help) == (line, column, f"unexpected '{word}'", help_text)

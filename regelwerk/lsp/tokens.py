@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 _TOKEN = re.compile(
-    r'(?P<string>"(?:\\.|[^"\\\n])*"?)'
+    r'(?P<string>"[^"\\\n]*(?:\\.[^"\\\n]*)*"?)'
     r"|(?P<comment>#.*)"
     r"|(?P<name>(?!\d)[^\W]\w*)"
     r"|(?P<number>\d+)"
