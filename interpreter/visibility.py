@@ -122,6 +122,10 @@ class Observer:
         they are public; the other actions are named as hidden whether or not they have a
         legal move (that they have one could tell what a hand holds), and a secret choice
         shows only its number of options (as views do)."""
+        if game.window is not None and game.pending is not None:  # a `simultaneously`: one's own only
+            if self.player in game.window["pending"]:
+                return Moves(self.player, [str(a) for a in game.legal_actions(player=self.player)], [])
+            return Moves(" and ".join(game.pending["players"]), [], [])
         decider = game.decision_player()
         if decider is None or decider == self.player:
             return Moves(decider, [str(a) for a in game.legal_actions()], [])
@@ -318,6 +322,8 @@ class Observer:
         about a move (whether East may lay a 5 says whether East holds one); the values of
         checks that read hidden state are masked, and so are secret tokens of the reason."""
         decider = game.decision_player()
+        if game.window is not None and game.pending is not None:
+            decider = self.player if self.player in game.window["pending"] else " and ".join(game.pending["players"])
         if decider is not None and decider != self.player and game.result is None:
             return ex._replace(legal=False, reason=f"{decider} decides now: only they may ask about "
                                "their moves", at=None, checks=[])

@@ -351,8 +351,8 @@ def cmd_explain(args: argparse.Namespace) -> int:
     from .interpreter.visibility import observer
     r = _load(args.file, args.root)
     game = _load_state(r, args.state)
-    try:
-        ex = game.explain(args.action)
+    try:  # in a `simultaneously`, about the move of the player who asks
+        ex = game.explain(args.action, player=args.player if game.window is not None else None)
     except IllegalAction as err:
         raise CliError(f"error: {err.message}", 2) from None
     if not args.all:

@@ -198,3 +198,25 @@ def test_play_never_takes_back_a_choice_once_the_others_choices_are_shown(tmp_pa
     assert res.returncode == 0, res.stderr
     assert "cannot take it back: you have seen what came after it" in res.stdout
     assert "Traceback" not in res.stderr
+
+
+def test_legal_and_explain_as_a_player_in_a_window(tmp_path, capsys):
+    """`legal --player P` and `explain --player P` in a `simultaneously`: P's own moves while P
+    is still to choose; once P has chosen, who is still to choose and nothing of their moves."""
+    from pathlib import Path
+
+    from regelwerk.cli import main
+
+    goof = Path(__file__).resolve().parent.parent / "rulesets" / "examples" / "goofspiel.rules"
+    g = regelwerk.load(goof).new_game(options={"cards": 3}, seed=2)
+    g.apply("play_card(3)", player="Ann")
+    state = tmp_path / "s.json"
+    state.write_text(json.dumps(g.to_json()), encoding="utf-8")
+    assert main(["legal", str(goof), "--state", str(state), "--player", "Bob"]) == 0
+    assert capsys.readouterr().out.splitlines() == ["play_card(1)", "play_card(2)", "play_card(3)"]
+    assert main(["legal", str(goof), "--state", str(state), "--player", "Ann"]) == 0
+    assert capsys.readouterr().out.splitlines() == ["Bob decides now; as Ann sees it:"]
+    assert main(["explain", str(goof), "--state", str(state), "play_card(2)", "--player", "Bob"]) == 0
+    assert capsys.readouterr().out.startswith("play_card(2) is legal")
+    assert main(["explain", str(goof), "--state", str(state), "play_card(2)", "--player", "Ann"]) == 1
+    assert "Bob decides now: only they may ask" in capsys.readouterr().out
