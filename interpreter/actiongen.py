@@ -12,7 +12,6 @@
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
@@ -21,9 +20,9 @@ from ..dsl import ast as A
 from ..dsl.ast import iter_nodes
 from ..dsl.check import suspends
 from ..dsl.types import RANGE, Elem, SetOf
+from . import pytree
 from .blocks import BlockBuilder, action_preconditions, names_in, param_types
 from .codegen import CodeGen
-from .codetext import code_only, sub_code
 from .hoist import Hoister, parts
 from .library import LIBRARY
 from .memo import level_key, plain_type
@@ -41,15 +40,15 @@ class ActionSource:
     effect: str | None
     block: int | None
     requires: list[A.RequireStmt]
-    enum_body: list[str]  # the body of `enum`, for a block to inline where it offers the action
+    enum_size: int  # lines of `enum`: a block copies a short one where it offers the action
     abandonable: bool = False  # its body can `abandon`: the engine keeps a way back
-    effect_body: list[str] | None = None  # the body of `effect`, for a block to play a move in place
+    effect_size: int | None = None  # lines of `effect`, a function: a block plays a short one in place
 
     @property
     def plays_in_place(self) -> bool:
         """A plain move (its effect a function: no decision inside, no `abandon`) is played by
         the block that offered it (machine.py), which `apply` hands it to (game.py)."""
-        return self.effect_body is not None and not self.abandonable
+        return self.effect_size is not None and not self.abandonable
 
 
 MAX_MOVES = 100_000  # bindings of one action made in advance
@@ -257,13 +256,16 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
         f"    {held} = frozenset({g.var(var)}.values())" for var, held in g.enum_sets.items()] + (
         [f"    {memo_table} = {{}}"] if memo_table else [])
     g.enum_memo, g.enum_sets, g.still = None, {}, False
-    lines = rows_hoisted(lines, len(pnames), g.fresh, g.complete_tables)
-    enum_body = list(lines)
+    # on the tree, once the program is parsed (codegen.CodeGen.finish)
+    count = len(pnames)
+    g.tree_passes.setdefault(f"AE_{aid}", []).append(
+        lambda fn: pytree.hoist_rows(fn, count, g.fresh, g.complete_tables))
+    enum_size = len(lines)
     g.function(f"AE_{aid}", ["out"], lines)
     # the same search, stopping at the first legal move: possible(action) asks only that
-    found = [line[: len(line) - len(line.lstrip())] + "return True"
-             if "out.append(" in line or (rows and f"{rows}.append(" in line) else line for line in lines]
-    g.function(f"AA_{aid}", [], found + ["    return False"])
+    lists = ("out", rows) if rows else ("out",)
+    g.function(f"AA_{aid}", [], ["    " + g.inline(pytree.Inline("any", f"AE_{aid}", lists=lists)),
+                                 "    return False"])
 
     # check(G, *args): domain membership, then requires in source order
     lines = []
@@ -305,7 +307,7 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
     g.function(f"AX_{aid}", pnames, lines)
 
     # effect: a function, or a block when the body can stop for a decision
-    effect = block = effect_body = None
+    effect = block = effect_size = None
     if suspends(tuple(rest), model.suspends):
         lets = [s for s in pre if isinstance(s, A.LetStmt)]
         params = [p.name for p in a.params]
@@ -318,13 +320,13 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
             if isinstance(s, A.LetStmt):
                 g.stmt(s, fsc, lines, "    ")
         g.stmts(tuple(rest), fsc, lines, "    ")
-        effect_body = list(lines)
+        effect_size = len(lines)
         lines.append("    return False")
         g.function(f"AF_{aid}", pnames, lines)
         effect = f"AF_{aid}"
     abandonable = any(isinstance(n, A.AbandonStmt) for n in iter_nodes(a.body))
-    return ActionSource(f"AE_{aid}", f"AA_{aid}", f"AC_{aid}", f"AX_{aid}", effect, block, requires, enum_body,
-                        abandonable, effect_body)
+    return ActionSource(f"AE_{aid}", f"AA_{aid}", f"AC_{aid}", f"AX_{aid}", effect, block, requires, enum_size,
+                        abandonable, effect_size)
 
 
 def _is_simple(code: str) -> bool:
@@ -352,35 +354,3 @@ def frozen_table(g: CodeGen, node: A.Node, param: str) -> str | None:
             v = v[f]
         table[k] = _hashable(v)
     return g.const(table, "FK")
-
-
-_ROW = re.compile(r"\b(_[A-Z]+\d+)\[(p\d+)\]\[")  # a constant of the program indexed first by a parameter
-
-
-def rows_hoisted(lines: list[str], params: int, fresh: Any, complete: set[str]) -> list[str]:
-    """Inside the loop over parameter i, a table indexed first by an outer parameter
-    (`_T13[p0][p1]`: breakthrough's neighbour table; `_M14[p0][p1]`: the moves) has the same
-    row in every round: it is looked up once, before the loop. Only `complete` tables qualify:
-    made for every value of their arguments' types, so every value of the parameter is a key."""
-    for i in range(params - 1, 0, -1):
-        head = next((k for k, line in enumerate(lines) if line.lstrip().startswith(f"for p{i} in ")), None)
-        if head is None:
-            continue
-        ind = len(lines[head]) - len(lines[head].lstrip())
-        end = head + 1
-        while end < len(lines) and len(lines[end]) - len(lines[end].lstrip()) > ind:
-            end += 1
-        outer = {f"p{j}" for j in range(i)}
-        rows: dict[tuple[str, str], str] = {}
-        for k in range(head + 1, end):
-            for table, param in _ROW.findall(code_only(lines[k])):
-                if param in outer and table in complete and (table, param) not in rows:
-                    rows[(table, param)] = fresh("row")
-        if not rows:
-            continue
-        rename = {f"{table}[{param}][": f"{row}[" for (table, param), row in rows.items()}
-        pattern = re.compile("|".join(re.escape(old) for old in rename))
-        for k in range(head + 1, end):
-            lines[k] = sub_code(pattern, lambda m, names=rename: names[m[0]], lines[k])
-        lines[head:head] = [f"{' ' * ind}{row} = {table}[{param}]" for (table, param), row in rows.items()]
-    return lines

@@ -15,8 +15,8 @@ constants of the program.
 
 from __future__ import annotations
 
+import ast
 import itertools
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,11 +41,12 @@ from ..dsl.types import (
     Type,
     is_finite,
 )
-from .codetext import code_only
+from . import pytree
 from .errors import RuleFailure
 from .hoist import Hoister, names
 from .library import LIBRARY
 from .memo import MemoKey, memo_keys, plain_type
+from .pytree import PLACEHOLDER, Inline
 from .runtime import CALL_WORK
 
 MAX_TABLE = 50_000  # entries in one precomputed table of a library function
@@ -55,14 +56,6 @@ MAX_INLINE_INDENT = 14  # inline loops no deeper: CPython allows 20 nested block
 MAX_INLINE_DEPTH = 3  # definitions inlined into definitions inlined into ...
 MAX_INLINE_NODES = 60  # a definition this small (in expression nodes) is inlined where evaluated
 LOOP_KINDS = ("any", "all", "count", "sum", "max", "min", "first", "streak")
-_PREAMBLE = (
-    (re.compile(r"\bV\b"), "    V = G.vars"),
-    (re.compile(r"\bK\b"), "    K = G.consts"),
-    (re.compile(r"\bJ\b"), "    J = G.journal"),
-    (re.compile(r"\b_cur\b"), "    _cur = G.current"),
-)
-_STABLE = re.compile(r"\b_sv(\d+)\b")
-_KONST = re.compile(r"\b_kc(\d+)\b")  # a constant or option, bound once per function
 
 
 def _targets(model: Model) -> list[A.Target]:
@@ -148,6 +141,10 @@ class CodeGen:
         self.enum_memo: dict[str, str] | None = None
         self.enum_sets: dict[str, str] = {}  # state map -> the local holding its values as a set
         self.const_ids: dict[str, int] = {}  # constant or option -> i of its local _kc<i>
+        self.inlines: list[Inline] = []  # what each placeholder `__inline__(n)` copies (machine.py)
+        self.hosts: list[str] = []  # the functions holding placeholders
+        self._pending_inlines = False
+        self.tree_passes: dict[str, list] = {}  # function name -> passes over its tree (finish)
         self.data_names = {n: f"_D{i}" for i, n in enumerate(model.data)}
         for n, py in self.data_names.items():
             self.constants[py] = model.data_values.get(n)
@@ -993,23 +990,106 @@ class CodeGen:
         return len(self.spans) - 1
 
     def function(self, name: str, params: list[str], body_lines: list[str]) -> None:
-        """Emit `def name(G, *params)` with the bindings its body uses (state, constants,
-        journal, current player, maps bound once)."""
-        body = body_lines or ["    pass"]
-        text = code_only("\n".join(body))
-        head = [f"def {name}({', '.join(['G'] + params)}):"]
-        stable = sorted({int(i) for i in _STABLE.findall(text)})
-        konst = sorted({int(i) for i in _KONST.findall(text)})
-        for pattern, line in _PREAMBLE:
-            if pattern.search(text) or (line.endswith("G.vars") and stable) or (line.endswith("G.consts") and konst):
-                head.append(line)
-        names = list(self.m.vars)
-        head.extend(f"    _sv{i} = V[{names[i]!r}]" for i in stable)
-        knames = list(self.const_ids)
-        head.extend(f"    _kc{i} = K[{knames[i]!r}]" for i in konst)
-        self.lines.extend(head)
-        self.lines.extend(body)
+        """Write `def name(G, *params)`; the bindings its body reads (state, constants, journal,
+        current player, maps bound once) are added on the tree (`finish`)."""
+        if self._pending_inlines:  # its body copies other functions' bodies (pytree.expand)
+            self.hosts.append(name)
+            self._pending_inlines = False
+        self.lines.append(f"def {name}({', '.join(['G'] + params)}):")
+        self.lines.extend(body_lines or ["    pass"])
         self.lines.append("")
+
+    def inline(self, spec: Inline) -> str:
+        """The placeholder statement for a copy of another function's body (pytree.expand),
+        in the body of the next function written."""
+        self.inlines.append(spec)
+        self._pending_inlines = True
+        return f"{PLACEHOLDER}({len(self.inlines) - 1})"
+
+    def lines_of_text(self) -> list[str]:
+        """The program's text by line: the tree's nodes keep these line numbers, and a line's
+        `# @S<n>` mark says which rule statement it belongs to (interpreter/locate.py)."""
+        return self.lines + [""]
+
+    def finish(self) -> ast.Module:
+        """The program's text as a tree, with every change made on the tree: the passes asked
+        for (`tree_passes`), the placeholders expanded, dead `pc` stores dropped, and each
+        function's bindings at its top."""
+        module = pytree.parse("\n".join(self.lines) + "\n")
+        fns = pytree.functions(module)
+        for name, passes in self.tree_passes.items():
+            for p in passes:
+                p(fns[name])
+        self._names_of: dict[str, set[str]] = {}
+        for name in self.hosts:
+            pytree.expand(fns[name], self.inlines, fns, self.prepare_inline)
+            if name.startswith("B_"):
+                pytree.drop_dead_pc(fns[name])
+        for fn in fns.values():
+            self.prologue(fn)
+        return module
+
+    def _names(self, fn: ast.FunctionDef) -> set[str]:
+        """The names `fn`'s body uses, worked out once per function copied from."""
+        used = self._names_of.get(fn.name)
+        if used is None:
+            used = self._names_of[fn.name] = pytree.names_read(fn.body)
+        return used
+
+    def prologue(self, fn: ast.FunctionDef) -> None:
+        """Bind at the function's top what its body reads: `V`, `K`, `J`, `_cur`, the frame's
+        locals `L`, and each state variable or constant bound once (`_sv<i>`, `_kc<i>`)."""
+        used = pytree.names_read(fn.body)
+        stable = sorted(int(n[3:]) for n in used if n.startswith("_sv") and n[3:].isdigit())
+        konst = sorted(int(n[3:]) for n in used if n.startswith("_kc") and n[3:].isdigit())
+        B = pytree.binding
+        head = []
+        if "L" in used and any(a.arg == "F" for a in fn.args.args):
+            head.append(B("L", "F", 2))
+        if "V" in used or stable:
+            head.append(B("V", "G", attr="vars"))
+        if "K" in used or konst:
+            head.append(B("K", "G", attr="consts"))
+        if "J" in used:
+            head.append(B("J", "G", attr="journal"))
+        if "_cur" in used:
+            head.append(B("_cur", "G", attr="current"))
+        names, knames = list(self.m.vars), list(self.const_ids)
+        head += [B(f"_sv{i}", "V", names[i]) for i in stable]
+        head += [B(f"_kc{i}", "K", knames[i]) for i in konst]
+        fn.body[:0] = [pytree.located(h, fn) for h in head]
+
+    def prepare_inline(self, spec: Inline, source: ast.FunctionDef) -> list[ast.stmt]:
+        """A copy of `source`'s body made fit for the place it is copied to (pytree.Inline)."""
+        body = source.body
+        if spec.kind == "any":
+            body = pytree.renamed(body, {})
+            pytree.appends_to_returns(body, spec.lists)
+            return body
+        if spec.kind == "effect" and body and isinstance(body[-1], ast.Return):
+            body = body[:-1]  # the effect's `return False`: the block goes on instead
+        if not body:
+            return []
+        used = self._names(source)
+        mapping = {"_cur": "_mover"}
+        head: list[ast.stmt] = []
+        where = body[0]
+        if spec.kind == "enum":
+            mapping["out"] = "legal"
+            stable = set(self.stable.values())  # maps no statement replaces: bound at the block's top
+            names = list(self.m.vars)
+            for i in sorted(int(n[3:]) for n in used if n.startswith("_sv") and n[3:].isdigit()):
+                if i not in stable:  # a move may replace it: read where the listing starts
+                    mapping[f"_sv{i}"] = f"_se{i}"
+                    head.append(pytree.located(pytree.binding(f"_se{i}", "V", names[i]), where))
+        if "_cur" in used:
+            head.append(pytree.located(pytree.binding("_mover", "G", attr="current"), where))
+        body = pytree.renamed(body, mapping)
+        if spec.kind == "enum" and pytree.has_bare_return(body):  # a precondition fails: leave
+            pytree.returns_to_breaks(body)
+            loop = ast.While(ast.Constant(True), [*body, ast.Break()], [])
+            body = [pytree.located(loop, where)]
+        return head + body
 
 
 def _may_hold_dict(t: Type) -> bool:

@@ -13,6 +13,7 @@ of options, the start values of the state, the scores.
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -106,11 +107,16 @@ class Program:
     step_heads: dict[str, dict] = field(default_factory=dict, repr=False)  # rule key -> fixed step part
     move_texts: dict[int, str] = field(default_factory=dict, repr=False)  # id(table move) -> its text
     rules: dict[str, dict] = field(default_factory=dict)  # rule key -> provenance for traces
-    source: str = ""
+    tree: ast.Module | None = field(default=None, repr=False)  # the code that runs (codegen.CodeGen.finish)
     namespace: dict = field(default_factory=dict)
     facts: ModelFacts | None = field(default=None, repr=False)  # every CodeGen of the program shares them
     _exprs: dict[int, Any] = field(default_factory=dict, repr=False)
     _consts: dict[str, dict] = field(default_factory=dict, repr=False)
+
+    @property
+    def source(self) -> str:
+        """The program as Python text (`ast.unparse` of what runs), for reading and debugging."""
+        return ast.unparse(self.tree) if self.tree is not None else ""
 
     # ------------------------------------------------------------------ what a game asks
     def expr(self, node: A.Node, scope: tuple[str, ...] = ()) -> Any:
@@ -388,11 +394,12 @@ def compile_model(model: Model, record: bool, identity: Identity) -> Program:
                              set(hook_src), builder.phase_labels)
     block_names = [machine.build(bid) for bid in range(len(builder.blocks))]
 
-    prog.source = "\n".join(g.lines) + "\n"
+    module = g.finish()
+    prog.tree = module
     prog.move_texts = g.move_texts
     ns = _namespace(prog, g)
-    ns["_SOURCE_LINES"] = prog.source.split("\n")  # where a Python error was raised (locate.py)
-    code = compile(prog.source, f"<regelwerk:{model.title}>", "exec")
+    ns["_SOURCE_LINES"] = g.lines_of_text()  # where a Python error was raised (locate.py)
+    code = compile(module, f"<regelwerk:{model.title}>", "exec")
     exec(code, ns)  # generated from the checked AST only; see the module docstring
     prog.blocks = builder.blocks
     prog.block_fns = [ns[n] for n in block_names]
@@ -448,9 +455,9 @@ def _namespace(prog: Program, g: CodeGen) -> dict[str, Any]:
 def _compile_one(prog: Program, g: CodeGen, name: str, label: str) -> Any:
     ns = {**prog.namespace, **g.constants}
     ns["SPANS"] = g.spans
-    source = "\n".join(g.lines) + "\n"
-    ns["_SOURCE_LINES"] = source.split("\n")
-    exec(compile(source, f"<regelwerk:{label}>", "exec"), ns)
+    module = g.finish()
+    ns["_SOURCE_LINES"] = g.lines_of_text()
+    exec(compile(module, f"<regelwerk:{label}>", "exec"), ns)
     return ns[name]
 
 

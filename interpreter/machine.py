@@ -16,23 +16,16 @@ calls without hooks, and no trace calls in the untraced variant.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from ..dsl import ast as A
 from . import ir
 from .codegen import CodeGen
-from .codetext import code_only, sub_code
 from .game import SKIPPED_PLAY_WORK
+from .pytree import Inline
 from .recording import EVENTS, KEY, auto_step_code, kept_close_code
 from .runtime import CALL_WORK
 
-_CURRENT = re.compile(r"\b_cur\b")  # an inlined body's own binding of `current`, renamed so
-# the block (whose `current` changes as it runs) binds none at its top
-_LOCALS = re.compile(r"\bL\b")
-_STABLE_VAR = re.compile(r"\b_sv(\d+)\b")  # a state variable bound once (codegen.CodeGen.var)
-_SET_PC = re.compile(r"^( *)pc = \d+$")
-_OUT = re.compile(r"\bout\.append\(")  # an enumeration's own list, renamed where it is inlined
 MAX_INLINE = 40  # lines of an action's enumeration inlined where a block offers it
 
 
@@ -47,23 +40,6 @@ def _target(op: ir.Op) -> int | None:
         case ir.ForNext(_, _, end) | ir.CountNext(_, end):
             return end
     return None  # a play's `pass_to` is reached only by a decision (a pass)
-
-
-def _without_dead_pc(lines: list[str]) -> list[str]:
-    """Drop `pc = k` when the next statement at the same indentation sets `pc` again (a move's
-    round trip passes through several ops' ends): nothing between reads it."""
-    out: list[str] = []
-    for i, line in enumerate(lines):
-        m = _SET_PC.match(line)
-        if m:
-            j = i + 1
-            while j < len(lines) and lines[j].strip().startswith("#"):
-                j += 1
-            nxt = _SET_PC.match(lines[j]) if j < len(lines) else None
-            if nxt and nxt.group(1) == m.group(1):
-                continue
-        out.append(line)
-    return out
 
 
 class MachineBuilder:
@@ -97,9 +73,6 @@ class MachineBuilder:
             self.op(k, op, body, "            ")
             lines.extend(body)
         self.g.in_block = False
-        lines = _without_dead_pc(lines)
-        if any(_LOCALS.search(code_only(line)) for line in lines):  # the frame's locals, when some op keeps any
-            lines.insert(0, "    L = F[2]")
         self.g.function(name, ["F", "m=None"], lines)
         return name
 
@@ -381,17 +354,14 @@ class MachineBuilder:
             if len(actions) > 1:
                 out.append(f"{inner}{'if' if i == 0 else 'elif'} m[0] == {action!r}:")
                 inner += "    "
-            body = src.effect_body
             params = len(self.g.m.actions[action].params)
-            if len(body) > MAX_INLINE:
+            if src.effect_size > MAX_INLINE:
                 out.append(f"{inner}if {src.effect}(G, *m[1]):")
                 out.append(f"{inner}    return True")
                 continue
             if params:
                 out.append(f"{inner}{', '.join(f'p{j}' for j in range(params))}, = m[1]")
-            if any(_CURRENT.search(code_only(line)) for line in body):
-                out.append(f"{inner}_mover = G.current")
-            out.extend(inner + sub_code(_CURRENT, "_mover", line[4:]) for line in body)
+            out.append(inner + self.g.inline(Inline("effect", src.effect)))
         out.append(f"{ind}    except _RULE_ERRORS as err:")
         out.append(f"{ind}        raise G._action_failure(m, err) from err")
         if self.record:  # the move's step (Game._take_recorded opened it) ends with its effect
@@ -404,37 +374,10 @@ class MachineBuilder:
         """List an action's legal moves into `legal`: its enumerate function's body, inlined
         when short (one call less per decision), else a call."""
         src = self.actions[action]
-        body = src.enum_body
-        if len(body) > MAX_INLINE:
+        if src.enum_size > MAX_INLINE:
             out.append(f"{ind}{src.enum}(G, legal)")
-            return
-        if any(_CURRENT.search(code_only(line)) for line in body):
-            out.append(f"{ind}_mover = G.current")
-        body = self.bound_here(body, out, ind)
-        leaves = any(line.strip() == "return" for line in body)
-        if leaves:
-            out.append(f"{ind}while True:  # {action}: one pass; a failed precondition breaks out")
-        for line in body:  # a precondition before every loop fails with `return`: leave instead
-            line = sub_code(_CURRENT, "_mover", sub_code(_OUT, "legal.append(", line))
-            if line.strip() == "return":
-                line = line.replace("return", "break")
-            out.append(ind + (line if leaves else line[4:]))
-        if leaves:
-            out.append(f"{ind}    break")
-
-    def bound_here(self, body: list[str], out: list[str], ind: str) -> list[str]:
-        """An enumeration binds the variables it reads once (`CodeGen.still`); inlined into a
-        block, whose moves change them, those that a write may replace are bound where the
-        listing starts, as `_se<i>`, instead of at the block's top."""
-        stable = set(self.g.stable.values())
-        names = list(self.g.m.vars)
-        here = sorted({int(i) for line in body for i in _STABLE_VAR.findall(code_only(line))} - stable)
-        for i in here:
-            out.append(f"{ind}_se{i} = V[{names[i]!r}]")
-        if not here:
-            return body
-        return [sub_code(_STABLE_VAR, lambda m: f"_se{m[1]}" if int(m[1]) in here else m[0], line)
-                for line in body]
+        else:  # codegen.CodeGen.prepare_inline: into `legal`, leaving where a precondition fails
+            out.append(ind + self.g.inline(Inline("enum", src.enum)))
 
     def event(self, ev: str, out: list[str], ind: str) -> None:
         """Traced only: note an event in the open step of this block's rule (opened if need be).

@@ -44,35 +44,49 @@ def test_preconditions_share_a_part_but_not_across_a_name_bound_anew():
 
 
 def test_a_table_row_of_an_outer_parameter_is_looked_up_once_per_round():
-    """interpreter/actiongen.rows_hoisted: `_T3[p0][p1]` inside the loop over p1 reads the same
-    row of `_T3` in every round; outside that loop (and for an inner parameter) nothing moves."""
-    from regelwerk.interpreter.actiongen import rows_hoisted
+    """interpreter/pytree.hoist_rows: `T[p0][p1]` inside the loop over p1 reads the same row of
+    `T` in every round; outside that loop (and for an inner parameter) nothing moves, and a
+    text that looks like code is a constant no pass reaches."""
+    import ast
 
-    names = iter(f"_row{i}" for i in range(10))
-    lines = ["    for p0 in _E1:",
-             "        if _T3[p0][p0] is None:",
-             "            continue",
-             "        for p1 in _E2:",
-             "            x = _T3[p0][p1]",
-             "            out.append(_M4[p0][p1])",
-             "            y = _T3[p1][p0]",
-             "    z = 1"]
-    assert rows_hoisted(list(lines), 2, lambda _prefix: next(names), {"_T3", "_M4"}) == [
-        "    for p0 in _E1:",
-        "        if _T3[p0][p0] is None:",
-        "            continue",
-        "        _row0 = _T3[p0]",
-        "        _row1 = _M4[p0]",
-        "        for p1 in _E2:",
-        "            x = _row0[p1]",
-        "            out.append(_row1[p1])",
-        "            y = _T3[p1][p0]",
-        "    z = 1"]
+    from regelwerk.interpreter import pytree
+
+    source = """
+def AE(G, out):
+    for p0 in E1:
+        if T[p0][p0] is None:
+            continue
+        for p1 in E2:
+            x = T[p0][p1]
+            out.append(M[p0][p1])
+            y = T[p1][p0]
+            G.note_log('T[p0][p1]')
+    z = 1
+"""
+
+    def hoisted(complete: set[str]) -> str:
+        names = iter(f"row{i}" for i in range(10))
+        fn = pytree.functions(pytree.parse(source))["AE"]
+        pytree.hoist_rows(fn, 2, lambda _prefix: next(names), complete)
+        return ast.unparse(fn)
+
+    assert hoisted({"T", "M"}) == ast.unparse(ast.parse("""
+def AE(G, out):
+    for p0 in E1:
+        if T[p0][p0] is None:
+            continue
+        row0 = T[p0]
+        row1 = M[p0]
+        for p1 in E2:
+            x = row0[p1]
+            out.append(row1[p1])
+            y = T[p1][p0]
+            G.note_log('T[p0][p1]')
+    z = 1
+"""))
     # a table filled as it is used (a memo) may lack a row: it is not looked up ahead
-    assert rows_hoisted(list(lines), 2, lambda _prefix: next(names), {"_M4"})[3:6] == [
-        "        _row2 = _M4[p0]",
-        "        for p1 in _E2:",
-        "            x = _T3[p0][p1]"]
+    only_m = hoisted({"M"})
+    assert "row0 = M[p0]" in only_m and "x = T[p0][p1]" in only_m and "T[p0]\n" not in only_m
 
 
 NESTED = """players X, O

@@ -273,7 +273,7 @@ def test_a_600000_item_list_is_refused_at_once_and_located():
 def test_a_long_text_comment_or_gap_is_read_in_little_memory(filler: str):
     """Before: a 1.9 MB `log` text cost 539 MB to check (the lexer's regular expression kept a
     backtracking point per character), 240,000 comment lines 195 MB, 1.9 million blank lines
-    820 MB; the traced program of the log text 284 MB more (interpreter/codetext.py's scan of
+    820 MB; the traced program of the log text 284 MB more (a since removed regex scan of
     the generated code). Now a few times the text's size."""
     body = {"text": "    log \"" + "x" * 1_900_000 + "\"\n",
             "comments": "    # c\n" * 240_000,
