@@ -15,6 +15,7 @@ import stat
 from pathlib import Path
 
 MAX_DATA_BYTES = 5_000_000
+MAX_SOURCE_BYTES = 2_000_000  # a .rules file
 
 
 class FileRefused(Exception):

@@ -22,12 +22,9 @@ from . import ast as A
 from . import sugar
 from .ast import iter_nodes as iter_nodes  # re-exported: walks used to live here
 from .brackets import OPENING, brackets
+from .cache import cache_folder
 from .diagnostics import Diagnostic, RulesError
-from .sources import MAX_SOURCE_BYTES as MAX_SOURCE_BYTES
-from .sources import _cache_folder
-from .sources import _parse_cached as _parse_cached
-from .sources import parse_file as parse_file
-from .sources import read_rules as read_rules
+from .files import MAX_SOURCE_BYTES
 from .syntax_hints import hint
 
 MAX_NESTING = 60
@@ -51,7 +48,7 @@ def _parser() -> Lark:
     grammar = (Path(__file__).with_name("regelwerk.lark")).read_text(encoding="utf-8")
     options = dict(parser="lalr", lexer="contextual", postlex=_RulesIndenter(), propagate_positions=True,
                    maybe_placeholders=True, start=["start", "action_text"])
-    folder = _cache_folder()
+    folder = cache_folder()
     if folder is None:
         return Lark(grammar, **options)
     import hashlib

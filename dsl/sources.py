@@ -10,10 +10,9 @@ import functools
 from pathlib import Path
 
 from . import ast as A
+from .cache import cache_folder
 from .diagnostics import Diagnostic, RulesError
-from .files import BadEncoding, FileRefused, read_text
-
-MAX_SOURCE_BYTES = 2_000_000
+from .files import MAX_SOURCE_BYTES, BadEncoding, FileRefused, read_text
 
 
 def parse_text(text: str, path: str = "<text>") -> A.Module:
@@ -21,24 +20,6 @@ def parse_text(text: str, path: str = "<text>") -> A.Module:
     from .parse import parse_text as parse
 
     return parse(text, path)
-
-
-def _cache_folder() -> Path | None:
-    """A writable folder for the parser cache, or None (then the parser is built each time)."""
-    import os
-
-    base = os.environ.get("REGELWERK_CACHE")
-    if base == "":
-        return None
-    if base is None:
-        xdg = os.environ.get("XDG_CACHE_HOME")
-        base = os.path.join(xdg, "regelwerk") if xdg else os.path.join(os.path.expanduser("~"), ".cache", "regelwerk")
-    folder = Path(base)
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return None
-    return folder if os.access(folder, os.W_OK) else None
 
 
 def parse_file(path: str | Path) -> A.Module:
@@ -74,7 +55,7 @@ def _parse_cached(text: str, path: str) -> A.Module:
     import os
     import pickle
 
-    folder = _cache_folder()
+    folder = cache_folder()
     if folder is None:
         return parse_text(text, path)
     key = hashlib.sha256(f"{_parser_version()}\0{path}\0{text}".encode()).hexdigest()[:32]

@@ -45,9 +45,9 @@ from . import pytree
 from .errors import RuleFailure
 from .hoist import Hoister, names
 from .library import LIBRARY
+from .limits import CALL_WORK
 from .memo import MemoKey, memo_keys, plain_type
 from .pytree import PLACEHOLDER, Inline
-from .runtime import CALL_WORK
 
 MAX_TABLE = 50_000  # entries in one precomputed table of a library function
 _WRITES = (A.SetStmt, A.AddStmt, A.RemoveStmt, A.ClearStmt, A.MoveStmt, A.DrawStmt, A.ShuffleStmt)

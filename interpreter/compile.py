@@ -27,11 +27,13 @@ from .actiongen import generate_action
 from .blocks import BlockBuilder, is_chance_let, param_types, prov_info, require_texts
 from .boards import Boards
 from .codegen import CodeGen, ModelFacts, model_facts
-from .errors import Abandoned, BudgetExceeded, EngineError, RuleFailure
+from .errors import RULE_ERRORS, Abandoned, BudgetExceeded, EngineError, RuleFailure
 from .library import LIBRARY
+from .limits import WORK_BUDGET
 from .locate import plain
 from .machine import MachineBuilder
 from .memo import state_free
+from .moves import Action
 from .reads import state_reads, trigger_watch
 from .runtime import MISSING, RUNTIME, make_order, seq_by
 from .stdlib.graph import Graph
@@ -201,7 +203,6 @@ class _ConstHolder:
     """Enough of a Game for evaluating options and constants before a game exists."""
 
     def __init__(self, prog: Program):
-        from .game import WORK_BUDGET
 
         self.prog = prog
         self.vars: dict = {}
@@ -427,7 +428,6 @@ def compile_model(model: Model, record: bool, identity: Identity) -> Program:
 
 def _namespace(prog: Program, g: CodeGen) -> dict[str, Any]:
     """What generated code can see: the runtime helpers, the library, and nothing else."""
-    from .game import _RULE_ERRORS, Action
 
     ns: dict[str, Any] = {
         **RUNTIME,
@@ -440,7 +440,7 @@ def _namespace(prog: Program, g: CodeGen) -> dict[str, Any]:
         "RuleFailure": RuleFailure,
         "BudgetExceeded": BudgetExceeded,
         "Abandoned": Abandoned,
-        "_RULE_ERRORS": _RULE_ERRORS,  # a move played in place fails as the move (machine.py)
+        "_RULE_ERRORS": RULE_ERRORS,  # a move played in place fails as the move (machine.py)
         "_seq": seq_by(prog.boards.order),
         "E": prog.elements,
         "SPANS": g.spans,

@@ -51,3 +51,9 @@ class BudgetExceeded(EngineError):
 
 class SaveError(EngineError):
     """A saved game that cannot be loaded (corrupt, wrong ruleset, newer format)."""
+
+
+# Python's own errors that generated rule code can raise: each is the rule's failure, located
+# and said in the rule author's words (locate.py), never a traceback
+RULE_ERRORS = (KeyError, IndexError, TypeError, ValueError, ZeroDivisionError, AttributeError,
+               RecursionError, OverflowError, MemoryError)

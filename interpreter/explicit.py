@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from .errors import Abandoned, EngineError, IllegalAction
+from .errors import EngineError, IllegalAction
 from .moves import Action, same_value
 from .values import value_text
 
@@ -177,43 +177,6 @@ def _index(game: Any, move: Action, player: str) -> int:
     raise IllegalAction(f"{move}: {game.explain(move, player).reason}")
 
 
-def node_from_json(j: Any, game: Any, path: str) -> ChanceNode | None:
-    """A saved chance node, worked out again by replaying its move: a save names only the
-    move, the decision and the outcomes chosen, never a chance event that could disagree."""
-    from .errors import SaveError
-    from .moves import parse_action
-    from .saves import check_pending
-
-    if j is None:
-        return None
-    if not game.explicit:
-        raise SaveError(f"{path}: a chance node in a game without explicit chance")
-    if not isinstance(j, dict) or not isinstance(j.get("fed"), list) \
-            or any(type(i) is not int or i < 0 for i in j["fed"]):
-        raise SaveError(f"{path}: expected {{move, phase, pending, fed: [outcome numbers]}}")
-    try:
-        move = None if j.get("move") is None else parse_action(str(j["move"]))
-    except IllegalAction as err:
-        raise SaveError(f"{path}.move: {err.message}") from None
-    phase = j.get("phase")
-    if phase is not None and phase not in game.prog.phase_labels:
-        raise SaveError(f"{path}.phase: {phase!r} is not a top-level phase")
-    pending = check_pending(j.get("pending"), game, f"{path}.pending")
-    if (move is None) != (pending is None):
-        raise SaveError(f"{path}: a move needs the decision it answers, the start none")
-    probe = game.clone()
-    probe.pending, probe.chance_node = None, None
-    try:
-        advance(probe, move, phase, pending, tuple(j["fed"]))
-    except (IllegalAction, EngineError) as err:
-        raise SaveError(f"{path}: the move cannot be replayed: {err}") from None
-    except Abandoned:
-        raise SaveError(f"{path}: the move was taken back") from None
-    if probe.chance_node is None:
-        raise SaveError(f"{path}: the move needs no further outcome: not a chance node")
-    return probe.chance_node
-
-
 # ---------------------------------------------------------------------- history
 def remember(game: Any, entry: tuple) -> None:
     """Add an entry to the history, a linked list of (earlier, entry) pairs: appending and
@@ -231,31 +194,3 @@ def history(game: Any) -> list[tuple]:
     return out
 
 
-def dump_past(past: Any) -> list | None:
-    if past is None:
-        return None
-    out = []
-    cell = past
-    while cell is not None:
-        cell, entry = cell
-        out.append(list(entry))
-    out.reverse()
-    return out
-
-
-def load_past(j: Any, game: Any, path: str) -> Any:
-    from .errors import SaveError
-
-    if j is None:
-        return None
-    if not isinstance(j, list):
-        raise SaveError(f"{path}: expected a list of moves and chance outcomes")
-    cell = None
-    for n, e in enumerate(j):
-        ok = isinstance(e, list) and len(e) == 3 and (
-            (e[0] == "move" and e[1] in game.players and isinstance(e[2], str))
-            or (e[0] == "chance" and type(e[1]) is int and e[1] >= 0 and isinstance(e[2], str)))
-        if not ok:
-            raise SaveError(f"{path}[{n}]: expected [\"move\", player, text] or [\"chance\", number, text]")
-        cell = (cell, tuple(e))
-    return cell

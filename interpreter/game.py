@@ -1,6 +1,6 @@
 """The engine: one Game is one play of a compiled Program.
 
-Everything a game is lives in plain data on this object (interpreter/dynamic.py declares it):
+Everything a game is lives in plain data on this object (interpreter/saves.py declares it):
 the state store (`vars`), the current player and phase, the generator state (one int), the
 frames of the blocks that are running (block, pc, locals, rule) and the pending decision.
 That is why `clone` is a copy of dicts and `to_json` is a dump; no Python generator or closure
@@ -19,14 +19,22 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from . import explicit as _explicit
-from .dynamic import COPIED, DYNAMIC
-from .dynamic import copy_frames as _copy_frames
+from .errors import RULE_ERRORS as _RULE_ERRORS
 from .errors import Abandoned, BudgetExceeded, EngineError, IllegalAction, RuleFailure, SaveError
+from .limits import (
+    CALL_WORK,
+    MAX_TRIGGER_CHAIN,
+    SKIPPED_PLAY_WORK,
+    TIME_LIMIT,
+    WORK_BUDGET,
+    WORK_CHUNK,
+)
 from .locate import plain, statement_span
 from .moves import Action, as_action, parse_action, same_move, same_value
 from .recording import TraceRecorder, bindings_of, cooked_checks, raw_checks
-from .runtime import CALL_WORK, MISSING
-from .saves import game_from_json, game_to_json
+from .runtime import MISSING
+from .saves import COPIED, DYNAMIC, game_from_json, game_to_json
+from .saves import copy_frames as _copy_frames
 from .stdlib import rng
 from .values import decode, jsonable, value_text
 
@@ -36,21 +44,8 @@ if TYPE_CHECKING:  # compiling is done by the Ruleset; a game only runs what was
 
 __all__ = ["Action", "Explanation", "Game", "parse_action"]
 
-MAX_TRIGGER_CHAIN = 200
-# The work budget between two decisions: loop rounds and items gone over, counted by
-# generated code in chunks (so the count costs almost nothing); the clock is read only when a
-# chunk runs out. No bundled ruleset comes near either.
-WORK_BUDGET = 50_000_000
-WORK_CHUNK = 100_000
-# A `play` nobody can make costs this much: it listed every candidate move, so a flow that
-# offers only impossible moves (a game whose set-up never ran) stops after 5,000 such turns
-# in a row, in seconds, instead of after the time limit.
-SKIPPED_PLAY_WORK = 10_000
-TIME_LIMIT = 10.0
 PASS = Action("pass")
 _EMPTY_SEEN = "0" * 32  # the record of a player who has observed nothing yet (interpreter/infostate.py)
-_RULE_ERRORS = (KeyError, IndexError, TypeError, ValueError, ZeroDivisionError, AttributeError,
-                RecursionError, OverflowError, MemoryError)
 _CHECK_ERRORS = (RuleFailure, *_RULE_ERRORS)
 _new = object.__new__
 assert [f.name for f in COPIED] == ["vars", "frames"], "clone() copies exactly these two fields"
@@ -102,7 +97,7 @@ class Game(TraceRecorder):
         # traced: the plain actions apply() records and plays in one short path (_take_recorded),
         # each name with its compiled action
         self._recorded = {n: prog.actions[n] for n in prog.in_place} if prog.record and not self.tracking else {}
-        # the dynamic state (interpreter/dynamic.py lists it: clone, undo and saves follow it)
+        # the dynamic state (interpreter/saves.py lists it: clone, undo and saves follow it)
         self.vars: dict[str, Any] = {}
         self.current: str = players[0]
         self.phase: str | None = None

@@ -21,10 +21,9 @@ from typing import Any
 from ..dsl import ast as A
 from . import ir
 from .codegen import CodeGen
-from .game import SKIPPED_PLAY_WORK
+from .limits import CALL_WORK, SKIPPED_PLAY_WORK
 from .pytree import Inline
 from .recording import EVENTS, KEY, auto_step_code, kept_close_code
-from .runtime import CALL_WORK
 
 MAX_INLINE = 40  # lines of an action's enumeration inlined where a block offers it
 

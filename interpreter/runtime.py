@@ -7,11 +7,14 @@ containers, lists and sets are values that every change replaces.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..dsl.check import Model
+from .limits import MAX_BITS, MEMO_LIMIT
 from .locate import failure
 from .values import value_text
+
+if TYPE_CHECKING:
+    from ..dsl.check import Model
 
 MISSING = object()  # "no entry" in the journal: the key did not exist before the write
 
@@ -203,7 +206,6 @@ def _hashable(x: Any) -> Any:
     return x
 
 
-MAX_BITS = 4096  # a number in a rule is at most this many bits long
 
 
 def _mul(a: Any, b: Any) -> Any:
@@ -257,8 +259,6 @@ def _fz(value: Any) -> Any:
     return value
 
 
-MEMO_LIMIT = 50_000
-CALL_WORK = 1_000  # steps of work a procedure call costs (docs/api.md, runaway rules)
 
 
 def _memo(table: dict, fn: Any, *args: Any) -> Any:

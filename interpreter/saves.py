@@ -1,28 +1,239 @@
-"""Saves: a game as versioned, self-checking JSON, and back (design §5: save/load anywhere).
+"""What a game is, as data, and its save format: the one schema of the fields that change
+while a game is played, with their codecs (design §5: save/load anywhere).
 
-The fields are those of interpreter/dynamic.py, each written and read by its declaration;
-every one is checked on the way in and a bad one is named by its JSON path. The frames and the
-pending decision are checked against the compiled program, and the ruleset's invariants
-against the state, so a save of an impossible position is refused, not played.
+Clone, undo, roll-back (`abandon`) and save/load all walk `DYNAMIC`, so a new field is
+declared once here and every one of them handles it. Each field says how to copy its value
+for an independent game (`copy`), how to write it to JSON (`dump`) and how to read it back,
+checked, with a message naming the JSON path (`load`). The state store's one convention makes
+copies cheap: dicts (maps, records) are the only mutable containers; lists and sets are values
+that every change replaces. So a copy copies dicts and shares the rest.
 
-Version 3 adds the chance mode, the history and a chance node (interpreter/explicit.py);
-version-2 saves load with none. Version 2 names a block's slots by the pc of the op that makes
-them (`#4`); version 1 named them by a counter of the old compiler (`_p9`). A version-1 save is
-upgraded on load (`upgrade_v1`).
+A save is versioned, self-checking JSON. The frames and the pending decision are checked
+against the compiled program, the pending decision is worked out again from the rules, and the
+ruleset's invariants are checked against the state, so a save of an impossible position is
+refused, not played. Version 3 adds the chance mode, the history and a chance node
+(interpreter/explicit.py); version-2 saves load with none; version 4 an open
+`simultaneously`. Version 2 names a block's slots by the pc of the op that makes them (`#4`);
+version 1 named them by a counter of the old compiler (`_p9`). A version-1 save is upgraded on
+load (`upgrade_v1`).
 """
 
 from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .dynamic import DYNAMIC
-from .errors import EngineError, SaveError
+from .errors import Abandoned, EngineError, IllegalAction, SaveError
+from .explicit import ChanceNode, advance
+from .moves import parse_action
 from .values import decode, jsonable
 
 if TYPE_CHECKING:
     from . import ir
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    name: str
+    copy: Callable[[Any, Any], Any]  # (value, program) -> an independent value
+    dump: Callable[[Any], Any]
+    load: Callable[[Any, Any, str], Any]  # (JSON value, the game being rebuilt, JSON path)
+    since: int = 1  # the save version that added the field: older saves get `None`
+
+
+def _same(v: Any, prog: Any = None) -> Any:
+    return v
+
+
+def _copy_vars(v: dict, prog: Any) -> dict:
+    return prog.copy_vars(v)  # only the variables whose values hold dicts are copied
+
+
+def copy_frames(frames: list, prog: Any = None) -> list:
+    out = []
+    for bid, pc, local, rule in frames:  # the frame lists and their locals change in place
+        out.append([bid, pc, local.copy(), rule])
+    return out
+
+
+# ---------------------------------------------------------------------- loading, checked
+def _fail(path: str, msg: str) -> SaveError:
+    return SaveError(f"{path}: {msg}")
+
+
+def _load_vars(j: Any, g: Any, path: str) -> dict:
+    if not isinstance(j, dict):
+        raise _fail(path, "not a map")
+    types = g.prog.var_types
+    extra = sorted(set(j) - set(types))
+    if extra:
+        raise _fail(f"{path}.{extra[0]}", "not declared in the ruleset")
+    out = {}
+    domains = g.domains()
+    records = g.prog.model.record_fields
+    for name, t in types.items():
+        if name not in j:
+            raise _fail(f"{path}.{name}", "missing")
+        out[name] = decode(t, j[name], f"{path}.{name}", domains, records)
+    return out
+
+
+def _load_player(j: Any, g: Any, path: str) -> str:
+    if j not in g.players:
+        raise _fail(path, f"{j!r} is not a player")
+    return j
+
+
+def _load_phase(j: Any, g: Any, path: str) -> str | None:
+    if j is not None and (not isinstance(j, str) or j not in g.prog.model.phases):
+        raise _fail(path, f"{j!r} is not a phase of the ruleset")
+    return j
+
+
+def _load_count(j: Any, g: Any, path: str) -> int:
+    if type(j) is not int or j < 0:
+        raise _fail(path, f"expected a whole number >= 0, found {j!r}")
+    return j
+
+
+def _load_rng(j: Any, g: Any, path: str) -> int:
+    if not isinstance(j, str) or not (j.isascii() and j.isdigit()) or len(j) > 20 or int(j) >= 2**64:
+        raise _fail(path, f"expected the generator state as a decimal text below 2^64, found {j!r}")
+    return int(j)
+
+
+def _load_frames(j: Any, g: Any, path: str) -> list:
+    if not isinstance(j, list) or not j:
+        raise _fail(path, "expected a non-empty list of frames")
+    return [check_frame(f, g, f"{path}[{i}]") for i, f in enumerate(j)]
+
+
+def _load_pending(j: Any, g: Any, path: str) -> dict | None:
+    return check_pending(j, g, path)
+
+
+def _load_result(j: Any, g: Any, path: str) -> dict | None:
+    if j is None:
+        return None
+    if not isinstance(j, dict) or j.get("kind") not in ("winner", "draw", "ranking") \
+            or not isinstance(j.get("winners"), list) or any(w not in g.players for w in j["winners"]):
+        raise _fail(path, "expected {kind: winner|draw|ranking, winners: [players], ...}")
+    return j
+
+
+def _load_trig_last(j: Any, g: Any, path: str) -> list[bool]:
+    if not isinstance(j, list) or len(j) != len(g.prog.triggers) or any(type(x) is not bool for x in j):
+        raise _fail(path, f"expected {len(g.prog.triggers)} true/false values, one per trigger")
+    return j
+
+
+def _load_scripted(j: Any, g: Any, path: str) -> dict:
+    if not isinstance(j, dict) or any(not isinstance(v, list) for v in j.values()):
+        raise _fail(path, "expected a map from chance source to a list of outcomes")
+    known = set(g.prog.model.devices) | {"roll", "random", "shuffled", "bernoulli"}
+    bad = sorted(set(j) - known)
+    if bad:
+        raise _fail(f"{path}.{bad[0]}", "not a chance device of the ruleset")
+    return dict(j)
+
+
+def _load_abandoned(j: Any, g: Any, path: str) -> dict[str, str]:
+    if not isinstance(j, dict) or any(not isinstance(v, str) for v in j.values()):
+        raise _fail(path, "expected a map from move to reason")
+    return dict(j)
+
+
+def _dump_abandon(a: tuple | None) -> dict | None:
+    if a is None:
+        return None
+    point, rule, action = a
+    return {"point": point.to_json(), "rule": rule, "action": action}
+
+
+def _load_abandon(j: Any, g: Any, path: str) -> tuple | None:
+    if j is None:
+        return None
+    if not isinstance(j, dict) or not isinstance(j.get("rule"), str) or not isinstance(j.get("action"), str):
+        raise _fail(path, "expected {point: save, rule: text, action: text}")
+    point = game_from_json(j.get("point"), g.ruleset, g.record, path=f"{path}.point")
+    return (point, j["rule"], j["action"])
+
+
+def _load_seen(j: Any, g: Any, path: str) -> tuple[str, ...] | None:
+    if j is None and not g.tracking:
+        return None
+    if not isinstance(j, list) or len(j) != len(g.players) or any(
+            not isinstance(x, str) or len(x) != 32 or any(c not in "0123456789abcdef" for c in x) for x in j):
+        raise _fail(path, f"expected {len(g.players)} observation digests (32 hex digits), one per player")
+    return tuple(j)
+
+
+def _load_past(j: Any, g: Any, path: str) -> Any:
+    if j is not None and not g.tracking:
+        raise _fail(path, "a history in a save of a game that keeps none")
+    return load_past(j, g, path)
+
+
+def _load_chance_node(j: Any, g: Any, path: str) -> Any:
+    return node_from_json(j, g, path)
+
+
+def _dump_past(v: Any) -> Any:
+    return dump_past(v)
+
+
+def _load_revealed(j: Any, g: Any, path: str) -> tuple:
+    if j is None:
+        return ()
+    if not isinstance(j, list) or any(
+            not (isinstance(x, list) and len(x) == 4 and isinstance(x[0], str) and (x[2] is None or x[2] in g.players)
+                 and type(x[3]) is int and x[3] >= 0) for x in j):
+        raise _fail(path, "expected a list of [what, value, player or null, step]")
+    return tuple(tuple(x) for x in j)
+
+
+def _dump_window(w: dict | None) -> dict | None:
+    if w is None:
+        return None
+    return {"players": list(w["players"]),
+            "parts": {p: [[f[0], f[1], jsonable(f[2]), f[3]] for f in fs] for p, fs in w["parts"].items()},
+            "pending": {p: jsonable(x) for p, x in w["pending"].items()}}
+
+
+def _load_window(j: Any, g: Any, path: str) -> dict | None:
+    return check_window(j, g, path)
+
+
+DYNAMIC: tuple[Field, ...] = (
+    Field("vars", _copy_vars, lambda v: {k: jsonable(x) for k, x in v.items()}, _load_vars),
+    Field("current", _same, _same, _load_player),
+    Field("phase", _same, _same, _load_phase),
+    Field("round", _same, _same, _load_count),
+    Field("rng", _same, str, _load_rng),
+    Field("frames", copy_frames, lambda fs: [[f[0], f[1], jsonable(f[2]), f[3]] for f in fs], _load_frames),
+    Field("pending", _same, jsonable, _load_pending),  # replaced, never changed in place
+    Field("result", _same, _same, _load_result),
+    Field("step_no", _same, _same, _load_count),
+    Field("trig_last", _same, list, _load_trig_last),  # replaced, never changed in place
+    Field("scripted", _same, jsonable, _load_scripted),  # likewise
+    Field("abandoned", _same, dict, _load_abandoned),  # moves taken back at this decision
+    Field("abandon", _same, _dump_abandon, _load_abandon),  # (game before the move, rule, move)
+    # kept by games with a history or explicit chance (interpreter/explicit.py), immutable:
+    Field("past", _same, _dump_past, _load_past, since=3),  # moves and outcomes, newest first
+    Field("seen", _same, lambda v: None if v is None else list(v), _load_seen, since=3),  # per player
+    # what `reveal` showed to whom (a tuple, replaced): part of the views from then on
+    Field("revealed", _same, lambda r: [list(x) for x in r], lambda j, g, path: _load_revealed(j, g, path), since=4),
+    # an open `simultaneously`: each part's frames and pending decision (replaced, never changed
+    # in place)
+    Field("window", _same, lambda w: _dump_window(w), lambda j, g, path: _load_window(j, g, path), since=4),
+    # last: loading it replays the move on the game the fields above rebuilt
+    Field("chance_node", _same, lambda v: None if v is None else v.to_json(), _load_chance_node, since=3),
+)
+NAMES = tuple(f.name for f in DYNAMIC)
+COPIED = tuple(f for f in DYNAMIC if f.copy is not _same)  # the fields a clone must copy
 
 SAVE_FORMAT = "regelwerk-save"
 SAVE_VERSION = 4  # 3: chance mode, history and chance node; 4: an open `simultaneously`
@@ -49,9 +260,6 @@ def game_to_json(game: Any) -> dict:
         out[f.name] = f.dump(getattr(game, f.name))
     return out
 
-
-def _fail(path: str, msg: str) -> SaveError:
-    return SaveError(f"{path}: {msg}")
 
 
 def game_from_json(data: Any, ruleset: Any = None, record: bool = False, path: str = "save") -> Any:
@@ -344,20 +552,86 @@ def _upgrade_frame(f: Any, prog: Any, path: str) -> Any:
 
 
 def _ruleset_of(data: dict, path: str) -> Any:
-    """Load the ruleset a save names (imported late: the API module imports this one)."""
-    from ..api import load
+    """Load the ruleset a save names, with the loader the API registered (rules_loader.py)."""
     from ..dsl.diagnostics import RulesError
+    from .rules_loader import load_rules
 
     file = data.get("ruleset_file")
     if not isinstance(file, str):
         raise _fail(f"{path}.ruleset_file", "the save names no rules file; pass the ruleset")
     if not file.endswith(".rules"):  # a save is data from anywhere: it may not name any file
         raise _fail(f"{path}.ruleset_file", f"{file[:80]!r} is not a .rules file; pass the ruleset")
+    if load_rules is None:
+        raise _fail(f"{path}.ruleset_file", "no rules loader: import regelwerk, or pass the ruleset")
     try:
-        return load(file)
+        return load_rules(file)
     except RulesError as err:  # where, not what: the file may not be rules text at all
         d = err.diagnostics[0]
         raise _fail(f"{path}.ruleset_file", f"cannot load {file!r}: it does not check "
                     f"({d.code} at {d.span.line}:{d.span.column})") from None
     except OSError as err:
         raise _fail(f"{path}.ruleset_file", f"cannot read {file!r}: {err.strerror}") from None
+
+
+# ---------------------------------------------------------------------- chance nodes and the history
+def node_from_json(j: Any, game: Any, path: str) -> ChanceNode | None:
+    """A saved chance node, worked out again by replaying its move: a save names only the
+    move, the decision and the outcomes chosen, never a chance event that could disagree."""
+
+    if j is None:
+        return None
+    if not game.explicit:
+        raise SaveError(f"{path}: a chance node in a game without explicit chance")
+    if not isinstance(j, dict) or not isinstance(j.get("fed"), list) \
+            or any(type(i) is not int or i < 0 for i in j["fed"]):
+        raise SaveError(f"{path}: expected {{move, phase, pending, fed: [outcome numbers]}}")
+    try:
+        move = None if j.get("move") is None else parse_action(str(j["move"]))
+    except IllegalAction as err:
+        raise SaveError(f"{path}.move: {err.message}") from None
+    phase = j.get("phase")
+    if phase is not None and phase not in game.prog.phase_labels:
+        raise SaveError(f"{path}.phase: {phase!r} is not a top-level phase")
+    pending = check_pending(j.get("pending"), game, f"{path}.pending")
+    if (move is None) != (pending is None):
+        raise SaveError(f"{path}: a move needs the decision it answers, the start none")
+    probe = game.clone()
+    probe.pending, probe.chance_node = None, None
+    try:
+        advance(probe, move, phase, pending, tuple(j["fed"]))
+    except (IllegalAction, EngineError) as err:
+        raise SaveError(f"{path}: the move cannot be replayed: {err}") from None
+    except Abandoned:
+        raise SaveError(f"{path}: the move was taken back") from None
+    if probe.chance_node is None:
+        raise SaveError(f"{path}: the move needs no further outcome: not a chance node")
+    return probe.chance_node
+
+
+def dump_past(past: Any) -> list | None:
+    if past is None:
+        return None
+    out = []
+    cell = past
+    while cell is not None:
+        cell, entry = cell
+        out.append(list(entry))
+    out.reverse()
+    return out
+
+
+def load_past(j: Any, game: Any, path: str) -> Any:
+
+    if j is None:
+        return None
+    if not isinstance(j, list):
+        raise SaveError(f"{path}: expected a list of moves and chance outcomes")
+    cell = None
+    for n, e in enumerate(j):
+        ok = isinstance(e, list) and len(e) == 3 and (
+            (e[0] == "move" and e[1] in game.players and isinstance(e[2], str))
+            or (e[0] == "chance" and type(e[1]) is int and e[1] >= 0 and isinstance(e[2], str)))
+        if not ok:
+            raise SaveError(f"{path}[{n}]: expected [\"move\", player, text] or [\"chance\", number, text]")
+        cell = (cell, tuple(e))
+    return cell

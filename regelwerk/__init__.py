@@ -11,7 +11,10 @@ from typing import Any
 
 from .api import Ruleset, load, load_text
 from .dsl.diagnostics import Diagnostic, RulesError
+from .interpreter import rules_loader as _rules_loader
 from .interpreter.errors import BudgetExceeded, EngineError, IllegalAction, RuleFailure, SaveError
+
+_rules_loader.load_rules = load  # a save names its rules file: the engine loads it with this
 
 
 def __getattr__(name: str) -> Any:

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 from conftest import BUNDLED, CLASSIC, GOLDEN_GAMES, PLAYERS
-from regelwerk.dsl.parse import parse_file, parse_text
+from regelwerk.dsl.parse import parse_text
 from regelwerk.dsl.printer import print_module
+from regelwerk.dsl.sources import parse_file
 
 from regelwerk.cli import main
 

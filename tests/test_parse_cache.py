@@ -5,20 +5,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from regelwerk.dsl import parse
+from regelwerk.dsl import cache, parse, sources
 
 
 def test_trees_are_cached_by_text_and_path(tmp_path, monkeypatch):
     monkeypatch.setenv("REGELWERK_CACHE", str(tmp_path / "cache"))
     rules = tmp_path / "g.rules"
     rules.write_text("players X, O\nflow\n    finish draw\n", encoding="utf-8")
-    first = parse.parse_file(rules)
+    first = sources.parse_file(rules)
     trees = list((tmp_path / "cache").glob("tree-*.pickle"))
     assert len(trees) == 1
-    again = parse.parse_file(rules)
+    again = sources.parse_file(rules)
     assert again == first and again.decls[0].span.file == str(rules)
     rules.write_text("players X, O, Z\nflow\n    finish draw\n", encoding="utf-8")
-    changed = parse.parse_file(rules)
+    changed = sources.parse_file(rules)
     assert changed != first and changed.decls[0].names == ("X", "O", "Z")
     assert len(list((tmp_path / "cache").glob("tree-*.pickle"))) == 2
 
@@ -27,18 +27,18 @@ def test_a_broken_cached_tree_is_parsed_again(tmp_path, monkeypatch):
     monkeypatch.setenv("REGELWERK_CACHE", str(tmp_path / "cache"))
     rules = tmp_path / "g.rules"
     rules.write_text("players X, O\nflow\n    finish draw\n", encoding="utf-8")
-    first = parse.parse_file(rules)
+    first = sources.parse_file(rules)
     (tree,) = (tmp_path / "cache").glob("tree-*.pickle")
     tree.write_bytes(b"not a pickle")
-    assert parse.parse_file(rules) == first
+    assert sources.parse_file(rules) == first
 
 
 def test_no_cache_when_switched_off(tmp_path, monkeypatch):
     monkeypatch.setenv("REGELWERK_CACHE", "")
-    assert parse._cache_folder() is None
+    assert cache.cache_folder() is None
     rules = tmp_path / "g.rules"
     rules.write_text("players X, O\nflow\n    finish draw\n", encoding="utf-8")
-    assert parse.parse_file(rules).decls
+    assert sources.parse_file(rules).decls
 
 
 def test_the_parser_tables_are_cached(tmp_path, monkeypatch):

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 from regelwerk.dsl import ast as A
 from regelwerk.dsl.diagnostics import RulesError
-from regelwerk.dsl.parse import parse_file, parse_text
+from regelwerk.dsl.parse import parse_text
 from regelwerk.dsl.printer import expr_text, print_module
+from regelwerk.dsl.sources import parse_file
 from regelwerk.interpreter.scenario import run_scenarios
 
 import regelwerk

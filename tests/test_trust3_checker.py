@@ -353,7 +353,7 @@ def test_every_rules_block_in_the_docs_is_checked_or_marked_a_fragment_that_pars
 def test_the_time_limit_is_the_same_in_the_code_the_docs_and_play_help(capsys):
     """language.md §17 said 60 s; the engine stops a rule after 10 (interpreter/game.py), as
     errors.md, api.md, architecture.md and `regelwerk play --help` say."""
-    from regelwerk.interpreter.game import TIME_LIMIT
+    from regelwerk.interpreter.limits import TIME_LIMIT
 
     from regelwerk.cli import main
 

@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 
 from ..dsl import ast as A
 from ..dsl.diagnostics import Diagnostic, RulesError
-from ..dsl.parse import MAX_SOURCE_BYTES, parse_text
+from ..dsl.files import MAX_SOURCE_BYTES
+from ..dsl.parse import parse_text
 from .chunks import split_chunks
 from .shift import shift_lines
 
