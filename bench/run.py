@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from regelwerk.interpreter.agents import perft  # noqa: E402
+from regelwerk.interpreter.tools.agents import perft  # noqa: E402
 
 import regelwerk  # noqa: E402
 from bench import plain  # noqa: E402

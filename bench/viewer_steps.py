@@ -22,8 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "viewer")]
 
-from regelwerk.interpreter.agents import RandomAgent  # noqa: E402
-from regelwerk.interpreter.trace import write_trace  # noqa: E402
+from regelwerk.interpreter.tools.agents import RandomAgent  # noqa: E402
+from regelwerk.interpreter.tools.trace import write_trace  # noqa: E402
 from viewer_browser import Opened, chromium  # noqa: E402
 
 import regelwerk  # noqa: E402

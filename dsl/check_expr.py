@@ -396,7 +396,7 @@ class ExprChecker:
         return t
 
     def _call(self, e: A.Call, scope: dict[str, Type], allow_chance: bool) -> Type:
-        from ..interpreter.library import LIBRARY
+        from ..interpreter.stdlib.library import LIBRARY
 
         m = self.m
         if e.func == "possible":  # possible(action[, player]): its first argument names an action

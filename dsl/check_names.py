@@ -58,7 +58,7 @@ def reserved(name: str, where: str, grid: bool) -> str | None:
 
 
 def _library(name: str) -> bool:
-    from ..interpreter.library import LIBRARY
+    from ..interpreter.stdlib.library import LIBRARY
 
     return name in LIBRARY
 

@@ -32,7 +32,7 @@ def is_path(e: A.Node) -> bool:
     literal and not chance."""
     if isinstance(e, (A.IntLit, A.StrLit, A.BoolLit, A.NoneLit)):
         return False
-    from ..interpreter.library import LIBRARY
+    from ..interpreter.stdlib.library import LIBRARY
 
     for n in A.iter_nodes(e):
         if isinstance(n, A.Call):
@@ -54,7 +54,7 @@ def remember(e: A.Node) -> str:
     """The fact key of `e`, noting which names it reads."""
     key = fact_key(e)
     if key not in _NAMES:
-        from ..interpreter.library import LIBRARY
+        from ..interpreter.stdlib.library import LIBRARY
 
         names = {n.name for n in A.iter_nodes(e) if isinstance(n, A.Name)}
         if any(isinstance(n, A.Call) and n.func not in LIBRARY for n in A.iter_nodes(e)):
@@ -72,7 +72,7 @@ def remember_in(e: A.Node, table: str) -> str:
     key = in_key(e, table)
     if key not in _NAMES:
         names = {n.name for n in A.iter_nodes(e) if isinstance(n, A.Name)} | {table}
-        from ..interpreter.library import LIBRARY
+        from ..interpreter.stdlib.library import LIBRARY
 
         if any(isinstance(n, A.Call) and n.func not in LIBRARY for n in A.iter_nodes(e)):
             names.add(ANY_STATE)

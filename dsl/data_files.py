@@ -134,8 +134,8 @@ class DataReader:
 def decode_data(reader: DataReader, d: A.DataDecl, t: Type, raw: Any, domains: dict[str, tuple],
                 records: dict[str, dict[str, Type]]) -> Any:
     """The data value decoded by its declared type, or None after reporting E404."""
-    from ..interpreter.errors import SaveError
-    from ..interpreter.values import decode
+    from ..interpreter.engine.errors import SaveError
+    from ..interpreter.engine.values import decode
 
     try:
         return decode(t, raw, d.path, domains, records)

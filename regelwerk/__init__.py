@@ -11,8 +11,14 @@ from typing import Any
 
 from .api import Ruleset, load, load_text
 from .dsl.diagnostics import Diagnostic, RulesError
-from .interpreter import rules_loader as _rules_loader
-from .interpreter.errors import BudgetExceeded, EngineError, IllegalAction, RuleFailure, SaveError
+from .interpreter.engine import rules_loader as _rules_loader
+from .interpreter.engine.errors import (
+    BudgetExceeded,
+    EngineError,
+    IllegalAction,
+    RuleFailure,
+    SaveError,
+)
 
 _rules_loader.load_rules = load  # a save names its rules file: the engine loads it with this
 
@@ -20,7 +26,7 @@ _rules_loader.load_rules = load  # a save names its rules file: the engine loads
 def __getattr__(name: str) -> Any:
     """`Game` and `Action` are imported with the engine, on first use (so `check` starts fast)."""
     if name in ("Action", "Game"):
-        from .interpreter import game
+        from .interpreter.engine import game
 
         return getattr(game, name)
     raise AttributeError(f"module 'regelwerk' has no attribute {name!r}")

@@ -12,11 +12,11 @@ from .dsl.check import Model, check_modules
 from .dsl.diagnostics import Diagnostic, RulesError
 from .dsl.files import FileRefused, inside
 from .dsl.sources import _parse_cached, parse_file, parse_text, read_rules
-from .interpreter.errors import EngineError, SaveError
+from .interpreter.engine.errors import EngineError, SaveError
 
 if TYPE_CHECKING:  # the engine is imported when a game is made, so `check` starts fast
-    from .interpreter.compile import Program
-    from .interpreter.game import Game
+    from .interpreter.compiler.compile import Program
+    from .interpreter.engine.game import Game
 
 MAX_INCLUDES = 64
 
@@ -63,7 +63,7 @@ class Ruleset:
         """The compiled program (traced or untraced variant), compiled once."""
         prog = self._programs.get(record)
         if prog is None:
-            from .interpreter.compile import Identity, compile_program
+            from .interpreter.compiler.compile import Identity, compile_program
 
             prog = self._programs[record] = compile_program(self.model, record,
                                                             Identity(self.title, self.hash, self.path))
@@ -71,7 +71,7 @@ class Ruleset:
 
     def options(self, given: dict | None) -> dict[str, Any]:
         """`given` option values checked against the declared options and decoded by type."""
-        from .interpreter.values import decode, jsonable
+        from .interpreter.engine.values import decode, jsonable
 
         given = dict(given or {})
         unknown = sorted(set(given) - set(self.model.options))
@@ -112,7 +112,7 @@ class Ruleset:
             template = self._templates.get((n, record))
             if template is not None:
                 return _from_template(template, seed)
-        from .interpreter.game import game_class
+        from .interpreter.engine.game import game_class
 
         opts = self.options(options)
         prog = self.program(record)
@@ -136,14 +136,14 @@ class Ruleset:
         """A started game to clone new games from, if starting used no chance (so the start is
         the same for every seed); otherwise None. An explicit game never draws: its start is
         the same for every seed, stopped at a chance node or not."""
-        from .interpreter.game import game_class
+        from .interpreter.engine.game import game_class
         from .interpreter.stdlib.rng import seed_state
 
         game = game_class(prog)(prog, names, 0, opts, self, chance, history).start()
         return game if game.rng == seed_state(0) and not game.scripted else None
 
     def load_game(self, data: Any, record: bool = False) -> Game:
-        from .interpreter.saves import game_from_json
+        from .interpreter.engine.saves import game_from_json
 
         return game_from_json(data, self, record)
 

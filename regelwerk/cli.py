@@ -22,10 +22,10 @@ from .dsl.files import BadEncoding, FileRefused, read_text
 from .dsl.printer import print_module
 from .dsl.quotes import SEEDS_ENV, quotes_unchecked
 from .dsl.sources import parse_file
-from .interpreter.errors import EngineError, IllegalAction
+from .interpreter.engine.errors import EngineError, IllegalAction
 
 if TYPE_CHECKING:
-    from .interpreter.game import Game
+    from .interpreter.engine.game import Game
 
 # The engine's modules are imported by the commands that use them, so `check` (the editor's
 # and CI's command) starts without them.
@@ -165,7 +165,7 @@ def _check_targets(paths: list[str]) -> list[Path]:
 
 
 def cmd_fmt(args: argparse.Namespace) -> int:
-    from .interpreter.trace import write_atomic
+    from .interpreter.tools.trace import write_atomic
     status = 0
     for f in args.files:
         mod = parse_file(f)
@@ -184,7 +184,7 @@ def cmd_fmt(args: argparse.Namespace) -> int:
 
 
 def _agent(kind: str, seed: int) -> Any:
-    from .interpreter.agents import RandomAgent, first_legal
+    from .interpreter.tools.agents import RandomAgent, first_legal
     if kind == "random":
         return RandomAgent(seed)
     if kind == "first":
@@ -193,8 +193,8 @@ def _agent(kind: str, seed: int) -> Any:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from .interpreter.locate import locate
-    from .interpreter.trace import write_atomic, write_trace
+    from .interpreter.engine.locate import locate
+    from .interpreter.tools.trace import write_atomic, write_trace
     r = _limited(_load(args.file, args.root), args)
     record = bool(args.trace)
     try:
@@ -232,13 +232,13 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 def cmd_play(args: argparse.Namespace) -> int:
     """You against random bots; everything printed is what your seat may see
-    (interpreter/visibility.py): others' hidden cards, secret arguments and the seed never."""
-    from .interpreter.agents import RandomAgent
-    from .interpreter.board_text import draw_boards
-    from .interpreter.game import parse_action
-    from .interpreter.locate import locate
-    from .interpreter.trace import render_step
-    from .interpreter.visibility import observer
+    (interpreter/observe/visibility.py): others' hidden cards, secret arguments and the seed never."""
+    from .interpreter.engine.game import parse_action
+    from .interpreter.engine.locate import locate
+    from .interpreter.observe.visibility import observer
+    from .interpreter.tools.agents import RandomAgent
+    from .interpreter.tools.board_text import draw_boards
+    from .interpreter.tools.trace import render_step
     r = _limited(_load(args.file, args.root), args)
     game = r.new_game(players=args.players, seed=args.seed, options=_options(args.option, r), record=True)
     human = args.seat or game.players[0]
@@ -331,7 +331,7 @@ def cmd_legal(args: argparse.Namespace) -> int:
         return 0
     if args.player not in game.players:
         raise CliError(f"--player {args.player!r}: not a player ({', '.join(game.players)})", 2)
-    from .interpreter.visibility import observer
+    from .interpreter.observe.visibility import observer
 
     seen = observer(r.model, args.player).moves(game)
     if seen.decider not in (None, args.player):
@@ -347,8 +347,8 @@ def cmd_legal(args: argparse.Namespace) -> int:
 def cmd_explain(args: argparse.Namespace) -> int:
     """Why a move is or is not legal, as the deciding player (or --player P) may see it;
     --all shows every value (the save holds them all anyway)."""
-    from .interpreter.trace import NOT_IN_RULEBOOK
-    from .interpreter.visibility import observer
+    from .interpreter.observe.visibility import observer
+    from .interpreter.tools.trace import NOT_IN_RULEBOOK
     r = _load(args.file, args.root)
     game = _load_state(r, args.state)
     try:  # in a `simultaneously`, about the move of the player who asks
@@ -394,7 +394,7 @@ def _rules_files(paths: list[str]) -> list[Path]:
 
 
 def cmd_test(args: argparse.Namespace) -> int:
-    from .interpreter.scenario import run_scenarios
+    from .interpreter.tools.scenario import run_scenarios
     files = main_files(_rules_files(args.paths))
     passed = failed = 0
     for f in files:
@@ -420,7 +420,7 @@ def cmd_test(args: argparse.Namespace) -> int:
 def cmd_trace_show(args: argparse.Namespace) -> int:
     """Render a trace; with --player only what that player may see (with --rules the
     ruleset tells what is secret, without it everything that might be is masked)."""
-    from .interpreter.trace import TraceLineError, filter_for, read_trace, render
+    from .interpreter.tools.trace import TraceLineError, filter_for, read_trace, render
     try:
         lines = read_trace(args.file)
     except TraceLineError as err:
@@ -447,7 +447,7 @@ def cmd_trace_show(args: argparse.Namespace) -> int:
 
 def cmd_view(args: argparse.Namespace) -> int:
     """One self-contained HTML page for a trace or a save (imported late: only `view` needs it)."""
-    from .interpreter.trace import write_atomic
+    from .interpreter.tools.trace import write_atomic
     from .viewer import ViewerError, page_for
 
     out = args.out or str(Path(args.file).with_suffix(".html"))
@@ -479,8 +479,8 @@ def _results_path(args: argparse.Namespace) -> str | None:
 def cmd_simulate(args: argparse.Namespace) -> int:
     """Many seeded games over processes or a Dask cluster; one report whatever the backend
     (imported late: only `simulate` needs the simulation package)."""
-    from .interpreter.agents import AgentSpecError, assign_agents
-    from .interpreter.trace import write_atomic
+    from .interpreter.tools.agents import AgentSpecError, assign_agents
+    from .interpreter.tools.trace import write_atomic
     from .simulation import PlaySettings, report_json, report_text, run_simulation
     from .simulation.bundle import BundleError
     from .simulation.dask_backend import DaskUnavailable
@@ -499,7 +499,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     try:  # bad counts fail here, once; a game that fails as it starts fails in each game's record
         players = r.new_game(players=args.players, options=options, start=False).players
     except EngineError as err:
-        from .interpreter.locate import locate
+        from .interpreter.engine.locate import locate
 
         raise locate(err) from None
     try:
@@ -547,8 +547,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 def cmd_perft(args: argparse.Namespace) -> int:
     """Count move sequences per depth; with --chance, chance outcomes are plies too (explicit
     chance: every die face and every next card a branch, not one seeded deal)."""
-    from .interpreter.agents import count_games, perft
-    from .interpreter.analysis import count_terminal, perft_tree
+    from .interpreter.tools.agents import count_games, perft
+    from .interpreter.tools.analysis import count_terminal, perft_tree
 
     r = _load(args.file, args.root)
     game = r.new_game(players=args.players, seed=args.seed, options=_options(args.option, r),
@@ -566,7 +566,7 @@ def cmd_perft(args: argparse.Namespace) -> int:
 
 def cmd_analyze(args: argparse.Namespace) -> int:
     """Exact win chances and expected scores under uniform random play, chance weighed exactly."""
-    from .interpreter.analysis import expected_outcome, outcome_json, outcome_text
+    from .interpreter.tools.analysis import expected_outcome, outcome_json, outcome_text
 
     r = _load(args.file, args.root)
     game = r.new_game(players=args.players, options=_options(args.option, r), chance="explicit")

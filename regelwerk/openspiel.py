@@ -29,10 +29,10 @@ from .dsl.ast import iter_nodes
 from .dsl.check_expr import CHANCE_NAMES
 from .dsl.printer import expr_text
 from .dsl.types import BOOL, Elem, Opt, Type
-from .interpreter import ir
-from .interpreter.game import Game
-from .interpreter.moves import Action, parse_action
-from .interpreter.values import value_text
+from .interpreter.compiler import ir
+from .interpreter.engine.game import Game
+from .interpreter.engine.moves import Action, parse_action
+from .interpreter.engine.values import value_text
 
 __all__ = ["SHORT_NAME", "ActionIndex", "RegelwerkGame", "RegelwerkState", "load_game"]
 
@@ -774,7 +774,7 @@ def state_text(g: Game) -> str:
 class RegelwerkObserver:
     """OpenSpiel's Python observer: `string_from` and, when the engine provides it, a tensor.
 
-    Both come from what the player may see (interpreter/visibility.py via the engine's
+    Both come from what the player may see (interpreter/observe/visibility.py via the engine's
     `information_state`, `observation` and `observation_tensor`); an information state has
     perfect recall, an observation is the current view only."""
 

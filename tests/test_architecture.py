@@ -113,5 +113,5 @@ def test_no_module_imports_one_that_imports_it_back():
 def test_limits_are_a_leaf():
     """The engine's limits are read by the compiler, the game and generated code alike."""
     graph = import_graph()
-    assert graph["regelwerk.interpreter.limits"] == set()
-    assert graph["regelwerk.interpreter.rules_loader"] == set()
+    assert graph["regelwerk.interpreter.engine.limits"] == set()
+    assert graph["regelwerk.interpreter.engine.rules_loader"] == set()

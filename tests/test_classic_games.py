@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from regelwerk.interpreter.agents import count_games, perft
+from regelwerk.interpreter.tools.agents import count_games, perft
 
 
 def test_tictactoe_has_255168_complete_games(rulesets):
@@ -43,7 +43,7 @@ def test_breakthrough_opening_moves_are_the_front_row(rulesets):
 
 @pytest.mark.parametrize("name", ["tictactoe", "connect4", "breakthrough"])
 def test_scenarios_pass(rulesets, name):
-    from regelwerk.interpreter.scenario import run_scenarios
+    from regelwerk.interpreter.tools.scenario import run_scenarios
 
     results = run_scenarios(rulesets[name])
     assert results, "each classic game carries scenarios"

@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from regelwerk.dsl.parse import parse_text
 from regelwerk.dsl.printer import print_module
-from regelwerk.interpreter.scenario import run_scenarios
 from regelwerk.interpreter.stdlib.zones import each_once, misplaced
+from regelwerk.interpreter.tools.scenario import run_scenarios
 
 import regelwerk
 from regelwerk import SaveError

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from regelwerk.interpreter.scenario import run_scenarios
+from regelwerk.interpreter.tools.scenario import run_scenarios
 
 import regelwerk
 

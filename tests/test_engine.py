@@ -98,7 +98,7 @@ def test_game_from_json_finds_its_rules_file(tmp_path):
 
 
 def test_display_layers_draw_pieces_over_terrain():
-    from regelwerk.interpreter.board_text import draw_boards
+    from regelwerk.interpreter.tools.board_text import draw_boards
 
     g = regelwerk.load(VALID / "records_and_data.rules").new_game()
     assert draw_boards(g).splitlines() == [
@@ -161,7 +161,7 @@ def test_device_detail_reaches_settle_and_its_draws_stay_out_of_the_trace():
 
 
 def test_scenario_setting_after_the_game_is_built_is_an_error_not_ignored():
-    from regelwerk.interpreter.scenario import run_scenarios
+    from regelwerk.interpreter.tools.scenario import run_scenarios
 
     text = (
         "players X\noption n: int = 1\nstate\n    v: int = 0\n"
@@ -255,7 +255,7 @@ def test_dunder_names_are_refused():
 
 
 def test_graph_boards_are_drawn_as_a_table_of_nodes():
-    from regelwerk.interpreter.board_text import draw_boards
+    from regelwerk.interpreter.tools.board_text import draw_boards
 
     text = ("players A, B\nboard Node = graph\n    n1 - n2 - n3\nstate\n    owner: Node -> Player? = {n2: B}\n"
             "    marked: set Node = [n3]\ndisplay Node: owner, marked\nflow\n    finish draw\n")
@@ -274,7 +274,7 @@ def test_undo_all_the_way_back_across_snapshots():
     taking back 40 moves one by one gives every earlier state and trace exactly."""
     import random
 
-    from regelwerk.interpreter.game import UNDO_EVERY
+    from regelwerk.interpreter.engine.game import UNDO_EVERY
 
     rules = regelwerk.load(ROOT / "rulesets/classic/connect4.rules")
     for seed in range(100):  # the first random game that lasts 40 moves
@@ -485,7 +485,7 @@ def test_model_wide_facts_are_worked_out_once_per_program(monkeypatch):
     """Each expression compiled on its own (a variable's start value, the scoring) makes a
     CodeGen; the walks of the whole model it needs are made once per program and shared
     (compile.Program.facts), not once per expression: Shogun's first game took 170 ms for them."""
-    from regelwerk.interpreter import compile as compiler
+    from regelwerk.interpreter.compiler import compile as compiler
 
     made = []
     real = compiler.model_facts

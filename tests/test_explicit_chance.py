@@ -1,5 +1,5 @@
-"""Explicit chance (interpreter/explicit.py), information states (interpreter/infostate.py),
-observation tensors (interpreter/encode.py) and exact analysis (interpreter/analysis.py)."""
+"""Explicit chance (interpreter/engine/explicit.py), information states (interpreter/observe/infostate.py),
+observation tensors (interpreter/observe/encode.py) and exact analysis (interpreter/tools/analysis.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from conftest import BUNDLED, PLAYER_COUNTS
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from regelwerk.interpreter.analysis import (
+from regelwerk.interpreter.tools.analysis import (
     count_terminal,
     expected_outcome,
     perft_tree,
@@ -428,7 +428,7 @@ def test_explicit_outcomes_are_exactly_the_accepted_ones_and_saves_continue(rule
 
 
 def test_agents_play_explicit_games_and_tree_counts_refuse_chance_nodes():
-    from regelwerk.interpreter.agents import RandomAgent, count_games, perft, play_game
+    from regelwerk.interpreter.tools.agents import RandomAgent, count_games, perft, play_game
 
     pig = regelwerk.load(ROOT / "rulesets/examples/pig.rules")
     games = [play_game(pig.new_game(chance="explicit", seed=3), RandomAgent(1)) for _ in range(2)]
@@ -457,7 +457,7 @@ def test_start_is_refused_on_a_started_game():
 def test_the_seed_rulesets_play_to_the_end_with_explicit_chance():
     """Shogun's tower (a stateful device) shows its primitive draws as bernoulli nodes with
     exact weights; Shogun and Root play to a result through their chance nodes."""
-    from regelwerk.interpreter.agents import sample_outcome
+    from regelwerk.interpreter.tools.agents import sample_outcome
 
     for name, n in (("shogun", 4), ("root", 2)):
         game = regelwerk.load(BUNDLED[name]).new_game(players=n, chance="explicit", seed=1)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from regelwerk.interpreter.scenario import run_scenarios
+from regelwerk.interpreter.tools.scenario import run_scenarios
 
 import regelwerk
 

@@ -1,4 +1,4 @@
-"""interpreter/hoist.py: the parts of an action's preconditions worked out once, and that doing
+"""interpreter/compiler/hoist.py: the parts of an action's preconditions worked out once, and that doing
 so never changes which moves are legal."""
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def test_a_table_row_of_an_outer_parameter_is_looked_up_once_per_round():
     text that looks like code is a constant no pass reaches."""
     import ast
 
-    from regelwerk.interpreter import pytree
+    from regelwerk.interpreter.compiler import pytree
 
     source = """
 def AE(G, out):

@@ -23,9 +23,9 @@ from pathlib import Path
 
 import pytest
 from regelwerk.dsl.diagnostics import RulesError
-from regelwerk.interpreter.errors import EngineError
-from regelwerk.interpreter.library import LIBRARY
-from regelwerk.interpreter.trace import trace_lines
+from regelwerk.interpreter.engine.errors import EngineError
+from regelwerk.interpreter.stdlib.library import LIBRARY
+from regelwerk.interpreter.tools.trace import trace_lines
 
 import regelwerk
 

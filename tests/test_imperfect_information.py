@@ -1,7 +1,7 @@
 """Imperfect information (issue 23): what a player cannot see never decides what they may do,
 nor what an agent playing for them does.
 
-Positions a player cannot tell apart are made with interpreter/determinize.py (the cards they
+Positions a player cannot tell apart are made with interpreter/observe/determinize.py (the cards they
 have not seen dealt anew), over random games of every bundled ruleset with hidden state:
 - they show that player the same view and offer them the same legal moves (the checker's E247
   keeps legality from reading hidden state);
@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from regelwerk.interpreter.agents import MCTSAgent, make_agent
-from regelwerk.interpreter.determinize import determinize
+from regelwerk.interpreter.observe.determinize import determinize
+from regelwerk.interpreter.tools.agents import MCTSAgent, make_agent
 
 import regelwerk
 

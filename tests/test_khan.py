@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 from playing import reach
-from regelwerk.interpreter.agents import RandomAgent, play_game
-from regelwerk.interpreter.scenario import run_scenarios
+from regelwerk.interpreter.tools.agents import RandomAgent, play_game
+from regelwerk.interpreter.tools.scenario import run_scenarios
 
 import regelwerk
 from regelwerk import Action, Game

@@ -8,7 +8,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from regelwerk.interpreter.scenario import run_scenarios
+from regelwerk.interpreter.tools.scenario import run_scenarios
 
 import regelwerk
 

@@ -1,10 +1,10 @@
-"""The library table (interpreter/library.py): every entry has an implementation of its kind,
+"""The library table (interpreter/stdlib/library.py): every entry has an implementation of its kind,
 and the functions behave as documented when called from rules."""
 
 from __future__ import annotations
 
-from regelwerk.interpreter.boards import Boards
-from regelwerk.interpreter.library import LIBRARY
+from regelwerk.interpreter.stdlib.boards import Boards
+from regelwerk.interpreter.stdlib.library import LIBRARY
 
 import regelwerk
 
@@ -75,7 +75,7 @@ def test_map_aggregate_builds_a_map():
 def test_every_library_function_shows_how_it_is_called():
     """The call text the editor shows (completion, hover) names the parameters and marks the
     optional ones, and agrees with the argument counts the checker enforces."""
-    from regelwerk.interpreter.library import LIBRARY
+    from regelwerk.interpreter.stdlib.library import LIBRARY
 
     assert LIBRARY["placements"].call_text == "placements(shape, allowed[, mirror])"
     assert LIBRARY["each_once"].call_text == "each_once(items, zones...)"

@@ -1,4 +1,4 @@
-"""interpreter/memo.py: which definitions are remembered, by what key, and that remembering
+"""interpreter/compiler/memo.py: which definitions are remembered, by what key, and that remembering
 never changes a game (the moves listed are the same as without it)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
-from regelwerk.interpreter.memo import memo_keys, state_free
+from regelwerk.interpreter.compiler.memo import memo_keys, state_free
 
 import regelwerk
 
@@ -136,7 +136,7 @@ def test_inner_loops_keyed_by_the_data_they_read(level_ruleset: regelwerk.Rulese
     """`place` reads `k` below its first loop only as INFO[k].big (through open_for) and
     INFO[k].size: the squares found for one kind are the squares of every kind with the same
     two values (k1 and k4 share them; k2 is as big, but larger). `put` reads `k` itself below the first loop (by_kind), so it has no such memo."""
-    from regelwerk.interpreter.memo import level_key
+    from regelwerk.interpreter.compiler.memo import level_key
 
     model = level_ruleset.model
     place, put = model.actions["place"], model.actions["put"]
@@ -164,7 +164,7 @@ def test_seed_rulesets_list_the_same_moves_without_the_inner_loop_memo(path: str
                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """Khan's conquer (two parameters) and Root's three-parameter actions are keyed by data:
     move for move, the same moves as a program compiled without the memo."""
-    from regelwerk.interpreter import actiongen
+    from regelwerk.interpreter.compiler import actiongen
 
     root = Path(__file__).parent.parent
     keyed = regelwerk.load(root / path)

@@ -1,7 +1,7 @@
 """regelwerk rulesets as OpenSpiel games, checked with OpenSpiel's own tools: its state
 enumeration, its random simulation test, CFR with exploitability, and MCTS."""
 
-from __future__ import annotations
+from __future__ import annotations  # noqa: E402
 
 import pickle
 import time
@@ -15,12 +15,7 @@ from open_spiel.python.algorithms import get_all_states, mcts  # noqa: E402
 from open_spiel.python.bots import uniform_random  # noqa: E402
 
 from regelwerk.api import main_files  # noqa: E402
-from regelwerk.openspiel import (  # noqa: E402
-    SHORT_NAME,
-    decode_options,
-    encode_options,
-    load_game,
-)
+from regelwerk.openspiel import SHORT_NAME, decode_options, encode_options, load_game  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "rulesets"

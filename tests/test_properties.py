@@ -16,8 +16,8 @@ from conftest import BUNDLED, PLAYER_COUNTS, PLAYERS
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 from playing import reach
-from regelwerk.interpreter.agents import RandomAgent, play_game
-from regelwerk.interpreter.trace import trace_lines
+from regelwerk.interpreter.tools.agents import RandomAgent, play_game
+from regelwerk.interpreter.tools.trace import trace_lines
 
 from regelwerk import Action, Game, IllegalAction
 

@@ -11,7 +11,7 @@ from regelwerk.dsl import ast as A
 from regelwerk.dsl.parse import parse_text
 from regelwerk.dsl.printer import print_module
 from regelwerk.dsl.quotes import SEEDS_ENV, SeedLibrary, fragments, squash, verify
-from regelwerk.interpreter.trace import render_step
+from regelwerk.interpreter.tools.trace import render_step
 
 import regelwerk
 from regelwerk.cli import main

@@ -1,11 +1,11 @@
-"""interpreter/reads.py: which state an invariant reads, and that a traced game checks after a
+"""interpreter/compiler/reads.py: which state an invariant reads, and that a traced game checks after a
 step only the invariants that read something the step wrote (all of them after a change made
 from outside the rules)."""
 
 from __future__ import annotations
 
 import pytest
-from regelwerk.interpreter.reads import state_reads
+from regelwerk.interpreter.compiler.reads import state_reads
 
 import regelwerk
 from regelwerk import RuleFailure

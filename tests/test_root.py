@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 from playing import reach
-from regelwerk.interpreter.agents import RandomAgent, play_game
-from regelwerk.interpreter.scenario import run_scenarios
+from regelwerk.interpreter.tools.agents import RandomAgent, play_game
+from regelwerk.interpreter.tools.scenario import run_scenarios
 
 import regelwerk
 from regelwerk import Action
@@ -71,7 +71,7 @@ def _started(root):
     ],
 )
 def test_bad_saves_get_a_located_error(root, edit, message):
-    from regelwerk.interpreter.errors import SaveError
+    from regelwerk.interpreter.engine.errors import SaveError
 
     data = _started(root).to_json()
     edit(data["vars"])
@@ -82,7 +82,7 @@ def test_bad_saves_get_a_located_error(root, edit, message):
 
 
 def test_a_minister_listed_twice_is_refused_on_load(root):
-    from regelwerk.interpreter.errors import SaveError
+    from regelwerk.interpreter.engine.errors import SaveError
 
     data = _started(root).to_json()
     data["vars"]["swayed"] = ["earl", "earl"]

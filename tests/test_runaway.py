@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 import pytest
-from regelwerk.interpreter import game as engine
+from regelwerk.interpreter.engine import game as engine
 
 import regelwerk
 from regelwerk import BudgetExceeded, RuleFailure, RulesError

@@ -10,8 +10,8 @@ import json
 from pathlib import Path
 
 import pytest
-from regelwerk.interpreter.moves import Action
-from regelwerk.interpreter.saves import SAVE_VERSION
+from regelwerk.interpreter.engine.moves import Action
+from regelwerk.interpreter.engine.saves import SAVE_VERSION
 
 import regelwerk
 from regelwerk import SaveError

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from regelwerk.dsl.parse import parse_text
 from regelwerk.dsl.printer import print_module
-from regelwerk.interpreter.scenario import run_scenarios
+from regelwerk.interpreter.tools.scenario import run_scenarios
 
 import regelwerk
 from regelwerk.api import main_files

@@ -8,8 +8,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from regelwerk.interpreter.agents import RandomAgent, play_game
-from regelwerk.interpreter.scenario import run_scenarios
+from regelwerk.interpreter.tools.agents import RandomAgent, play_game
+from regelwerk.interpreter.tools.scenario import run_scenarios
 
 import regelwerk
 from regelwerk import RuleFailure, RulesError
@@ -128,7 +128,7 @@ def test_inferred_rules_are_notes_where_they_act(shogun):
 def test_battle_10_is_a_condition_of_its_own(shogun):
     r = regelwerk.load(SHOGUN)
     sc = next(s for s in r.model.scenarios if s.name.startswith("a defender who would win with peasants alone"))
-    from regelwerk.interpreter.scenario import _Run
+    from regelwerk.interpreter.tools.scenario import _Run
 
     class Traced:  # the scenario's game, recorded
         def __getattr__(self, name):

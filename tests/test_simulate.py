@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from conftest import BUNDLED, ROOT
-from regelwerk.interpreter.simulate import PlaySettings, play_record
+from regelwerk.interpreter.tools.simulate import PlaySettings, play_record
 
 import regelwerk
 from regelwerk.simulation import bundle_of, load_bundle, report_json, run_simulation, without_timing

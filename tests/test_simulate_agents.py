@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import BUNDLED
-from regelwerk.interpreter.agents import (
+from regelwerk.interpreter.tools.agents import (
     AgentSpecError,
     MCTSAgent,
     assign_agents,

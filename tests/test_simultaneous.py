@@ -89,7 +89,7 @@ def test_nobody_sees_another_players_choice(rules):
     assert view["pending"] == {"kind": "simultaneous", "players": ["Ann", "Bob", "Cas"],
                                "yours": {"kind": "play", "player": "Ann"}}
     assert "yours" in g.view("Bob")["pending"]
-    shown = json.dumps(regelwerk.interpreter.visibility.observer(rules.model, "Ann").trace(
+    shown = json.dumps(regelwerk.interpreter.observe.visibility.observer(rules.model, "Ann").trace(
         [{"format": "regelwerk-trace"}, *g.trace]))
     assert "offer(2)" not in shown and "c3" not in shown.split('"plan')[0] or "pick(c3)" not in shown
     assert "offer(?)" in shown and "pick(?)" in shown
@@ -166,7 +166,7 @@ def test_what_a_part_may_not_do(body, word):
 
 
 def test_random_games_with_windows_play_to_the_end_and_replay(rules):
-    from regelwerk.interpreter.agents import RandomAgent
+    from regelwerk.interpreter.tools.agents import RandomAgent
 
     for seed in range(8):
         g = rules.new_game(seed=seed, record=True)

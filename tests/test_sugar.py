@@ -11,7 +11,7 @@ from regelwerk.dsl.diagnostics import RulesError
 from regelwerk.dsl.parse import parse_text
 from regelwerk.dsl.printer import expr_text, print_module
 from regelwerk.dsl.sources import parse_file
-from regelwerk.interpreter.scenario import run_scenarios
+from regelwerk.interpreter.tools.scenario import run_scenarios
 
 import regelwerk
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from regelwerk.dsl.diagnostics import RulesError
 from regelwerk.dsl.parse import parse_text
-from regelwerk.interpreter.moves import Action
+from regelwerk.interpreter.engine.moves import Action
 
 import regelwerk
 from regelwerk import IllegalAction, RuleFailure

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import BUNDLED
 from regelwerk.dsl.diagnostics import RulesError
-from regelwerk.interpreter.scenario import run_scenarios
+from regelwerk.interpreter.tools.scenario import run_scenarios
 from test_docs import EXAMPLES
 
 import regelwerk

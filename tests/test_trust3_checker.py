@@ -299,8 +299,8 @@ def test_the_language_servers_tokens_of_a_long_text_are_small():
 
 
 def test_the_names_of_an_expression_text_with_a_long_text_are_found_in_little_memory():
-    """interpreter/secrets.py reads the names of an older trace's expression texts the same way."""
-    from regelwerk.interpreter.secrets import text_names
+    """interpreter/observe/secrets.py reads the names of an older trace's expression texts the same way."""
+    from regelwerk.interpreter.observe.secrets import text_names
 
     names, _seconds, peak = measured(lambda: text_names('"' + "x" * 1_900_000 + '" == word'))
     assert names == {"word"} and peak < 30, peak
@@ -351,9 +351,9 @@ def test_every_rules_block_in_the_docs_is_checked_or_marked_a_fragment_that_pars
 
 
 def test_the_time_limit_is_the_same_in_the_code_the_docs_and_play_help(capsys):
-    """language.md §17 said 60 s; the engine stops a rule after 10 (interpreter/game.py), as
+    """language.md §17 said 60 s; the engine stops a rule after 10 (interpreter/engine/game.py), as
     errors.md, api.md, architecture.md and `regelwerk play --help` say."""
-    from regelwerk.interpreter.limits import TIME_LIMIT
+    from regelwerk.interpreter.engine.limits import TIME_LIMIT
 
     from regelwerk.cli import main
 

@@ -14,11 +14,11 @@ from importlib.metadata import version
 from pathlib import Path
 
 import pytest
-from regelwerk.interpreter.infostate import move_as_seen
-from regelwerk.interpreter.moves import Action
-from regelwerk.interpreter.secrets import secrets_of
-from regelwerk.interpreter.trace import trace_lines, write_trace
-from regelwerk.interpreter.visibility import HIDDEN, observer
+from regelwerk.interpreter.engine.moves import Action
+from regelwerk.interpreter.observe.infostate import move_as_seen
+from regelwerk.interpreter.observe.secrets import secrets_of
+from regelwerk.interpreter.observe.visibility import HIDDEN, observer
+from regelwerk.interpreter.tools.trace import trace_lines, write_trace
 
 import regelwerk
 from regelwerk.cli import main

@@ -13,7 +13,7 @@ import pytest
 from regelwerk.dsl import ast as A
 from regelwerk.dsl.parse import parse_text
 from regelwerk.dsl.quotes import SEEDS_ENV, SeedLibrary, provenances, search_path, verify
-from regelwerk.interpreter.scenario import run_scenarios
+from regelwerk.interpreter.tools.scenario import run_scenarios
 
 import regelwerk
 from regelwerk.cli import main

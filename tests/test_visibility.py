@@ -1,4 +1,4 @@
-"""The visibility module (interpreter/visibility.py), case by case: each way hidden state
+"""The visibility module (interpreter/observe/visibility.py), case by case: each way hidden state
 could reach a player, and the outputs that go through it (issue 10 §1)."""
 
 from __future__ import annotations
@@ -7,8 +7,14 @@ import json
 from pathlib import Path
 
 import pytest
-from regelwerk.interpreter.trace import filter_for, filter_step, read_trace, render, write_trace
-from regelwerk.interpreter.visibility import HIDDEN, observer
+from regelwerk.interpreter.observe.visibility import HIDDEN, observer
+from regelwerk.interpreter.tools.trace import (
+    filter_for,
+    filter_step,
+    read_trace,
+    render,
+    write_trace,
+)
 
 import regelwerk
 from regelwerk.cli import main

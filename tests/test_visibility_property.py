@@ -20,10 +20,10 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from regelwerk.interpreter import visibility
-from regelwerk.interpreter.agents import RandomAgent
-from regelwerk.interpreter.trace import render, trace_lines, write_trace
-from regelwerk.interpreter.visibility import observer
+from regelwerk.interpreter.observe import visibility
+from regelwerk.interpreter.observe.visibility import observer
+from regelwerk.interpreter.tools.agents import RandomAgent
+from regelwerk.interpreter.tools.trace import render, trace_lines, write_trace
 
 import regelwerk
 from regelwerk.cli import main

@@ -15,7 +15,7 @@ from ..dsl.check import BUILTIN_TYPES
 from ..dsl.check_expr import DIRECTIONS, KEYWORD_VALUES
 from ..dsl.diagnostics import RulesError
 from ..dsl.parse import parse_text
-from ..interpreter.library import LIBRARY
+from ..interpreter.stdlib.library import LIBRARY
 from .analysis import Analysis
 from .index import record_type_of
 from .keywords import DECLARATIONS, EXPRESSIONS, STATEMENTS

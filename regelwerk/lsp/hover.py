@@ -10,7 +10,7 @@ import os
 from ..dsl import ast as A
 from ..dsl.ast import iter_nodes
 from ..dsl.printer import expr_text
-from ..interpreter.library import LIBRARY
+from ..interpreter.stdlib.library import LIBRARY
 from .analysis import Analysis
 from .index import Symbol
 from .specs import SpecInventory

@@ -16,7 +16,7 @@ from ..dsl import ast as A
 from ..dsl.check import Model
 from ..dsl.check_expr import DIRECTIONS, KEYWORD_VALUES
 from ..dsl.printer import expr_text
-from ..interpreter.library import LIBRARY
+from ..interpreter.stdlib.library import LIBRARY
 from .tokens import Token, Tokens
 from .typetext import type_text
 

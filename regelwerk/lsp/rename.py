@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from ..dsl.check_expr import DIRECTIONS, KEYWORD_VALUES
-from ..interpreter.library import LIBRARY
+from ..interpreter.stdlib.library import LIBRARY
 from .analysis import Analysis
 from .index import Loc, Occurrence
 from .keywords import is_keyword

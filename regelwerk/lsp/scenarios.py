@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 from ..api import Ruleset
 from ..dsl import ast as A
-from ..interpreter.errors import EngineError
-from ..interpreter.scenario import run_scenario
+from ..interpreter.engine.errors import EngineError
+from ..interpreter.tools.scenario import run_scenario
 from .analysis import Analysis
 
 

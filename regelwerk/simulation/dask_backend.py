@@ -14,7 +14,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from ..interpreter.simulate import PlaySettings
+from ..interpreter.tools.simulate import PlaySettings
 from .bundle import RulesBundle
 from .local import Chunker
 from .worker import play_chunk

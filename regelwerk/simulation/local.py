@@ -14,7 +14,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from ..interpreter.simulate import PlaySettings, play_record
+from ..interpreter.tools.simulate import PlaySettings, play_record
 from .bundle import RulesBundle
 from .worker import init_process, play_given_chunk, prepared
 

@@ -12,7 +12,7 @@ import json
 from collections import Counter
 from typing import Any
 
-from ..interpreter.simulate import PlaySettings
+from ..interpreter.tools.simulate import PlaySettings
 from .stats import mean_interval, r6, rate_text, summary, wilson
 
 REPORT_FORMAT = "regelwerk-simulation"

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..interpreter.agents import AgentSpecError, assign_agents
-from ..interpreter.simulate import PlaySettings
+from ..interpreter.tools.agents import AgentSpecError, assign_agents
+from ..interpreter.tools.simulate import PlaySettings
 from .bundle import bundle_of
 from .local import InProcess, ProcessPool
 from .progress import Progress

@@ -10,7 +10,7 @@ import threading
 from multiprocessing.connection import wait
 from typing import Any
 
-from ..interpreter.simulate import Firings, PlaySettings, play_record
+from ..interpreter.tools.simulate import Firings, PlaySettings, play_record
 from .bundle import RulesBundle, load_bundle
 
 _LOADED: dict[str, tuple[Any, Firings]] = {}  # ruleset hash -> (ruleset, firing map)

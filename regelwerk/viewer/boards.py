@@ -10,8 +10,8 @@ from typing import Any
 from ..dsl import ast as A
 from ..dsl.check import Model
 from ..dsl.types import BOOL, INT, PLAYER, Elem, ListOf, MapOf, SetOf, Type
+from ..interpreter.engine.values import jsonable
 from ..interpreter.stdlib.grid import square_name
-from ..interpreter.values import jsonable
 from .layout import graph_positions, layout
 
 # Okabe-Ito: told apart with every common kind of colour blindness. A player named after a

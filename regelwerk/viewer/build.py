@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..interpreter.errors import EngineError
-from ..interpreter.values import jsonable
+from ..interpreter.engine.errors import EngineError
+from ..interpreter.engine.values import jsonable
 from .boards import describe_boards, describe_panels, layer_constants, player_colours
 from .inputs import (
     ViewerError,

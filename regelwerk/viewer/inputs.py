@@ -14,7 +14,7 @@ from typing import Any
 from ..api import Ruleset, load
 from ..dsl.diagnostics import RulesError
 from ..dsl.files import BadEncoding, FileRefused, read_text
-from ..interpreter.trace import TRACE_FORMAT, TRACE_VERSION
+from ..interpreter.tools.trace import TRACE_FORMAT, TRACE_VERSION
 
 
 class ViewerError(Exception):

@@ -9,9 +9,9 @@ import copy
 from typing import Any
 
 from ..api import Ruleset
-from ..interpreter.errors import EngineError
-from ..interpreter.game import Game
-from ..interpreter.values import jsonable
+from ..interpreter.engine.errors import EngineError
+from ..interpreter.engine.game import Game
+from ..interpreter.engine.values import jsonable
 from .inputs import TraceFile, ViewerError
 from .paths import PathError, apply, resolve, split_path
 

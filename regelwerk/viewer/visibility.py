@@ -1,6 +1,6 @@
 """What one player's page may hold: the viewer's side of `--player`.
 
-The decisions are the engine's (interpreter/visibility.py: one module for every output); this
+The decisions are the engine's (interpreter/observe/visibility.py: one module for every output); this
 file only applies them to the page's data: the start position, each step, the pending
 decision and the legal moves, and it leaves the seed out (with the seed and the rules every
 shuffle can be replayed).
@@ -9,8 +9,8 @@ shuffle can be replayed).
 from __future__ import annotations
 
 from ..dsl.check import Model
-from ..interpreter.game import Game
-from ..interpreter.visibility import HIDDEN, observer
+from ..interpreter.engine.game import Game
+from ..interpreter.observe.visibility import HIDDEN, observer
 
 __all__ = ["HIDDEN", "Secrets", "for_player"]
 

@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from regelwerk.dsl.diagnostics import RulesError
-from regelwerk.interpreter.agents import RandomAgent
-from regelwerk.interpreter.errors import EngineError
-from regelwerk.interpreter.locate import locate
+from regelwerk.interpreter.engine.errors import EngineError
+from regelwerk.interpreter.engine.locate import locate
+from regelwerk.interpreter.tools.agents import RandomAgent
 
 import regelwerk
 from regelwerk.cli import main

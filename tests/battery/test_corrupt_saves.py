@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from regelwerk.interpreter.agents import RandomAgent
-from regelwerk.interpreter.errors import EngineError, SaveError
+from regelwerk.interpreter.engine.errors import EngineError, SaveError
+from regelwerk.interpreter.tools.agents import RandomAgent
 
 import regelwerk
 

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from regelwerk.interpreter.agents import RandomAgent
-from regelwerk.interpreter.trace import trace_lines
+from regelwerk.interpreter.tools.agents import RandomAgent
+from regelwerk.interpreter.tools.trace import trace_lines
 
 import regelwerk
 

@@ -25,8 +25,8 @@ RULESETS = {
 PLAY = """
 import hashlib, json, sys
 import regelwerk
-from regelwerk.interpreter.agents import RandomAgent
-from regelwerk.interpreter.trace import trace_lines
+from regelwerk.interpreter.tools.agents import RandomAgent
+from regelwerk.interpreter.tools.trace import trace_lines
 
 path, players, seeds, cut = sys.argv[1], int(sys.argv[2]), [int(s) for s in sys.argv[3].split(",")], int(sys.argv[4])
 rules = regelwerk.load(path)
@@ -51,7 +51,7 @@ print(json.dumps(out))
 CONTINUE = """
 import hashlib, json, random, sys
 import regelwerk
-from regelwerk.interpreter.agents import RandomAgent
+from regelwerk.interpreter.tools.agents import RandomAgent
 
 path, seed, cut = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 rules = regelwerk.load(path)

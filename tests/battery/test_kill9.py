@@ -12,8 +12,8 @@ import time
 from pathlib import Path
 
 import pytest
-from regelwerk.interpreter.agents import RandomAgent
-from regelwerk.interpreter.trace import read_trace, write_atomic, write_trace
+from regelwerk.interpreter.tools.agents import RandomAgent
+from regelwerk.interpreter.tools.trace import read_trace, write_atomic, write_trace
 
 import regelwerk
 

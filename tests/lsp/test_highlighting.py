@@ -6,7 +6,7 @@ import json
 import re
 
 import pytest
-from regelwerk.interpreter.library import LIBRARY
+from regelwerk.interpreter.stdlib.library import LIBRARY
 
 from regelwerk.lsp.keywords import KEYWORDS
 

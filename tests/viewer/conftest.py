@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from regelwerk.interpreter.agents import RandomAgent
-from regelwerk.interpreter.trace import write_trace
-from regelwerk.interpreter.values import jsonable
+from regelwerk.interpreter.engine.values import jsonable
+from regelwerk.interpreter.tools.agents import RandomAgent
+from regelwerk.interpreter.tools.trace import write_trace
 from viewer_browser import Opened, chromium
 
 import regelwerk

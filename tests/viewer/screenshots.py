@@ -17,8 +17,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path[:0] = [str(ROOT), str(HERE)]
 
-from regelwerk.interpreter.agents import RandomAgent  # noqa: E402
-from regelwerk.interpreter.trace import write_trace  # noqa: E402
+from regelwerk.interpreter.tools.agents import RandomAgent  # noqa: E402
+from regelwerk.interpreter.tools.trace import write_trace  # noqa: E402
 from viewer_browser import Opened, chromium  # noqa: E402
 
 import regelwerk  # noqa: E402

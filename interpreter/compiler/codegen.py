@@ -1,0 +1,1162 @@
+"""Python source for expressions and straight-line statements, from the checked AST.
+
+No user text reaches the generated code: user names become generated identifiers
+(`l3`, `p0`) or dict keys and constants written with repr(). The recorded variant (`record`)
+adds the journal writes that traces and undo read; the other variant has none.
+
+The code is specialised by the checker's types (dsl/types.py, read from `Model.types`):
+writes into known maps and records are plain assignments, `add 1 to n` on an int is `n + 1`,
+a map that is never replaced as a whole is bound once per function, `current` once per
+function that cannot change it, aggregates (`any`, `all`, `count`, `sum`, ...) are loops
+in a helper function rather than generators, library functions of squares and directions
+are looked up in tables worked out when the ruleset is compiled, and data files are plain
+constants of the program.
+"""
+
+from __future__ import annotations
+
+import ast
+import itertools
+from dataclasses import dataclass
+from typing import Any
+
+from ...dsl import ast as A
+from ...dsl.ast import iter_nodes
+from ...dsl.check import Model
+from ...dsl.check_expr import DIRECTIONS
+from ...dsl.printer import expr_text
+from ...dsl.types import (
+    ANY,
+    BOOL,
+    INT,
+    NONE,
+    RANGE,
+    TEXT,
+    Elem,
+    ListOf,
+    MapOf,
+    Opt,
+    Record,
+    SetOf,
+    Type,
+    is_finite,
+)
+from ..engine.errors import RuleFailure
+from ..engine.limits import CALL_WORK
+from ..stdlib.library import LIBRARY
+from . import pytree
+from .hoist import Hoister, names
+from .memo import MemoKey, memo_keys, plain_type
+from .pytree import PLACEHOLDER, Inline
+
+MAX_TABLE = 50_000  # entries in one precomputed table of a library function
+_WRITES = (A.SetStmt, A.AddStmt, A.RemoveStmt, A.ClearStmt, A.MoveStmt, A.DrawStmt, A.ShuffleStmt)
+_GROUP = {"+": 0, "-": 0, "*": 1, "//": 1, "%": 1}  # operators of one precedence chain freely
+MAX_INLINE_INDENT = 14  # inline loops no deeper: CPython allows 20 nested blocks per function
+MAX_INLINE_DEPTH = 3  # definitions inlined into definitions inlined into ...
+MAX_INLINE_NODES = 60  # a definition this small (in expression nodes) is inlined where evaluated
+LOOP_KINDS = ("any", "all", "count", "sum", "max", "min", "first", "streak")
+
+
+def _targets(model: Model) -> list[A.Target]:
+    """Every place a statement writes: in rules, devices, the flow and scenarios."""
+    roots: list[Any] = [*model.actions.values(), *model.procedures.values(), *model.triggers,
+                        *model.hooks, *model.devices.values(), *model.scenarios]
+    if model.flow is not None:
+        roots.append(model.flow)
+    return [n for r in roots for n in iter_nodes(r) if isinstance(n, A.Target)]
+
+
+def write_depths(targets: list[A.Target]) -> dict[str, int]:
+    """For each state variable, the most keys and fields any statement writes below it
+    (`set plan[p] = ...` is 1). A value read `d` keys below a variable whose depth is at most
+    `d` is never changed in place: only statements change state, and none writes into it."""
+    depths: dict[str, int] = {}
+    for t in targets:
+        depths[t.root] = max(depths.get(t.root, 0), len(t.steps))
+    return depths
+
+
+@dataclass(frozen=True)
+class ModelFacts:
+    """What code generation needs to know of the whole model, worked out once per program:
+    each walks every rule, in milliseconds, and every expression compiled on its own (a
+    variable's start value, the scoring) makes a CodeGen of its own."""
+
+    replaced: frozenset[str]  # variables some statement replaces as a whole
+    depths: dict[str, int]  # `write_depths`
+    inlinable: set[str]  # `inlinable_defines`
+    memo_keys: dict[str, MemoKey]  # memo.memo_keys
+
+
+def model_facts(model: Model) -> ModelFacts:
+    targets = _targets(model)
+    return ModelFacts(frozenset(t.root for t in targets if not t.steps), write_depths(targets),
+                      inlinable_defines(model), memo_keys(model))
+
+
+class CodeGen:
+    """Generates the Python source of one program; its functions are exec'd together. What
+    the functions refer to besides the runtime (tables, data) is collected in `constants`."""
+
+    def __init__(self, model: Model, record: bool, elements: dict[str, tuple], boards: Any = None,
+                 players: tuple[str, ...] = (), facts: ModelFacts | None = None):
+        self.m = model
+        self.record = record
+        self.elements = elements
+        self.boards = boards  # for library tables worked out at compile time
+        self.players = players  # every declared player name
+        self.lines: list[str] = []
+        self.counter = 0
+        self.constants: dict[str, Any] = {}  # namespace name -> value, for generated code
+        self.move_texts: dict[int, str] = {}  # id of a move in a move table -> its text
+        self.in_block = False  # generating a block function: `current` may change inside it
+        # state variable -> the triggers whose conditions read it (reads.trigger_watch): tested
+        # right after a statement writes it (Game.fire_now); empty where no trigger may fire
+        # (a scenario's `given`, expressions). `fire_here` is False inside a device, which
+        # cannot run another rule's body halfway: its triggers wait (Game._deferred).
+        self.fire_after: dict[str, tuple[int, ...]] = {}
+        self.fire_here = True
+        self.subst: dict[int, str] = {}  # node id -> a local holding its value (hoisted)
+        # explain mode: sub-expression values go to locals _x<i>, or through _R where Python
+        # allows no assignment expression (the iterable of a comprehension)
+        self.rec_in_iterable = False
+        self.rec_closure: set[int] = set()
+        facts = facts or model_facts(model)
+        self.write_depths = facts.depths
+        self.stable = {n: i for i, n in enumerate(model.vars)
+                       if n not in facts.replaced and isinstance(model.var_types[n], (MapOf, Record))}
+        self.var_index = {n: i for i, n in enumerate(model.vars)}
+        # generating a function that changes no state (a definition, an aggregate's helper, the
+        # listing of an action's moves): every variable it reads is bound once, at its top
+        self.still = False
+        self._tables: dict[tuple, str] = {}
+        # tables made now for every value of their arguments' types (library calls, moves): a
+        # row of one may be looked up ahead of a loop (actiongen.rows_hoisted)
+        self.complete_tables: set[str] = set()
+        self.inlinable = facts.inlinable
+        # while an enumeration body is generated: define name -> the local dict remembering its
+        # calls (interpreter/compiler/memo.py); None elsewhere, where the state may change between calls
+        self.memo_keys = facts.memo_keys
+        self.enum_memo: dict[str, str] | None = None
+        self.enum_sets: dict[str, str] = {}  # state map -> the local holding its values as a set
+        self.const_ids: dict[str, int] = {}  # constant or option -> i of its local _kc<i>
+        self.inlines: list[Inline] = []  # what each placeholder `__inline__(n)` copies (machine.py)
+        self.hosts: list[str] = []  # the functions holding placeholders
+        self._pending_inlines = False
+        self.tree_passes: dict[str, list] = {}  # function name -> passes over its tree (finish)
+        self.data_names = {n: f"_D{i}" for i, n in enumerate(model.data)}
+        for n, py in self.data_names.items():
+            self.constants[py] = model.data_values.get(n)
+
+    def fresh(self, prefix: str = "t") -> str:
+        self.counter += 1
+        return f"_{prefix}{self.counter}"
+
+    def const(self, value: Any, prefix: str = "C") -> str:
+        """A name for a value computed now that generated code uses as a constant."""
+        name = self.fresh(prefix)
+        self.constants[name] = value
+        return name
+
+    # ------------------------------------------------------------------ expressions
+    def static_type(self, e: A.Node, sc: dict | None = None) -> Type:
+        """The checker's type of an expression (dsl/check_expr.py records every one)."""
+        return self.m.type_of(e)
+
+    def ex(self, e: A.Node, sc: dict, rec: list | None = None) -> str:
+        """Python source for expression `e`; `rec` (explain mode) collects sub-expressions."""
+        if id(e) in self.subst and rec is None:  # computed once already (interpreter/compiler/hoist.py)
+            return self.subst[id(e)]
+        code = self._ex(e, sc, rec)
+        if rec is not None and self._worth_recording(e, sc):
+            rec.append(e)
+            i = len(rec) - 1
+            if self.rec_in_iterable:  # an assignment expression may not stand there
+                self.rec_closure.add(i)
+                return f"_R({i}, {code})"
+            return f"(_x{i} := {code})"
+        return code
+
+    def _worth_recording(self, e: A.Node, sc: dict) -> bool:
+        """Sub-expressions whose values explain a check: not literals, constants or whole maps."""
+        if isinstance(e, (A.IntLit, A.StrLit, A.BoolLit, A.NoneLit, A.ListLit, A.MapLit)):
+            return False
+        if isinstance(e, A.Name):
+            if e.name in sc or e.name == "current":
+                return True
+            if e.name in self.m.vars:
+                return not isinstance(self.m.var_types[e.name].base, (MapOf, ListOf, SetOf))
+            return False
+        return True
+
+    def current(self) -> str:
+        return "G.current" if self.in_block else "_cur"
+
+    def var(self, name: str) -> str:
+        """A state variable: a map or record never replaced as a whole is bound once per function,
+        and so is every variable a function reads when it only reads (`still`)."""
+        i = self.stable.get(name)
+        if i is None and self.still:
+            i = self.var_index[name]
+        return f"V[{name!r}]" if i is None else f"_sv{i}"
+
+    def _ex(self, e: A.Node, sc: dict, rec: list | None) -> str:
+        def sub(x: A.Node) -> str:
+            return self.ex(x, sc, rec)
+
+        if isinstance(e, (A.IntLit, A.StrLit, A.BoolLit)):
+            return repr(e.value)
+        if isinstance(e, A.NoneLit):
+            return "None"
+        if isinstance(e, A.Name):
+            return self.name(e, sc)
+        if isinstance(e, A.ListLit):
+            if e.items and rec is None and all(self._constant(x, sc) for x in e.items):
+                return self.const([self._constant(x, sc)[0] for x in e.items], "L")  # made once
+            return "[" + ", ".join(sub(x) for x in e.items) + "]"
+        if isinstance(e, A.MapLit):
+            if not e.items and isinstance(self.m.type_of(e).base, SetOf):
+                return "frozenset()"  # `{}` where a set is compared (issue 9: an empty set literal)
+            return "{" + ", ".join(f"{sub(k)}: {sub(v)}" for k, v in e.items) + "}"
+        if isinstance(e, A.SetLit):
+            return "frozenset([" + ", ".join(sub(x) for x in e.items) + "])"
+        if isinstance(e, A.Index):
+            bt = self.static_type(e.base, sc).base
+            base, key = sub(e.base), sub(e.key)
+            if isinstance(bt, MapOf) and bt.total and not is_finite(bt.key):
+                return f"{base}.get({key}, {bt.val.default()!r})"  # a state map: total (see MapOf)
+            if isinstance(bt, (MapOf, ListOf)):  # a missing key fails loudly: a rule failure
+                return f"{base}[{key}]"
+            return f"_index({base}, {key})"
+        if isinstance(e, A.Field):
+            return f"{sub(e.base)}[{e.name!r}]"
+        if isinstance(e, A.RecordLit):
+            return "{" + ", ".join(f"{n!r}: {sub(v)}" for n, v in e.fields) + "}"
+        if isinstance(e, A.Call):
+            return self.call(e, sc, rec)
+        if isinstance(e, A.BinOp):  # a chain a + b - c is written without nested brackets
+            chain = [e]
+            while isinstance(chain[-1].left, A.BinOp) and _GROUP[chain[-1].left.op] == _GROUP[e.op] \
+                    and id(chain[-1].left) not in self.subst:
+                chain.append(chain[-1].left)
+            text = sub(chain[-1].left)
+            for node in reversed(chain):
+                if node.op == "*":  # numbers may not grow without bound (runtime._mul)
+                    text = f"_mul({text}, {sub(node.right)})"
+                elif node.op in ("//", "%") and not (isinstance(node.right, A.IntLit) and node.right.value):
+                    # a divisor that may be 0 fails as the rules' error (runtime._div, _mod)
+                    text = f"{'_div' if node.op == '//' else '_mod'}({text}, {sub(node.right)})"
+                elif node.op == "+" and isinstance(self.static_type(node, sc).base, ListOf):
+                    # joining lists copies them: charged to the work budget by their length
+                    text = f"_joined(G, {text}, {sub(node.right)}, SPANS[{self.span_id(node.span)}])"
+                else:
+                    text += f" {node.op} {sub(node.right)}"
+            return f"({text})"
+        if isinstance(e, A.Compare):
+            if e.op in ("==", "!=") and isinstance(e.right, A.NoneLit):  # none is one object
+                if _is_value(e.left) or self._constant(e.left, sc):  # `ace != none`: no `is` of a literal
+                    return f"({sub(e.left)} {e.op} None)"
+                return f"({sub(e.left)} {'is' if e.op == '==' else 'is not'} None)"
+            return f"({sub(e.left)} {e.op} {sub(e.right)})"
+        if isinstance(e, A.BoolOp):
+            return "(" + f" {e.op} ".join(sub(x) for x in e.items) + ")"
+        if isinstance(e, A.Not):
+            return f"(not {sub(e.operand)})"
+        if isinstance(e, A.Neg):
+            return f"(-{sub(e.operand)})"
+        if isinstance(e, A.Range):
+            return f"range({sub(e.low)}, {sub(e.high)} + 1)"
+        if isinstance(e, A.CondExpr):
+            return f"({sub(e.then)} if {sub(e.test)} else {sub(e.orelse)})"
+        if isinstance(e, A.Aggregate):
+            if rec is None and e.kind in LOOP_KINDS:
+                return self.agg_call(e, sc)
+            return self.aggregate(e, sc, rec)
+        raise RuleFailure(f"cannot compile {type(e).__name__}", e.span)
+
+    def _constant(self, e: A.Node, sc: dict) -> tuple | None:
+        """(value,) of a literal or a named value (a square, a member, a direction), else None."""
+        if isinstance(e, (A.IntLit, A.StrLit, A.BoolLit)):
+            return (e.value,)
+        if isinstance(e, A.Name) and e.name not in sc and e.name not in self.m.vars and (
+                e.name in self.m.element_type or e.name in DIRECTIONS):
+            return (e.name,)
+        return None
+
+    def name(self, e: A.Name, sc: dict) -> str:
+        m = self.m
+        n = e.name
+        if n in sc:
+            return sc[n][0]
+        if n in m.vars:
+            return self.var(n)
+        if n in m.data:
+            return self.data_names[n]
+        if n in m.consts or n in m.options:  # fixed for the game: bound once per function
+            i = self.const_ids.setdefault(n, len(self.const_ids))
+            return f"_kc{i}"
+        if n == "current":
+            return self.current()
+        if n in ("players", "Player"):
+            return "G.players"
+        if n == "player_count":
+            return "len(G.players)"
+        if n == "round":
+            return "G.round"
+        if n == "current_phase":
+            return "G.phase"
+        if n in self.elements:
+            return self.element_list(n)
+        if n in m.element_type or n in DIRECTIONS:
+            return repr(n)
+        raise RuleFailure(f"unresolved name {n!r}", e.span)
+
+    def element_list(self, type_name: str) -> str:
+        """The values of a board, enum, Direction or bool, as a constant of the program."""
+        key = ("elements", type_name)
+        if key not in self._tables:
+            self._tables[key] = self.const(self.elements[type_name], "E")
+        return self._tables[key]
+
+    def call(self, e: A.Call, sc: dict, rec: list | None) -> str:
+        m = self.m
+        if e.func == "possible":
+            who = self.ex(e.args[1], sc, rec) if len(e.args) > 1 else "None"
+            return f"c_possible(G, {e.args[0].name!r}, {who})"
+        args = [self.ex(a, sc, rec) for a in e.args]
+        joined = ", ".join(args)
+        if e.func in m.defines:
+            code = f"D_{self.define_ids[e.func]}(G{', ' if args else ''}{joined})"
+            if self.enum_memo is not None and rec is None and e.func in self.memo_keys:
+                return self.remembered(e.func, args, code) or code
+            return code
+        if e.func in m.devices:
+            return f"DV_{self.device_ids[e.func]}(G{', ' if args else ''}{joined})"
+        b = LIBRARY[e.func]
+        if b.kind in ("chance", "game"):
+            return f"c_{e.func}(G{', ' if args else ''}{joined})"
+        table = self.table(e, args) if b.tabulable and rec is None else None
+        return table or f"b_{e.func}({joined})"
+
+    def remembered(self, func: str, args: list[str], code: str) -> str | None:
+        """`code` (a call of definition `func`) looked up in this enumeration's memo first, keyed
+        by what the definition reads of its arguments (interpreter/compiler/memo.py); None when an
+        argument is not a plain name, which the key would evaluate twice."""
+        if not all(_is_name(a) or _is_literal(a) for a in args):
+            return None
+        if all(a == "_cur" or _is_literal(a) for a in args):  # the same call every time: made once
+            return None
+        d = self.m.defines[func]
+        parts: list[str] = []
+        for p, arg, proj in zip(d.params, args, self.memo_keys[func].parts, strict=True):
+            if proj is None:
+                parts.append(arg)
+                continue
+            scope = {p.name: (arg, None)}
+            subst, self.subst = self.subst, {}
+            parts.extend(dict.fromkeys(self.ex(node, scope) for node in proj))
+            self.subst = subst
+        key = parts[0] if len(parts) == 1 else f"({', '.join(parts)})"
+        table = self.enum_memo.get(func)
+        if table is None:
+            table = self.enum_memo[func] = self.fresh("mz")
+        return f"({table}[{key}] if {key} in {table} else {table}.setdefault({key}, {code}))"
+
+    # ------------------------------------------------------------------ tables of library calls
+    def _values(self, arg: A.Node) -> list | None:
+        """The values an argument can take, when they are few and known now: a literal, a
+        square or other named value, or any expression of a finite type."""
+        if isinstance(arg, A.IntLit):
+            return [arg.value]
+        if isinstance(arg, A.Neg) and isinstance(arg.operand, A.IntLit):
+            return [-arg.operand.value]
+        if isinstance(arg, A.BoolLit):
+            return [arg.value]
+        t = self.static_type(arg)
+        if isinstance(t, Elem):
+            if t.name == "Player":
+                return list(self.players)
+            return list(self.elements[t.name]) if t.name in self.elements else None
+        return None
+
+    def table(self, e: A.Call, args: list[str]) -> str | None:
+        """`b_ray(s, d)` as `_T3[s][d]`: the call worked out now for every possible argument."""
+        if self.boards is None:
+            return None
+        pools = [self._values(a) for a in e.args]
+        if any(p is None for p in pools):
+            return self.memo(e, args)
+        size = 1
+        for p in pools:
+            size *= len(p)
+        if size > MAX_TABLE:
+            return None
+        varying = [i for i, p in enumerate(pools) if len(p) > 1 or not isinstance(e.args[i], (A.IntLit, A.Neg, A.BoolLit))]
+        key = (e.func, tuple(repr(p) if i in varying else repr(p[0]) for i, p in enumerate(pools)))
+        name = self._tables.get(key)
+        if name is None:
+            fn = LIBRARY[e.func].bind(self.boards)
+            table: dict = {}
+            try:
+                for combo in itertools.product(*pools):
+                    k = tuple(combo[i] for i in varying)
+                    if len(k) <= 1:
+                        table[k[0] if k else ()] = fn(*combo)
+                        continue
+                    inner = table  # nested by argument: t[a][b] is two lookups, no tuple built
+                    for part in k[:-1]:
+                        inner = inner.setdefault(part, {})
+                    inner[k[-1]] = fn(*combo)
+            except Exception:  # some argument is out of reach for this function: call it instead
+                return None
+            name = self._tables[key] = self.const(table, "T")
+            self.complete_tables.add(name)
+        if not varying:
+            return f"{name}[()]"
+        return name + "".join(f"[{args[i]}]" for i in varying)
+
+    def memo(self, e: A.Call, args: list[str]) -> str | None:
+        """A call whose arguments are not all known now (`column_squares(col)`), remembered per
+        argument value the first time it is made."""
+        if not args or not all(_is_name(a) for a in args):
+            return None
+        name = self.const({}, "T")
+        key = args[0] if len(args) == 1 else f"({', '.join(args)})"
+        return f"({name}[{key}] if {key} in {name} else _memo({name}, b_{e.func}, {', '.join(args)}))"
+
+    # ------------------------------------------------------------------ work
+    def bounded(self, e: A.Node, sc: dict) -> bool:
+        """Whether iterating `e` is bounded by the ruleset itself: a board, an enum, the players,
+        a constant list or range, a table or board function's result, data. Iterating
+        anything else (state, a computed range) is charged to the work budget (§13 of
+        docs/architecture.md), so nested loops over a large collection stop with a message."""
+        if isinstance(e, A.Name):
+            if e.name in sc:  # an item of a bounded collection is bounded (a run of squares)
+                return sc[e.name][1] == "bounded"
+            return e.name in self.elements or e.name in ("players", "Player") or e.name in self.m.data
+        if isinstance(e, A.ListLit):
+            return all(self._constant(x, sc) for x in e.items)
+        if isinstance(e, A.Range):
+            return isinstance(e.low, A.IntLit) and isinstance(e.high, A.IntLit) and \
+                e.high.value - e.low.value < 10_000
+        if isinstance(e, A.Call) and e.func not in self.m.defines and e.func in LIBRARY:
+            b = LIBRARY[e.func]
+            return b.tabulable or e.func in ("placements", "components", "keys", "values")
+        return False
+
+    def charge_call(self, span: A.Span, out: list[str], ind: str) -> None:
+        """Charge a procedure call to the work budget: a loop of calls does real work in each
+        round, far more than the one step its round counts (a runaway `repeat` of `do`s then
+        stops on the budget in a second or two, not on the time limit)."""
+        out.append(f"{ind}G.work -= {CALL_WORK}")
+        out.append(f"{ind}if G.work < 0:")
+        out.append(f"{ind}    G.out_of_work(SPANS[{self.span_id(span)}])")
+
+    def charge(self, items: str, span: A.Span, out: list[str], ind: str) -> None:
+        """Charge iterating `items` (a name) to the work budget."""
+        out.append(f"{ind}G.work -= len({items})")
+        out.append(f"{ind}if G.work < 0:")
+        out.append(f"{ind}    G.out_of_work(SPANS[{self.span_id(span)}])")
+
+    # ------------------------------------------------------------------ aggregates
+    def seq(self, code: str, e: A.Node, sc: dict) -> str:
+        """Wrap a domain so sets iterate in a fixed order."""
+        t = self.static_type(e, sc).base
+        if isinstance(t, SetOf) or t == ANY:
+            return f"_seq({code})"
+        return code
+
+    def aggregate(self, e: A.Aggregate, sc: dict, rec: list | None) -> str:
+        """An aggregate as one Python expression (comprehensions, and explanations)."""
+        held = self.held_value(e, sc) if rec is None else None
+        if held is not None:
+            return held
+        before, self.rec_in_iterable = self.rec_in_iterable, rec is not None
+        dom = self.seq(self.ex(e.domain, sc, rec), e.domain, sc)
+        self.rec_in_iterable = before
+        if not self.bounded(e.domain, sc):
+            dom = f"_charged(G, {dom}, SPANS[{self.span_id(e.span)}])"
+        v = self.fresh("a")
+        inner = dict(sc)
+        inner[e.var] = (v, None)
+        # sub-expressions under the bound variable are not recorded: they take many values
+        where = self.ex(e.where, inner) if e.where is not None else None
+        body = self.ex(e.body, inner) if e.body is not None else None
+        gen_if = f" if {where}" if where else ""
+        k = e.kind
+        if k in ("all", "any"):
+            return f"{k}({body} for {v} in {dom}{gen_if})"
+        if k == "count":
+            c = " and ".join(f"({p})" for p in (where, body) if p) or "True"
+            return f"sum(1 for {v} in {dom} if {c})"
+        if k == "sum":
+            return f"sum({body} for {v} in {dom}{gen_if})"
+        if k in ("max", "min"):
+            return f"{k}(({body} for {v} in {dom}{gen_if}), default=None)"
+        if k in ("argmax", "argmin"):
+            return f"_{k}([{v} for {v} in {dom}{gen_if}], lambda {v}: {body})"
+        if k == "first":
+            return f"next(({body or v} for {v} in {dom}{gen_if}), None)"
+        if k == "streak":
+            c = " and ".join(f"({p})" for p in (where, body) if p) or "True"
+            return f"_streak({dom}, lambda {v}: {c})"
+        if k == "list":
+            return f"[{body or v} for {v} in {dom}{gen_if}]"
+        if k == "set":
+            return f"frozenset({body or v} for {v} in {dom}{gen_if})"
+        if k == "map":
+            return f"{{{v}: {body} for {v} in {dom}{gen_if}}}"
+        raise RuleFailure(f"unknown aggregate {k}", e.span)
+
+    def agg_call(self, e: A.Aggregate, sc: dict) -> str:
+        """An aggregate as a call of a helper function that loops (no generator per use)."""
+        used = sorted({n.name for n in iter_nodes(e) if isinstance(n, A.Name) and n.name in sc})
+        params = [f"q{i}" for i in range(len(used))]
+        inner = {u: (p, None) for u, p in zip(used, params, strict=True)}
+        name = self.fresh("A")
+        block, self.in_block = self.in_block, False
+        subst, self.subst = self.subst, {}  # locals of the caller are not visible in the helper
+        memo, self.enum_memo = self.enum_memo, None  # nor is the caller's memo
+        still, self.still = self.still, True  # the helper only reads
+        lines: list[str] = []
+        result = self.value(e, inner, lines, "    ")
+        lines.append(f"    return {result}")
+        self.in_block, self.subst, self.enum_memo, self.still = block, subst, memo, still
+        self.function(name, params, lines)
+        return f"{name}(G{''.join(', ' + sc[u][0] for u in used)})"
+
+    def value(self, e: A.Node, sc: dict, out: list[str], ind: str, depth: int = 0) -> str:
+        """Emit statements computing `e` where that is faster than one expression (an aggregate
+        as loops; a call of a small definition inlined, when it is evaluated anyway); returns
+        the expression that holds the value."""
+        deep = len(ind) // 4 >= MAX_INLINE_INDENT  # then a helper function, which starts afresh
+        if id(e) in self.subst:  # worked out once already (interpreter/compiler/hoist.py)
+            return self.subst[id(e)]
+        if isinstance(e, A.Aggregate) and e.kind in LOOP_KINDS and not deep:
+            r = self.fresh("r")
+            self.agg_loop(e, sc, r, out, ind, depth)
+            return r
+        if isinstance(e, A.Not) and isinstance(e.operand, A.Aggregate) and e.operand.kind in LOOP_KINDS \
+                and not deep and id(e.operand) not in self.subst:  # `require not (any ...)`: loops too
+            r = self.fresh("r")
+            self.agg_loop(e.operand, sc, r, out, ind, depth)
+            return f"(not {r})"
+        inlined = []
+        if depth < MAX_INLINE_DEPTH and not deep:
+            for node in _post_order_always(e):
+                if isinstance(node, A.Call) and node.func in self.inlinable and id(node) not in self.subst:
+                    self.subst[id(node)] = self.inline_call(node, sc, out, ind, depth + 1)
+                    inlined.append(id(node))
+        code = self.ex(e, sc)
+        for i in inlined:  # the locals belong to this statement only
+            del self.subst[i]
+        return code
+
+    def inline_call(self, call: A.Call, sc: dict, out: list[str], ind: str, depth: int) -> str:
+        """A definition's value computed in place: its arguments bound to locals, its body as
+        statements (loops for its aggregates)."""
+        d = self.m.defines[call.func]
+        inner = {}
+        for p, arg in zip(d.params, call.args, strict=True):
+            code = self.ex(arg, sc)
+            if not (code.isidentifier() or _is_literal(code)):
+                local = self.fresh("v")
+                out.append(f"{ind}{local} = {code}")
+                code = local
+            inner[p.name] = (code, None)
+        # parts of the body written twice or more and always evaluated (`CARDS[c].background
+        # == khan or CARDS[c].background == terrain[s] or ...`): worked out once, first, as
+        # the hoister does for an action's preconditions
+        before: list[tuple[str, A.Node]] = []
+        twice = Hoister(lambda _used: -1, self.fresh).substitutions(d.value, 0, before)
+        added = [i for i in twice if i not in self.subst]
+        for i in added:
+            self.subst[i] = twice[i]
+        for local, node in before:  # inner parts first (Hoister.substitutions): outer ones use them
+            self.subst.pop(id(node), None)
+            out.append(f"{ind}{local} = {self.ex(node, inner)}")
+            self.subst[id(node)] = local
+        try:
+            return self.value(d.value, inner, out, ind, depth)
+        finally:
+            for i in added:
+                self.subst.pop(i, None)
+
+    def held_value(self, e: A.Aggregate, sc: dict) -> str | None:
+        """`any r in K: m[r] == x`, with m a state map over all of K, as `x in m.values()`:
+        one scan in C instead of a Python loop ("is some ruler on this square?")."""
+        body = e.body
+        if e.kind != "any" or e.where is not None or not isinstance(body, A.Compare) or body.op != "==":
+            return None
+        if not isinstance(e.domain, A.Name) or e.domain.name in sc:
+            return None
+        for probe, other in ((body.left, body.right), (body.right, body.left)):
+            if not (isinstance(probe, A.Index) and isinstance(probe.key, A.Name) and probe.key.name == e.var
+                    and isinstance(probe.base, A.Name) and probe.base.name in self.stable
+                    and probe.base.name not in sc and e.var not in names(other)):
+                continue
+            t = self.m.var_types[probe.base.name]
+            if isinstance(t, MapOf) and isinstance(t.key, Elem) and t.key.name == e.domain.name \
+                    and t.key.name in self.elements and t.key.name != "Player":
+                if self.enum_memo is not None and plain_type(t.val):  # state is still: a set, once
+                    held = self.enum_sets.get(probe.base.name)
+                    if held is None:
+                        held = self.enum_sets[probe.base.name] = self.fresh("held")
+                    return f"({self.ex(other, sc)} in {held})"
+                return f"({self.ex(other, sc)} in {self.var(probe.base.name)}.values())"
+        return None
+
+    def agg_loop(self, e: A.Aggregate, sc: dict, r: str, out: list[str], ind: str, depth: int = 0) -> None:
+        held = self.held_value(e, sc)
+        if held is not None:
+            out.append(f"{ind}{r} = {held}")
+            return
+        k = e.kind
+        start = {"any": "False", "all": "True", "count": "0", "sum": "0", "max": "None", "min": "None",
+                 "first": "None", "streak": "0"}[k]
+        out.append(f"{ind}{r} = {start}")
+        v, inner, ind2 = self.loop_head(e, sc, out, ind, depth)
+        if self.nested_quantifier(e, inner, r, out, ind2, depth):
+            return
+        body = self.value(e.body, inner, out, ind2, depth) if e.body is not None else v
+        if k == "any":
+            out.append(f"{ind2}if {body}:")
+            out.append(f"{ind2}    {r} = True")
+            out.append(f"{ind2}    break")
+        elif k == "all":
+            out.append(f"{ind2}if not {body}:")
+            out.append(f"{ind2}    {r} = False")
+            out.append(f"{ind2}    break")
+        elif k == "count":
+            if e.body is not None:
+                out.append(f"{ind2}if {body}:")
+                out.append(f"{ind2}    {r} += 1")
+            else:
+                out.append(f"{ind2}{r} += 1")
+        elif k == "sum":
+            out.append(f"{ind2}{r} += {body}")
+        elif k in ("max", "min"):
+            x = self.fresh("x")
+            out.append(f"{ind2}{x} = {body}")
+            out.append(f"{ind2}if {r} is None or {x} {'>' if k == 'max' else '<'} {r}:")
+            out.append(f"{ind2}    {r} = {x}")
+        elif k == "first":
+            out.append(f"{ind2}{r} = {body}")
+            out.append(f"{ind2}break")
+        elif k == "streak":
+            if e.body is not None:
+                out.append(f"{ind2}if not {body}:")
+                out.append(f"{ind2}    break")
+            out.append(f"{ind2}{r} += 1")
+
+    def loop_head(self, e: A.Aggregate, sc: dict, out: list[str], ind: str, depth: int) -> tuple[str, dict, str]:
+        """The loop of an aggregate: its domain (charged to the work budget when unbounded),
+        the `for`, and its `where` (a `streak` ends at the first miss, the others skip it).
+        Returns the loop variable, the scope inside the loop and the body's indentation."""
+        v = self.fresh("a")
+        inner = dict(sc)
+        inner[e.var] = (v, "bounded" if self.bounded(e.domain, sc) else None)
+        dom = self.seq(self.ex(e.domain, sc), e.domain, sc)
+        if not self.bounded(e.domain, sc):
+            items = self.fresh("d")
+            out.append(f"{ind}{items} = {dom}")
+            self.charge(items, e.span, out, ind)
+            dom = items
+        out.append(f"{ind}for {v} in {dom}:")
+        ind2 = ind + "    "
+        if e.where is not None:
+            w = self.value(e.where, inner, out, ind2, depth)
+            out.append(f"{ind2}if not {w}:")
+            out.append(f"{ind2}    {'break' if e.kind == 'streak' else 'continue'}")
+        return v, inner, ind2
+
+    def nested_quantifier(self, e: A.Aggregate, sc: dict, r: str, out: list[str], ind: str, depth: int) -> bool:
+        """`any line in L: all t in line: cell[t] == p` as two loops and no flag for the inner
+        one: the inner loop's `break` or its `else` decides the outer value (one test and two
+        stores less per round). False when the body is not such a quantifier."""
+        q = e.body
+        if not (isinstance(q, A.Aggregate) and q.kind in ("any", "all") and e.kind in ("any", "all")) \
+                or id(q) in self.subst or self.held_value(q, sc) is not None:
+            return False
+        v, inner, ind2 = self.loop_head(q, sc, out, ind, depth)
+        body = self.value(q.body, inner, out, ind2, depth) if q.body is not None else v
+        # the inner loop breaks when its value is settled early: `any` found one, `all` met a miss
+        out.append(f"{ind2}if {'' if q.kind == 'any' else 'not '}{body}:")
+        out.append(f"{ind2}    break")
+        # the inner value is True after a break for `any`, after no break for `all`; the outer
+        # loop is settled when that value is True for `any`, False for `all`
+        settled_on_break = (q.kind == "any") == (e.kind == "any")
+        if settled_on_break:
+            out.append(f"{ind}else:")
+            out.append(f"{ind}    continue")
+            out.append(f"{ind}{r} = {e.kind == 'any'}")
+            out.append(f"{ind}break")
+        else:
+            out.append(f"{ind}else:")
+            out.append(f"{ind}    {r} = {e.kind == 'any'}")
+            out.append(f"{ind}    break")
+        return True
+
+    # ------------------------------------------------------------------ writes
+    def target_parts(self, t: A.Target, sc: dict, out: list[str], ind: str) -> tuple[str, str, str, Type, Type]:
+        """Emit code that finds the container and key; returns (container, key, path, the
+        written type, the container's type)."""
+        ty = self.m.type_of(t)
+        if not t.steps:
+            return "V", repr(t.root), f"({t.root!r},)", ty, Record("state")
+        cont = self.var(t.root)
+        ctype = self.m.var_types[t.root].base
+        keys = []
+        for i, step in enumerate(t.steps):
+            code = repr(step) if isinstance(step, str) else self.ex(step, sc)
+            if code.isidentifier() or _is_literal(code):  # a local or a constant: used as it is
+                k = code
+            else:
+                k = self.fresh("k")
+                out.append(f"{ind}{k} = {code}")
+            keys.append(k)
+            if i < len(t.steps) - 1:
+                c2 = self.fresh("c")
+                direct = isinstance(ctype, (MapOf, Record)) and not (isinstance(ctype, MapOf) and ctype.total
+                                                                     and not is_finite(ctype.key))
+                out.append(f"{ind}{c2} = {cont}[{k}]" if direct else f"{ind}{c2} = _index({cont}, {k})")
+                cont = c2
+                ctype = (self.m.record_fields.get(ctype.name, {}).get(step, ANY) if isinstance(ctype, Record)
+                         and isinstance(step, str) else ctype.value).base
+        c = cont
+        if not _is_name(cont):
+            c = self.fresh("c")
+            out.append(f"{ind}{c} = {cont}")
+        path = "(" + ", ".join([repr(t.root)] + keys) + ",)"
+        return c, keys[-1], path, ty, ctype
+
+    def write(self, t: A.Target, sc: dict, value_fn: Any, out: list[str], ind: str, needs_old: bool) -> None:
+        """Emit `container[key] = value_fn(old)`, with journaling in the recorded variant."""
+        c, k, path, ty, ctype = self.target_parts(t, sc, out, ind)
+        is_dict = isinstance(ctype, (MapOf, Record))
+        default = ty.default() if isinstance(ctype, MapOf) and not is_finite(ctype.key) else None
+        old = self.fresh("o")
+        if self.record:  # the old value, MISSING for an entry not there yet (undo deletes it)
+            if c == "V":  # every declared variable is in V
+                out.append(f"{ind}{old} = V[{k}]")
+            elif is_dict:
+                out.append(f"{ind}{old} = {c}.get({k}, MISSING)")
+            else:
+                out.append(f"{ind}{old} = {c}.get({k}, MISSING) if type({c}) is dict else {c}[{k}]")
+            base = old if default is None else f"({default!r} if {old} is MISSING else {old})"
+        elif needs_old:
+            if is_dict and default is not None:
+                out.append(f"{ind}{old} = {c}.get({k}, {default!r})")
+            elif is_dict or c == "V":  # every declared variable is in V
+                out.append(f"{ind}{old} = {c}[{k}]")
+            else:
+                out.append(f"{ind}{old} = {c}.get({k}, MISSING) if type({c}) is dict else {c}[{k}]")
+            base = old
+        else:
+            base = old
+        new = value_fn(base, ty)
+        if self.record:
+            n = new
+            if not (new.isidentifier() or _is_literal(new)):  # kept for the journal: computed once
+                n = self.fresh("n")
+                out.append(f"{ind}{n} = {new}")
+            out.append(f"{ind}{c}[{k}] = {n}" if is_dict else f"{ind}_store({c}, {k}, {n})")
+            out.append(f"{ind}J.append(({c}, {k}, {old}, {n}, {path}))")
+            if _may_hold_dict(ty):  # the step's changes are worked out at once (recording.py)
+                out.append(f"{ind}G._jdict = True")
+        else:
+            out.append(f"{ind}{c}[{k}] = {new}" if is_dict else f"{ind}_store({c}, {k}, {new})")
+
+    # ------------------------------------------------------------------ statements
+    def stmts(self, body: tuple, sc: dict, out: list[str], ind: str) -> None:
+        before = len(out)
+        for s in body:
+            self.stmt(s, sc, out, ind)
+        if len(out) == before:  # empty, or only trace-only lines (log, reveal) when untraced
+            out.append(f"{ind}pass")
+
+    def stmt(self, s: A.Node, sc: dict, out: list[str], ind: str) -> None:
+        """One statement, its first line marked `# @S<n>` with the index of its span in SPANS,
+        so a Python error inside it is reported at the statement (interpreter/engine/locate.py)."""
+        first = len(out)
+        self._stmt(s, sc, out, ind)
+        span = getattr(s, "span", None)
+        if len(out) > first and span is not None:
+            out[first] += f"  # @S{self.span_id(span)}"
+        if self.fire_after and isinstance(s, _WRITES):
+            self.fire_triggers_after(s, out, ind)
+
+    def fire_triggers_after(self, s: A.Node, out: list[str], ind: str) -> None:
+        """"As soon as": the triggers whose conditions read what `s` wrote are tested right
+        after it (docs/language.md §10); a body that finished the game ends this rule too."""
+        roots = (s.source.root, s.dest.root) if isinstance(s, (A.MoveStmt, A.DrawStmt)) else (s.target.root,)
+        ids = tuple(sorted({i for r in roots for i in self.fire_after.get(r, ())}))
+        if not ids:
+            return
+        if self.fire_here:
+            out.append(f"{ind}if G.fire_now({ids!r}):")
+            out.append(f"{ind}    return True")
+        else:
+            out.append(f"{ind}G.fire_now({ids!r}, False)")
+
+    def _stmt(self, s: A.Node, sc: dict, out: list[str], ind: str) -> None:
+        def ex(x: A.Node) -> str:
+            return self.ex(x, sc)
+
+        if isinstance(s, A.SetStmt):
+            val = self.value(s.value, sc, out, ind)
+            vt = self.static_type(s.value, sc).base
+
+            def stored(old: str, ty: Type) -> str:
+                base = ty.base
+                if isinstance(base, SetOf):  # the declared container decides: `set pool = Colour`
+                    return val if isinstance(vt, SetOf) else f"_as_set({val})"
+                if isinstance(base, ListOf):
+                    plain = isinstance(vt, ListOf) and not _may_hold_dict(vt.elem)
+                    return val if plain else f"_as_list({val})"
+                return f"_own({val})" if self._may_be_record(s.value, sc) else val
+
+            self.write(s.target, sc, stored, out, ind, needs_old=False)
+        elif isinstance(s, (A.AddStmt, A.RemoveStmt)):
+            val = self.value(s.value, sc, out, ind)
+            adding = isinstance(s, A.AddStmt)
+            self.write(s.target, sc, lambda old, ty: _changed(adding, old, val, ty), out, ind, needs_old=True)
+        elif isinstance(s, A.ClearStmt):
+            def cleared(old: str, ty: Type) -> str:
+                if isinstance(ty, (Opt, ListOf, SetOf)) or ty in (INT, BOOL, TEXT):
+                    return repr(ty.default())
+                return f"_cleared({old})"
+
+            ty = self.m.type_of(s.target)
+            plain = isinstance(ty, (Opt, ListOf, SetOf)) or ty in (INT, BOOL, TEXT)
+            self.write(s.target, sc, cleared, out, ind, needs_old=not plain)
+        elif isinstance(s, A.LetStmt):
+            known = sc.get(s.name)
+            value = self.value(s.value, sc, out, ind)
+            # rebinding a name in scope updates it (so a loop can accumulate); a new name is new
+            name = known[0] if known is not None and known[0] is not None else self.fresh("l")
+            out.append(f"{ind}{name} = {value}")
+            sc[s.name] = (name, None)
+        elif isinstance(s, A.MoveStmt):
+            item = self.fresh("i")
+            out.append(f"{ind}{item} = {ex(s.item)}")
+            self.write(s.source, sc, lambda old, ty: _changed(False, old, item, ty), out, ind, needs_old=True)
+            self.write(s.dest, sc, lambda old, ty: _changed(True, old, item, ty), out, ind, needs_old=True)
+        elif isinstance(s, A.DrawStmt):
+            n = self.fresh("i")
+            drawn = self.fresh("d")
+            out.append(f"{ind}{n} = {ex(s.count)}")
+            out.append(f"{ind}{drawn} = []")
+            self.write(s.source, sc, lambda old, ty: f"_draw({old}, {n}, {drawn})", out, ind, needs_old=True)
+            self.write(s.dest, sc, lambda old, ty: f"_add_all({old}, {drawn})", out, ind, needs_old=True)
+        elif isinstance(s, A.ShuffleStmt):
+            self.write(s.target, sc, lambda old, ty: f"c_shuffled(G, {old})", out, ind, needs_old=True)
+        elif isinstance(s, A.RequireStmt):
+            msg = s.message or f"requirement failed: {expr_text(s.test)}"
+            out.append(f"{ind}if not {self.value(s.test, sc, out, ind)}:")
+            out.append(f"{ind}    raise RuleFailure({msg!r}, SPANS[{self.span_id(s.span)}])")
+        elif isinstance(s, A.FinishStmt):
+            if s.kind == "ranking":
+                v = self.fresh("r")
+                inner = {**sc, s.var: (v, None)}
+                keys = ", ".join(self.ex(x, inner) for x in s.exprs)
+                args = f"lambda {v}: ({keys},)"
+            else:
+                args = ", ".join(ex(x) for x in s.exprs)
+            out.append(f"{ind}G.finish({s.kind!r}, [{args}], {self.span_id(s.span)})")
+            out.append(f"{ind}return True")
+        elif isinstance(s, A.DoStmt):
+            args = ", ".join(ex(a) for a in s.args)
+            self.charge_call(s.span, out, ind)
+            out.append(f"{ind}if P_{self.proc_ids[s.name]}(G{', ' if args else ''}{args}):")
+            out.append(f"{ind}    return True")
+        elif isinstance(s, A.LogStmt):
+            if self.record:
+                out.append(f"{ind}G.note_log({s.message!r})")
+        elif isinstance(s, A.RevealStmt):  # part of the state: views, observations, information states
+            to = ex(s.to) if s.to is not None else "None"
+            out.append(f"{ind}G.reveal({expr_text(s.value)!r}, {ex(s.value)}, {to})")
+        elif isinstance(s, A.BreakStmt):
+            out.append(f"{ind}break")
+        elif isinstance(s, A.AbandonStmt):
+            out.append(f"{ind}raise Abandoned({s.reason!r}, SPANS[{self.span_id(s.span)}])")
+        elif isinstance(s, A.ResultStmt):  # only in a device's roll part: (outcome, detail)
+            detail = ex(s.detail) if s.detail is not None else "None"
+            out.append(f"{ind}return ({ex(s.value)}, {detail})")
+        elif isinstance(s, A.IfStmt):
+            first, *rest = s.branches
+            out.append(f"{ind}if {self.value(first[0], sc, out, ind)}:")
+            self.stmts(first[1], dict(sc), out, ind + "    ")
+            orelse_ind = ind
+            for test, body in rest:  # an elif whose test needs statements nests in an else
+                pre: list[str] = []
+                cond = self.value(test, sc, pre, orelse_ind + "    ")
+                if pre:
+                    out.append(f"{orelse_ind}else:")
+                    out.extend(pre)
+                    orelse_ind += "    "
+                    out.append(f"{orelse_ind}if {cond}:")
+                else:
+                    out.append(f"{orelse_ind}elif {cond}:")
+                self.stmts(body, dict(sc), out, orelse_ind + "    ")
+            if s.orelse:
+                out.append(f"{orelse_ind}else:")
+                self.stmts(s.orelse, dict(sc), out, orelse_ind + "    ")
+        elif isinstance(s, A.ForStmt):
+            v = self.fresh("f")
+            inner = dict(sc)
+            inner[s.var] = (v, None)
+            items = self.fresh("d")
+            out.append(f"{ind}{items} = {self.seq(ex(s.domain), s.domain, sc)}")
+            if not self.bounded(s.domain, sc):
+                self.charge(items, s.span, out, ind)  # before it is made a list: 1..10^12 stops here
+            out.append(f"{ind}for {v} in list({items}):")
+            self.stmts(s.body, inner, out, ind + "    ")
+        elif isinstance(s, A.RepeatStmt) and s.times is not None:
+            rounds = self.fresh("d")
+            out.append(f"{ind}{rounds} = range({ex(s.times)})")
+            self.charge(rounds, s.span, out, ind)
+            out.append(f"{ind}for _ in {rounds}:")
+            self.stmts(s.body, dict(sc), out, ind + "    ")
+        elif isinstance(s, (A.RepeatStmt, A.WhileStmt)):
+            test = "True" if isinstance(s, A.RepeatStmt) else ex(s.test)
+            out.append(f"{ind}while {test}:")
+            out.append(f"{ind}    G.work -= 1")
+            out.append(f"{ind}    if G.work < 0:")
+            out.append(f"{ind}        G.out_of_work(SPANS[{self.span_id(s.span)}])")
+            self.stmts(s.body, dict(sc), out, ind + "    ")
+        else:
+            raise RuleFailure(f"'{type(s).__name__}' cannot run here", s.span)
+
+    def explained(self, e: A.Node, sc: dict, out: list[str], ind: str, packed: bool = False) -> tuple[str, str]:
+        """Emit code evaluating `e` while keeping the values of its sub-expressions; returns
+        (the value's expression, a list expression of (text, value) for those evaluated). A
+        value that can still change (a dict) is copied, so it shows what the check saw.
+        `packed` (a traced move's checks, made records only when the trace is read): instead of
+        the list, `TEXTS, (values...)`, the texts a constant and MISSING for one not evaluated."""
+        rec: list = []
+        self.rec_closure = set()
+        code = self.ex(e, sc, rec)
+        names = [f"_x{i}" for i in range(len(rec))]
+        always = {id(n) for n in _post_order_always(e)}  # assigned whenever `e` is evaluated
+        unset = [names[i] for i, node in enumerate(rec) if id(node) not in always and i not in self.rec_closure]
+        if unset:  # the others may be skipped (`and`, `or`, `if`): MISSING says so
+            out.append(f"{ind}{' = '.join(unset)} = MISSING")
+        if self.rec_closure:
+            out.append(f"{ind}seen = {{}}")
+            out.append(f"{ind}def _R(i, v, seen=seen):")
+            out.append(f"{ind}    seen[i] = v")
+            out.append(f"{ind}    return v")
+        value = self.fresh("value")
+        out.append(f"{ind}{value} = {code}")
+        if packed:
+            texts = self.const(tuple(expr_text(node) for node in rec), "X")
+            shown = []
+            for i, node in enumerate(rec):
+                v = f"seen.get({i}, MISSING)" if i in self.rec_closure else names[i]
+                shown.append(v if self.stays(node, sc) else f"_fz({v})")
+            return value, f"{texts}, ({''.join(x + ', ' for x in shown)})"
+        subs = self.fresh("subs")
+        out.append(f"{ind}{subs} = []")
+        for i, node in enumerate(rec):
+            v = f"seen.get({i}, MISSING)" if i in self.rec_closure else names[i]
+            shown = v if self.stays(node, sc) else f"_fz({v})"
+            out.append(f"{ind}if {v} is not MISSING:")
+            out.append(f"{ind}    {subs}.append(({expr_text(node)!r}, {shown}))")
+        return value, subs
+
+    def stays(self, e: A.Node, sc: dict) -> bool:
+        """Whether the value of `e` can be kept as it is for an explanation: it holds no dict,
+        or it is read from state below every place a statement writes (`write_depths`)."""
+        if not _may_hold_dict(self.static_type(e, sc)):
+            return True
+        depth = 0
+        while isinstance(e, (A.Index, A.Field)):
+            e, depth = e.base, depth + 1
+        return isinstance(e, A.Name) and e.name not in sc and e.name in self.m.var_types \
+            and self.write_depths.get(e.name, 0) <= depth
+
+    def _may_be_record(self, e: A.Node, sc: dict) -> bool:
+        """Whether a stored value could be a dict shared with a constant or another path."""
+        if isinstance(e, (A.IntLit, A.StrLit, A.BoolLit, A.NoneLit, A.Compare, A.BoolOp, A.Not,
+                          A.BinOp, A.Neg, A.ListLit)):
+            return False
+        t = self.static_type(e, sc).base
+        return t == ANY or isinstance(t, (Record, MapOf))
+
+    def span_id(self, span: A.Span) -> int:
+        self.spans.append(span)
+        return len(self.spans) - 1
+
+    def function(self, name: str, params: list[str], body_lines: list[str]) -> None:
+        """Write `def name(G, *params)`; the bindings its body reads (state, constants, journal,
+        current player, maps bound once) are added on the tree (`finish`)."""
+        if self._pending_inlines:  # its body copies other functions' bodies (pytree.expand)
+            self.hosts.append(name)
+            self._pending_inlines = False
+        self.lines.append(f"def {name}({', '.join(['G'] + params)}):")
+        self.lines.extend(body_lines or ["    pass"])
+        self.lines.append("")
+
+    def inline(self, spec: Inline) -> str:
+        """The placeholder statement for a copy of another function's body (pytree.expand),
+        in the body of the next function written."""
+        self.inlines.append(spec)
+        self._pending_inlines = True
+        return f"{PLACEHOLDER}({len(self.inlines) - 1})"
+
+    def lines_of_text(self) -> list[str]:
+        """The program's text by line: the tree's nodes keep these line numbers, and a line's
+        `# @S<n>` mark says which rule statement it belongs to (interpreter/engine/locate.py)."""
+        return self.lines + [""]
+
+    def finish(self) -> ast.Module:
+        """The program's text as a tree, with every change made on the tree: the passes asked
+        for (`tree_passes`), the placeholders expanded, dead `pc` stores dropped, and each
+        function's bindings at its top."""
+        module = pytree.parse("\n".join(self.lines) + "\n")
+        fns = pytree.functions(module)
+        for name, passes in self.tree_passes.items():
+            for p in passes:
+                p(fns[name])
+        self._names_of: dict[str, set[str]] = {}
+        for name in self.hosts:
+            pytree.expand(fns[name], self.inlines, fns, self.prepare_inline)
+            if name.startswith("B_"):
+                pytree.drop_dead_pc(fns[name])
+        for fn in fns.values():
+            self.prologue(fn)
+        return module
+
+    def _names(self, fn: ast.FunctionDef) -> set[str]:
+        """The names `fn`'s body uses, worked out once per function copied from."""
+        used = self._names_of.get(fn.name)
+        if used is None:
+            used = self._names_of[fn.name] = pytree.names_read(fn.body)
+        return used
+
+    def prologue(self, fn: ast.FunctionDef) -> None:
+        """Bind at the function's top what its body reads: `V`, `K`, `J`, `_cur`, the frame's
+        locals `L`, and each state variable or constant bound once (`_sv<i>`, `_kc<i>`)."""
+        used = pytree.names_read(fn.body)
+        stable = sorted(int(n[3:]) for n in used if n.startswith("_sv") and n[3:].isdigit())
+        konst = sorted(int(n[3:]) for n in used if n.startswith("_kc") and n[3:].isdigit())
+        B = pytree.binding
+        head = []
+        if "L" in used and any(a.arg == "F" for a in fn.args.args):
+            head.append(B("L", "F", 2))
+        if "V" in used or stable:
+            head.append(B("V", "G", attr="vars"))
+        if "K" in used or konst:
+            head.append(B("K", "G", attr="consts"))
+        if "J" in used:
+            head.append(B("J", "G", attr="journal"))
+        if "_cur" in used:
+            head.append(B("_cur", "G", attr="current"))
+        names, knames = list(self.m.vars), list(self.const_ids)
+        head += [B(f"_sv{i}", "V", names[i]) for i in stable]
+        head += [B(f"_kc{i}", "K", knames[i]) for i in konst]
+        fn.body[:0] = [pytree.located(h, fn) for h in head]
+
+    def prepare_inline(self, spec: Inline, source: ast.FunctionDef) -> list[ast.stmt]:
+        """A copy of `source`'s body made fit for the place it is copied to (pytree.Inline)."""
+        body = source.body
+        if spec.kind == "any":
+            body = pytree.renamed(body, {})
+            pytree.appends_to_returns(body, spec.lists)
+            return body
+        if spec.kind == "effect" and body and isinstance(body[-1], ast.Return):
+            body = body[:-1]  # the effect's `return False`: the block goes on instead
+        if not body:
+            return []
+        used = self._names(source)
+        mapping = {"_cur": "_mover"}
+        head: list[ast.stmt] = []
+        where = body[0]
+        if spec.kind == "enum":
+            mapping["out"] = "legal"
+            stable = set(self.stable.values())  # maps no statement replaces: bound at the block's top
+            names = list(self.m.vars)
+            for i in sorted(int(n[3:]) for n in used if n.startswith("_sv") and n[3:].isdigit()):
+                if i not in stable:  # a move may replace it: read where the listing starts
+                    mapping[f"_sv{i}"] = f"_se{i}"
+                    head.append(pytree.located(pytree.binding(f"_se{i}", "V", names[i]), where))
+        if "_cur" in used:
+            head.append(pytree.located(pytree.binding("_mover", "G", attr="current"), where))
+        body = pytree.renamed(body, mapping)
+        if spec.kind == "enum" and pytree.has_bare_return(body):  # a precondition fails: leave
+            pytree.returns_to_breaks(body)
+            loop = ast.While(ast.Constant(True), [*body, ast.Break()], [])
+            body = [pytree.located(loop, where)]
+        return head + body
+
+
+def _may_hold_dict(t: Type) -> bool:
+    """Whether a value of type `t` is or holds a map or record: a dict, changed in place."""
+    t = t.base
+    if isinstance(t, (MapOf, Record)):
+        return True
+    if isinstance(t, (ListOf, SetOf)):
+        return _may_hold_dict(t.elem)
+    return not isinstance(t, Elem) and t not in (INT, BOOL, TEXT, NONE, RANGE)
+
+
+def _is_value(e: A.Node) -> bool:
+    """A literal written as a Python display: `is` on it would be a SyntaxWarning."""
+    return isinstance(e, (A.IntLit, A.StrLit, A.BoolLit, A.ListLit, A.MapLit, A.SetLit, A.RecordLit, A.Range))
+
+
+def _is_name(code: str) -> bool:
+    return code.isidentifier()
+
+
+def _is_literal(code: str) -> bool:
+    return code in ("None", "True", "False") or code.lstrip("-").isdigit() or (
+        len(code) >= 2 and code[0] == code[-1] == "'" and "\\" not in code)
+
+
+def _post_order_always(e: A.Node) -> list[A.Node]:
+    """The always-evaluated sub-expressions of `e`, innermost first (arguments before calls)."""
+    from .hoist import _children_always
+
+    out: list[A.Node] = []
+
+    def walk(n: A.Node) -> None:
+        for c in _children_always(n):
+            walk(c)
+        out.append(n)
+
+    walk(e)
+    return out
+
+
+def inlinable_defines(model: Model) -> set[str]:
+    """Definitions small enough to inline and not (even indirectly) calling themselves."""
+    calls = {name: {n.func for n in iter_nodes(d.value) if isinstance(n, A.Call) and n.func in model.defines}
+             for name, d in model.defines.items()}
+    out = set()
+    for name, d in model.defines.items():
+        if sum(1 for _ in iter_nodes(d.value)) > MAX_INLINE_NODES:
+            continue
+        seen, todo = set(), list(calls[name])
+        while todo:
+            c = todo.pop()
+            if c not in seen:
+                seen.add(c)
+                todo.extend(calls.get(c, ()))
+        if name not in seen:
+            out.add(name)
+    return out
+
+
+def _changed(adding: bool, old: str, val: str, ty: Type) -> str:
+    """`add`/`remove`, specialised by the written type (an optional one may be none)."""
+    base = ty
+    if base == INT:
+        return f"({old} {'+' if adding else '-'} {val})"
+    if adding and isinstance(base, ListOf):
+        return f"({old} + [{val}])"
+    if adding and isinstance(base, SetOf):
+        return f"({old} | {{{val}}})"
+    return f"_add({old}, {val})" if adding else f"_remove({old}, {val})"

@@ -1,0 +1,499 @@
+"""compile_*: a checked Model → a Program: everything a game of the ruleset needs.
+
+Expressions and straight-line statements become Python source generated from the checked
+AST (never user text: every user name is mapped to a generated identifier or a repr'd
+constant) and compiled once per ruleset. Blocks that can stop for a decision become op lists
+(interpreter/compiler/blocks.py) and then one resumable function each (interpreter/compiler/machine.py); a
+suspended game is plain data (frames of block, pc and locals), so clone and save need
+nothing special. Each program is built in two variants: `record=False` has no trace
+bookkeeping at all, `record=True` journals every write and records chance and checks.
+The program also answers what a game asks before and after it runs: the constants for a set
+of options, the start values of the state, the scores.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...dsl import ast as A
+from ...dsl.check import Model, suspends
+from ...dsl.check_expr import DIRECTIONS
+from ...dsl.printer import expr_text
+from ...dsl.types import BOOL, INT, TEXT, Elem, Type
+from ..engine.errors import RULE_ERRORS, Abandoned, BudgetExceeded, EngineError, RuleFailure
+from ..engine.limits import WORK_BUDGET
+from ..engine.locate import plain
+from ..engine.moves import Action
+from ..engine.runtime import MISSING, RUNTIME, make_order, seq_by
+from ..engine.values import copier, jsonable, materialize
+from ..stdlib.boards import Boards
+from ..stdlib.graph import Graph
+from ..stdlib.grid import Grid
+from ..stdlib.library import LIBRARY
+from . import ir
+from .actiongen import generate_action
+from .blocks import BlockBuilder, is_chance_let, param_types, prov_info, require_texts
+from .codegen import CodeGen, ModelFacts, model_facts
+from .machine import MachineBuilder
+from .memo import state_free
+from .reads import state_reads, trigger_watch
+
+__all__ = ["MISSING", "CompiledAction", "Identity", "Program", "compile_explained", "compile_expr",
+           "compile_model", "compile_stmts", "is_chance_let"]
+
+# The only Python builtins generated code can see: what expressions compile to.
+SAFE_BUILTINS = {"len": len, "sum": sum, "all": all, "any": any, "max": max, "min": min, "next": next,
+                 "range": range, "list": list, "frozenset": frozenset, "bool": bool, "type": type,
+                 "dict": dict, "tuple": tuple, "enumerate": enumerate, "str": str, "True": True, "False": False, "None": None}
+
+
+@dataclass(frozen=True)
+class Identity:
+    """Which ruleset a program was compiled from: saves and trace headers name it."""
+
+    title: str
+    hash: str
+    path: str | None
+
+
+@dataclass
+class CompiledAction:
+    name: str
+    decl: A.ActionDecl
+    params: tuple[str, ...]
+    enum: Any  # enum(G, out) appends the legal moves
+    check: Any  # check(G, *args) -> index of the first failing require, -1 if legal
+    explain: Any  # explain(G, *args) -> list of (index, value, {subexpr: value})
+    effect: Any  # effect(G, *args) when the body never suspends
+    block: int | None  # block id when it can suspend
+    requires: list[A.RequireStmt]
+    any: Any = None  # any(G) -> whether some binding is legal (stops at the first)
+    abandonable: bool = False  # its body can `abandon`: the engine keeps a way back
+    require_texts: list[str] = field(default_factory=list)  # printed once, quoted by every check
+    key: str = ""  # its rule key in traces: action:<name>
+    plain_args: bool = False  # every argument is a name, number or true/false: JSON as it is
+
+    def __post_init__(self) -> None:
+        self.require_texts = require_texts(self.requires)
+        self.key = f"action:{self.name}"
+
+
+@dataclass
+class Program:
+    model: Model
+    record: bool
+    identity: Identity
+    grids: dict[str, Grid]
+    graphs: dict[str, Graph]
+    elements: dict[str, tuple]  # type name -> its values (boards, enums, Direction, bool)
+    boards: Boards | None = None  # the boards as the library's board functions see them
+    actions: dict[str, CompiledAction] = field(default_factory=dict)
+    # the actions whose moves the block that offered them plays (ActionSource.plays_in_place)
+    in_place: set[str] = field(default_factory=set)
+    procedures: dict[str, tuple] = field(default_factory=dict)  # name -> ("fn", fn) | ("block", id)
+    blocks: list[ir.Block] = field(default_factory=list)
+    block_fns: list[Any] = field(default_factory=list)
+    flow_block: int = 0
+    triggers: list[tuple] = field(default_factory=list)  # (test_fn, fn|None, block|None, decl)
+    hooks: dict[str, list[tuple]] = field(default_factory=dict)
+    phase_labels: dict[str, int] = field(default_factory=dict)
+    invariants: list[tuple] = field(default_factory=list)  # (test_fn, decl)
+    # per invariant, the state variables it reads (None: more than state; interpreter/compiler/reads.py)
+    invariant_reads: list[frozenset[str] | None] = field(default_factory=list)
+    var_types: dict[str, Type] = field(default_factory=dict)
+    var_copiers: list[tuple[str, Any]] = field(default_factory=list)  # how a clone copies each var
+    copy_vars: Any = None  # vars -> an independent copy (only what can change in place is copied)
+    hidden: dict[str, str] = field(default_factory=dict)  # var -> "all" | "owner", for traces
+    step_heads: dict[str, dict] = field(default_factory=dict, repr=False)  # rule key -> fixed step part
+    move_texts: dict[int, str] = field(default_factory=dict, repr=False)  # id(table move) -> its text
+    rules: dict[str, dict] = field(default_factory=dict)  # rule key -> provenance for traces
+    tree: ast.Module | None = field(default=None, repr=False)  # the code that runs (codegen.CodeGen.finish)
+    namespace: dict = field(default_factory=dict)
+    facts: ModelFacts | None = field(default=None, repr=False)  # every CodeGen of the program shares them
+    _exprs: dict[int, Any] = field(default_factory=dict, repr=False)
+    _consts: dict[str, dict] = field(default_factory=dict, repr=False)
+
+    @property
+    def source(self) -> str:
+        """The program as Python text (`ast.unparse` of what runs), for reading and debugging."""
+        return ast.unparse(self.tree) if self.tree is not None else ""
+
+    # ------------------------------------------------------------------ what a game asks
+    def expr(self, node: A.Node, scope: tuple[str, ...] = ()) -> Any:
+        """A function (game, *scope values) -> value for one expression, compiled once."""
+        fn = self._exprs.get(id(node))
+        if fn is None:
+            fn = self._exprs[id(node)] = compile_expr(self, node, scope)
+        return fn
+
+    def constants(self, options: dict) -> dict[str, Any]:
+        """Options (declared defaults overridden by `options`, already decoded), data and
+        constants; worked out once per set of options and shared by every game using it."""
+        key = repr(sorted(jsonable(options).items()))
+        consts = self._consts.get(key)
+        if consts is None:
+            holder = _ConstHolder(self)
+            for name, o in self.model.options.items():
+                if name in options:
+                    holder.consts[name] = options[name]
+                else:
+                    holder.consts[name] = _worked_out(self.expr(o.default), holder, f"option '{name}'", o.span)
+            holder.consts.update(self.model.data_values)
+            for name, c in self.model.consts.items():
+                holder.consts[name] = _worked_out(self.expr(c.value), holder, f"constant '{name}'", c.span)
+            consts = self._consts[key] = holder.consts
+        return consts
+
+    def initial_vars(self, game: Any) -> dict[str, Any]:
+        """Every state variable at its declared start value, for this game's players."""
+        domains = game.domains()
+        out = {}
+        for name, decl in self.model.vars.items():
+            default = None
+            if decl.default is not None:
+                default = _worked_out(self.expr(decl.default), game, f"the start value of '{name}'", decl.span)
+            out[name] = materialize(self.var_types[name], default, domains)
+        return out
+
+    def scores(self, game: Any) -> dict[str, int] | None:
+        s = self.model.scoring
+        if s is None:
+            return None
+        value = self.expr(s.value)(game)
+        return {p: value[p] for p in game.players}
+
+
+def _vars_copier(copiers: list[tuple[str, Any]]) -> Any:
+    """The state store copied as shallowly as its types allow: a dict copy, then a copy of each
+    variable whose value holds dicts (the common one-map case is special-cased)."""
+    if len(copiers) == 1 and copiers[0][1] is dict.copy:
+        name = copiers[0][0]
+
+        def copy_one(v: dict) -> dict:
+            out = v.copy()
+            out[name] = v[name].copy()
+            return out
+
+        return copy_one
+
+    def copy_all(v: dict) -> dict:
+        out = v.copy()
+        for name, copy in copiers:
+            out[name] = copy(out[name])
+        return out
+
+    return copy_all
+
+
+def _worked_out(fn: Any, holder: Any, what: str, span: A.Span) -> Any:
+    """A constant's value; a Python error in working it out is a failure at its line."""
+    try:
+        return fn(holder)
+    except (KeyError, IndexError, TypeError, ValueError, ZeroDivisionError, RecursionError, OverflowError) as err:
+        raise RuleFailure(f"{what} cannot be worked out: {plain(err)}", span) from None
+    except RuleFailure as err:  # a helper's own failure (runtime._div): no rule runs, so no place yet
+        if err.span is not None and err.span.line:
+            raise
+        raise RuleFailure(f"{what} cannot be worked out: {err.message}", span) from None
+
+
+class _ConstHolder:
+    """Enough of a Game for evaluating options and constants before a game exists."""
+
+    def __init__(self, prog: Program):
+
+        self.prog = prog
+        self.vars: dict = {}
+        self.consts: dict = {}
+        self.players: tuple = ()
+        self.current = None
+        self.round = 0
+        self.phase = None
+        self.work = WORK_BUDGET  # constants get one decision's budget in all
+
+    def out_of_work(self, span: Any) -> None:
+        raise BudgetExceeded("the constants take more work to work out than a decision may", span)
+
+
+def _build_boards(model: Model) -> tuple[dict, dict, dict]:
+    grids: dict[str, Grid] = {}
+    graphs: dict[str, Graph] = {}
+    elements: dict[str, tuple] = {"Direction": DIRECTIONS}
+    for name, d in model.boards.items():
+        if isinstance(d, A.GridDecl):
+            g = Grid(d.width, d.height)
+            grids[name] = g
+            elements[name] = tuple(g.squares)
+        else:  # the checker read both kinds of graph board into nodes and edges
+            nodes, edges = model.graphs[name]
+            graphs[name] = Graph(nodes, edges)
+            elements[name] = tuple(nodes)
+    for name, d in model.enums.items():
+        elements[name] = tuple(d.members)
+    elements["bool"] = (False, True)
+    return grids, graphs, elements
+
+
+def _codegen(prog: Program, record: bool) -> CodeGen:
+    players = tuple(prog.model.players.names) if prog.model.players else ()
+    if prog.facts is None:
+        prog.facts = model_facts(prog.model)
+    g = CodeGen(prog.model, record, prog.elements, prog.boards, players, prog.facts)
+    g.spans = []
+    g.define_ids = {n: i for i, n in enumerate(prog.model.defines)}
+    g.proc_ids = {n: i for i, n in enumerate(prog.model.procedures)}
+    g.device_ids = {n: i for i, n in enumerate(prog.model.devices)}
+    return g
+
+
+def _device(g: CodeGen, name: str, dv: A.DeviceDecl) -> None:
+    """A chance device: `DR_i` rolls; `DV_i` takes a scripted outcome or rolls, checks the
+    device's requires, notes the chance event and settles."""
+    i = g.device_ids[name]
+    sc = {p.name: (f"p{j}", None) for j, p in enumerate(dv.params)}
+    params = [sc[p.name][0] for p in dv.params]
+    lines: list[str] = []
+    g.stmts(dv.roll, dict(sc), lines, "    ")
+    g.function(f"DR_{i}", params, lines)
+    inner = dict(sc)
+    inner["outcome"] = ("outcome", None)
+    inner["detail"] = ("detail", None)
+    lines = [f"    outcome = G.take_script({name!r}) if G.scripted else MISSING",
+             "    scripted = outcome is not MISSING",
+             "    detail = None",
+             "    if scripted:",
+             f"        outcome = G.scripted_value({name!r}, outcome, SPANS[{g.span_id(dv.span)}])",
+             "    if not scripted:  # the roll's own chance is summed up by the device's entry",
+             "        G.quiet_chance += 1",
+             "        try:",
+             f"            outcome, detail = DR_{i}(G{', ' if params else ''}{', '.join(params)})",
+             "        finally:",
+             "            G.quiet_chance -= 1"]
+    for r in dv.requires:
+        msg = r.message or f"impossible outcome: {expr_text(r.test)}"
+        lines.append(f"    if not {g.ex(r.test, inner)}:")
+        lines.append(f"        raise RuleFailure(('scripted: ' if scripted else '') + {msg!r}, "
+                     f"SPANS[{g.span_id(r.span)}])")
+    args_repr = "[" + ", ".join(params) + "]"
+    body = [f"    G.note_chance('device', {name!r} + ('(scripted)' if scripted else ''), outcome, {args_repr}, detail)"]
+    g.stmts(dv.settle, dict(inner), body, "    ")
+    body.append("    return outcome")
+    if g.record:  # traced: the roll is a step of its own, with the device's quote and settle
+        g.function(f"DS_{i}", params + ["outcome", "detail", "scripted"], body)
+        call = ", ".join(["G", *params, "outcome", "detail", "scripted"])
+        lines += [f"    prev = G.push_rule({'device:' + name!r})",
+                  "    try:",
+                  f"        return DS_{i}({call})",
+                  "    finally:",
+                  "        G.pop_rule(prev)"]
+    else:
+        lines.extend(body)
+    g.function(f"DV_{i}", params, lines)
+
+
+def _procedure(g: CodeGen, builder: BlockBuilder, name: str, p: A.ProcedureDecl, record: bool) -> tuple:
+    """A procedure is a plain function, or a block when it can stop for a decision."""
+    model = g.m
+    if name in model.suspends:
+        params = [q.name for q in p.params]
+        return ("block", builder.block(p.body, params, f"procedure:{name}", params,
+                                       types=param_types(p.params, model)))
+    pid = g.proc_ids[name]
+    sc = {q.name: (f"p{i}", None) for i, q in enumerate(p.params)}
+    lines: list[str] = []
+    g.stmts(p.body, sc, lines, "    ")
+    lines.append("    return False")
+    pnames = [sc[q.name][0] for q in p.params]
+    if record:  # the trace attributes the procedure's changes to it, not its caller
+        g.function(f"PB_{pid}", pnames, lines)
+        g.function(f"P_{pid}", pnames, [
+            f"    prev = G.push_rule({'procedure:' + name!r})",
+            "    try:",
+            f"        return PB_{pid}(G{', ' if pnames else ''}{', '.join(pnames)})",
+            "    finally:",
+            "        G.pop_rule(prev)",
+        ])
+    else:
+        g.function(f"P_{pid}", pnames, lines)
+    return ("fn", f"P_{pid}")
+
+
+def compile_model(model: Model, record: bool, identity: Identity) -> Program:
+    """Generate and compile the whole program for one checked model."""
+    grids, graphs, elements = _build_boards(model)
+    prog = Program(model, record, identity, grids, graphs, elements)
+    prog.boards = Boards(grids, graphs, make_order(model, elements))
+    prog.var_types = dict(model.var_types)
+    prog.var_copiers = [(n, c) for n, t in prog.var_types.items() if (c := copier(t)) is not None]
+    prog.copy_vars = _vars_copier(prog.var_copiers)
+    prog.hidden = {n: v.hidden for n, v in model.vars.items() if v.hidden}
+    g = _codegen(prog, record)
+    g.fire_after = trigger_watch(model)  # triggers are tested right after the writes they read
+    builder = BlockBuilder(model, prog.rules)
+
+    g.fire_here = False  # a device's triggers wait until it is done
+    for name, dv in model.devices.items():
+        _device(g, name, dv)
+        prog.rules[f"device:{name}"] = prov_info(name, dv.prov, dv.span, model.base_dir)
+    g.fire_here = True
+    remembered = state_free(model)
+    for name, d in model.defines.items():  # definitions: pure functions
+        sc = {p.name: (f"p{i}", None) for i, p in enumerate(d.params)}
+        params = [sc[p.name][0] for p in d.params]
+        lines = []
+        g.still = True  # a definition only reads
+        value = g.value(d.value, sc, lines, "    ")
+        g.still = False
+        if name in remembered:  # reads only its arguments and fixed data (memo.py)
+            table = g.const({}, "T")
+            parts = [f"tuple({p})" if k == "list" else p for p, k in zip(params, remembered[name], strict=True)]
+            key = parts[0] if len(parts) == 1 else f"({', '.join(parts)},)"
+            lines[:0] = [f"    _key = {key}", f"    _known = {table}.get(_key, MISSING)",
+                         "    if _known is not MISSING:", "        return _known"]
+            value = f"_remember({table}, _key, {value})"
+        g.function(f"D_{g.define_ids[name]}", params, [*lines, f"    return {value}"])
+    proc_src: dict[str, tuple] = {}
+    for name, p in model.procedures.items():
+        proc_src[name] = _procedure(g, builder, name, p, record)
+        prog.rules[f"procedure:{name}"] = prov_info(name, p.prov, p.span, model.base_dir)
+    for name in sorted(model.suspends):  # a callable stub so a non-suspending caller fails loudly
+        g.function(f"P_{g.proc_ids[name]}", ["*a"], [
+            f"    raise RuleFailure('procedure {name} stops for a decision and cannot run here')"])
+    action_src = {name: generate_action(g, builder, name, a) for name, a in model.actions.items()}
+
+    trig_src = []
+    for i, t in enumerate(model.triggers):
+        key = f"when:{i}"
+        g.function(f"TT_{i}", [], [f"    return bool({g.ex(t.test, {})})"])
+        if suspends(t.body, model.suspends):
+            trig_src.append((f"TT_{i}", None, builder.block(t.body, [], key, []), t))
+        else:
+            lines: list[str] = []
+            g.stmts(t.body, {}, lines, "    ")
+            lines.append("    return False")
+            g.function(f"TB_{i}", [], lines)
+            trig_src.append((f"TT_{i}", f"TB_{i}", None, t))
+        prog.rules[key] = prov_info(f"when {expr_text(t.test)}", t.prov, t.span, model.base_dir)
+    hook_src: dict[str, list] = {}
+    for i, h in enumerate(model.hooks):
+        key = f"on:{i}"
+        lines = []
+        g.stmts(h.body, {}, lines, "    ")
+        lines.append("    return False")
+        g.function(f"HB_{i}", [], lines)
+        hook_src.setdefault(h.event, []).append((f"HB_{i}", key))
+        prog.rules[key] = prov_info(f"on {h.event}", h.prov, h.span, model.base_dir)
+    for i, inv in enumerate(model.invariants):
+        g.function(f"INV_{i}", [], [f"    return bool({g.ex(inv.test, {})})"])
+    if model.flow is not None:
+        prog.flow_block = builder.block(model.flow.body, [], "flow", [], top=True)
+        prog.rules["flow"] = prov_info("flow", model.flow.prov, model.flow.span, model.base_dir)
+
+    machine = MachineBuilder(g, record, builder.blocks, proc_src, action_src, bool(model.triggers),
+                             set(hook_src), builder.phase_labels)
+    block_names = [machine.build(bid) for bid in range(len(builder.blocks))]
+
+    module = g.finish()
+    prog.tree = module
+    prog.move_texts = g.move_texts
+    ns = _namespace(prog, g)
+    ns["_SOURCE_LINES"] = g.lines_of_text()  # where a Python error was raised (locate.py)
+    code = compile(module, f"<regelwerk:{model.title}>", "exec")
+    exec(code, ns)  # generated from the checked AST only; see the module docstring
+    prog.blocks = builder.blocks
+    prog.block_fns = [ns[n] for n in block_names]
+    for name, src in action_src.items():
+        a = model.actions[name]
+        prog.actions[name] = CompiledAction(
+            name, a, tuple(p.name for p in a.params), ns[src.enum], ns[src.check], ns[src.explain],
+            ns[src.effect] if src.effect else None, src.block, src.requires, ns[src.any],
+            src.abandonable,
+        )
+        prog.rules[f"action:{name}"] = prov_info(name, a.prov, a.span, model.base_dir)
+        ca = prog.actions[name]
+        ca.plain_args = all(isinstance(t.base, Elem) or t.base in (INT, BOOL, TEXT) for t in (
+            model.type_of_decl(p.type) if p.type is not None else model.type_of(p.domain).item for p in a.params))
+        if src.plays_in_place:
+            prog.in_place.add(name)
+    prog.procedures = {n: (k, ns[ref] if k == "fn" else ref) for n, (k, ref) in proc_src.items()}
+    prog.triggers = [(ns[t], ns[b] if b else None, blk, d) for t, b, blk, d in trig_src]
+    prog.hooks = {ev: [(ns[f], key) for f, key in lst] for ev, lst in hook_src.items()}
+    prog.phase_labels = builder.phase_labels
+    prog.invariants = [(ns[f"INV_{i}"], inv) for i, inv in enumerate(model.invariants)]
+    prog.invariant_reads = [state_reads(model, inv.test) for inv in model.invariants]
+    return prog
+
+
+def _namespace(prog: Program, g: CodeGen) -> dict[str, Any]:
+    """What generated code can see: the runtime helpers, the library, and nothing else."""
+
+    ns: dict[str, Any] = {
+        **RUNTIME,
+        **g.constants,
+        "ACT": Action,
+        "_TN": tuple.__new__,
+        "PASS": Action("pass"),
+        # one pending record per player: pending decisions are replaced, never changed in place
+        "PLAYING": {p: {"kind": "play", "player": p} for p in (prog.model.players.names if prog.model.players else ())},
+        "RuleFailure": RuleFailure,
+        "BudgetExceeded": BudgetExceeded,
+        "Abandoned": Abandoned,
+        "_RULE_ERRORS": RULE_ERRORS,  # a move played in place fails as the move (machine.py)
+        "_seq": seq_by(prog.boards.order),
+        "E": prog.elements,
+        "SPANS": g.spans,
+        "__builtins__": SAFE_BUILTINS,
+    }
+    for fname, b in LIBRARY.items():
+        ns[f"c_{fname}" if b.kind in ("chance", "game") else f"b_{fname}"] = b.bind(prog.boards)
+    prog.namespace = ns
+    return ns
+
+
+def _compile_one(prog: Program, g: CodeGen, name: str, label: str) -> Any:
+    ns = {**prog.namespace, **g.constants}
+    ns["SPANS"] = g.spans
+    module = g.finish()
+    ns["_SOURCE_LINES"] = g.lines_of_text()
+    exec(compile(module, f"<regelwerk:{label}>", "exec"), ns)
+    return ns[name]
+
+
+def compile_expr(prog: Program, expr: A.Node, scope: tuple[str, ...] = ()) -> Any:
+    """A function (game, *scope values) -> value for one expression, outside any rule."""
+    g = _codegen(prog, False)
+    sc = {name: (f"s{i}", None) for i, name in enumerate(scope)}
+    g.function("EXPR", [sc[n][0] for n in scope], [f"    return {g.ex(expr, sc)}"])
+    return _compile_one(prog, g, "EXPR", "expr")
+
+
+def compile_stmts(prog: Program, stmts: tuple) -> Any:
+    """A function (game) running straight-line statements outside the flow (scenario `given`)."""
+    g = _codegen(prog, prog.record)
+    lines: list[str] = []
+    g.stmts(stmts, {}, lines, "    ")
+    lines.append("    return False")
+    g.function("STMTS", [], lines)
+    return _compile_one(prog, g, "STMTS", "given")
+
+
+def compile_explained(prog: Program, expr: A.Node) -> Any:
+    """A function (game) -> (value, [(subexpression text, value)]) for failure messages."""
+    g = _codegen(prog, False)
+    lines: list[str] = []
+    value, subs = g.explained(expr, {}, lines, "    ")
+    g.function("EXPLAINED", [], [*lines, f"    return {value}, {subs}"])
+    return _compile_one(prog, g, "EXPLAINED", "expect")
+
+
+def compile_program(model: Model, record: bool, identity: Identity) -> Program:
+    """compile_model, with a compiler bug turned into a message the user can report."""
+    try:
+        return compile_model(model, record, identity)
+    except EngineError:
+        raise
+    except Exception as err:  # a compiler bug must still reach the user as a message
+        raise EngineError(f"internal error compiling {identity.title!r}: {type(err).__name__}: {err}; "
+                          "please report this with the rules file") from err

@@ -1,0 +1,416 @@
+"""Each block's ops (interpreter/compiler/ir.py) compiled into one resumable Python function.
+
+`def B_<id>(G, F, m=None)` runs the block of frame `F = [block id, pc, locals, rule]` from `F[1]` on:
+a `while True` over `if pc == k:` sections, one per op, falling through to the next op and
+jumping back with `continue`. So between decisions no interpreter loop dispatches ops; the
+function returns only when the game must wait for a player or has finished (True), or when
+the frame stack changed (False: a procedure or trigger frame was pushed, or this one was
+popped), and the engine's driver then continues with the top frame. Locals that must outlive
+a decision live in the frame's dict (`L`), so a suspended game is still plain data. `apply`
+hands a plain move offered at a `play` back to its block as `m`, and the block plays it in
+place and goes on (`play_in_place`): one call per move.
+
+What a ruleset does not use is not generated: no trigger look-ups without triggers, no hook
+calls without hooks, and no trace calls in the untraced variant.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...dsl import ast as A
+from ..engine.limits import CALL_WORK, SKIPPED_PLAY_WORK
+from ..engine.recording import EVENTS, KEY, auto_step_code, kept_close_code
+from . import ir
+from .codegen import CodeGen
+from .pytree import Inline
+
+MAX_INLINE = 40  # lines of an action's enumeration inlined where a block offers it
+
+
+_STRAIGHT = (ir.Seg, ir.Play, ir.Choose, ir.TurnBegin, ir.TurnEnd)  # ops that never jump
+
+
+def _target(op: ir.Op) -> int | None:
+    """Where an op can send the pc other than to the next op."""
+    match op:
+        case ir.Jump(target) | ir.JumpUnless(_, target, _):
+            return target
+        case ir.ForNext(_, _, end) | ir.CountNext(_, end):
+            return end
+    return None  # a play's `pass_to` is reached only by a decision (a pass)
+
+
+class MachineBuilder:
+    """Writes the Python source of block functions into a CodeGen's program."""
+
+    def __init__(self, g: CodeGen, record: bool, blocks: list[ir.Block], procedures: dict[str, tuple[str, Any]],
+                 actions: dict[str, Any], triggers: bool, hooks: set[str], phase_labels: dict[str, int]):
+        self.g = g
+        self.record = record
+        self.blocks = blocks
+        self.procedures = procedures  # name -> ("fn", generated name) | ("block", block id)
+        self.actions = actions  # name -> its generated functions (interpreter/compiler/actiongen.py)
+        self.triggers = triggers
+        self.hooks = hooks
+        self.phase_labels = phase_labels
+        # traced: what the code being emitted knows of the open step (`event`): None, nothing;
+        # "closed", no step is open; "open", the local `st` is it, with events noted already
+        self.step_known: str | None = None
+
+    def build(self, bid: int) -> str:
+        blk = self.blocks[bid]
+        self.rule = blk.rule
+        self.ops = blk.ops
+        name = f"B_{bid}"
+        lines = ["    pc = F[1]", "    while True:"]
+        self.g.in_block = True  # `current` changes inside a block: read it each time
+        for k, op in enumerate(blk.ops):
+            lines.append(f"        if pc == {k}:  # {type(op).__name__}  # @S-")
+            self.step_known = None  # a section is entered from anywhere
+            body: list[str] = []
+            self.op(k, op, body, "            ")
+            lines.extend(body)
+        self.g.in_block = False
+        self.g.function(name, ["F", "m=None"], lines)
+        return name
+
+    # ------------------------------------------------------------------ helpers
+    def scope(self, names: tuple[str, ...]) -> dict:
+        return {n: (f"L[{n!r}]", None) for n in names}
+
+    def ex(self, e: A.Node, names: tuple[str, ...]) -> str:
+        return self.g.ex(e, self.scope(names))
+
+    def goto_pc(self, k: int, target: int, out: list[str], ind: str) -> None:
+        out.append(f"{ind}pc = {target}")
+        if target <= k:  # backwards: another round of the loop, charged to the work budget
+            if not self.decides_every_round(target, k):
+                out.append(f"{ind}G.work -= 1")
+                out.append(f"{ind}if G.work < 0:")
+                out.append(f"{ind}    F[1] = pc")
+                out.append(f"{ind}    G.out_of_work(None)")
+            out.append(f"{ind}continue")
+
+    def decides_every_round(self, head: int, back: int) -> bool:
+        """Whether every round of the loop from op `head` to the jump back at op `back` meets a
+        `play` or `choose`, which either stops for a decision or charges the work budget
+        itself (a play nobody can make): then the round needs no charge of its own. Only a
+        loop body of straight-line ops that nothing jumps into qualifies."""
+        body = self.ops[head:back]
+        if not all(isinstance(op, _STRAIGHT) for op in body):
+            return False
+        if not any(isinstance(op, (ir.Play, ir.Choose)) for op in body):
+            return False
+        return not any(t is not None and head < t <= back for t in map(_target, self.ops))
+
+    def round_trip(self, k: int) -> tuple[list[int], int, list[int]] | None:
+        """For play op `k` in a loop that meets no other decision and charges no rounds
+        (`decides_every_round`): the straight-line ops after it up to the jump back, the loop's
+        head, and the ops from the head up to `k`. A move played in place then runs them inline
+        and lists the next moves without going round the `pc` sections (the same ops, in the
+        same order, with the same `pc` at each)."""
+        ops = self.ops
+        back = k + 1
+        while back < len(ops) and isinstance(ops[back], _STRAIGHT) and not isinstance(ops[back], (ir.Play, ir.Choose)):
+            back += 1
+        if back >= len(ops) or not isinstance(ops[back], ir.Jump):
+            return None
+        head = ops[back].target
+        if head > k or not self.decides_every_round(head, back):
+            return None
+        if any(isinstance(op, (ir.Play, ir.Choose)) for op in ops[head:k]):
+            return None
+        return list(range(k + 1, back)), head, list(range(head, k))
+
+    def run_deferred(self, k: int, out: list[str], ind: str) -> None:
+        """After a run of statements (or a move's effect), the triggers they set off that had to
+        wait (Game.fire_now) run before op `k + 1`: the rule can pause here."""
+        if self.triggers:
+            out.append(f"{ind}if G._deferred:")
+            out.append(f"{ind}    F[1] = {k + 1}")
+            out.append(f"{ind}    return False")
+
+    def before_decision(self, k: int, out: list[str], ind: str) -> None:
+        if self.triggers:
+            out.append(f"{ind}if G.fire_triggers():")
+            out.append(f"{ind}    F[1] = {k}")
+            out.append(f"{ind}    return False")
+            out.append(f"{ind}if G.result is not None:")
+            out.append(f"{ind}    return True")
+
+    def who(self, by: A.Node | None, names: tuple[str, ...]) -> str:
+        return self.ex(by, names) if by is not None else "G.current"
+
+    # ------------------------------------------------------------------ ops
+    def op(self, k: int, op: ir.Op, out: list[str], ind: str) -> None:
+        g = self.g
+        nxt = f"{ind}pc = {k + 1}"
+        if not isinstance(op, (ir.TurnBegin, ir.TurnEnd)):  # only a turn's ends leave the open step known
+            self.step_known = None
+        match op:
+            case ir.Seg(stmts, names):
+                if self.record:
+                    out.append(f"{ind}G._auto(F)")
+                sc = self.scope(names)
+                before = set(sc)
+                body: list[str] = []
+                g.stmts(stmts, sc, body, ind)
+                out.extend(body)
+                for n in sc:  # new names bound at this level live on in the frame
+                    if n not in before:
+                        out.append(f"{ind}L[{n!r}] = {sc[n][0]}")
+                self.run_deferred(k, out, ind)
+                out.append(nxt)
+            case ir.Play(actions, optional, by, _pass_to, _span, names):
+                played = [a for a in actions if self.actions[a].plays_in_place]
+                path = self.round_trip(k) if played else None
+                # traced: the flow's step a round trip opened, closed in place at the decision
+                closes_own = self.record and path is not None and not self.triggers
+                if closes_own:
+                    out.append(f"{ind}rt = None")
+                if played:  # apply() hands over a move offered here: play it, then go on
+                    self.play_in_place(k, played, out, ind)
+                    if path is None:
+                        out.append(f"{ind}else:  # @S-")
+                        ind += "    "
+                        nxt = f"{ind}pc = {k + 1}"
+                    else:  # round the loop back to this play in place, then list its moves below
+                        after, head, before = path
+                        self.step_known = "closed" if self.record else None  # the move's step was closed
+                        for j in after:
+                            out.append(f"{ind}    # @S-")
+                            self.op(j, self.ops[j], out, ind + "    ")
+                        out.append(f"{ind}    pc = {head}")
+                        for j in before:
+                            out.append(f"{ind}    # @S-")
+                            self.op(j, self.ops[j], out, ind + "    ")
+                        if closes_own and self.step_known == "open":  # kept for its events; no dict written
+                            out.append(f"{ind}    rt = st")
+                        out.append(f"{ind}# @S-")
+                        self.step_known = None  # the listing below is reached from elsewhere too
+                self.before_decision(k, out, ind)
+                out.append(f"{ind}who = {self.who(by, names)}")
+                out.append(f"{ind}G.pending = PLAYING.get(who) or {{'kind': 'play', 'player': who}}")
+                out.append(f"{ind}legal = []")
+                for a in actions:
+                    self.enumerate(a, out, ind)
+                if optional:
+                    out.append(f"{ind}legal.append(PASS)")
+                out.append(f"{ind}if legal:")
+                out.append(f"{ind}    F[1] = {k}")
+                out.append(f"{ind}    G._legal = legal")
+                if closes_own:
+                    out.append(f"{ind}    if rt is None:")
+                    out.append(f"{ind}        G._close()")
+                    out.append(f"{ind}    else:")
+                    out.extend(kept_close_code("rt", f"{ind}        "))
+                elif self.record:
+                    out.append(f"{ind}    G._close()")
+                out.append(f"{ind}    return True")
+                out.append(f"{ind}G.pending = None")  # nobody can be asked to do the impossible
+                if self.record:
+                    self.event("('no legal action', who)", out, ind)  # a player's event, made a record when read
+                out.append(nxt)
+                out.append(f"{ind}G.work -= {SKIPPED_PLAY_WORK}")  # it listed every candidate
+                out.append(f"{ind}if G.work < 0:")
+                out.append(f"{ind}    F[1] = pc")
+                out.append(f"{ind}    G.out_of_work(None)")
+            case ir.Choose(var, domain, where, by, prompt, span, names):
+                self.before_decision(k, out, ind)
+                out.append(f"{ind}who = {self.who(by, names)}")
+                x = g.fresh("x")
+                if where is not None:
+                    wsc = {**self.scope(names), var: (x, None)}
+                    out.append(f"{ind}opts = [{x} for {x} in _seq({self.ex(domain, names)}) if {g.ex(where, wsc)}]")
+                else:
+                    out.append(f"{ind}opts = list(_seq({self.ex(domain, names)}))")
+                out.append(f"{ind}if not opts:")
+                out.append(f"{ind}    raise RuleFailure({f'nothing to choose for {var!r}'!r}, SPANS[{g.span_id(span)}])")
+                out.append(f"{ind}F[1] = {k}")
+                out.append(f"{ind}G.pending = {{'kind': 'choose', 'player': who, 'var': {var!r}, "
+                           f"'options': opts, 'prompt': {prompt!r}}}")
+                if self.record:
+                    out.append(f"{ind}G._close()")
+                out.append(f"{ind}return True")
+            case ir.JumpUnless(test, target, names):
+                out.append(f"{ind}if {self.ex(test, names)}:")
+                out.append(f"{ind}    pc = {k + 1}")
+                out.append(f"{ind}else:")
+                self.goto_pc(k, target, out, ind + "    ")
+            case ir.Jump(target):
+                self.goto_pc(k, target, out, ind)
+            case ir.ForInit(slot, domain, names):
+                out.append(f"{ind}items = _seq({self.ex(domain, names)})")
+                out.append(f"{ind}if len(items) > G.work_budget:  # its rounds are charged as they go")
+                out.append(f"{ind}    G.work = -len(items)")
+                out.append(f"{ind}    G.out_of_work(None)")
+                out.append(f"{ind}L[{slot!r}] = [list(items), 0]")
+                out.append(nxt)
+            case ir.ForNext(slot, var, end):
+                out.append(f"{ind}items, i = L[{slot!r}]")
+                out.append(f"{ind}if i < len(items):")
+                out.append(f"{ind}    L[{var!r}] = items[i]")
+                out.append(f"{ind}    L[{slot!r}] = [items, i + 1]")
+                out.append(f"{ind}    pc = {k + 1}")
+                out.append(f"{ind}else:")
+                self.goto_pc(k, end, out, ind + "    ")
+            case ir.RepeatInit(slot, times, names):
+                out.append(f"{ind}L[{slot!r}] = {self.ex(times, names)}")
+                out.append(nxt)
+            case ir.CountInit(slot, n):
+                out.append(f"{ind}L[{slot!r}] = {n}")
+                out.append(nxt)
+            case ir.CountNext(slot, end):
+                out.append(f"{ind}n = L[{slot!r}]")
+                out.append(f"{ind}if n > 0:")
+                out.append(f"{ind}    L[{slot!r}] = n - 1")
+                out.append(f"{ind}    pc = {k + 1}")
+                out.append(f"{ind}else:")
+                self.goto_pc(k, end, out, ind + "    ")
+            case ir.TurnBegin(who, slot, names):
+                if who is not None:  # the turn is given back at its end: keep whose it was
+                    out.append(f"{ind}L[{slot!r}] = G.current")
+                    out.append(f"{ind}G.current = {self.ex(who, names)}")
+                if self.record:
+                    self.event("('turn start', G.current)", out, ind)  # a player's event, made a record when read
+                self.hook("turn start", k, out, ind)
+                out.append(nxt)
+            case ir.TurnEnd(rotate, slot):
+                self.hook("turn end", k, out, ind)
+                if self.record:
+                    self.event("('turn end', G.current)", out, ind)  # a player's event, made a record when read
+                if rotate:  # the next seat, from a table the game made of its players
+                    out.append(f"{ind}nxt_p, new_round = G._next[G.current]")
+                    out.append(f"{ind}if new_round:")
+                    out.append(f"{ind}    G.round += 1")
+                    out.append(f"{ind}G.current = nxt_p")
+                else:
+                    out.append(f"{ind}G.current = L[{slot!r}]")
+                out.append(nxt)
+            case ir.PhaseBegin(name, slot):
+                out.append(f"{ind}L[{slot!r}] = G.phase")
+                out.append(f"{ind}G.phase = {name!r}")
+                if self.record:
+                    self.event(f"{{'event': 'phase start', 'phase': {name!r}}}", out, ind)
+                out.append(nxt)
+            case ir.PhaseEnd(name, slot):
+                if self.record:
+                    self.event(f"{{'event': 'phase end', 'phase': {name!r}}}", out, ind)
+                out.append(f"{ind}G.phase = L.get({slot!r})")
+                out.append(nxt)
+            case ir.Call(proc, args, params, names):
+                kind, ref = self.procedures[proc]
+                values = [self.ex(a, names) for a in args]
+                out.append(f"{ind}G.work -= {CALL_WORK}")  # a procedure call (codegen.charge_call)
+                out.append(f"{ind}if G.work < 0:")
+                out.append(f"{ind}    F[1] = {k}")
+                out.append(f"{ind}    G.out_of_work(None)")
+                if kind == "fn":
+                    if self.record:
+                        out.append(f"{ind}G._auto((None, None, None, {'procedure:' + proc!r}))")
+                    out.append(f"{ind}if {ref}(G{''.join(', ' + v for v in values)}):")
+                    out.append(f"{ind}    F[1] = {k + 1}")
+                    out.append(f"{ind}    return True")
+                    out.append(nxt)
+                else:
+                    local = "{" + ", ".join(f"{p!r}: {v}" for p, v in zip(params, values, strict=True)) + "}"
+                    out.append(f"{ind}F[1] = {k + 1}")
+                    out.append(f"{ind}G.frames.append([{ref}, 0, {local}, {'procedure:' + proc!r}])")
+                    out.append(f"{ind}return False")
+            case ir.Window(var, domain, body, names):
+                outer = "{" + ", ".join(f"{n!r}: L[{n!r}]" for n in names if n != var) + "}"
+                out.append(f"{ind}F[1] = {k + 1}")
+                out.append(f"{ind}if G.open_window(F, {body}, {var!r}, _seq({self.ex(domain, names)}), {outer}):")
+                out.append(f"{ind}    return True")
+                out.append(f"{ind}if G.result is not None:")
+                out.append(f"{ind}    return True")
+                out.append(nxt)
+            case ir.Goto(phase):
+                if self.record:
+                    self.event(f"{{'event': 'goto', 'phase': {phase!r}}}", out, ind)
+                out.append(f"{ind}del G.frames[1:]")
+                out.append(f"{ind}G.phase = None")
+                out.append(f"{ind}G.frames[0][1] = {self.phase_labels[phase]}")
+                out.append(f"{ind}return False")
+            case ir.Ret():
+                out.append(f"{ind}G.frames.pop()")
+                out.append(f"{ind}G.left(F)")
+                out.append(f"{ind}return False")
+            case _:  # pragma: no cover - the builder makes only the ops above
+                raise AssertionError(f"unknown op {op!r}")
+
+    def play_in_place(self, k: int, actions: list[str], out: list[str], ind: str) -> None:
+        """The section of Play op `k` for a move `m` handed in by `apply`: the move's effect
+        (inlined when short, else a call of its effect function), then on to op `k + 1`. An
+        error in the effect is the move's failure, as when the effect runs on its own."""
+        out.append(f"{ind}if m is not None:")
+        out.append(f"{ind}    F[1] = {k + 1}")
+        out.append(f"{ind}    try:")
+        for i, action in enumerate(actions):
+            src = self.actions[action]
+            inner = ind + "        "
+            if len(actions) > 1:
+                out.append(f"{inner}{'if' if i == 0 else 'elif'} m[0] == {action!r}:")
+                inner += "    "
+            params = len(self.g.m.actions[action].params)
+            if src.effect_size > MAX_INLINE:
+                out.append(f"{inner}if {src.effect}(G, *m[1]):")
+                out.append(f"{inner}    return True")
+                continue
+            if params:
+                out.append(f"{inner}{', '.join(f'p{j}' for j in range(params))}, = m[1]")
+            out.append(inner + self.g.inline(Inline("effect", src.effect)))
+        out.append(f"{ind}    except _RULE_ERRORS as err:")
+        out.append(f"{ind}        raise G._action_failure(m, err) from err")
+        if self.record:  # the move's step (Game._take_recorded opened it) ends with its effect
+            out.append(f"{ind}    G._close()")
+        out.append(f"{ind}    m = None")
+        self.run_deferred(k, out, ind + "    ")
+        out.append(f"{ind}    pc = {k + 1}")
+
+    def enumerate(self, action: str, out: list[str], ind: str) -> None:
+        """List an action's legal moves into `legal`: its enumerate function's body, inlined
+        when short (one call less per decision), else a call."""
+        src = self.actions[action]
+        if src.enum_size > MAX_INLINE:
+            out.append(f"{ind}{src.enum}(G, legal)")
+        else:  # codegen.CodeGen.prepare_inline: into `legal`, leaving where a precondition fails
+            out.append(ind + self.g.inline(Inline("enum", src.enum)))
+
+    def event(self, ev: str, out: list[str], ind: str) -> None:
+        """Traced only: note an event in the open step of this block's rule (opened if need be).
+        Where the emitting code knows the open step (`step_known`: a move's round trip, after
+        its step closed), it opens or extends that step without asking."""
+        rule = self.rule
+        if rule == "flow" and self.g.m.phases:
+            key = "('flow' if G.phase is None else 'phase:' + G.phase)"
+        else:  # a ruleset without phases: the flow's steps are always 'flow'
+            key = repr(rule)
+        if self.step_known == "open":
+            out.append(f"{ind}st[{EVENTS}].append({ev})")
+            return
+        if self.step_known == "closed":
+            out.append(f"{ind}st = G._step = {auto_step_code(key, 'G.phase', 'G.current', f'[{ev}]')}")
+            out.append(f"{ind}G._jmark = len(G.journal)")
+            self.step_known = "open"
+            return
+        out.append(f"{ind}key = {key}")
+        out.append(f"{ind}st = G._step")
+        out.append(f"{ind}if st is None:  # opened in place: what G._open does when no step is open")
+        out.append(f"{ind}    st = G._step = {auto_step_code('key', 'G.phase', 'G.current')}")
+        out.append(f"{ind}    G._jmark = len(G.journal)")
+        out.append(f"{ind}elif st[{KEY}] != key:")
+        out.append(f"{ind}    G._open(key, True, None, None)")
+        out.append(f"{ind}    st = G._step")
+        out.append(f"{ind}if st[{EVENTS}]:  # its list made by the first event (recording.py)")
+        out.append(f"{ind}    st[{EVENTS}].append({ev})")
+        out.append(f"{ind}else:")
+        out.append(f"{ind}    st[{EVENTS}] = [{ev}]")
+
+    def hook(self, event: str, k: int, out: list[str], ind: str) -> None:
+        if event in self.hooks:
+            self.step_known = None  # a hook's rules open and close steps of their own
+            out.append(f"{ind}F[1] = {k + 1}")
+            out.append(f"{ind}if G.run_hooks({event!r}):")
+            out.append(f"{ind}    return True")

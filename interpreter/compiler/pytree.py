@@ -1,0 +1,256 @@
+"""Generated code as a tree: every change to emitted code is a pass over Python's `ast`.
+
+The code generator (interpreter/compiler/codegen.py, actiongen.py, machine.py) writes each function as
+text once; the program's text is then parsed into one `ast.Module`, and everything that used
+to be done by rewriting text is done here on the tree, where a rule's texts are string
+constants that no pass can reach and its names never were identifiers: binding what a function
+reads at its top (`prologue`), copying an action's effect or listing into the block that offers
+it (`expand`, from `__inline__(n)` placeholders the machine writes), a listing's rows looked up
+before a loop (`hoist_rows`), and stores of `pc` that nothing reads (`drop_dead_pc`). The tree is
+then compiled; its nodes keep the line numbers of the text, whose `# @S<n>` marks say which rule
+statement each line belongs to (interpreter/engine/locate.py), also for a statement copied into
+another function.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+PLACEHOLDER = "__inline__"
+
+
+@dataclass
+class Inline:
+    """What a placeholder `__inline__(n)` stands for: the body of function `source`, changed by
+    `kind` ("effect": an action's effect played in place; "enum": its listing, into `legal`;
+    "any": its listing stopping at the first move)."""
+
+    kind: str
+    source: str
+    lists: tuple[str, ...] = ()  # "any": the lists whose `append` means a move was found
+
+
+def parse(text: str) -> ast.Module:
+    return ast.parse(text, type_comments=False)
+
+
+def functions(module: ast.Module) -> dict[str, ast.FunctionDef]:
+    return {n.name: n for n in module.body if isinstance(n, ast.FunctionDef)}
+
+
+def names_read(node: ast.AST | list[ast.stmt]) -> set[str]:
+    """Every name a piece of code reads or writes (string constants are not names)."""
+    out: set[str] = set()
+    stack: list = list(node) if isinstance(node, list) else [node]
+    while stack:  # ast.walk, without its generic per-node generators: compiling is timed
+        n = stack.pop()
+        if not isinstance(n, ast.AST):  # a list's plain items: a Global's names, a None default
+            continue
+        if n.__class__ is ast.Name:
+            out.add(n.id)
+            continue
+        for f in n._fields:
+            v = getattr(n, f, None)
+            if v.__class__ is list:
+                stack.extend(v)
+            elif isinstance(v, ast.AST):
+                stack.append(v)
+    return out
+
+
+def renamed(stmts: list[ast.stmt], mapping: dict[str, str]) -> list[ast.stmt]:
+    """A copy of `stmts` with the names in `mapping` renamed (copy.deepcopy, without its
+    memo and its dispatch: a listing is copied into every block that offers it)."""
+    return [_clone(s, mapping) for s in stmts]
+
+
+_SHARED = (ast.expr_context, ast.boolop, ast.operator, ast.unaryop, ast.cmpop)  # stateless singletons
+
+
+def _clone(node: ast.AST, mapping: dict[str, str]) -> ast.AST:
+    if isinstance(node, _SHARED):
+        return node
+    new = node.__class__.__new__(node.__class__)
+    d = new.__dict__
+    for k, v in node.__dict__.items():
+        if isinstance(v, ast.AST):
+            v = _clone(v, mapping)
+        elif v.__class__ is list:
+            v = [_clone(x, mapping) if isinstance(x, ast.AST) else x for x in v]
+        d[k] = v
+    if node.__class__ is ast.Name and node.id in mapping:
+        d["id"] = mapping[node.id]
+    return new
+
+
+def statement_lists(stmts: list[ast.stmt]) -> Iterator[list[ast.stmt]]:
+    """`stmts` and every statement list nested in it (bodies, else parts, handlers)."""
+    yield stmts
+    for s in stmts:
+        for name in ("body", "orelse", "finalbody"):
+            inner = getattr(s, name, None)
+            if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                yield from statement_lists(inner)
+        for h in getattr(s, "handlers", ()):
+            yield from statement_lists(h.body)
+
+
+def _outside_loops(stmts: list[ast.stmt]) -> Iterator[list[ast.stmt]]:
+    """The statement lists of `stmts` not inside a loop (a `break` there leaves an outer one)."""
+    yield stmts
+    for s in stmts:
+        if isinstance(s, ast.If):
+            yield from _outside_loops(s.body)
+            yield from _outside_loops(s.orelse)
+        elif isinstance(s, ast.Try):
+            yield from _outside_loops(s.body)
+            for h in s.handlers:
+                yield from _outside_loops(h.body)
+
+
+def has_bare_return(stmts: list[ast.stmt]) -> bool:
+    return any(isinstance(s, ast.Return) and s.value is None for lst in _outside_loops(stmts) for s in lst)
+
+
+def returns_to_breaks(stmts: list[ast.stmt]) -> None:
+    """In place: a bare `return` outside the loops of `stmts` becomes `break` (the statements
+    then run inside a one-pass `while True`)."""
+    for lst in _outside_loops(stmts):
+        for i, s in enumerate(lst):
+            if isinstance(s, ast.Return) and s.value is None:
+                lst[i] = ast.copy_location(ast.Break(), s)
+
+
+def _is_append(s: ast.stmt, lists: tuple[str, ...]) -> bool:
+    return (isinstance(s, ast.Expr) and isinstance(s.value, ast.Call)
+            and isinstance(s.value.func, ast.Attribute) and s.value.func.attr == "append"
+            and isinstance(s.value.func.value, ast.Name) and s.value.func.value.id in lists)
+
+
+def appends_to_returns(stmts: list[ast.stmt], lists: tuple[str, ...]) -> None:
+    """In place: `out.append(move)` (or a row list's append) becomes `return True`: the first
+    legal move answers whether there is one."""
+    for lst in statement_lists(stmts):
+        for i, s in enumerate(lst):
+            if _is_append(s, lists):
+                lst[i] = located(ast.Return(ast.Constant(True)), s)
+
+
+def _pc_store(s: ast.stmt) -> bool:
+    return (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
+            and s.targets[0].id == "pc" and isinstance(s.value, ast.Constant))
+
+
+def drop_dead_pc(fn: ast.FunctionDef) -> None:
+    """In place: `pc = k` followed at once by another `pc = j` is dropped (a move's round trip
+    passes through several ops' ends): nothing between reads it."""
+    for lst in statement_lists(fn.body):
+        lst[:] = [s for i, s in enumerate(lst) if not (_pc_store(s) and i + 1 < len(lst) and _pc_store(lst[i + 1]))]
+
+
+def hoist_rows(fn: ast.FunctionDef, params: int, fresh: Callable[[str], str], complete: set[str]) -> bool:
+    """Inside the loop over parameter i, a table indexed first by an outer parameter
+    (`_T13[p0][p1]`: breakthrough's neighbour table; `_M14[p0][p1]`: the moves) has the same row
+    in every round: it is looked up once, before the loop. Only `complete` tables qualify (made
+    for every value of their arguments' types, so every value of the parameter is a key).
+    In place; True when something moved."""
+    moved = False
+    for i in range(params - 1, 0, -1):
+        found = _loop_over(fn.body, f"p{i}")
+        if found is None:
+            continue
+        lst, at, loop = found
+        outer = {f"p{j}" for j in range(i)}
+        rows: dict[tuple[str, str], str] = {}
+        for node in ast.walk(loop):  # `table[param][...]`: the row of an outer parameter, indexed again
+            key = _row_of(node.value, outer, complete) if isinstance(node, ast.Subscript) else None
+            if key is not None and key not in rows:
+                rows[key] = fresh("row")
+        if not rows:
+            continue
+
+        _Rows(rows, outer, complete).visit(loop)
+        head = [_assign(row, ast.Subscript(ast.Name(table, ast.Load()), ast.Name(param, ast.Load()), ast.Load()), loop)
+                for (table, param), row in rows.items()]
+        lst[at:at] = head
+        moved = True
+    return moved
+
+
+class _Rows(ast.NodeTransformer):
+    """`table[param][...]` -> `row[...]` for the rows looked up before the loop."""
+
+    def __init__(self, rows: dict[tuple[str, str], str], outer: set[str], complete: set[str]):
+        self.rows, self.outer, self.complete = rows, outer, complete
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:  # noqa: N802 - the visitor's protocol
+        self.generic_visit(node)
+        key = _row_of(node.value, self.outer, self.complete)
+        if key is not None and key in self.rows:
+            node.value = ast.copy_location(ast.Name(self.rows[key], ast.Load()), node.value)
+        return node
+
+
+def _row_of(node: ast.AST, outer: set[str], complete: set[str]) -> tuple[str, str] | None:
+    """`(table, param)` when `node` is `table[param]` of a complete table and an outer parameter."""
+    if (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in complete
+            and isinstance(node.slice, ast.Name) and node.slice.id in outer):
+        return node.value.id, node.slice.id
+    return None
+
+
+def _loop_over(stmts: list[ast.stmt], var: str) -> tuple[list[ast.stmt], int, ast.For] | None:
+    """The first `for var in ...` (or `for var, x in ...`) in `stmts`, with its list and place."""
+    for lst in statement_lists(stmts):
+        for k, s in enumerate(lst):
+            if isinstance(s, ast.For) and var in names_read(s.target):
+                return lst, k, s
+    return None
+
+
+def _assign(name: str, value: ast.expr, where: ast.AST) -> ast.Assign:
+    return located(ast.Assign([ast.Name(name, ast.Store())], value), where)
+
+
+def located(node: ast.AST, where: ast.AST) -> ast.AST:
+    """`node` and the nodes in it placed at `where`'s line (ast.fix_missing_locations for
+    one new statement, not the whole program)."""
+    for n in ast.walk(node):
+        if "lineno" in n._attributes and not hasattr(n, "lineno"):
+            ast.copy_location(n, where)
+    return node
+
+
+def binding(name: str, obj: str, key: object = None, attr: str | None = None) -> ast.Assign:
+    """`name = obj.attr` or `name = obj[key]`: a binding of the engine's own, as a node (its
+    key, a user's name, is a constant)."""
+    base = ast.Name(obj, ast.Load())
+    value = ast.Attribute(base, attr, ast.Load()) if attr else ast.Subscript(base, ast.Constant(key), ast.Load())
+    return ast.Assign([ast.Name(name, ast.Store())], value)
+
+
+def expand(fn: ast.FunctionDef, inlines: list[Inline], sources: dict[str, ast.FunctionDef],
+           prepare: Callable[[Inline, ast.FunctionDef], list[ast.stmt]]) -> None:
+    """In place: each `__inline__(n)` statement of `fn` becomes the statements `prepare` makes
+    of the body of `inlines[n].source` (prepare copies it)."""
+    for lst in list(statement_lists(fn.body)):
+        i = 0
+        while i < len(lst):
+            s = lst[i]
+            n = _placeholder(s)
+            if n is None:
+                i += 1
+                continue
+            spec = inlines[n]
+            body = prepare(spec, sources[spec.source]) or [located(ast.Pass(), s)]
+            lst[i:i + 1] = body
+            i += len(body)
+
+
+def _placeholder(s: ast.stmt) -> int | None:
+    if (isinstance(s, ast.Expr) and isinstance(s.value, ast.Call) and isinstance(s.value.func, ast.Name)
+            and s.value.func.id == PLACEHOLDER):
+        return s.value.args[0].value
+    return None

@@ -1,0 +1,196 @@
+"""Explicit chance and the history of a game: chance events as nodes of the game tree.
+
+A game made with `new_game(chance="explicit")` never draws on its generator. Each primitive
+chance event (one die, one item of a `random`, the next item of a shuffle, one `bernoulli`;
+interpreter/stdlib/chance.py) asks the game which outcome happened. When nobody has said so yet,
+the move that ran into it stops: the game stays exactly as it was before the move and becomes
+a *chance node* (`is_chance_node`), whose `chance_outcomes()` are the event's outcomes with
+exact probabilities. Playing an outcome (`apply(value)`) plays the move again from the same
+position on a copy, with the outcomes chosen so far fed to its chance events in order, until
+the move either reaches its next decision (the copy becomes the game) or needs one more
+outcome (the next chance node). Generated rule code therefore needs no way to pause inside an
+effect: a move with k chance events runs k + 1 times, which analysis of small games affords.
+
+The same route keeps a game's *history* (`history=True`, implied by explicit chance): every
+move and outcome in order, and for each player a digest of everything they have observed
+(interpreter/observe/infostate.py), from which information states are built.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from .errors import EngineError, IllegalAction
+from .moves import Action, same_value
+from .values import value_text
+
+CHANCE_MODES = ("sampled", "explicit")
+
+
+class ChanceNeeded(Exception):  # noqa: N818 - control flow, never shown to a user
+    """Raised by a chance event that no outcome has been chosen for yet."""
+
+    def __init__(self, kind: str, what: str, values: list, weights: list[int] | None):
+        super().__init__(what)
+        self.kind = kind
+        self.what = what
+        self.values = values
+        self.weights = weights
+
+
+@dataclass(frozen=True, slots=True)
+class ChanceNode:
+    """Where a game waits for chance: the move being played (None: the start of the game)
+    and the decision it answers, the outcomes chosen so far (indices, in order), and the
+    event that needs one now."""
+
+    move: Action | None
+    phase: str | None  # start(phase=...): where the start jumps to
+    pending: dict | None
+    fed: tuple[int, ...]
+    kind: str
+    what: str
+    values: tuple
+    weights: tuple[int, ...] | None  # None: every outcome equally likely
+
+    def outcomes(self) -> list[tuple[Any, Fraction]]:
+        n = len(self.values)
+        if self.weights is None:
+            return [(v, Fraction(1, n)) for v in self.values]
+        total = sum(self.weights)
+        return [(v, Fraction(w, total)) for v, w in zip(self.values, self.weights, strict=True)]
+
+    def index_of(self, outcome: Any) -> int:
+        """The outcome `outcome` names: one of the values, or its text (`"4"`, `"K"`)."""
+        for i, v in enumerate(self.values):
+            if same_value(v, outcome):
+                return i
+        if isinstance(outcome, str):
+            for i, v in enumerate(self.values):
+                if value_text(v) == outcome.strip():
+                    return i
+        raise IllegalAction(f"{value_text(outcome)}: not an outcome of the chance event the game "
+                            f"waits for ({self.kind} {self.what}: {self.shown()})")
+
+    def shown(self) -> str:
+        return ", ".join(value_text(v) for v in self.values)
+
+    def to_json(self) -> dict:
+        from .values import jsonable
+
+        return {"move": None if self.move is None else str(self.move), "phase": self.phase,
+                "pending": jsonable(self.pending), "fed": list(self.fed)}
+
+
+def pick(game: Any, kind: str, what: str, values: list, weights: list[int] | None) -> Any:
+    """The outcome of one chance event in an explicit game: decided by nobody if there is
+    only one, else the next fed outcome, else the move stops at a chance node."""
+    if len(values) == 1:
+        return values[0]
+    feed = game._feed
+    if feed:
+        i = feed.popleft()
+        if not 0 <= i < len(values):
+            raise EngineError(f"outcome {i} of {kind} {what} does not exist: the replayed move "
+                              f"took another course (rules that read the clock or the seed?)")
+        return values[i]
+    raise ChanceNeeded(kind, what, values, None if weights is None else weights)
+
+
+# ---------------------------------------------------------------------- playing
+def play(game: Any, x: Any) -> None:
+    """`Game.apply` for a game that keeps its history or has explicit chance: a move at a
+    decision, an outcome at a chance node."""
+    node = game.chance_node
+    if node is None:
+        move = game._legal_move(x)
+        remember(game, ("move", game.pending["player"], str(move)))
+        advance(game, move, None, game.pending, ())
+        return
+    if isinstance(x, Action):
+        raise IllegalAction(f"{x}: the game waits for chance ({node.kind} {node.what}), not for a "
+                            f"move: apply one of its outcomes ({node.shown()})")
+    i = node.index_of(x)
+    remember(game, ("chance", i, value_text(node.values[i])))
+    advance(game, node.move, node.phase, node.pending, (*node.fed, i))
+
+
+def play_part(game: Any, move: Action, player: str) -> None:
+    """`Game.apply` for such a game in an open `simultaneously`: `player` commits `move`."""
+    pending = game.window["pending"][player]
+    remember(game, ("move", player, str(move)))
+    advance(game, move, None, pending, ())
+
+
+def start(game: Any, phase: str | None) -> None:
+    """`Game.start` for such a game: the start may stop at a chance node too (a deal)."""
+    advance(game, None, phase, None, ())
+
+
+def advance(game: Any, move: Action | None, phase: str | None, pending: dict | None,
+            fed: tuple[int, ...]) -> None:
+    """Play `move` (or the start) on a copy with the outcomes `fed`; the copy becomes the game
+    when the move is done, or the game becomes a chance node when it needs another outcome."""
+    trial = game.clone()
+    trial.chance_node = None
+    window = trial.window is not None  # the move commits a part of an open `simultaneously`
+    if window:
+        trial.pending = {"kind": "simultaneous", "players": [p for p in trial.window["players"]
+                                                             if p in trial.window["pending"]]}
+    else:
+        trial.pending = pending
+    trial._legal = None
+    trial._feed = deque(fed)
+    try:
+        if move is None:
+            trial._start_now(phase)
+        elif window:
+            trial.commit(trial._legal_for(pending["player"])[_index(trial, move, pending["player"])],
+                         pending["player"])
+        else:
+            trial._play_checked(trial._legal_move(move))
+    except ChanceNeeded as need:
+        game.chance_node = ChanceNode(move, phase, pending, fed, need.kind, need.what,
+                                      tuple(need.values), None if need.weights is None else tuple(need.weights))
+        game.pending = None
+        game._legal = None
+        return
+    if trial._feed:
+        raise EngineError("the replayed move needed fewer chance outcomes than were chosen")
+    trial._feed = deque()
+    game.__dict__ = trial.__dict__
+    from ..observe.infostate import observe
+
+    observe(game, move, pending)
+
+
+def _index(game: Any, move: Action, player: str) -> int:
+    """Where `move` stands among `player`'s legal moves in the open window."""
+    from .moves import same_move
+
+    for i, m in enumerate(game._legal_for(player)):
+        if same_move(m, move):
+            return i
+    raise IllegalAction(f"{move}: {game.explain(move, player).reason}")
+
+
+# ---------------------------------------------------------------------- history
+def remember(game: Any, entry: tuple) -> None:
+    """Add an entry to the history, a linked list of (earlier, entry) pairs: appending and
+    copying a game cost the same however long it has run."""
+    game.past = (game.past, entry)
+
+
+def history(game: Any) -> list[tuple]:
+    out = []
+    cell = game.past
+    while cell is not None:
+        cell, entry = cell
+        out.append(entry)
+    out.reverse()
+    return out
+
+

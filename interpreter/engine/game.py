@@ -1,0 +1,1165 @@
+"""The engine: one Game is one play of a compiled Program.
+
+Everything a game is lives in plain data on this object (interpreter/engine/saves.py declares it):
+the state store (`vars`), the current player and phase, the generator state (one int), the
+frames of the blocks that are running (block, pc, locals, rule) and the pending decision.
+That is why `clone` is a copy of dicts and `to_json` is a dump; no Python generator or closure
+holds game state. Between decisions the compiled block functions run (interpreter/compiler/machine.py);
+this class asks them to run, offers the legal moves, plays one, and explains refusals.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import operator
+import time
+from collections import deque
+from collections.abc import Iterator
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from ..stdlib import rng
+from . import explicit as _explicit
+from .errors import RULE_ERRORS as _RULE_ERRORS
+from .errors import Abandoned, BudgetExceeded, EngineError, IllegalAction, RuleFailure, SaveError
+from .limits import (
+    CALL_WORK,
+    MAX_TRIGGER_CHAIN,
+    SKIPPED_PLAY_WORK,
+    TIME_LIMIT,
+    WORK_BUDGET,
+    WORK_CHUNK,
+)
+from .locate import plain, statement_span
+from .moves import Action, as_action, parse_action, same_move, same_value
+from .recording import TraceRecorder, bindings_of, cooked_checks, raw_checks
+from .runtime import MISSING
+from .saves import COPIED, DYNAMIC, game_from_json, game_to_json
+from .saves import copy_frames as _copy_frames
+from .values import decode, jsonable, value_text
+
+if TYPE_CHECKING:  # compiling is done by the Ruleset; a game only runs what was compiled
+    from ..compiler import ir
+    from ..compiler.compile import Program
+
+__all__ = ["Action", "Explanation", "Game", "parse_action"]
+
+PASS = Action("pass")
+_EMPTY_SEEN = "0" * 32  # the record of a player who has observed nothing yet (interpreter/observe/infostate.py)
+_CHECK_ERRORS = (RuleFailure, *_RULE_ERRORS)
+_new = object.__new__
+assert [f.name for f in COPIED] == ["vars", "frames"], "clone() copies exactly these two fields"
+# Undo keeps every dynamic field but vars (the journal restores those) as it was: all are
+# replaced rather than changed in place, except the frames, which are copied.
+_META = operator.itemgetter(*(f.name for f in DYNAMIC[1:]))  # of a game's __dict__: all but vars
+# Undo keeps a full snapshot of the fields before one move in UNDO_EVERY (and after a change
+# from outside the rules); the moves in between are played again from the nearest snapshot.
+UNDO_EVERY = 16
+
+
+class Explanation(NamedTuple):
+    """Why a move is or is not legal: the reason, where the deciding precondition stands
+    (`line:col`), and each check with the values it saw."""
+
+    legal: bool
+    action: str
+    reason: str
+    at: str | None
+    checks: list[dict]
+    own_reason: str | None = None  # an action not offered now: what its own requires say
+
+
+class Game(TraceRecorder):
+    """One game in progress. Build it with `Ruleset.new_game`; see docs/architecture.md."""
+
+    def __init__(self, prog: Program, players: tuple[str, ...], seed: int, options: dict,
+                 ruleset: Any = None, chance: str = "sampled", history: bool = False):
+        # fixed for the whole game
+        self.prog = prog
+        self.ruleset = ruleset  # where the program came from (saves of nested games load with it)
+        self.record = prog.record
+        self.players = players
+        self.seed = seed
+        self.options = options
+        self.consts = prog.constants(options)
+        limits = getattr(ruleset, "limits", None) or {}  # Ruleset.set_limits, for every game of it
+        self.work_budget = limits.get("work_budget") or WORK_BUDGET  # steps of work between decisions
+        self.time_limit = limits.get("time_limit") or TIME_LIMIT  # seconds allowed between decisions
+        if chance not in _explicit.CHANCE_MODES:
+            raise EngineError(f"chance is 'sampled' or 'explicit', not {chance!r}")
+        self.chance_mode = chance
+        self.explicit = chance == "explicit"  # chance events are nodes (interpreter/engine/explicit.py)
+        self.tracking = history or self.explicit  # moves go the long way, keeping the history
+        self._plain = set() if prog.record or self.tracking else prog.in_place  # moves apply() plays directly
+        self._blocks = prog.block_fns  # the compiled blocks, one attribute away on the hot path
+        # who plays after whom, and whether that starts a new round (a turn that rotates)
+        self._next = {p: (players[(i + 1) % len(players)], i + 1 == len(players)) for i, p in enumerate(players)}
+        # traced: the plain actions apply() records and plays in one short path (_take_recorded),
+        # each name with its compiled action
+        self._recorded = {n: prog.actions[n] for n in prog.in_place} if prog.record and not self.tracking else {}
+        # the dynamic state (interpreter/engine/saves.py lists it: clone, undo and saves follow it)
+        self.vars: dict[str, Any] = {}
+        self.current: str = players[0]
+        self.phase: str | None = None
+        self.round = 0
+        self.rng = rng.seed_state(seed)
+        self.frames: list[list] = []
+        self.pending: dict | None = None
+        self.result: dict | None = None
+        self.is_over = False  # `result is not None`, kept as a field: every playout loop asks it (_ended)
+        self.step_no = 0
+        self.trig_last: list[bool] = [False] * len(prog.triggers)
+        self.scripted: dict[str, list] = {}
+        self.abandoned: dict[str, str] = {}
+        self.abandon: tuple | None = None
+        self.past: tuple | None = None  # the history: (earlier, entry) pairs, newest first
+        self.seen: tuple[str, ...] | None = (_EMPTY_SEEN,) * len(players) if self.tracking else None
+        self.chance_node: _explicit.ChanceNode | None = None
+        # an open `simultaneously`: each player's part (its frames, its pending decision), None
+        # otherwise; replaced, never changed in place (see _advance_part)
+        self.window: dict | None = None
+        # what `reveal` showed: (what, value, to or None for everybody, step), oldest first, a tuple
+        self.revealed: tuple = ()
+        self._bookkeeping(self.record)
+
+    def _bookkeeping(self, record: bool) -> None:
+        """What is not the game's state: caches, the trace being recorded, the undo log."""
+        self.quiet_chance = 0  # > 0 inside a device's roll: its draws are not traced one by one
+        self.journal: list = []
+        self._steps: list[dict] | None = [] if record else None  # read as `trace`
+        self._cooked = 0  # steps before this one are in their trace form
+        self._step: dict | None = None
+        self._jmark = 0
+        self._jdict = False  # the open step wrote a map or record whole (recording.py, _close)
+        self._legal: list[Action] | None = None
+        self._undo: list[tuple] = []  # per decision: (snapshot of the fields before it, or None; the move)
+        self._snap_next = True  # the next decision keeps a full snapshot (undo replays from it)
+        self._chain = 0
+        self._fired: list[int] = []
+        # triggers whose conditions became true where their bodies could not run (they stop for
+        # a decision or jump, or a device was running): they run as soon as the rule that made
+        # them true can pause (`_run`, the end of a block's run of statements, a decision point)
+        self._deferred: tuple[int, ...] = ()
+        self._nest = 0  # straight trigger bodies running inside one another (fire_now)
+        self._part: str | None = None  # the player whose part of a `simultaneously` is running
+        self.work = WORK_CHUNK  # what is left of this chunk of the decision's work budget
+        self._worked = 0  # work of the decision before this chunk
+        self._clock = 0.0  # when the decision's first chunk ran out
+        self._feed: deque = deque()  # explicit chance: the outcomes a replayed move is given
+
+    # ------------------------------------------------------------------ set-up
+    def prepare(self) -> Game:
+        """Give every state variable its declared start value; the flow has not run yet."""
+        if not self.frames:
+            self.vars = self.prog.initial_vars(self)
+            self.frames = [[self.prog.flow_block, 0, {}, "flow"]]
+        return self
+
+    def start(self, phase: str | None = None) -> Game:
+        """Run the flow to the first decision; with `phase`, jump straight to that top-level
+        phase of the flow (scenarios set up a position and begin, say, in winter)."""
+        if self.pending is not None or self.result is not None or self.chance_node is not None:
+            raise EngineError("the game has started already: start() is for a game made with "
+                              "new_game(start=False)")
+        self.prepare()
+        if phase is not None and phase not in self.prog.phase_labels:
+            known = ", ".join(self.prog.phase_labels) or "none"
+            raise EngineError(f"no phase '{phase}' at the top of the flow (top-level phases: {known})")
+        if self.tracking:  # the start may stop at a chance node (a deal), and is remembered
+            _explicit.start(self, phase)
+        else:
+            self._start_now(phase)
+        return self
+
+    def _start_now(self, phase: str | None) -> None:
+        if phase is not None:
+            self.frames[0][1] = self.prog.phase_labels[phase]
+        self.work, self._worked = WORK_CHUNK, 0
+        self._run()
+        if self.record:  # traced games (tests, debugging) also check invariants as they go
+            self.check_invariants()
+
+    def domains(self) -> dict[str, tuple]:
+        d = dict(self.prog.elements)
+        d["Player"] = self.players
+        return d
+
+    # ------------------------------------------------------------------ queries
+    def _ended(self) -> None:
+        """After the dynamic fields were put back from elsewhere (undo, roll-back, a save):
+        `is_over` follows the result again. A plain field, not a property: a property call
+        was 3% of a tic-tac-toe playout."""
+        self.is_over = self.result is not None
+
+    @property
+    def scores(self) -> dict[str, int] | None:
+        return self.prog.scores(self)
+
+    @property
+    def winners(self) -> list[str]:
+        return list(self.result["winners"]) if self.result else []
+
+    def decision_player(self) -> str | None:
+        """Who decides now; None at a chance node and at the end. While a `simultaneously` waits
+        for several players, the first of them (the plain `legal_actions()` and `apply()` act
+        for that one; pass `player=` to act for another)."""
+        p = self.pending
+        if p is None:
+            return None
+        return p["players"][0] if p["kind"] == "simultaneous" else p["player"]
+
+    # ------------------------------------------------------------------ chance and history
+    @property
+    def is_chance_node(self) -> bool:
+        """Whether the game waits for a chance outcome (only with explicit chance)."""
+        return self.chance_node is not None
+
+    def chance_outcomes(self) -> list[tuple[Any, Fraction]]:
+        """The outcomes of the chance event the game waits for, each with its exact
+        probability (they sum to 1); empty when it waits for none."""
+        node = self.chance_node
+        return node.outcomes() if node is not None else []
+
+    def chance_event(self) -> dict | None:
+        """The chance event the game waits for: its kind (`roll`, `random`, `shuffle`,
+        `bernoulli`) and what it is (`die 1 of 2d6`, `item 3 of 18`)."""
+        node = self.chance_node
+        return None if node is None else {"kind": node.kind, "what": node.what}
+
+    def chance_pick(self, kind: str, what: str, values: list, weights: list[int] | None) -> Any:
+        """Called by chance events of an explicit game: the outcome, or a chance node."""
+        return _explicit.pick(self, kind, what, values, weights)
+
+    def history(self) -> list[tuple]:
+        """The moves and chance outcomes so far, in order: `("move", player, text)` and
+        `("chance", outcome number, text)`; kept with `history=True` or explicit chance."""
+        if not self.tracking:
+            raise EngineError("this game keeps no history: new_game(history=True) or chance=\"explicit\"")
+        return _explicit.history(self)
+
+    def information_state(self, player: str) -> str:
+        """Everything `player` has observed so far, as a stable string (interpreter/observe/infostate.py)."""
+        from ..observe.infostate import information_state
+
+        return information_state(self, player)
+
+    def observation(self, player: str) -> str:
+        """What `player` observes now, as a stable string."""
+        from ..observe.infostate import observation
+
+        return observation(self, player)
+
+    def observation_tensor(self, player: str) -> list[float]:
+        """`observation(player)` as numbers, laid out by the declared types (interpreter/observe/encode.py)."""
+        from ..observe.encode import encoder
+
+        if player not in self.players:
+            raise EngineError(f"unknown player '{player}'; players: {', '.join(self.players)}")
+        return encoder(self).encode(self, player)
+
+    def observation_shape(self) -> tuple[int]:
+        """The length of every `observation_tensor` of this ruleset, player count and options."""
+        from ..observe.encode import encoder
+
+        return (encoder(self).size,)
+
+    def offered(self) -> tuple[tuple[str, ...], bool]:
+        """The actions the pending `play` offers and whether it may be passed: what the flow
+        says here, whoever asks; ((), False) at a choice, at a chance node and at the end."""
+        p = self.pending
+        if p is None or p["kind"] != "play" or self.result is not None:
+            return (), False
+        op = self._op()
+        return tuple(op.actions), bool(op.optional)
+
+    def _op(self) -> ir.Op:
+        frame = self.frames[-1]
+        return self.prog.blocks[frame[0]].ops[frame[1]]
+
+    def _moves(self) -> list[Action]:
+        """The legal moves at the pending decision, worked out once per decision."""
+        legal = self._legal
+        if legal is None:
+            p = self.pending
+            if p["kind"] == "choose":
+                legal = [Action("choose", (o,)) for o in p["options"]]
+            else:
+                op = self._op()
+                legal = []
+                actions = self.prog.actions
+                for name in op.actions:
+                    actions[name].enum(self, legal)
+                if op.optional:
+                    legal.append(PASS)
+            self._legal = legal
+        return legal
+
+    def legal_actions(self, player: str | None = None) -> list[Action]:
+        """Every move the deciding player (or `player`) may make now, in a stable order; empty
+        for a player who has no decision now."""
+        if player is not None or (self.window is not None and self._part is None):
+            return self._legal_for(player)
+        legal = self._legal
+        if legal is not None and self.pending is not None and not self.abandoned:
+            return legal[:]  # the common case: a copy of the moves the block listed
+        if self.pending is None:  # also when the game is over
+            return []
+        if legal is None:
+            legal = self._moves()
+        if self.abandoned:
+            return [a for a in legal if str(a) not in self.abandoned]
+        return list(legal)
+
+    def invalidate(self) -> None:
+        """Forget cached legal moves after the state was changed from outside the rules."""
+        self._legal = None
+        self._snap_next = True  # undo must not play moves again across the outside change
+
+    # ------------------------------------------------------------------ legality
+    def explain(self, action: Any, player: str | None = None) -> Explanation:
+        """Why `action` is or is not legal now for the deciding player (or `player`): the first
+        failing precondition and its values."""
+        if player is not None or (self.window is not None and self._part is None):
+            who = self._who(player)
+            if who is None or (self.window is None and who != self.decision_player()) or (
+                    self.window is not None and who not in self.window["pending"]):
+                return Explanation(False, str(as_action(action)), f"{player} has no decision now", None, [])
+            if self.window is not None:
+                with self._in_part(who, copy=False):
+                    return self.explain(action)
+        a = as_action(action)
+        text = str(a)
+        p = self.pending
+        if self.result is not None:
+            return Explanation(False, text, "the game is over", None, [])
+        if self.chance_node is not None:
+            return Explanation(False, text, f"the game waits for chance ({self.chance_node.kind} "
+                               f"{self.chance_node.what}): apply one of its outcomes", None, [])
+        if p is None:
+            return Explanation(False, text, "no decision is pending", None, [])
+        if p["kind"] == "choose":
+            opts = ", ".join(map(value_text, p["options"]))
+            if a.name != "choose" or len(a.args) != 1:
+                return Explanation(False, text, f"a choice of '{p['var']}' is pending: choose one of {opts}",
+                                   None, [])
+            if not any(same_value(a.args[0], o) for o in p["options"]):
+                return Explanation(False, text, f"{value_text(a.args[0])} is not one of the options "
+                                   f"for '{p['var']}': {opts}", None, [])
+            return Explanation(True, text, "one of the options", None, [])
+        op = self._op()
+        if a.name == "pass":
+            if op.optional:
+                return Explanation(True, text, "passing is allowed here", None, [])
+            return Explanation(False, text, "passing is not allowed here", None, [])
+        if a.name not in op.actions:
+            offered = ", ".join(op.actions)
+            if a.name not in self.prog.actions:
+                return Explanation(False, text, f"unknown action '{a.name}'; offered: {offered}", None, [])
+            own = self._explain_requires(a, text, offered=False)  # what the action itself would say
+            said = "its own conditions hold" if own.legal else f"its own conditions say: {own.reason}"
+            return Explanation(False, text, f"'{a.name}' is not offered now (offered: {offered}); "
+                               f"{said}", own.at, own.checks, None if own.legal else own.reason)
+        if text in self.abandoned:
+            return Explanation(False, text, f"taken back at this decision: {self.abandoned[text]}", None, [])
+        return self._explain_requires(a, text)
+
+    def _explain_requires(self, a: Action, text: str, offered: bool = True) -> Explanation:
+        """The action's own arity, parameter domains and preconditions, judged now."""
+        ca = self.prog.actions[a.name]
+        if len(a.args) != len(ca.params):
+            return Explanation(False, text, f"'{a.name}' takes {len(ca.params)} argument(s) "
+                               f"({', '.join(ca.params)}), got {len(a.args)}", None, [])
+        try:
+            idx = ca.check(self, *a.args)
+        except (RuleFailure, *_RULE_ERRORS) as err:
+            return Explanation(False, text, f"cannot evaluate its preconditions: {err}", None, [])
+        if idx == -1:
+            if offered and not any(same_move(m, a) for m in self._moves()):
+                return Explanation(False, text, "not one of the legal moves: an argument has the wrong "
+                                   "kind of value", None, [])
+            return Explanation(True, text, "every precondition holds", None, self._checks(ca, a.args))
+        if idx <= -2:
+            checks = self._checks(ca, a.args)  # a precondition that says why, in the rule's words
+            failed = next((c for c in checks if not c["value"]), None)
+            if failed is not None:
+                return Explanation(False, text, failed["message"] or f"requirement failed: "
+                                   f"{failed['require']}", failed["at"], checks)
+            pname = ca.params[-idx - 2]
+            decl = ca.decl.params[-idx - 2]
+            return Explanation(False, text, f"{value_text(a.args[-idx - 2])} is not a possible value "
+                               f"of '{pname}'", f"{decl.span.line}:{decl.span.column}", [])
+        req = ca.requires[idx]
+        reason = req.message or f"requirement failed: {ca.require_texts[idx]}"
+        return Explanation(False, text, reason, f"{req.span.line}:{req.span.column}", self._checks(ca, a.args))
+
+    def _checks(self, ca: Any, args: tuple) -> list[dict]:
+        raw = raw_checks(ca, args, self, (RuleFailure, *_RULE_ERRORS))
+        return cooked_checks(*raw) if raw else []
+
+    def is_legal(self, action: Any, player: str | None = None) -> bool:
+        return self.explain(action, player).legal
+
+    # ------------------------------------------------------------------ playing
+    def apply(self, action: Any, player: str | None = None) -> None:
+        """Play one legal move (or choice) of the deciding player, or of `player`; an illegal one
+        raises IllegalAction and leaves the game untouched. A move taken from `legal_actions()`
+        is played without checking again. Traced games also check the ruleset's invariants after
+        the step. While a `simultaneously` waits, the move commits that player's part."""
+        if self.chance_node is None and (player is not None or (self.window is not None and self._part is None)):
+            self._apply_for(action, player)
+            return
+        move = None
+        legal = self._legal
+        if legal is not None and not self.abandoned:
+            for offered in legal:  # by identity: cheaper than index()'s comparisons of moves
+                if offered is action:
+                    break
+            else:
+                offered = None
+            if offered is not None:  # the very move offered: no need to check it
+                if action[0] in self._plain:  # an untraced plain move: the common case, kept short
+                    self.work, self._worked = WORK_CHUNK, 0
+                    self._legal = self.pending = None
+                    self.step_no += 1
+                    top = self.frames[-1]
+                    try:  # the block that offered the move plays it and goes on (machine.py)
+                        if self._blocks[top[0]](self, top, action) and self.result is None:
+                            return  # the next decision is pending
+                    except _RULE_ERRORS as err:
+                        raise self._failure(err) from err
+                    self._run()
+                    return
+                ca = self._recorded.get(action[0])
+                if ca is not None:
+                    self._take_recorded(action, ca)
+                    return
+                move = action
+        if self.tracking:  # explicit chance or a kept history: played on a copy, then taken
+            _explicit.play(self, move or action)
+            return
+        self._play_checked(move or self._legal_move(action))
+
+    def _play_checked(self, move: Action) -> None:
+        """Play a legal move, roll it back if it abandons itself, check invariants when traced."""
+        since = self._check_from() if self.record and self.prog.invariants else None
+        try:
+            self._take(move)
+        except Abandoned as ab:
+            self._roll_back(ab)
+            return
+        if self.abandoned:
+            self.abandoned = {}  # a move went through: the next decision starts afresh
+        if self.record and self.prog.invariants:
+            self.check_invariants(since)
+
+    def _check_from(self) -> int | None:
+        """Where the journal of the step about to be played starts, for checking the invariants
+        it may have broken; None (check them all) after a change from outside the rules."""
+        return None if self._snap_next else len(self.journal)
+
+    def _legal_move(self, action: Any) -> Action:
+        """The offered move that `action` names, or IllegalAction saying why there is none."""
+        a = as_action(action)
+        if self.result is not None:
+            raise IllegalAction(f"{a}: the game is over")
+        if self.chance_node is not None:
+            raise IllegalAction(f"{a}: {self.explain(a).reason}")
+        if self.pending is None:
+            raise IllegalAction(f"{a}: no decision is pending")
+        for m in self.legal_actions():
+            if same_move(m, a):
+                return m
+        raise IllegalAction(f"{a}: {self.explain(a).reason}")
+
+    def _take_recorded(self, a: Action, ca: Any) -> None:
+        """`_take` for the common traced move: a plain action (its effect a function that
+        neither stops for a decision nor can be taken back) offered by `legal_actions()`.
+        The same steps in the same order, without the branches the other kinds of move need;
+        the block that offered the move plays it in place, as in an untraced game."""
+        p = self.pending
+        prog = self.prog
+        args = a[1]
+        invariants = prog.invariants
+        since = self._check_from() if invariants else None
+        self.work, self._worked = WORK_CHUNK, 0
+        if self._part is None:
+            self._keep_undo(a)
+        self._legal = self.pending = None
+        self.step_no += 1
+        try:
+            seen = ca.explain(self, *args)
+        except _CHECK_ERRORS:
+            seen = ()
+        if self._step is not None:
+            self._close()
+        who = p["player"]
+        if ca.plain_args:  # immutable values: the move itself, its records made when read
+            self._step = [ca.key, False, None, a, seen, None, (), (), self.phase, who]
+        else:
+            self._step = [ca.key, False, bindings_of(ca, args),
+                          {"kind": "action", "by": who, "action": prog.move_texts.get(id(a)) or str(a)},
+                          (ca, seen) if seen else (), None, (), (), self.phase, who]
+        self._jmark = len(self.journal)
+        self.abandon = None
+        top = self.frames[-1]
+        try:  # the block that offered the move plays it, closes its step and goes on (machine.py)
+            waiting = self._blocks[top[0]](self, top, a)
+        except _RULE_ERRORS as err:
+            raise self._failure(err) from err
+        if not waiting:
+            self._run()
+        elif self.result is not None:  # the game ended: in the move's effect or in the flow after it
+            self.pending = None
+            self._close()
+            self._emit_result()
+        if self.abandoned:
+            self.abandoned = {}  # a move went through: the next decision starts afresh
+        if invariants:
+            self.check_invariants(since)
+
+    def _take(self, a: Action) -> None:
+        """Play a move that is legal now."""
+        p = self.pending
+        frame = self.frames[-1]
+        record = self.record
+        ca = None
+        if p["kind"] == "play" and a.name != "pass":
+            ca = self.prog.actions[a.name]
+        self.work, self._worked = WORK_CHUNK, 0
+        if record and self._part is None:  # before the way back below is kept: undo restores the
+            self._keep_undo(a)  # state before the move (a part's move keeps its note in _apply_for)
+        if ca is not None and ca.abandonable:  # keep the way back until the move's effects are done
+            self.abandon = (self.clone(), f"action:{a.name}", str(a))
+        self._legal = None
+        self.step_no += 1
+        self.pending = None
+        secret = {"simultaneous": True} if self._part is not None else {}  # a part's commitment
+        if p["kind"] == "choose":
+            if record:
+                self._open(frame[3], False, {p["var"]: jsonable(a.args[0])},
+                           {"kind": "choose", "by": p["player"], "action": str(a), **secret})
+            frame[2][p["var"]] = a.args[0]
+            frame[1] += 1
+        elif ca is None:  # pass
+            if record:
+                self._open(self._rule_key(frame), False, {}, {"kind": "pass", "by": p["player"], "action": "pass",
+                                                              **secret})
+            frame[1] = self.prog.blocks[frame[0]].ops[frame[1]].pass_to
+        else:
+            if record:
+                args = a.args
+                bindings = bindings_of(ca, args)
+                try:  # the checks as the explain function saw them (made trace records when read)
+                    checks = (ca, ca.explain(self, *args))
+                except _CHECK_ERRORS:
+                    checks = ()
+                self._open(ca.key, False, bindings,
+                           {"kind": "action", "by": p["player"],
+                            "action": self.prog.move_texts.get(id(a)) or str(a), **secret}, checks)
+            frame[1] += 1
+            if ca.block is not None:
+                self.frames.append([ca.block, 0, dict(zip(ca.params, a.args, strict=True)), f"action:{a.name}"])
+            else:
+                try:
+                    finished = ca.effect(self, *a.args)
+                except _RULE_ERRORS as err:
+                    raise self._action_failure(a, err) from err
+                self.abandon = None
+                if finished:
+                    if record:
+                        self._close()
+                        self._emit_result()
+                    return
+                if record:
+                    self._close()
+        self._run()
+
+    def _roll_back(self, ab: Abandoned) -> None:
+        """`abandon`: the game is again as it was before the move, which is not offered again
+        at this decision; the trace keeps a step saying so."""
+        if self.abandon is None:
+            raise RuleFailure(f"'abandon' outside a move that can be taken back: {ab.reason}", ab.span)
+        point, rule, action = self.abandon
+        back = point.clone()
+        for f in DYNAMIC:
+            setattr(self, f.name, getattr(back, f.name))
+        self._deferred = ()  # triggers the abandoned move set off are undone with it
+        self._ended()
+        self._bookkeeping(False)
+        self._steps, self._cooked = back._steps, back._cooked
+        self.abandoned = {**self.abandoned, action: ab.reason}
+        if self.record:
+            self._open(rule, False, {}, {"kind": "abandoned", "by": self.decision_player(), "action": action})
+            self.note_event({"event": "abandoned", "reason": ab.reason})
+            self._close()
+        if self.pending and self.pending["kind"] == "play" and not self.legal_actions():
+            self.frames[-1][1] += 1  # every move was taken back: the play is skipped
+            self.pending = None
+            self.abandoned = {}
+            self._run()
+
+    # ------------------------------------------------------------------ invariants
+    def broken_invariants(self, written: set[str] | None = None) -> list[str]:
+        """Every declared invariant the current state breaks, as 'file:line: message'; with
+        `written`, only those that read one of these state variables (or more than state)."""
+        out = []
+        reads = self.prog.invariant_reads
+        for i, (test, decl) in enumerate(self.prog.invariants):
+            if written is not None and reads[i] is not None and not reads[i] & written:
+                continue  # it read nothing the step changed: it still holds
+            try:
+                ok = test(self)
+            except (KeyError, IndexError, TypeError, ValueError) as err:
+                ok, why = False, f"cannot be evaluated ({type(err).__name__}: {err})"
+            else:
+                why = None
+            if not ok:
+                from ...dsl.printer import expr_text
+
+                msg = why or decl.message or f"invariant {expr_text(decl.test)} does not hold"
+                out.append(f"{decl.span.file}:{decl.span.line}:{decl.span.column}: {msg}")
+        return out
+
+    def check_invariants(self, since: int | None = None) -> None:
+        """Raise if the state breaks an invariant. With `since` (a journal length from before a
+        step), only the invariants that read a state variable the step wrote are checked."""
+        written = None if since is None else {entry[4][0] for entry in self.journal[since:]}
+        broken = self.broken_invariants(written)
+        if broken:
+            raise RuleFailure("the state breaks an invariant: " + "; ".join(broken))
+
+    # ------------------------------------------------------------------ undo
+    def _keep_undo(self, a: Action) -> None:
+        """Note a decision for undo: a full snapshot of the fields before it for one decision in
+        UNDO_EVERY (and the first after a change from outside the rules), else just the move."""
+        undo = self._undo
+        if self._snap_next or not len(undo) % UNDO_EVERY:
+            self._snap_next = False
+            undo.append(((_META(self.__dict__), _copy_frames(self.frames), self._legal,
+                          len(self.journal), len(self._steps)), a))
+        else:
+            undo.append((None, a))
+
+    def undo(self) -> None:
+        """Take back the last decision, from the journal of a recorded game: back to the nearest
+        snapshot, then the decisions after it (at most UNDO_EVERY - 1) played again."""
+        if not self.record:
+            raise EngineError("undo needs a recorded game (record=True): only it keeps a journal")
+        if self.tracking:
+            raise EngineError("undo is not kept for games with explicit chance or a history: "
+                              "clone() the game before the move instead")
+        undo = self._undo
+        if not undo:
+            raise EngineError("nothing to undo")
+        i = len(undo) - 1
+        while undo[i][0] is None:  # the first decision always keeps a snapshot
+            i -= 1
+        again = [move for _snap, move in undo[i:-1]]
+        snapshot = undo[i][0]
+        del undo[i:]
+        self._restore(snapshot)
+        self._snap_next = True  # the decision played first again keeps its snapshot
+        for move in again:  # the engine is deterministic: the same moves give the same game
+            if isinstance(move, tuple) and len(move) == 2 and isinstance(move[1], str):
+                self.apply(move[0], player=move[1])  # a part's move of a `simultaneously`
+            else:
+                self.apply(move)
+
+    def _restore(self, snapshot: tuple) -> None:
+        """The game as it was before a decision: its writes reverted, its fields put back."""
+        meta, frames, legal, jstart, tlen = snapshot
+        self._step = None
+        for container, key, old, _new, _path in reversed(self.journal[jstart:]):
+            if old is MISSING:
+                del container[key]
+            else:
+                container[key] = old
+        del self.journal[jstart:]
+        del self._steps[tlen:]
+        self._cooked = min(self._cooked, tlen)
+        for f, value in zip(DYNAMIC[1:], meta, strict=True):  # everything but vars...
+            setattr(self, f.name, value)
+        self._ended()
+        self.frames = frames  # ...the frames as they were, copied when the move was made
+        self._legal = legal
+        self._jmark = len(self.journal)
+
+    # ------------------------------------------------------------------ the end
+    def finish(self, kind: str, values: list, span_id: int) -> None:
+        """Called by rules: end the game with winners, a draw, or a ranking."""
+        if self.result is not None:
+            return
+        if kind == "draw":
+            winners: list = []
+        elif kind == "winner":
+            v = values[0]
+            winners = list(v) if isinstance(v, (list, tuple, frozenset)) else [v]
+        else:
+            rank_key = values[0]
+            keyed = {p: rank_key(p) for p in self.players}
+            best = max(keyed.values())
+            winners = [p for p in self.players if keyed[p] == best]
+        scores = self.prog.scores(self)
+        self.result = {"kind": kind, "winners": winners, "scores": None if scores is None else jsonable(scores)}
+        self.is_over = True
+        if kind == "ranking":
+            order = sorted(self.players, key=lambda p: keyed[p], reverse=True)
+            self.result["ranking"] = [{"player": p, "keys": jsonable(list(keyed[p]))} for p in order]
+        self.pending = None
+
+    # ------------------------------------------------------------------ running the blocks
+    def _rule_key(self, frame: list) -> str:
+        key = frame[3]
+        if key == "flow" and self.phase is not None:
+            return f"phase:{self.phase}"
+        return key
+
+    def _run(self) -> None:
+        """Run the top frame's block until a decision or the end; a frame pushed or popped
+        on the way hands over to the new top frame."""
+        fns = self.prog.block_fns
+        frames = self.frames
+        try:
+            while self.result is None:
+                if not frames and self._part is not None:  # a part of `simultaneously` is done
+                    break
+                if not frames:  # the flow is done: a ranking by `scoring`, or else a draw
+                    scores = self.scores
+                    if scores:
+                        self.finish("ranking", [lambda p, s=scores: (s[p],)], -1)
+                    else:
+                        self.finish("draw", [], -1)
+                    break
+                if self._deferred and self._part is None:  # a trigger that waited for the rule to pause
+                    self._run_deferred()
+                    self._chained()
+                    continue
+                top = frames[-1]
+                if fns[top[0]](self, top):
+                    break
+        except _RULE_ERRORS as err:
+            raise self._failure(err) from err
+        if self.result is not None:
+            self.pending = None
+            if self.record:
+                self._close()
+                self._emit_result()
+
+    def _failure(self, err: Exception) -> RuleFailure:
+        """A Python error inside a rule, as a failure naming the rule, at the statement that
+        raised it (else the rule's own line)."""
+        frames = self.frames
+        rule = self._rule_key(frames[-1]) if frames else "flow"
+        info = self.prog.rules.get(rule, {})
+        span = statement_span(err.__traceback__)
+        if span is not None:
+            return RuleFailure(f"rule '{info.get('name', rule)}' failed: {plain(err)}", span, rule)
+        return RuleFailure(f"rule '{info.get('name', rule)}' ({info.get('at', '?')}) failed: {plain(err)}")
+
+    def _action_failure(self, move: Action, err: Exception) -> RuleFailure:
+        """A Python error in a move's effect, at the statement that raised it."""
+        span = statement_span(err.__traceback__)
+        return RuleFailure(f"action '{move}' failed: {plain(err)}", span, f"action:{move.name}" if span else None)
+
+    def out_of_work(self, span: Any) -> None:
+        """Called by generated code when a chunk of the work budget is used up: count it, and
+        stop a decision that has done more work than the budget allows, or run longer than the
+        time limit, naming the rule that was running."""
+        used = self._worked + WORK_CHUNK - self.work
+        if self._worked == 0:
+            self._clock = time.monotonic()
+        self._worked = used
+        self.work = WORK_CHUNK
+        if used > self.work_budget:
+            why = (f"more than {self.work_budget:,} steps of work since the last decision "
+                   f"(loop rounds, items gone over, {CALL_WORK:,} for each procedure call and "
+                   f"{SKIPPED_PLAY_WORK:,} for each play nobody could make): a rule that never ends?")
+        elif time.monotonic() - self._clock > self.time_limit:
+            why = f"more than {self.time_limit:g} s of work since the last decision: a rule that never ends?"
+        else:
+            return
+        frames = self.frames
+        rule = self._rule_at(span) or (self._rule_key(frames[-1]) if frames else "flow")
+        info = self.prog.rules.get(rule, {})
+        where = f" at line {span.line}" if span is not None and getattr(span, "line", 0) else ""
+        raise BudgetExceeded(f"rule '{info.get('name', rule)}' ({info.get('at', '?')}){where}: {why}", span)
+
+    def _rule_at(self, span: Any) -> str | None:
+        """The key of the rule whose text holds `span` (an action's effect runs without a frame
+        of its own, so the frames alone would name the rule that offered it)."""
+        if span is None or not getattr(span, "line", 0):
+            return None
+        m = self.prog.model
+        found = None
+        for key, decl in [*((f"action:{n}", d) for n, d in m.actions.items()),
+                          *((f"procedure:{n}", d) for n, d in m.procedures.items()),
+                          *((f"when:{i}", d) for i, d in enumerate(m.triggers)),
+                          *((f"on:{i}", d) for i, d in enumerate(m.hooks)),
+                          *((f"device:{n}", d) for n, d in m.devices.items())]:
+            ds = decl.span
+            if ds.file == span.file and ds.line <= span.line <= max(ds.end_line, ds.line):
+                if found is None or ds.line >= found[1]:
+                    found = (key, ds.line)
+        return found[0] if found else None
+
+    def left(self, frame: list) -> None:
+        """A block's frame was popped: a move that could be taken back is now done."""
+        if self.abandon is not None and frame[3] == self.abandon[1]:
+            self.abandon = None
+        if self.record and self.open_decision():
+            self._close()
+
+    def reveal(self, what: str, value: Any, to: str | None) -> None:
+        """`reveal X [to P]`: X is part of P's view (everybody's without `to`) from now on, so of
+        their observation and information state too; a traced game notes it in the step."""
+        from .values import jsonable as _json
+
+        self.revealed = (*self.revealed, (what, _json(value), to, self.step_no))
+        if self.record:
+            self.note_reveal(what, value, to)
+
+    # ------------------------------------------------------------------ simultaneously
+    def open_window(self, frame: list, block: int, var: str, players: Any, outer: dict) -> bool:
+        """Called by the block at a `simultaneously` (its frame already points after it): each
+        player's part starts as that player's turn and runs to its first decision. True when
+        some part waits (the game stops with a simultaneous decision), False when all are done."""
+        order = []
+        for p in players:
+            if p not in self.players:
+                raise RuleFailure(f"'simultaneously' goes over players, not {value_text(p)}")
+            if p not in order:
+                order.append(p)
+        self.window = {"players": tuple(order), "pending": {},
+                       "parts": {p: [[block, 0, {**outer, var: p}, frame[3]]] for p in order}}
+        for p in order:
+            self._advance_part(p, None)
+        return self.result is None and self._window_waits()
+
+    def _window_waits(self) -> bool:
+        """After a part moved: the simultaneous decision of those still to choose, or (all done)
+        the window closed. True while some part waits."""
+        w = self.window
+        still = [p for p in w["players"] if p in w["pending"]]
+        self._legal = None
+        if still:
+            self.pending = {"kind": "simultaneous", "players": still}
+            return True
+        self.window = None
+        self.pending = None
+        return False
+
+    @contextlib.contextmanager
+    def _in_part(self, player: str, copy: bool = True) -> Iterator[None]:
+        """The engine running `player`'s part: its frames (a copy when it may change them, so
+        the window is never changed in place), its pending decision, `player` as the current
+        player; the window takes back what changed."""
+        w = self.window
+        saved = (self.frames, self.current, self.pending, self._legal, self._part)
+        self.frames = _copy_frames(w["parts"][player]) if copy else w["parts"][player]
+        self.current, self.pending, self._legal, self._part = player, w["pending"].get(player), None, player
+        try:
+            yield
+        finally:
+            frames, pending = self.frames, self.pending
+            self.frames, self.current, self.pending, self._legal, self._part = saved
+            if copy and self.window is not None:
+                pend = {k: v for k, v in self.window["pending"].items() if k != player}
+                if pending is not None:  # marked: what others see of the move is that it was made
+                    pend[player] = {**pending, "simultaneous": True}
+                self.window = {**self.window, "parts": {**self.window["parts"], player: frames}, "pending": pend}
+
+    def _advance_part(self, player: str, move: Any) -> None:
+        """Run `player`'s part (after their `move`, if any) to its next decision or its end."""
+        with self._in_part(player):
+            if move is None:
+                self._run()
+            else:  # the long way: no history of its own (the window's commit keeps it)
+                self._play_checked(self._legal_move(move))
+
+    def _who(self, player: str | None) -> str | None:
+        if player is not None and player not in self.players:
+            raise EngineError(f"unknown player '{player}'; players: {', '.join(self.players)}")
+        return player if player is not None else self.decision_player()
+
+    def _legal_for(self, player: str | None) -> list[Action]:
+        who = self._who(player)
+        if self.window is None:
+            return Game.legal_actions(self) if who is not None and who == self.decision_player() else []
+        if who not in self.window["pending"]:
+            return []
+        with self._in_part(who, copy=False):
+            return Game.legal_actions(self)
+
+    def _apply_for(self, action: Any, player: str | None) -> None:
+        """`apply` for `player`: in a `simultaneously`, commit their part's decision."""
+        who = self._who(player)
+        if self.window is None:
+            if who is None or who != self.decision_player():
+                decides = self.decision_player()
+                raise IllegalAction(f"{as_action(action)}: {player} has no decision now"
+                                    + (f" ({decides} decides)" if decides else ""))
+            self.apply(action)
+            return
+        if who not in self.window["pending"]:
+            raise IllegalAction(f"{as_action(action)}: {who} has no decision in this simultaneous one "
+                                f"(waiting for {', '.join(self.pending['players'])})")
+        a = as_action(action)
+        with self._in_part(who, copy=False):  # an illegal move is refused before anything changes
+            legal = self.legal_actions()
+            match = next((m for m in legal if same_move(m, a)), None)
+            if match is None:
+                raise IllegalAction(f"{a}: {self.explain(a).reason}")
+        if self.tracking:  # explicit chance may stop the rules after the window at a chance node
+            _explicit.play_part(self, match, who)
+            return
+        self.commit(match, who)
+
+    def commit(self, move: Action, player: str) -> None:
+        """`player` makes their legal `move` in the open `simultaneously`: their part goes on to
+        its next decision or its end, and when every part is done the rules go on after it."""
+        if self.record:
+            self._keep_undo((move, player))
+        self._advance_part(player, move)
+        if self.result is None and not self._window_waits():
+            self._run()
+
+    def fire_now(self, watched: tuple[int, ...], here: bool = True) -> bool:
+        """Generated code calls this right after a statement that wrote a state variable the
+        conditions of triggers `watched` read ("as soon as", docs/language.md §10). A trigger
+        whose condition became true fires: a body that runs straight through runs here, before
+        the rule's next statement (unless `here` is False: inside a device); a body that stops
+        for a decision or jumps waits in `_deferred` until the running rule can pause. True
+        when a body finished the game (the rule that wrote then ends too)."""
+        trig = self.prog.triggers
+        last = self.trig_last
+        new = None
+        rising = []
+        here = here and self._part is None  # a part of `simultaneously` runs no other rule
+        for i in watched:
+            now = bool(trig[i][0](self))
+            if now != last[i]:
+                if new is None:
+                    new = list(last)  # replaced, never changed in place (clones share it)
+                new[i] = now
+                if now:
+                    rising.append(i)
+        if new is None:
+            return False
+        self.trig_last = new
+        for i in rising:
+            fn = trig[i][1]
+            if fn is None or not here:
+                self._deferred += (i,)
+                continue
+            if self._run_straight_trigger(i, fn):
+                return True
+        return False
+
+    def _run_straight_trigger(self, i: int, fn: Any) -> bool:
+        """Run trigger `i`'s straight body inside the rule that set it off; True if it finished
+        the game. Bodies that keep setting each other off stop at the chain budget."""
+        if not self._nest:
+            self._fired = []
+        self._fired.append(i)
+        self._nest += 1
+        if self._nest > MAX_TRIGGER_CHAIN:
+            self._nest = 0
+            self._runaway(self._fired[0])
+        prev = self.push_rule(f"when:{i}") if self.record else None
+        try:
+            finished = fn(self)
+        finally:
+            self._nest -= 1
+        if self.record and self.result is None:
+            self.pop_rule(prev)
+        return bool(finished) or self.result is not None
+
+    def _run_deferred(self) -> None:
+        """Start the first trigger that waits (`_deferred`): push its block, or run its
+        straight body (one that waited for a device to end)."""
+        i, self._deferred = self._deferred[0], self._deferred[1:]
+        _test, fn, blk, _decl = self.prog.triggers[i]
+        if not self._chain:
+            self._fired = []
+        self._fired.append(i)
+        if self.record:
+            self._open(f"when:{i}", True, None, None)
+        if fn is None:
+            self.frames.append([blk, 0, {}, f"when:{i}"])
+            return
+        fn(self)
+        if self.record and self.result is None:
+            self._close()
+
+    def fire_triggers(self) -> bool:
+        """Fire the triggers whose conditions just became true (edge-triggered), in declaration
+        order, after those waiting to run (`_deferred`). True if any fired: the caller then
+        looks again, within the chain budget."""
+        if self._part is not None:  # tested when the `simultaneously` is over
+            return False
+        if self._deferred:
+            self._run_deferred()
+            return self._chained()
+        trig = self.prog.triggers
+        last = self.trig_last
+        if not self._chain:
+            self._fired = []  # the triggers of this chain, named if it runs away
+        now = [bool(test(self)) for test, _fn, _blk, _d in trig]
+        if now == last:
+            self._chain = 0  # a chain is a run of rounds that each fire something
+            return False
+        rising = [i for i, v in enumerate(now) if v and not last[i]]
+        if not rising:
+            self.trig_last = now
+            self._chain = 0
+            return False
+        new = [now[i] if i not in rising else False for i in range(len(now))]
+        self.trig_last = new
+        for i in rising:
+            _test, fn, blk, _decl = trig[i]
+            new[i] = True
+            self._fired.append(i)
+            if self.record:
+                self._open(f"when:{i}", True, None, None)
+            if fn is None:
+                self.frames.append([blk, 0, {}, f"when:{i}"])
+                return self._chained()
+            self._nest += 1  # triggers its writes set off run inside it (fire_now)
+            try:
+                fn(self)
+            finally:
+                self._nest -= 1
+            if self.record and self.result is None:
+                self._close()
+            if self.result is not None:
+                return False
+        return self._chained()
+
+    def _chained(self) -> bool:
+        self._chain += 1
+        if self._chain > MAX_TRIGGER_CHAIN:
+            self._runaway()
+        return True
+
+    def _runaway(self, at: int | None = None) -> None:
+        """A chain of triggers that never ends; located at trigger `at` when it is known (the
+        one that began a chain of bodies run inside one another), else where the engine finds
+        the last one fired."""
+        names = sorted({self.prog.rules[f"when:{i}"]["name"] for i in self._fired[-20:]})
+        span = None if at is None else self.prog.model.triggers[at].span
+        raise BudgetExceeded(f"trigger chain longer than {MAX_TRIGGER_CHAIN}: "
+                             f"these rules keep firing each other: {'; '.join(names)}", span,
+                             None if at is None else f"when:{at}")
+
+    def run_hooks(self, event: str) -> bool:
+        """Run the `on <event>` hooks; True if one finished the game."""
+        for fn, key in self.prog.hooks.get(event, ()):
+            if self.record:
+                self._open(key, True, {"player": self.current}, None)
+            if fn(self):
+                return True
+            if self.record:
+                self._close()
+        return False
+
+    # ------------------------------------------------------------------ chance scripting
+    def script(self, device: str, outcome: Any, next_draw: bool = False) -> None:
+        """Queue an outcome for the next use of a chance device (tests and scenarios). Right
+        after a start that drew on chance (a deal), that is refused: the outcome would go to the
+        next draw, not to the deal it was surely meant for; `next_draw=True` says it is meant so."""
+        started = self.pending is not None or self.result is not None or self.chance_node is not None
+        if started and not next_draw and self.step_no == 0 and not self.explicit \
+                and self.rng != rng.seed_state(self.seed):
+            raise EngineError(f"script({device!r}, ...): this game has started already, and its start drew "
+                              "on chance (a deal or a shuffle), so the outcome would go to the next draw. "
+                              "To script the start, make the game with new_game(start=False), script, "
+                              "then start(); to script that next draw, say script(..., next_draw=True)")
+        self.scripted = {**self.scripted, device: [*self.scripted.get(device, []), outcome]}
+        self._snap_next = True
+
+    def scripted_value(self, device: str, value: Any, span: Any) -> Any:
+        """A scripted outcome, checked against the device's declared type like a saved value."""
+        model = self.prog.model
+        t = model.type_of_decl(model.devices[device].type)
+        try:
+            return decode(t, jsonable(value), f"script {device}", self.domains(), model.record_fields)
+        except SaveError as err:
+            raise RuleFailure(f"impossible scripted outcome: {err.message}", span) from None
+
+    def take_script(self, device: str) -> Any:
+        queue = self.scripted.get(device)
+        if not queue:
+            return MISSING
+        self.scripted = {**self.scripted, device: queue[1:]}
+        return queue[0]
+
+    # ------------------------------------------------------------------ copies and saves
+    def clone(self) -> Game:
+        """An independent copy: the same state, frames, generator and pending decision."""
+        g = _new(type(self))
+        d = self.__dict__.copy()  # fixed fields, and the dynamic ones that are never changed in place
+        d["vars"] = self.prog.copy_vars(d["vars"])
+        frames = d["frames"]
+        if len(frames) == 1:  # the usual case (the flow's frame alone): no comprehension call
+            f = frames[0]
+            d["frames"] = [[f[0], f[1], f[2].copy(), f[3]]]
+        else:
+            d["frames"] = [[bid, pc, local.copy(), rule] for bid, pc, local, rule in frames]
+        if self.record:  # an untraced game's bookkeeping is idle between decisions: share it
+            d.update(journal=[], _undo=[], _steps=list(self._steps), _step=None, _jmark=0)
+        g.__dict__ = d  # _legal is shared: legal_actions() hands out copies, never the list
+        return g
+
+    def to_json(self) -> dict:
+        """A versioned, self-checking snapshot; `Game.from_json` continues it identically."""
+        return game_to_json(self)
+
+    @classmethod
+    def from_json(cls, data: Any, ruleset: Any = None, record: bool = False) -> Game:
+        """Rebuild a saved game; without `ruleset`, the rules file the save names is loaded."""
+        return game_from_json(data, ruleset, record)
+
+    def view(self, player: str) -> dict:
+        """The position as `player` may see it (interpreter/observe/visibility.py decides what that is)."""
+        from ..observe.visibility import observer
+
+        return observer(self.prog.model, player).view(self)
+
+
+class SecretsGame(Game):
+    """A game of a ruleset with hidden state. The errors its API raises (an illegal move, a rule
+    that fails or runs away) reach whoever plays, so every value in them that stands in hidden
+    state is written `?` for everybody (interpreter/observe/visibility.py, `Observer.message`); the whole
+    message stays in `err.full` for a caller that asks for it. Games without hidden state are
+    plain `Game`s, so their hot path pays nothing for this."""
+
+    def apply(self, action: Any, player: str | None = None) -> None:
+        try:
+            Game.apply(self, action, player)
+        except EngineError as err:
+            self._hide_in(err)
+            raise
+
+    def start(self, phase: str | None = None) -> Game:
+        try:
+            return Game.start(self, phase)
+        except EngineError as err:
+            self._hide_in(err)
+            raise
+
+    def legal_actions(self, player: str | None = None) -> list[Action]:
+        try:
+            return Game.legal_actions(self, player)
+        except EngineError as err:
+            self._hide_in(err)
+            raise
+
+    def _hide_in(self, err: EngineError) -> None:
+        from ..observe.visibility import observer
+
+        err.hide(observer(self.prog.model, "").message(err.full, self))
+
+
+def game_class(prog: Any) -> type[Game]:
+    """The class of a game of `prog`: `SecretsGame` when its rules hide state."""
+    return SecretsGame if prog.hidden else Game

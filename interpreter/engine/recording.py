@@ -1,0 +1,276 @@
+"""Trace recording: how a traced game turns its journal and events into step records.
+
+Only traced games (`record=True`) call these; an untraced game's generated code never does,
+so simulations pay nothing for traces (see docs/traces.md for the step format).
+
+While a game is played a step is a short list (`_Step` below names its slots); changes are the
+journal's entries as written (dicts copied at once, since dicts change in place) and checks the
+values an action's explain function saw. Reading `game.trace` turns the steps recorded since
+the last read into the dicts of the trace format, once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .moves import Action
+from .runtime import MISSING
+from .values import jsonable, value_text
+
+# The slots of a step while it is recorded (generated code writes EVENTS = 7 and reads KEY = 0).
+# An event is a dict, or (event, player) for the flow's player events, which generated code
+# notes at every turn: the record {"event": ..., "player": ...} is made when the step is read.
+# Likewise a move whose arguments are plain values keeps the move itself as its decision, no
+# bindings, and as its checks what its explain function gave, until the step is read.
+# BINDINGS is None for an automatic step; CHANCE and EVENTS are () until something is noted
+# (`_note` makes the list, as generated code does for events: few steps note anything).
+# CHANGES is a tuple of (path, old, new), or a list of the journal's entries the step wrote,
+# which `changes_of` turns into that tuple when the step is read (`TraceRecorder._close`, `_cook`).
+KEY, AUTO, BINDINGS, DECISION, CHECKS, CHANGES, CHANCE, EVENTS, PHASE, PLAYER = range(10)
+
+
+def bindings_of(ca: Any, args: tuple) -> dict:
+    """A recorded move's parameters by name, as JSON values (a legal move has the arity)."""
+    params = ca.params
+    if not ca.plain_args:
+        return {n: (x if type(x) in _PLAIN else jsonable(x)) for n, x in zip(params, args, strict=False)}
+    if len(params) == 1:  # a dict display: dict(zip(...)) costs several times as much
+        return {params[0]: args[0]}
+    if len(params) == 2:
+        return {params[0]: args[0], params[1]: args[1]}
+    return dict(zip(params, args, strict=False))
+
+
+def auto_step_code(key: str, phase: str, player: str, events: str = "()") -> str:
+    """The Python display of a new automatic step, slots in order, for generated code that
+    opens the flow's step in place (interpreter/compiler/machine.py): what `_open(key, True, None, None)`
+    makes when no step is open, with its events list when the code knows its first event."""
+    slots = {KEY: key, AUTO: "True", BINDINGS: "None", DECISION: "None", CHECKS: "()", CHANGES: "None",
+             CHANCE: "()", EVENTS: events, PHASE: phase, PLAYER: player}
+    return "[" + ", ".join(slots[i] for i in range(len(slots))) + "]"
+
+
+def kept_close_code(st: str, ind: str) -> list[str]:
+    """The lines with which generated code closes step `st` when it knows the step is open, is
+    kept (it noted an event) and wrote no map or record whole (`_jdict` is False): what
+    `TraceRecorder._close` does then, without the call (interpreter/compiler/machine.py)."""
+    return [f"{ind}G._step = None", f"{ind}{st}[{CHANGES}] = G.journal[G._jmark:]", f"{ind}G._steps.append({st})"]
+
+
+class TraceRecorder:
+    """Mixed into Game: the open step, and the methods generated code calls while tracing."""
+
+    def _open(self, key: str, automatic: bool, bindings: dict | None, decision: dict | None,
+              checks: Any = ()) -> None:
+        if self._step is not None:
+            self._close()
+        self._step = [key, automatic, bindings, decision, checks, None, (), (),
+                      self.phase, decision["by"] if decision else self.current]
+        self._jmark = len(self.journal)
+
+    def _note(self, slot: int, item: Any) -> None:
+        """Add an event or a chance record to the open step (its list made by the first)."""
+        st = self._step
+        if st[slot]:
+            st[slot].append(item)
+        else:
+            st[slot] = [item]
+
+    def push_rule(self, key: str) -> str | None:
+        """Traced games only: the changes that follow belong to rule `key` (a procedure)."""
+        prev = self._step[KEY] if self._step is not None else None
+        self._open(key, True, None, None)
+        return prev
+
+    def pop_rule(self, prev: str | None) -> None:
+        self._close()
+        if prev is not None:
+            self._open(prev, True, None, None)
+
+    def _auto(self, frame: list) -> None:
+        key = frame[3]
+        if key == "flow" and frame[0] is not None and self.phase is not None:
+            key = f"phase:{self.phase}"
+        if self._step is None or self._step[KEY] != key:
+            self._open(key, True, None, None)
+
+    def _event(self, frame: list, ev: dict) -> None:
+        self._auto(frame)
+        self._note(EVENTS, ev)
+
+    def note_event(self, ev: dict) -> None:
+        """An event of the step that is open (the engine's own, e.g. a move taken back)."""
+        self._note(EVENTS, ev)
+
+    def note_chance(self, kind: str, what: str, outcome: Any, args: Any = None,
+                    detail: Any = None) -> None:
+        """One chance event of the open step; a device adds its inputs and the `detail` its roll
+        gave (`result ... with DETAIL`: what stays inside a tower), if any."""
+        if not self.record or self.quiet_chance:
+            return
+        if self._step is None:
+            self._auto(self.frames[-1] if self.frames else [None, None, None, "flow"])
+        entry = {"kind": kind, "what": what, "outcome": jsonable(outcome)}
+        if args is not None:
+            entry["inputs"] = jsonable(args)
+        if detail is not None:
+            entry["detail"] = jsonable(detail)
+        self._note(CHANCE, entry)
+
+    def note_reveal(self, text: str, value: Any, to: str | None) -> None:
+        if self._step is None:
+            self._auto(self.frames[-1])
+        ev = {"event": "reveal", "what": text, "value": jsonable(value)}
+        if to is not None:
+            ev["to"] = to
+        self._note(EVENTS, ev)
+
+    def note_log(self, message: str) -> None:
+        if self._step is None:
+            self._auto(self.frames[-1])
+        self._note(EVENTS, {"event": "log", "message": message})
+
+    def open_decision(self) -> bool:
+        """Whether the open step is a decided one (closed when its rule's frame is popped)."""
+        return self._step is not None and self._step[AUTO] is False
+
+    def _close(self) -> None:
+        """Finish the open step: keep it if it decided, changed, noted or drew anything. A step
+        kept whatever it wrote keeps the journal's entries as they are, and they become changes
+        when the trace is read (`_cook`); one that wrote a map or record as a whole (generated
+        code sets `_jdict`: a dict changes in place later) has them worked out now."""
+        st = self._step
+        if st is None:
+            return
+        self._step = None
+        written = self.journal[self._jmark:]
+        kept = st[DECISION] or st[EVENTS] or st[CHANCE]  # kept whatever it wrote
+        if kept and not self._jdict:
+            changes: list | tuple = written  # a list: the entries written, worked out when read
+        else:
+            self._jdict = False
+            changes = changes_of(written) if written else ()
+            if not (kept or changes):
+                return
+        st[CHANGES] = changes
+        self._steps.append(st)
+
+    def _emit_result(self) -> None:
+        steps = self._steps
+        if steps is not None and (not steps or type(steps[-1]) is not dict or "result" not in steps[-1]):
+            steps.append({"result": self.result})
+
+    @property
+    def trace(self) -> list[dict] | None:
+        """The steps so far (docs/traces.md), or None for an untraced game."""
+        steps = self._steps
+        if steps is not None and self._cooked < len(steps):
+            for i in range(self._cooked, len(steps)):
+                if type(steps[i]) is list:
+                    steps[i] = self._cook(steps[i], i)
+            self._cooked = len(steps)
+        return steps
+
+    def _cook(self, st: list, number: int) -> dict:
+        prog = self.prog
+        key = st[KEY]
+        info = prog.rules.get(key) or {"name": key, "source": [], "spec": [], "quote": None, "at": None}
+        checks = st[CHECKS]
+        hidden = prog.hidden
+        bindings = st[BINDINGS]
+        changes = st[CHANGES]
+        decision = st[DECISION]
+        if type(decision) is Action:  # a move of plain values: its records made now
+            ca = prog.actions[decision.name]
+            bindings = bindings_of(ca, decision.args)
+            checks = (ca, checks) if checks else ()
+            decision = {"kind": "action", "by": st[PLAYER],
+                        "action": prog.move_texts.get(id(decision)) or str(decision)}
+        return {
+            "step": number,
+            "phase": st[PHASE],
+            "player": st[PLAYER],
+            "rule": info["name"],
+            "kind": key.split(":", 1)[0],
+            "source": info["source"],
+            "spec": info["spec"],
+            "quote": info["quote"],
+            "at": info["at"],
+            "bindings": {} if bindings is None else bindings,
+            "checks": cooked_checks(*checks) if type(checks) is tuple and checks else list(checks),
+            "changes": [_change(path, old, new, hidden) for path, old, new in (
+                changes_of(changes) if type(changes) is list else changes)],
+            "chance": st[CHANCE] or [],
+            "events": [e if type(e) is dict else {"event": e[0], "player": e[1]} for e in st[EVENTS]],
+            "automatic": st[AUTO],
+            "decision": decision,
+            **({"note": info["note"]} if "note" in info else {}),  # authored words, apart from the quote
+        }
+
+
+_PLAIN = (str, int, bool, type(None))
+
+
+def changes_of(written: list) -> tuple:
+    """Journal entries (container, key, old, new, path) as a step's changes (path, old, new):
+    the writes that changed something, dicts copied (they change in place later)."""
+    changes = []
+    for (_c, _k, old, new, path) in written:
+        if old is new or (type(old) is type(new) and old == new):
+            continue  # written but not changed
+        if type(old) is dict:
+            old = jsonable(old)
+        if type(new) is dict:
+            new = jsonable(new)
+        changes.append((path, old, new))
+    return tuple(changes)
+
+
+def _change(path: tuple, old: Any, new: Any, hidden: dict[str, str]) -> dict:
+    ch = {"path": _path_text(path),
+          "old": None if old is MISSING else (old if type(old) in _PLAIN else jsonable(old)),
+          "new": new if type(new) in _PLAIN else jsonable(new)}
+    how = hidden.get(path[0])
+    if how == "all":
+        ch["hidden"] = True
+    elif how == "owner":
+        if len(path) > 1:
+            ch["owner"] = path[1]
+        else:  # the whole map written at once: each player sees only their own entry
+            ch["per_owner"] = True
+    return ch
+
+
+def raw_checks(ca: Any, args: tuple, game: Any, errors: tuple) -> tuple:
+    """A decided action's checks as its explain function gives them, with values that could
+    still change (dicts) copied now; `cooked_checks` turns them into trace records."""
+    try:  # the explain function copies values that could still change (codegen.explained)
+        return (ca, ca.explain(game, *args))
+    except errors:
+        return ()
+
+
+def cooked_checks(ca: Any, results: list) -> list[dict]:
+    """An explain function's results as trace records: each is (index of the require, its
+    value, the texts of its sub-expressions, their values, MISSING for one not evaluated)."""
+    out = []
+    for idx, value, texts, values in results:
+        req = ca.requires[idx]
+        out.append({
+            "require": ca.require_texts[idx],
+            "at": f"{req.span.line}:{req.span.column}",
+            "message": req.message,
+            "value": bool(value),
+            "values": {t: (v if type(v) in _PLAIN else jsonable(v))
+                       for t, v in zip(texts, values, strict=True) if v is not MISSING},
+        })
+    return out
+
+
+def _path_text(path: tuple) -> str:
+    if len(path) == 2 and type(path[1]) is str and path[1].isidentifier():  # cell[b2]
+        return f"{path[0]}[{path[1]}]"
+    out = str(path[0])
+    for k in path[1:]:
+        out += f"[{value_text(k)}]"
+    return out

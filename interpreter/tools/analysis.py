@@ -1,0 +1,214 @@
+"""Exact analysis of small games over the explicit game tree: chance outcomes are branches
+with their probabilities (interpreter/engine/explicit.py), decisions branch on the legal moves.
+
+`perft_tree` and `count_terminal` count plies of either kind (`regelwerk perft --chance`);
+`expected_outcome` works out, exactly as fractions, each player's chance to win and expected
+final score when every player picks uniformly at random among the legal moves
+(`regelwerk analyze`). Positions reached along different paths are worked out once: they are
+recognised by their state (not their history), so a game like tic-tac-toe is 5,478 positions,
+not 255,168 games.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from ..engine.errors import EngineError
+from ..engine.values import jsonable
+
+MAX_POSITIONS = 2_000_000
+MAX_DEPTH = 500  # moves and outcomes on one path; deeper games are simulated
+
+
+def children(game: Any) -> list[tuple[Any, Fraction | None]]:
+    """The branches at a position: chance outcomes with their probabilities, or the legal
+    moves (probability None: a player decides)."""
+    if game.chance_node is not None:
+        return game.chance_outcomes()
+    return [(a, None) for a in game.legal_actions()]
+
+
+def perft_tree(game: Any, depth: int) -> int:
+    """Sequences of exactly `depth` plies, a ply being a move or a chance outcome."""
+    if depth == 0:
+        return 1
+    total = 0
+    for x, _p in children(game):
+        child = game.clone()
+        child.apply(x)
+        total += perft_tree(child, depth - 1)
+    return total
+
+
+def count_terminal(game: Any, depth: int) -> int:
+    """Complete games (terminal histories) of at most `depth` plies."""
+    if game.is_over:
+        return 1
+    if depth == 0:
+        return 0
+    total = 0
+    for x, _p in children(game):
+        child = game.clone()
+        child.apply(x)
+        total += count_terminal(child, depth - 1)
+    return total
+
+
+def position_key(game: Any) -> str:
+    """What makes two positions the same for the rest of the game: the state, whose turn, the
+    running blocks and decision, and a chance event half-way; not the history."""
+    node = game.chance_node
+    parts = [jsonable(game.vars), game.current, game.phase, game.round,
+             [[f[0], f[1], jsonable(f[2]), f[3]] for f in game.frames], jsonable(game.pending),
+             jsonable(game.result), list(game.trig_last), jsonable(game.scripted), game.abandoned,
+             None if node is None else node.to_json()]
+    if game.abandon is not None:  # a move that can still be taken back: where it goes back to
+        parts.append(position_key(game.abandon[0]))
+    return json.dumps(parts, sort_keys=True, separators=(",", ":"), default=str)
+
+
+@dataclass
+class Outcome:
+    """Exact results of uniform random play from a position."""
+
+    players: tuple[str, ...]
+    win: dict[str, Fraction]  # the chance that the player is among the winners
+    draw: Fraction  # the chance that nobody wins
+    score: dict[str, Fraction] | None  # expected final score, when the ruleset scores
+    positions: int = 0  # distinct positions worked out
+    seconds: float = 0.0
+    terminal: int = field(default=0)  # distinct finished positions
+    # the chance that the player shares the win with others (a tie for first place in
+    # `finish ranking`, or `finish winner [A, B]`: a shared win, not a draw), and that anyone does
+    shared: dict[str, Fraction] = field(default_factory=dict)
+    shared_win: Fraction = Fraction(0)
+
+    @property
+    def outright(self) -> dict[str, Fraction]:
+        """The chance that the player wins alone."""
+        return {p: self.win[p] - self.shared.get(p, Fraction(0)) for p in self.players}
+
+
+class _Solver:
+    def __init__(self, max_positions: int, time_limit: float | None):
+        self.memo: dict[str, tuple] = {}
+        self.max_positions = max_positions
+        self.deadline = None if time_limit is None else time.monotonic() + time_limit
+        self.terminal = 0
+        self.open: set[str] = set()  # positions on the path being worked out
+
+    def value(self, game: Any) -> tuple:
+        """(win chances, draw chance, expected scores or None, shared-win chances, chance of a
+        shared win), the per-player ones as tuples."""
+        key = position_key(game)
+        hit = self.memo.get(key)
+        if hit is not None:
+            return hit
+        if key in self.open:
+            raise EngineError("the game can come back to a position it has been in (a cycle): exact "
+                              "analysis works on games that always move forward; simulate instead")
+        if len(self.open) >= MAX_DEPTH:
+            raise EngineError(f"more than {MAX_DEPTH} moves and chance outcomes deep: too deep to work "
+                              "out exactly (simulate instead)")
+        if len(self.memo) >= self.max_positions:
+            raise EngineError(f"more than {self.max_positions:,} positions: too large to work out "
+                              "exactly (raise --max-positions, or simulate instead)")
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise EngineError("out of time: too large to work out exactly (simulate instead)")
+        if game.is_over:
+            self.terminal += 1
+            winners = set(game.winners)
+            scores = game.scores
+            tie = len(winners) > 1
+            out = (tuple(Fraction(int(p in winners)) for p in game.players), Fraction(int(not winners)),
+                   None if not scores else tuple(Fraction(scores.get(p, 0)) for p in game.players),
+                   tuple(Fraction(int(tie and p in winners)) for p in game.players), Fraction(int(tie)))
+        else:
+            branches = children(game)
+            if not branches:
+                raise EngineError("a position with no move and no outcome that is not the end")
+            n = len(branches)
+            win = [Fraction(0)] * len(game.players)
+            shared = [Fraction(0)] * len(game.players)
+            draw = tie = Fraction(0)
+            score: list[Fraction] | None = [Fraction(0)] * len(game.players)
+            self.open.add(key)
+            for x, p in branches:
+                weight = p if p is not None else Fraction(1, n)
+                child = game.clone()
+                child.apply(x)
+                cw, cd, cs, csh, ct = self.value(child)
+                win = [a + weight * b for a, b in zip(win, cw, strict=True)]
+                shared = [a + weight * b for a, b in zip(shared, csh, strict=True)]
+                draw += weight * cd
+                tie += weight * ct
+                if cs is None or score is None:
+                    score = None
+                else:
+                    score = [a + weight * b for a, b in zip(score, cs, strict=True)]
+            self.open.discard(key)
+            out = (tuple(win), draw, None if score is None else tuple(score), tuple(shared), tie)
+        self.memo[key] = out
+        return out
+
+
+def expected_outcome(game: Any, max_positions: int = MAX_POSITIONS,
+                     time_limit: float | None = None) -> Outcome:
+    """Each player's exact chance to win and expected final score under uniform random play,
+    from `game` on (a game with explicit chance: every chance event is weighed exactly)."""
+    if not game.explicit:
+        raise EngineError("exact analysis needs a game with explicit chance: new_game(chance=\"explicit\")")
+    started = time.perf_counter()
+    solver = _Solver(max_positions, time_limit)
+    win, draw, score, shared, tie = solver.value(game)
+    players = tuple(game.players)
+    return Outcome(players, dict(zip(players, win, strict=True)), draw,
+                   None if score is None else dict(zip(players, score, strict=True)),
+                   len(solver.memo), time.perf_counter() - started, solver.terminal,
+                   dict(zip(players, shared, strict=True)), tie)
+
+
+def outcome_text(title: str, out: Outcome) -> str:
+    """The table `regelwerk analyze` prints."""
+    rows = [f"{title}: {len(out.players)} players, every move uniformly at random, chance exact",
+            f"positions worked out: {out.positions:,} ({out.terminal:,} finished) in {out.seconds:.2f} s", ""]
+    sharing = out.shared_win != 0
+    width = max(10 if sharing else 6, *(len(p) for p in out.players))
+    head = f"{'player':<{width}}  {'wins':>22}"
+    if sharing:
+        head += f"  {'of them shared':>22}"
+    if out.score is not None:
+        head += f"  {'expected score':>22}"
+    rows.append(head)
+    for p in out.players:
+        line = f"{p:<{width}}  {_frac(out.win[p]):>22}"
+        if sharing:
+            line += f"  {_frac(out.shared[p]):>22}"
+        if out.score is not None:
+            line += f"  {_frac(out.score[p]):>22}"
+        rows.append(line)
+    if sharing:
+        rows.append(f"{'shared win':<{width}}  {_frac(out.shared_win):>22}")
+    rows.append(f"{'draw':<{width}}  {_frac(out.draw):>22}")
+    if sharing:
+        rows += ["", "A shared win (a tie for first place) is not a draw: each player in it counts it "
+                 "among their wins, so the wins and the draw add up to more than 1."]
+    return "\n".join(rows)
+
+
+def outcome_json(title: str, out: Outcome) -> dict:
+    return {"ruleset": title, "players": list(out.players),
+            "win": {p: str(v) for p, v in out.win.items()}, "draw": str(out.draw),
+            "outright": {p: str(v) for p, v in out.outright.items()},
+            "shared": {p: str(out.shared.get(p, 0)) for p in out.players}, "shared_win": str(out.shared_win),
+            "score": None if out.score is None else {p: str(v) for p, v in out.score.items()},
+            "positions": out.positions, "finished_positions": out.terminal}
+
+
+def _frac(x: Fraction) -> str:
+    text = str(x)
+    return f"{text} ({float(x):.4f})" if x.denominator != 1 else text

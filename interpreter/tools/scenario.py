@@ -1,0 +1,197 @@
+"""Scenarios: the rulebook's worked examples as given / do / expect blocks, run as tests."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...dsl import ast as A
+from ...dsl.ast import iter_nodes
+from ...dsl.printer import expr_text
+from ..engine.errors import EngineError, IllegalAction
+from ..engine.game import Action, Game
+from ..engine.values import value_text
+from . import conserve
+
+
+@dataclass
+class ScenarioResult:
+    name: str
+    span: A.Span
+    passed: bool
+    failure: str | None = None
+    at: A.Span | None = None
+    specs: tuple[str, ...] = field(default_factory=tuple)
+
+
+class _Run:
+    def __init__(self, ruleset: Any, sc: A.ScenarioDecl):
+        self.ruleset = ruleset
+        self.sc = sc
+        self.players: int | None = None
+        self.seed = 0
+        self.options: dict = {}
+        self.game: Game | None = None
+        self.phase: str | None = None  # `start in phase NAME`
+
+    def created(self) -> Game:
+        """The game, built but not yet started (so scripts can queue outcomes first)."""
+        if self.game is None:
+            self.game = self.ruleset.new_game(players=self.players, seed=self.seed, options=self.options,
+                                              start=False)
+            self.started = False
+        return self.game
+
+    def ensure(self) -> Game:
+        g = self.created()
+        if not self.started:
+            self.started = True
+            g.start(self.phase)
+        return g
+
+    def value(self, e: A.Node) -> Any:
+        g = self.ensure()
+        return g.prog.expr(e)(g)
+
+    def names(self, e: A.Node) -> list[tuple[str, Any]]:
+        """The value of every state variable, constant and game value an expectation names,
+        also those its evaluation never reached (`a and b` stops at a false `a`)."""
+        g = self.ensure()
+        m = g.prog.model
+        bound = {n.var for n in iter_nodes(e) if isinstance(n, A.Aggregate)}
+        out: list[tuple[str, Any]] = []
+        for n in iter_nodes(e):
+            if not isinstance(n, A.Name) or n.name in bound or n.name in {x for x, _ in out}:
+                continue
+            if n.name in m.vars or n.name in m.consts or n.name in m.options or n.name in _GAME_VALUES:
+                out.append((n.name, g.prog.expr(n)(g)))
+        return out
+
+    def action(self, call: A.ActionCall) -> Action:
+        return Action(call.name, tuple(self.value(a) for a in call.args))
+
+    def step(self, st: A.ScenarioStep) -> str | None:
+        k = st.kind
+        if k in ("players", "seed", "option", "start_phase") and self.game is not None:
+            return (f"'{k.replace('_', ' ')}' must come before the lines that set up or play the game "
+                    "(it would be ignored here)")
+        if k == "players":
+            self.players = st.value
+        elif k == "seed":
+            self.seed = st.value
+        elif k == "option":
+            name, e = st.value
+            g = self.ruleset.new_game(start=False)
+            self.options[name] = g.prog.expr(e)(g)
+        elif k == "script":
+            name, e = st.value
+            g = self.created()
+            g.script(name, g.prog.expr(e)(g), next_draw=True)  # a line after the start means a later draw
+        elif k == "before_start":
+            g = self.created().prepare()
+            _compiled().compile_stmts(g.prog, st.body)(g)
+        elif k == "start_phase":
+            self.phase = st.value
+        elif k == "given":
+            g = self.ensure()
+            before = conserve.snapshot(g)
+            _compiled().compile_stmts(g.prog, st.body)(g)
+            problem = conserve.keep(g, before, st)  # a card set into a hand leaves the deck
+            g.invalidate()
+            if problem:
+                return problem
+            broken = g.broken_invariants()
+            if broken:
+                return "the position breaks the rules: " + "; ".join(broken + conserve.details(g))
+        elif k == "do":
+            g = self.ensure()
+            a = self.action(st.call)
+            try:  # `by P`: for that player (a simultaneous decision), else for who decides
+                g.apply(a, player=self.value(st.by) if st.by is not None else None)
+            except IllegalAction as err:
+                return f"'{a}' was refused: {err.message}"
+        elif k == "expect":
+            g = self.ensure()
+            value, subs = _compiled().compile_explained(g.prog, st.value)(g)
+            if value is not True:
+                shown = [(t, v) for t, v in subs if t != expr_text(st.value)]
+                seen = {t for t, _ in shown}  # a map already shown through `cell[a1]` is not repeated
+                shown += [(n, v) for n, v in self.names(st.value)
+                          if n not in seen and not any(t.startswith((n + "[", n + ".")) for t in seen)]
+                detail = ", ".join(f"{t} = {_short(value_text(v))}" for t, v in shown)
+                msg = st.message or f"expected {expr_text(st.value)}"
+                return msg + (f"  (where {detail})" if detail else "")
+        elif k in ("legal", "illegal"):
+            g = self.ensure()
+            a = self.action(st.call)
+            ex = g.explain(a, player=self.value(st.by) if st.by is not None else None)
+            if k == "legal" and not ex.legal:
+                why = f"expected '{a}' to be legal, but: {ex.reason}" + (f" (line {ex.at})" if ex.at else "")
+                return f"{st.message}  ({why})" if st.message else why
+            if k == "illegal":
+                why = None
+                if ex.legal:
+                    why = f"expected '{a}' to be illegal, but it is legal"
+                elif st.message is not None and st.message not in (ex.reason, ex.own_reason):
+                    why = f"'{a}' is illegal, but because: {ex.reason!r}, not {st.message!r}"
+                if why:
+                    return f"{st.value}  ({why})" if st.value else why
+        elif k == "winner":
+            g = self.ensure()
+            want = self.value(st.value)
+            want = list(want) if isinstance(want, (list, tuple, frozenset)) else [want]
+            if not g.is_over:
+                return f"expected {', '.join(map(str, want))} to win, but the game is not over"
+            if sorted(g.winners) != sorted(want):
+                got = ", ".join(g.winners) or "nobody (a draw)"
+                return f"expected winner {', '.join(map(str, want))}, got {got}"
+        elif k == "draw":
+            g = self.ensure()
+            if not g.is_over or g.winners:
+                return "expected a draw, got " + ("winner " + ", ".join(g.winners) if g.is_over else "a game not over")
+        elif k == "decider":
+            g = self.ensure()
+            want = self.value(st.value)
+            waiting = g.pending["players"] if g.pending is not None and g.pending["kind"] == "simultaneous" \
+                else [g.decision_player()]
+            if want not in waiting:
+                why = f"expected a decision by {want}, but it is {g.decision_player() or 'nobody'}'s"
+                return f"{st.message}  ({why})" if st.message else why
+        elif k == "over":
+            if not self.ensure().is_over:
+                return "expected the game to be over"
+        elif k == "not_over":
+            if self.ensure().is_over:
+                return "expected the game not to be over"
+        return None
+
+
+_GAME_VALUES = frozenset({"current", "round", "current_phase", "player_count"})
+
+
+def _short(text: str, n: int = 120) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def run_scenario(ruleset: Any, sc: A.ScenarioDecl) -> ScenarioResult:
+    """Run one scenario; a failure names the line and says what was seen."""
+    run = _Run(ruleset, sc)
+    for st in sc.steps:
+        try:
+            failure = run.step(st)
+        except EngineError as err:
+            failure = f"error: {err.message}"
+        if failure is not None:
+            return ScenarioResult(sc.name, sc.span, False, failure, st.span, sc.prov.specs)
+    return ScenarioResult(sc.name, sc.span, True, specs=sc.prov.specs)
+
+
+def run_scenarios(ruleset: Any) -> list[ScenarioResult]:
+    return [run_scenario(ruleset, sc) for sc in ruleset.model.scenarios]
+
+
+def _compiled():
+    """The compiler, imported when a scenario runs (so `check` does not import it)."""
+    from ..compiler import compile
+
+    return compile
