@@ -713,7 +713,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--dask", metavar="ADDRESS|local",
                    help="run on a Dask scheduler, or 'local' for a LocalCluster (the dask extra)")
     p.add_argument("--agent", action="append", metavar="[PLAYER=]SPEC",
-                   help="random, first or mcts:ITERATIONS, for everybody or one player (repeatable)")
+                   help="random, first, mcts:ITERATIONS (information-set search: it sees only what the player sees) or mcts-cheat:ITERATIONS (it peeks at hidden state), for everybody or one player (repeatable)")
     p.add_argument("--max-steps", type=int, default=100_000, help="decisions before a game counts as failed")
     p.add_argument("--json", metavar="OUT.json", help="also write the report as JSON")
     p.add_argument("--report", metavar="DIR", help="write DIR/index.html with plots (the report extra)")
