@@ -11,8 +11,6 @@ this class asks them to run, offers the legal moves, plays one, and explains ref
 from __future__ import annotations
 
 import contextlib
-import operator
-import time
 from collections import deque
 from collections.abc import Iterator
 from fractions import Fraction
@@ -21,11 +19,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ..stdlib import rng
 from . import explicit as _explicit
 from .errors import RULE_ERRORS as _RULE_ERRORS
-from .errors import Abandoned, BudgetExceeded, EngineError, IllegalAction, RuleFailure, SaveError
+from .errors import Abandoned, EngineError, IllegalAction, RuleFailure
 from .limits import (
-    CALL_WORK,
-    MAX_TRIGGER_CHAIN,
-    SKIPPED_PLAY_WORK,
     TIME_LIMIT,
     WORK_BUDGET,
     WORK_CHUNK,
@@ -33,10 +28,11 @@ from .limits import (
 from .locate import plain, statement_span
 from .moves import Action, as_action, parse_action, same_move, same_value
 from .recording import TraceRecorder, bindings_of, cooked_checks, raw_checks
+from .rule_calls import RuleCalls
 from .runtime import MISSING
-from .saves import COPIED, DYNAMIC, game_from_json, game_to_json
+from .saves import COPIED, State, game_from_json, game_to_json, put_state, start_state, state_of
 from .saves import copy_frames as _copy_frames
-from .values import decode, jsonable, value_text
+from .values import jsonable, value_text
 
 if TYPE_CHECKING:  # compiling is done by the Ruleset; a game only runs what was compiled
     from ..compiler import ir
@@ -45,13 +41,10 @@ if TYPE_CHECKING:  # compiling is done by the Ruleset; a game only runs what was
 __all__ = ["Action", "Explanation", "Game", "parse_action"]
 
 PASS = Action("pass")
-_EMPTY_SEEN = "0" * 32  # the record of a player who has observed nothing yet (interpreter/observe/infostate.py)
 _CHECK_ERRORS = (RuleFailure, *_RULE_ERRORS)
 _new = object.__new__
-assert [f.name for f in COPIED] == ["vars", "frames"], "clone() copies exactly these two fields"
 # Undo keeps every dynamic field but vars (the journal restores those) as it was: all are
 # replaced rather than changed in place, except the frames, which are copied.
-_META = operator.itemgetter(*(f.name for f in DYNAMIC[1:]))  # of a game's __dict__: all but vars
 # Undo keeps a full snapshot of the fields before one move in UNDO_EVERY (and after a change
 # from outside the rules); the moves in between are played again from the nearest snapshot.
 UNDO_EVERY = 16
@@ -69,7 +62,7 @@ class Explanation(NamedTuple):
     own_reason: str | None = None  # an action not offered now: what its own requires say
 
 
-class Game(TraceRecorder):
+class Game(RuleCalls, TraceRecorder):
     """One game in progress. Build it with `Ruleset.new_game`; see docs/architecture.md."""
 
     def __init__(self, prog: Program, players: tuple[str, ...], seed: int, options: dict,
@@ -97,29 +90,9 @@ class Game(TraceRecorder):
         # traced: the plain actions apply() records and plays in one short path (_take_recorded),
         # each name with its compiled action
         self._recorded = {n: prog.actions[n] for n in prog.in_place} if prog.record and not self.tracking else {}
-        # the dynamic state (interpreter/engine/saves.py lists it: clone, undo and saves follow it)
-        self.vars: dict[str, Any] = {}
-        self.current: str = players[0]
-        self.phase: str | None = None
-        self.round = 0
-        self.rng = rng.seed_state(seed)
-        self.frames: list[list] = []
-        self.pending: dict | None = None
-        self.result: dict | None = None
-        self.is_over = False  # `result is not None`, kept as a field: every playout loop asks it (_ended)
-        self.step_no = 0
-        self.trig_last: list[bool] = [False] * len(prog.triggers)
-        self.scripted: dict[str, list] = {}
-        self.abandoned: dict[str, str] = {}
-        self.abandon: tuple | None = None
-        self.past: tuple | None = None  # the history: (earlier, entry) pairs, newest first
-        self.seen: tuple[str, ...] | None = (_EMPTY_SEEN,) * len(players) if self.tracking else None
-        self.chance_node: _explicit.ChanceNode | None = None
-        # an open `simultaneously`: each player's part (its frames, its pending decision), None
-        # otherwise; replaced, never changed in place (see _advance_part)
-        self.window: dict | None = None
-        # what `reveal` showed: (what, value, to or None for everybody, step), oldest first, a tuple
-        self.revealed: tuple = ()
+        # the dynamic state, one value declared once (saves.DYNAMIC, saves.State): clone, undo,
+        # roll-back and saves all go through it
+        put_state(self, start_state(self))
         self._bookkeeping(self.record)
 
     def _bookkeeping(self, record: bool) -> None:
@@ -185,11 +158,12 @@ class Game(TraceRecorder):
         return d
 
     # ------------------------------------------------------------------ queries
-    def _ended(self) -> None:
-        """After the dynamic fields were put back from elsewhere (undo, roll-back, a save):
-        `is_over` follows the result again. A plain field, not a property: a property call
-        was 3% of a tic-tac-toe playout."""
-        self.is_over = self.result is not None
+    @property
+    def state(self) -> State:
+        """The game's dynamic state as one value (`saves.State`: vars, current, phase, round,
+        the generator, frames, the pending decision, the result, ...): the values themselves,
+        shared with the game, not copied; `clone()` makes an independent game."""
+        return state_of(self)
 
     @property
     def scores(self) -> dict[str, int] | None:
@@ -225,10 +199,6 @@ class Game(TraceRecorder):
         `bernoulli`) and what it is (`die 1 of 2d6`, `item 3 of 18`)."""
         node = self.chance_node
         return None if node is None else {"kind": node.kind, "what": node.what}
-
-    def chance_pick(self, kind: str, what: str, values: list, weights: list[int] | None) -> Any:
-        """Called by chance events of an explicit game: the outcome, or a chance node."""
-        return _explicit.pick(self, kind, what, values, weights)
 
     def history(self) -> list[tuple]:
         """The moves and chance outcomes so far, in order: `("move", player, text)` and
@@ -581,10 +551,8 @@ class Game(TraceRecorder):
             raise RuleFailure(f"'abandon' outside a move that can be taken back: {ab.reason}", ab.span)
         point, rule, action = self.abandon
         back = point.clone()
-        for f in DYNAMIC:
-            setattr(self, f.name, getattr(back, f.name))
+        put_state(self, state_of(back))
         self._deferred = ()  # triggers the abandoned move set off are undone with it
-        self._ended()
         self._bookkeeping(False)
         self._steps, self._cooked = back._steps, back._cooked
         self.abandoned = {**self.abandoned, action: ab.reason}
@@ -635,8 +603,8 @@ class Game(TraceRecorder):
         undo = self._undo
         if self._snap_next or not len(undo) % UNDO_EVERY:
             self._snap_next = False
-            undo.append(((_META(self.__dict__), _copy_frames(self.frames), self._legal,
-                          len(self.journal), len(self._steps)), a))
+            kept = state_of(self)._replace(vars=None, frames=_copy_frames(self.frames))  # vars: the journal
+            undo.append(((kept, self._legal, len(self.journal), len(self._steps)), a))
         else:
             undo.append((None, a))
 
@@ -667,7 +635,7 @@ class Game(TraceRecorder):
 
     def _restore(self, snapshot: tuple) -> None:
         """The game as it was before a decision: its writes reverted, its fields put back."""
-        meta, frames, legal, jstart, tlen = snapshot
+        kept, legal, jstart, tlen = snapshot
         self._step = None
         for container, key, old, _new, _path in reversed(self.journal[jstart:]):
             if old is MISSING:
@@ -677,36 +645,11 @@ class Game(TraceRecorder):
         del self.journal[jstart:]
         del self._steps[tlen:]
         self._cooked = min(self._cooked, tlen)
-        for f, value in zip(DYNAMIC[1:], meta, strict=True):  # everything but vars...
-            setattr(self, f.name, value)
-        self._ended()
-        self.frames = frames  # ...the frames as they were, copied when the move was made
+        put_state(self, kept._replace(vars=self.vars))  # the frames as they were, copied when kept
         self._legal = legal
         self._jmark = len(self.journal)
 
     # ------------------------------------------------------------------ the end
-    def finish(self, kind: str, values: list, span_id: int) -> None:
-        """Called by rules: end the game with winners, a draw, or a ranking."""
-        if self.result is not None:
-            return
-        if kind == "draw":
-            winners: list = []
-        elif kind == "winner":
-            v = values[0]
-            winners = list(v) if isinstance(v, (list, tuple, frozenset)) else [v]
-        else:
-            rank_key = values[0]
-            keyed = {p: rank_key(p) for p in self.players}
-            best = max(keyed.values())
-            winners = [p for p in self.players if keyed[p] == best]
-        scores = self.prog.scores(self)
-        self.result = {"kind": kind, "winners": winners, "scores": None if scores is None else jsonable(scores)}
-        self.is_over = True
-        if kind == "ranking":
-            order = sorted(self.players, key=lambda p: keyed[p], reverse=True)
-            self.result["ranking"] = [{"player": p, "keys": jsonable(list(keyed[p]))} for p in order]
-        self.pending = None
-
     # ------------------------------------------------------------------ running the blocks
     def _rule_key(self, frame: list) -> str:
         key = frame[3]
@@ -756,85 +699,7 @@ class Game(TraceRecorder):
             return RuleFailure(f"rule '{info.get('name', rule)}' failed: {plain(err)}", span, rule)
         return RuleFailure(f"rule '{info.get('name', rule)}' ({info.get('at', '?')}) failed: {plain(err)}")
 
-    def _action_failure(self, move: Action, err: Exception) -> RuleFailure:
-        """A Python error in a move's effect, at the statement that raised it."""
-        span = statement_span(err.__traceback__)
-        return RuleFailure(f"action '{move}' failed: {plain(err)}", span, f"action:{move.name}" if span else None)
-
-    def out_of_work(self, span: Any) -> None:
-        """Called by generated code when a chunk of the work budget is used up: count it, and
-        stop a decision that has done more work than the budget allows, or run longer than the
-        time limit, naming the rule that was running."""
-        used = self._worked + WORK_CHUNK - self.work
-        if self._worked == 0:
-            self._clock = time.monotonic()
-        self._worked = used
-        self.work = WORK_CHUNK
-        if used > self.work_budget:
-            why = (f"more than {self.work_budget:,} steps of work since the last decision "
-                   f"(loop rounds, items gone over, {CALL_WORK:,} for each procedure call and "
-                   f"{SKIPPED_PLAY_WORK:,} for each play nobody could make): a rule that never ends?")
-        elif time.monotonic() - self._clock > self.time_limit:
-            why = f"more than {self.time_limit:g} s of work since the last decision: a rule that never ends?"
-        else:
-            return
-        frames = self.frames
-        rule = self._rule_at(span) or (self._rule_key(frames[-1]) if frames else "flow")
-        info = self.prog.rules.get(rule, {})
-        where = f" at line {span.line}" if span is not None and getattr(span, "line", 0) else ""
-        raise BudgetExceeded(f"rule '{info.get('name', rule)}' ({info.get('at', '?')}){where}: {why}", span)
-
-    def _rule_at(self, span: Any) -> str | None:
-        """The key of the rule whose text holds `span` (an action's effect runs without a frame
-        of its own, so the frames alone would name the rule that offered it)."""
-        if span is None or not getattr(span, "line", 0):
-            return None
-        m = self.prog.model
-        found = None
-        for key, decl in [*((f"action:{n}", d) for n, d in m.actions.items()),
-                          *((f"procedure:{n}", d) for n, d in m.procedures.items()),
-                          *((f"when:{i}", d) for i, d in enumerate(m.triggers)),
-                          *((f"on:{i}", d) for i, d in enumerate(m.hooks)),
-                          *((f"device:{n}", d) for n, d in m.devices.items())]:
-            ds = decl.span
-            if ds.file == span.file and ds.line <= span.line <= max(ds.end_line, ds.line):
-                if found is None or ds.line >= found[1]:
-                    found = (key, ds.line)
-        return found[0] if found else None
-
-    def left(self, frame: list) -> None:
-        """A block's frame was popped: a move that could be taken back is now done."""
-        if self.abandon is not None and frame[3] == self.abandon[1]:
-            self.abandon = None
-        if self.record and self.open_decision():
-            self._close()
-
-    def reveal(self, what: str, value: Any, to: str | None) -> None:
-        """`reveal X [to P]`: X is part of P's view (everybody's without `to`) from now on, so of
-        their observation and information state too; a traced game notes it in the step."""
-        from .values import jsonable as _json
-
-        self.revealed = (*self.revealed, (what, _json(value), to, self.step_no))
-        if self.record:
-            self.note_reveal(what, value, to)
-
     # ------------------------------------------------------------------ simultaneously
-    def open_window(self, frame: list, block: int, var: str, players: Any, outer: dict) -> bool:
-        """Called by the block at a `simultaneously` (its frame already points after it): each
-        player's part starts as that player's turn and runs to its first decision. True when
-        some part waits (the game stops with a simultaneous decision), False when all are done."""
-        order = []
-        for p in players:
-            if p not in self.players:
-                raise RuleFailure(f"'simultaneously' goes over players, not {value_text(p)}")
-            if p not in order:
-                order.append(p)
-        self.window = {"players": tuple(order), "pending": {},
-                       "parts": {p: [[block, 0, {**outer, var: p}, frame[3]]] for p in order}}
-        for p in order:
-            self._advance_part(p, None)
-        return self.result is None and self._window_waits()
-
     def _window_waits(self) -> bool:
         """After a part moved: the simultaneous decision of those still to choose, or (all done)
         the window closed. True while some part waits."""
@@ -923,145 +788,6 @@ class Game(TraceRecorder):
         if self.result is None and not self._window_waits():
             self._run()
 
-    def fire_now(self, watched: tuple[int, ...], here: bool = True) -> bool:
-        """Generated code calls this right after a statement that wrote a state variable the
-        conditions of triggers `watched` read ("as soon as", docs/language.md §10). A trigger
-        whose condition became true fires: a body that runs straight through runs here, before
-        the rule's next statement (unless `here` is False: inside a device); a body that stops
-        for a decision or jumps waits in `_deferred` until the running rule can pause. True
-        when a body finished the game (the rule that wrote then ends too)."""
-        trig = self.prog.triggers
-        last = self.trig_last
-        new = None
-        rising = []
-        here = here and self._part is None  # a part of `simultaneously` runs no other rule
-        for i in watched:
-            now = bool(trig[i][0](self))
-            if now != last[i]:
-                if new is None:
-                    new = list(last)  # replaced, never changed in place (clones share it)
-                new[i] = now
-                if now:
-                    rising.append(i)
-        if new is None:
-            return False
-        self.trig_last = new
-        for i in rising:
-            fn = trig[i][1]
-            if fn is None or not here:
-                self._deferred += (i,)
-                continue
-            if self._run_straight_trigger(i, fn):
-                return True
-        return False
-
-    def _run_straight_trigger(self, i: int, fn: Any) -> bool:
-        """Run trigger `i`'s straight body inside the rule that set it off; True if it finished
-        the game. Bodies that keep setting each other off stop at the chain budget."""
-        if not self._nest:
-            self._fired = []
-        self._fired.append(i)
-        self._nest += 1
-        if self._nest > MAX_TRIGGER_CHAIN:
-            self._nest = 0
-            self._runaway(self._fired[0])
-        prev = self.push_rule(f"when:{i}") if self.record else None
-        try:
-            finished = fn(self)
-        finally:
-            self._nest -= 1
-        if self.record and self.result is None:
-            self.pop_rule(prev)
-        return bool(finished) or self.result is not None
-
-    def _run_deferred(self) -> None:
-        """Start the first trigger that waits (`_deferred`): push its block, or run its
-        straight body (one that waited for a device to end)."""
-        i, self._deferred = self._deferred[0], self._deferred[1:]
-        _test, fn, blk, _decl = self.prog.triggers[i]
-        if not self._chain:
-            self._fired = []
-        self._fired.append(i)
-        if self.record:
-            self._open(f"when:{i}", True, None, None)
-        if fn is None:
-            self.frames.append([blk, 0, {}, f"when:{i}"])
-            return
-        fn(self)
-        if self.record and self.result is None:
-            self._close()
-
-    def fire_triggers(self) -> bool:
-        """Fire the triggers whose conditions just became true (edge-triggered), in declaration
-        order, after those waiting to run (`_deferred`). True if any fired: the caller then
-        looks again, within the chain budget."""
-        if self._part is not None:  # tested when the `simultaneously` is over
-            return False
-        if self._deferred:
-            self._run_deferred()
-            return self._chained()
-        trig = self.prog.triggers
-        last = self.trig_last
-        if not self._chain:
-            self._fired = []  # the triggers of this chain, named if it runs away
-        now = [bool(test(self)) for test, _fn, _blk, _d in trig]
-        if now == last:
-            self._chain = 0  # a chain is a run of rounds that each fire something
-            return False
-        rising = [i for i, v in enumerate(now) if v and not last[i]]
-        if not rising:
-            self.trig_last = now
-            self._chain = 0
-            return False
-        new = [now[i] if i not in rising else False for i in range(len(now))]
-        self.trig_last = new
-        for i in rising:
-            _test, fn, blk, _decl = trig[i]
-            new[i] = True
-            self._fired.append(i)
-            if self.record:
-                self._open(f"when:{i}", True, None, None)
-            if fn is None:
-                self.frames.append([blk, 0, {}, f"when:{i}"])
-                return self._chained()
-            self._nest += 1  # triggers its writes set off run inside it (fire_now)
-            try:
-                fn(self)
-            finally:
-                self._nest -= 1
-            if self.record and self.result is None:
-                self._close()
-            if self.result is not None:
-                return False
-        return self._chained()
-
-    def _chained(self) -> bool:
-        self._chain += 1
-        if self._chain > MAX_TRIGGER_CHAIN:
-            self._runaway()
-        return True
-
-    def _runaway(self, at: int | None = None) -> None:
-        """A chain of triggers that never ends; located at trigger `at` when it is known (the
-        one that began a chain of bodies run inside one another), else where the engine finds
-        the last one fired."""
-        names = sorted({self.prog.rules[f"when:{i}"]["name"] for i in self._fired[-20:]})
-        span = None if at is None else self.prog.model.triggers[at].span
-        raise BudgetExceeded(f"trigger chain longer than {MAX_TRIGGER_CHAIN}: "
-                             f"these rules keep firing each other: {'; '.join(names)}", span,
-                             None if at is None else f"when:{at}")
-
-    def run_hooks(self, event: str) -> bool:
-        """Run the `on <event>` hooks; True if one finished the game."""
-        for fn, key in self.prog.hooks.get(event, ()):
-            if self.record:
-                self._open(key, True, {"player": self.current}, None)
-            if fn(self):
-                return True
-            if self.record:
-                self._close()
-        return False
-
     # ------------------------------------------------------------------ chance scripting
     def script(self, device: str, outcome: Any, next_draw: bool = False) -> None:
         """Queue an outcome for the next use of a chance device (tests and scenarios). Right
@@ -1077,34 +803,14 @@ class Game(TraceRecorder):
         self.scripted = {**self.scripted, device: [*self.scripted.get(device, []), outcome]}
         self._snap_next = True
 
-    def scripted_value(self, device: str, value: Any, span: Any) -> Any:
-        """A scripted outcome, checked against the device's declared type like a saved value."""
-        model = self.prog.model
-        t = model.type_of_decl(model.devices[device].type)
-        try:
-            return decode(t, jsonable(value), f"script {device}", self.domains(), model.record_fields)
-        except SaveError as err:
-            raise RuleFailure(f"impossible scripted outcome: {err.message}", span) from None
-
-    def take_script(self, device: str) -> Any:
-        queue = self.scripted.get(device)
-        if not queue:
-            return MISSING
-        self.scripted = {**self.scripted, device: queue[1:]}
-        return queue[0]
-
     # ------------------------------------------------------------------ copies and saves
     def clone(self) -> Game:
         """An independent copy: the same state, frames, generator and pending decision."""
         g = _new(type(self))
         d = self.__dict__.copy()  # fixed fields, and the dynamic ones that are never changed in place
-        d["vars"] = self.prog.copy_vars(d["vars"])
-        frames = d["frames"]
-        if len(frames) == 1:  # the usual case (the flow's frame alone): no comprehension call
-            f = frames[0]
-            d["frames"] = [[f[0], f[1], f[2].copy(), f[3]]]
-        else:
-            d["frames"] = [[bid, pc, local.copy(), rule] for bid, pc, local, rule in frames]
+        prog = self.prog
+        for f in COPIED:  # the dynamic fields that change in place (saves.DYNAMIC): vars, frames
+            d[f.name] = f.copy(d[f.name], prog)
         if self.record:  # an untraced game's bookkeeping is idle between decisions: share it
             d.update(journal=[], _undo=[], _steps=list(self._steps), _step=None, _jmark=0)
         g.__dict__ = d  # _legal is shared: legal_actions() hands out copies, never the list

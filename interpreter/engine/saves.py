@@ -21,11 +21,14 @@ load (`upgrade_v1`).
 from __future__ import annotations
 
 import itertools
+import operator
 import re
+from collections import namedtuple
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ..stdlib.rng import seed_state
 from .errors import Abandoned, EngineError, IllegalAction, SaveError
 from .explicit import ChanceNode, advance
 from .moves import parse_action
@@ -41,6 +44,7 @@ class Field:
     copy: Callable[[Any, Any], Any]  # (value, program) -> an independent value
     dump: Callable[[Any], Any]
     load: Callable[[Any, Any, str], Any]  # (JSON value, the game being rebuilt, JSON path)
+    start: Callable[[Any], Any]  # (the new game: program, players, seed, modes set) -> its value
     since: int = 1  # the save version that added the field: older saves get `None`
 
 
@@ -53,10 +57,14 @@ def _copy_vars(v: dict, prog: Any) -> dict:
 
 
 def copy_frames(frames: list, prog: Any = None) -> list:
-    out = []
-    for bid, pc, local, rule in frames:  # the frame lists and their locals change in place
-        out.append([bid, pc, local.copy(), rule])
-    return out
+    """The frame lists and their locals change in place: each is copied."""
+    if len(frames) == 1:  # the usual case (the flow's frame alone): no loop (clone is hot in searches)
+        f = frames[0]
+        return [[f[0], f[1], f[2].copy(), f[3]]]
+    return [[bid, pc, local.copy(), rule] for bid, pc, local, rule in frames]
+
+
+EMPTY_SEEN = "0" * 32  # the record of a player who has observed nothing yet (observe/infostate.py)
 
 
 # ---------------------------------------------------------------------- loading, checked
@@ -207,33 +215,71 @@ def _load_window(j: Any, g: Any, path: str) -> dict | None:
     return check_window(j, g, path)
 
 
+_NONE = lambda g: None  # noqa: E731 - most fields start empty
+
 DYNAMIC: tuple[Field, ...] = (
-    Field("vars", _copy_vars, lambda v: {k: jsonable(x) for k, x in v.items()}, _load_vars),
-    Field("current", _same, _same, _load_player),
-    Field("phase", _same, _same, _load_phase),
-    Field("round", _same, _same, _load_count),
-    Field("rng", _same, str, _load_rng),
-    Field("frames", copy_frames, lambda fs: [[f[0], f[1], jsonable(f[2]), f[3]] for f in fs], _load_frames),
-    Field("pending", _same, jsonable, _load_pending),  # replaced, never changed in place
-    Field("result", _same, _same, _load_result),
-    Field("step_no", _same, _same, _load_count),
-    Field("trig_last", _same, list, _load_trig_last),  # replaced, never changed in place
-    Field("scripted", _same, jsonable, _load_scripted),  # likewise
-    Field("abandoned", _same, dict, _load_abandoned),  # moves taken back at this decision
-    Field("abandon", _same, _dump_abandon, _load_abandon),  # (game before the move, rule, move)
+    Field("vars", _copy_vars, lambda v: {k: jsonable(x) for k, x in v.items()}, _load_vars,
+          lambda g: {}),  # Game.prepare gives each variable its declared start value
+    Field("current", _same, _same, _load_player, lambda g: g.players[0]),
+    Field("phase", _same, _same, _load_phase, _NONE),
+    Field("round", _same, _same, _load_count, lambda g: 0),
+    Field("rng", _same, str, _load_rng, lambda g: seed_state(g.seed)),
+    Field("frames", copy_frames, lambda fs: [[f[0], f[1], jsonable(f[2]), f[3]] for f in fs], _load_frames,
+          lambda g: []),
+    Field("pending", _same, jsonable, _load_pending, _NONE),  # replaced, never changed in place
+    Field("result", _same, _same, _load_result, _NONE),
+    Field("step_no", _same, _same, _load_count, lambda g: 0),
+    Field("trig_last", _same, list, _load_trig_last,  # replaced, never changed in place
+          lambda g: [False] * len(g.prog.triggers)),
+    Field("scripted", _same, jsonable, _load_scripted, lambda g: {}),  # likewise
+    Field("abandoned", _same, dict, _load_abandoned, lambda g: {}),  # moves taken back at this decision
+    Field("abandon", _same, _dump_abandon, _load_abandon, _NONE),  # (game before the move, rule, move)
     # kept by games with a history or explicit chance (interpreter/engine/explicit.py), immutable:
-    Field("past", _same, _dump_past, _load_past, since=3),  # moves and outcomes, newest first
-    Field("seen", _same, lambda v: None if v is None else list(v), _load_seen, since=3),  # per player
+    Field("past", _same, _dump_past, _load_past, _NONE, since=3),  # moves and outcomes, newest first
+    Field("seen", _same, lambda v: None if v is None else list(v), _load_seen,  # per player
+          lambda g: (EMPTY_SEEN,) * len(g.players) if g.tracking else None, since=3),
     # what `reveal` showed to whom (a tuple, replaced): part of the views from then on
-    Field("revealed", _same, lambda r: [list(x) for x in r], lambda j, g, path: _load_revealed(j, g, path), since=4),
+    Field("revealed", _same, lambda r: [list(x) for x in r], lambda j, g, path: _load_revealed(j, g, path),
+          lambda g: (), since=4),
     # an open `simultaneously`: each part's frames and pending decision (replaced, never changed
     # in place)
-    Field("window", _same, lambda w: _dump_window(w), lambda j, g, path: _load_window(j, g, path), since=4),
+    Field("window", _same, lambda w: _dump_window(w), lambda j, g, path: _load_window(j, g, path), _NONE,
+          since=4),
     # last: loading it replays the move on the game the fields above rebuilt
-    Field("chance_node", _same, lambda v: None if v is None else v.to_json(), _load_chance_node, since=3),
+    Field("chance_node", _same, lambda v: None if v is None else v.to_json(), _load_chance_node, _NONE,
+          since=3),
 )
 NAMES = tuple(f.name for f in DYNAMIC)
 COPIED = tuple(f for f in DYNAMIC if f.copy is not _same)  # the fields a clone must copy
+# The game's state as one value: the dynamic fields, in DYNAMIC's order. A game keeps them as
+# its own attributes (generated code reads `G.vars`, `G.current` on the hot path); they are
+# read, put back and copied together only through the functions below.
+State = namedtuple("State", NAMES)
+State.__doc__ = "A game's dynamic state, one field per entry of DYNAMIC (interpreter/engine/saves.py)."
+_read_state = operator.attrgetter(*NAMES)
+
+
+def start_state(game: Any) -> State:
+    """The state a new game starts from (its program, players, seed and modes already set)."""
+    return State._make(f.start(game) for f in DYNAMIC)
+
+
+def state_of(game: Any) -> State:
+    """The game's state as it is now: the values themselves, shared, not copied."""
+    return State._make(_read_state(game))
+
+
+def put_state(game: Any, state: State) -> None:
+    """Make `state` the game's state; `is_over` (a plain field every playout loop reads)
+    follows its result."""
+    game.__dict__.update(zip(NAMES, state, strict=True))
+    game.is_over = state.result is not None
+
+
+def copied(state: State, prog: Any) -> State:
+    """An independent copy: the fields that change in place are copied, the others shared."""
+    return state._replace(**{f.name: f.copy(getattr(state, f.name), prog) for f in COPIED})
+
 
 SAVE_FORMAT = "regelwerk-save"
 SAVE_VERSION = 4  # 3: chance mode, history and chance node; 4: an open `simultaneously`
@@ -311,8 +357,8 @@ def game_from_json(data: Any, ruleset: Any = None, record: bool = False, path: s
                 raise _fail(f"{path}.{f.name}", "missing")
             setattr(g, f.name, f.load(None, g, f"{path}.{f.name}"))  # a field older saves lack
             continue
-        setattr(g, f.name, f.load(data[f.name], g, f"{path}.{f.name}"))
-    g._ended()
+        setattr(g, f.name, f.load(data[f.name], g, f"{path}.{f.name}"))  # a later field reads earlier ones
+    put_state(g, state_of(g))
     _check_decision(g, path)
     _check_pending_follows(g, path)
     if g.chance_node is not None and g.chance_node.move is None:
