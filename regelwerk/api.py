@@ -12,7 +12,7 @@ from .dsl.check import Model, check_modules
 from .dsl.diagnostics import Diagnostic, RulesError
 from .dsl.files import FileRefused, inside
 from .dsl.sources import _parse_cached, parse_file, parse_text, read_rules
-from .interpreter.engine.errors import EngineError, SaveError
+from .interpreter.engine.errors import EngineError
 
 if TYPE_CHECKING:  # the engine is imported when a game is made, so `check` starts fast
     from .interpreter.compiler.compile import Program
@@ -71,21 +71,9 @@ class Ruleset:
 
     def options(self, given: dict | None) -> dict[str, Any]:
         """`given` option values checked against the declared options and decoded by type."""
-        from .interpreter.engine.values import decode, jsonable
+        from .interpreter.engine.values import decode_options
 
-        given = dict(given or {})
-        unknown = sorted(set(given) - set(self.model.options))
-        if unknown:
-            raise EngineError(f"unknown option '{unknown[0]}'; known: {', '.join(self.model.options) or 'none'}")
-        out = {}
-        for name, value in given.items():
-            t = self.model.option_types[name]
-            try:
-                out[name] = decode(t, jsonable(value), f"option '{name}'", self.model.domains(),
-                                   self.model.record_fields)
-            except SaveError as err:
-                raise EngineError(f"{err.message} (the option is {t})") from None
-        return out
+        return decode_options(self.model, given)
 
     def new_game(self, players: int | None = None, seed: int = 0, options: dict | None = None,
                  record: bool = False, start: bool = True, chance: str = "sampled",
@@ -143,9 +131,12 @@ class Ruleset:
         return game if game.rng == seed_state(0) and not game.scripted else None
 
     def load_game(self, data: Any, record: bool = False) -> Game:
-        from .interpreter.engine.saves import game_from_json
+        """A saved game continued on this ruleset's program (`record`: traced or not)."""
+        from .interpreter.engine.game import load_game
+        from .interpreter.engine.saves import check_format
 
-        return game_from_json(data, self, record)
+        check_format(data)  # before compiling anything for it
+        return load_game(data, self.program(record), origin=self)
 
 
 _SEED_MASK = (1 << 64) - 1  # interpreter/stdlib/rng.py's seed_state, for an int already checked

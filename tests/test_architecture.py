@@ -115,3 +115,15 @@ def test_limits_are_a_leaf():
     graph = import_graph()
     assert graph["regelwerk.interpreter.engine.limits"] == set()
     assert graph["regelwerk.interpreter.engine.rules_loader"] == set()
+
+
+def test_the_engine_never_imports_the_facade():
+    """The engine runs programs: it never reaches back into the API (`regelwerk.api`, the
+    `Ruleset`); a save's rules file is loaded through the loader the API registers."""
+    graph = import_graph()
+    engine = {m: deps for m, deps in graph.items() if m.startswith("regelwerk.interpreter.engine.")}
+    assert engine, "the engine's modules were not found"
+    reaching = {m: sorted(d for d in deps if d != "regelwerk.dsl" and not d.startswith("regelwerk.interpreter.")
+                          and not d.startswith("regelwerk.dsl."))
+                for m, deps in engine.items()}
+    assert {m: d for m, d in reaching.items() if d} == {}

@@ -473,3 +473,26 @@ def test_the_seed_rulesets_play_to_the_end_with_explicit_chance():
         assert game.result is not None
         if name == "shogun":
             assert {"bernoulli", "shuffle"} <= kinds
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"record": True}, {"history": True}, {"chance": "explicit"},
+                                    {"record": True, "chance": "explicit"}])
+def test_modes_are_named_as_new_games_parameters(kwargs):
+    """`game.modes` gives back new_game's parameters; passing them makes the same kind of game,
+    and the older attribute names agree with them (issue 24)."""
+    r = regelwerk.load(BUNDLED["tictactoe"])
+    g = r.new_game(**kwargs)
+    expect = {"record": False, "chance": "sampled", "history": False, **kwargs}
+    if expect["chance"] == "explicit":
+        expect["history"] = True  # explicit chance keeps the history it needs
+    assert g.modes._asdict() == expect
+    again = r.new_game(**g.modes._asdict())
+    assert again.modes == g.modes
+    assert (g.record, g.chance, g.chance_mode, g.explicit, g.tracking) == (
+        expect["record"], expect["chance"], expect["chance"], expect["chance"] == "explicit", expect["history"])
+    assert (g.trace is None) == (not g.modes.record)
+    if g.modes.history:
+        assert g.history() == []
+    else:
+        with pytest.raises(EngineError, match="keeps no history"):
+            g.history()

@@ -19,6 +19,7 @@ from typing import Any
 from ...dsl import ast as A
 from ...dsl.ast import iter_nodes
 from ...dsl.check import suspends
+from ...dsl.printer import expr_text
 from ...dsl.types import RANGE, Elem, SetOf
 from ..engine.runtime import _hashable
 from ..stdlib.library import LIBRARY
@@ -121,26 +122,23 @@ def distinct(g: CodeGen, e: A.Node) -> bool:
     return False
 
 
-def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDecl) -> ActionSource:
-    model = g.m
-    pre, rest = action_preconditions(a, model)
-    requires = [s for s in pre if isinstance(s, A.RequireStmt)]
-    aid = len(g.lines)
-    pnames = [f"p{i}" for i in range(len(a.params))]
+def _domain_code(g: CodeGen, a: A.ActionDecl, i: int, scope: dict, as_set: bool = False) -> str:
+    """The values parameter `i` ranges over, as code (a set for membership tests)."""
+    p = a.params[i]
+    fixed = constant_domain(p.domain)
+    if fixed is not None:  # worked out now: a constant range or list of named values
+        return g.const(frozenset(fixed) if as_set else list(dict.fromkeys(fixed)), "P")
+    if p.domain is not None and distinct(g, p.domain):
+        return g.seq(g.ex(p.domain, scope), p.domain, scope)
+    if p.domain is not None:  # a value offered twice is one move, not two
+        return f"_uniq(_seq({g.ex(p.domain, scope)}))"
+    t = p.type.name  # the checker allows only finite types here (E223)
+    return "G.players" if t == "Player" else g.element_list(t)
 
-    def domain_code(i: int, scope: dict, as_set: bool = False) -> str:
-        p = a.params[i]
-        fixed = constant_domain(p.domain)
-        if fixed is not None:  # worked out now: a constant range or list of named values
-            return g.const(frozenset(fixed) if as_set else list(dict.fromkeys(fixed)), "P")
-        if p.domain is not None and distinct(g, p.domain):
-            return g.seq(g.ex(p.domain, scope), p.domain, scope)
-        if p.domain is not None:  # a value offered twice is one move, not two
-            return f"_uniq(_seq({g.ex(p.domain, scope)}))"
-        t = p.type.name  # the checker allows only finite types here (E223)
-        return "G.players" if t == "Player" else g.element_list(t)
 
-    # which parameter each precondition needs (through lets too): it is tested at that depth
+def _depths(a: A.ActionDecl, pre: list) -> tuple[list[int], dict[str, int]]:
+    """Which parameter each precondition needs (through lets too): it is tested at that depth
+    of the loops; -1 for none. Also the depth of each `let`."""
     deps: list[int] = []
     let_level: dict[str, int] = {}
     for s in pre:
@@ -150,128 +148,172 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
         if isinstance(s, A.LetStmt):
             let_level[s.name] = lvl
         deps.append(lvl)
+    return deps, let_level
 
-    # enum(G, out): loops over the parameters, each precondition at the depth of its names,
-    # loop-invariant parts computed once (interpreter/compiler/hoist.py)
-    lines: list[str] = []
-    esc: dict = {}
-    items_at = {lvl: [s for s, d in zip(pre, deps, strict=True) if d == lvl] for lvl in range(-1, len(a.params))}
-    levels = {p.name: i for i, p in enumerate(a.params)} | let_level
-    hoister = Hoister(lambda used: max([levels[n] for n in used if n in levels] + [-1]), g.fresh)
-    for s, d in zip(pre, deps, strict=True):
-        hoister.plan(s.value if isinstance(s, A.LetStmt) else s.test, d)
 
-    def emit_pre(items: list, depth: int, ind: str) -> None:
-        exprs = [s.value if isinstance(s, A.LetStmt) else s.test for s in items]
+def _tested(s: A.Node) -> A.Node:
+    """The expression of a precondition: a `let`'s value or a `require`'s test."""
+    return s.value if isinstance(s, A.LetStmt) else s.test
+
+
+class _Listing:
+    """enum(G, out) of one action: loops over the parameters, each precondition at the depth of
+    its names, loop-invariant parts computed once (interpreter/compiler/hoist.py), the inner
+    bindings found once per data key where they depend on the first parameter only through
+    data (memo.level_key)."""
+
+    def __init__(self, g: CodeGen, name: str, a: A.ActionDecl, pre: list, pnames: list[str]):
+        self.g, self.name, self.a, self.pre, self.pnames = g, name, a, pre, pnames
+        self.deps, self.let_level = _depths(a, pre)
+        self.lines: list[str] = []
+        self.esc: dict = {}
+        levels = {p.name: i for i, p in enumerate(a.params)} | self.let_level
+        self.hoister = Hoister(lambda used: max([levels[n] for n in used if n in levels] + [-1]), g.fresh)
+        for s, d in zip(pre, self.deps, strict=True):
+            self.hoister.plan(_tested(s), d)
+        self.rows: str | None = None  # the list of inner bindings of one key, when keyed
+        self.memo_table: str | None = None
+        self.outer_ind = ""
+
+    def at(self, depth: int) -> list:
+        return [s for s, d in zip(self.pre, self.deps, strict=True) if d == depth]
+
+    def emit_pre(self, items: list, depth: int, ind: str) -> None:
+        """The preconditions of one depth, sharing the parts an earlier one worked out."""
+        g, lines = self.g, self.lines
+        exprs = [_tested(s) for s in items]
         found = [parts(e) for e in exprs]
         shared: dict[str, str] = {}  # parts an earlier precondition of this depth worked out
         for i, s in enumerate(items):
             expr = exprs[i]
             later = {k for f in found[i + 1:] for k in f}
             before: list = []
-            g.subst = hoister.substitutions(expr, depth, before, shared, later)
+            reused = set(shared.values())
+            g.subst = self.hoister.substitutions(expr, depth, before, shared, later)
+            for node in iter_nodes(expr):
+                if g.subst.get(id(node)) in reused:
+                    g.chose("share", expr_text(node))
             for local, node in before:  # inner parts first (Hoister.substitutions): outer ones use them
                 g.subst.pop(id(node), None)  # the first time it is worked out, then reused
-                lines.append(f"{ind}{local} = {g.ex(node, esc)}")
+                lines.append(f"{ind}{local} = {g.ex(node, self.esc)}")
                 g.subst[id(node)] = local
             if isinstance(s, A.LetStmt):
                 py = g.fresh("l")
-                value = g.value(s.value, esc, lines, ind)
+                value = g.value(s.value, self.esc, lines, ind)
                 lines.append(f"{ind}{py} = {value}")
-                esc[s.name] = (py, None)
+                self.esc[s.name] = (py, None)
                 for k in [k for k in shared if any(s.name in f.get(k, ()) for f in found)]:
                     del shared[k]  # it read the name this `let` binds anew
             else:
-                test = g.value(s.test, esc, lines, ind)
+                test = g.value(s.test, self.esc, lines, ind)
                 lines.append(f"{ind}if not {test}:")
                 lines.append(f"{ind}    {'return' if ind == '    ' else 'continue'}")
             g.subst = {}
-        for local, node in hoister.at_end.get(depth, ()):
-            lines.append(f"{ind}{local} = {g.ex(node, esc)}")
+        for local, node in self.hoister.at_end.get(depth, ()):
+            lines.append(f"{ind}{local} = {g.ex(node, self.esc)}")
 
-    ind = "    "
-    g.enum_memo, g.enum_sets = {}, {}  # listing moves changes no state: definitions may be remembered (memo.py)
-    g.still = True  # and the variables it reads are bound once (machine.py binds them where it inlines this)
-    emit_pre(items_at[-1], -1, ind)
-    bound = {p.name for p in a.params} | set(let_level)
-    hoisted: dict[int, str] = {}
-    for i, p in enumerate(a.params):  # domains that need no parameter are computed once
-        if p.domain is not None and not (names_in(p.domain) & bound):
-            hoisted[i] = g.fresh("dom")
-            lines.append(f"{ind}{hoisted[i]} = {domain_code(i, esc)}")
-    # the inner loops depend on the first parameter only through data (memo.level_key): their
-    # bindings are found once per key, and the first parameters that share it share them
-    inner_nodes = [a.params[i].domain for i in range(1, len(a.params)) if i not in hoisted and a.params[i].domain] + [
-        s.value if isinstance(s, A.LetStmt) else s.test for s, d in zip(pre, deps, strict=True) if d >= 1]
-    level = None
-    inner_names = set().union(*map(names_in, inner_nodes))
-    if len(a.params) >= 2 and not any(d == 0 for s, d in zip(pre, deps, strict=True)
-                                      if isinstance(s, A.LetStmt) and s.name in inner_names):
-        level = level_key(model, inner_nodes, a.params[0].name)
-    rows = memo_table = outer_ind = None
-    moves = move_table(g, name, a)  # not `table`: the key code below binds that name
-    paired = None  # one parameter over a constant domain: each value walked with its move
-    for i, p in enumerate(a.params):
-        dom = hoisted.get(i) or domain_code(i, esc)
-        if len(a.params) == 1 and moves is not None:
-            paired = move_pairs(g, dom, moves)
-        if paired is not None:
-            pairs, move_local = paired
-            lines.append(f"{ind}for {pnames[i]}, {move_local} in {pairs}:")
-        else:
-            lines.append(f"{ind}for {pnames[i]} in {dom}:")
-        esc[p.name] = (pnames[i], None)
-        ind += "    "
-        emit_pre(items_at[i], i, ind)
-        if i == 0 and level is not None:
-            keyed = list(dict.fromkeys(
-                code if plain_type(model.type_of(node)) else (
-                    f"{table}[{pnames[0]}]" if (table := frozen_table(g, node, pname)) else f"_hashable({code})")
-                for node, pname in level
-                for code in [g.ex(node, esc if pname == p.name else {pname: (pnames[0], None)})]))
-            key = keyed[0] if len(keyed) == 1 else f"({', '.join(keyed)})"  # () when none is read
-            rows, memo_table, outer_ind = g.fresh("rows"), g.fresh("lv"), ind
-            if not _is_simple(key):
-                local = g.fresh("key")
-                lines.append(f"{ind}{local} = {key}")
-                key = local
-            lines.append(f"{ind}{rows} = {memo_table}.get({key})")
-            lines.append(f"{ind}if {rows} is None:  # the first with its key: the inner bindings found")
-            lines.append(f"{ind}    {rows} = {memo_table}[{key}] = []")
+    def hoisted_domains(self, ind: str) -> dict[int, str]:
+        """Domains that need no parameter, computed once ahead of the loops."""
+        a = self.a
+        bound = {p.name for p in a.params} | set(self.let_level)
+        hoisted: dict[int, str] = {}
+        for i, p in enumerate(a.params):
+            if p.domain is not None and not (names_in(p.domain) & bound):
+                hoisted[i] = self.g.fresh("dom")
+                self.lines.append(f"{ind}{hoisted[i]} = {_domain_code(self.g, a, i, self.esc)}")
+        return hoisted
+
+    def level(self, hoisted: dict[int, str]) -> list | None:
+        """What the inner loops read of the first parameter, when only data (memo.level_key)."""
+        a, pre, deps = self.a, self.pre, self.deps
+        inner_nodes = [a.params[i].domain for i in range(1, len(a.params))
+                       if i not in hoisted and a.params[i].domain] + [
+            _tested(s) for s, d in zip(pre, deps, strict=True) if d >= 1]
+        inner_names = set().union(*map(names_in, inner_nodes))
+        if len(a.params) >= 2 and not any(d == 0 for s, d in zip(pre, deps, strict=True)
+                                          if isinstance(s, A.LetStmt) and s.name in inner_names):
+            return level_key(self.g.m, inner_nodes, a.params[0].name)
+        return None
+
+    def keyed_rows(self, level: list, p: A.Param, ind: str) -> str:
+        """The rows of inner bindings of the first parameter's key, found the first time."""
+        g, model, pnames, lines = self.g, self.g.m, self.pnames, self.lines
+        keyed = list(dict.fromkeys(
+            code if plain_type(model.type_of(node)) else (
+                f"{table}[{pnames[0]}]" if (table := frozen_table(g, node, pname)) else f"_hashable({code})")
+            for node, pname in level
+            for code in [g.ex(node, self.esc if pname == p.name else {pname: (pnames[0], None)})]))
+        key = keyed[0] if len(keyed) == 1 else f"({', '.join(keyed)})"  # () when none is read
+        self.rows, self.memo_table, self.outer_ind = g.fresh("rows"), g.fresh("lv"), ind
+        g.chose("rows", f"{p.name} by " + (", ".join(dict.fromkeys(expr_text(n) for n, _ in level)) or "nothing"))
+        if not _is_simple(key):
+            local = g.fresh("key")
+            lines.append(f"{ind}{local} = {key}")
+            key = local
+        lines.append(f"{ind}{self.rows} = {self.memo_table}.get({key})")
+        lines.append(f"{ind}if {self.rows} is None:  # the first with its key: the inner bindings found")
+        lines.append(f"{ind}    {self.rows} = {self.memo_table}[{key}] = []")
+        return ind + "    "
+
+    def generate(self) -> list[str]:
+        """The body of enum(G, out)."""
+        g, a, pnames, lines = self.g, self.a, self.pnames, self.lines
+        ind = "    "
+        g.enum_memo, g.enum_sets = {}, {}  # listing moves changes no state: definitions may be remembered (memo.py)
+        g.still = True  # and the variables it reads are bound once (machine.py binds them where it inlines this)
+        self.emit_pre(self.at(-1), -1, ind)
+        hoisted = self.hoisted_domains(ind)
+        level = self.level(hoisted)
+        moves = move_table(g, self.name, a)  # not `table`: the key code below binds that name
+        paired = None  # one parameter over a constant domain: each value walked with its move
+        for i, p in enumerate(a.params):
+            dom = hoisted.get(i) or _domain_code(g, a, i, self.esc)
+            if len(a.params) == 1 and moves is not None:
+                paired = move_pairs(g, dom, moves)
+            if paired is not None:
+                pairs, move_local = paired
+                lines.append(f"{ind}for {pnames[i]}, {move_local} in {pairs}:")
+            else:
+                lines.append(f"{ind}for {pnames[i]} in {dom}:")
+            self.esc[p.name] = (pnames[i], None)
             ind += "    "
-    if moves is None:  # build each move (tuple.__new__ skips NamedTuple's Python-level __new__)
-        move = f"_TN(ACT, ({name!r}, ({', '.join(pnames)}{',' if pnames else ''})))"
-    elif paired is not None:  # the loop walks the moves with the values
-        move = paired[1]
-    else:  # one move object per binding, made when the ruleset was compiled
-        move = moves + "".join(f"[{p}]" for p in pnames)
-    if rows is None:
-        lines.append(f"{ind}out.append({move})")
-    else:
-        inner = ", ".join(pnames[1:])
-        lines.append(f"{ind}{rows}.append({inner if len(pnames) == 2 else f'({inner})'})")
-        lines.append(f"{outer_ind}for {inner} in {rows}:")
-        lines.append(f"{outer_ind}    out.append({move})")
-    lines[:0] = [f"    {table} = {{}}" for table in g.enum_memo.values()] + [
-        f"    {held} = frozenset({g.var(var)}.values())" for var, held in g.enum_sets.items()] + (
-        [f"    {memo_table} = {{}}"] if memo_table else [])
-    g.enum_memo, g.enum_sets, g.still = None, {}, False
-    # on the tree, once the program is parsed (codegen.CodeGen.finish)
-    count = len(pnames)
-    g.tree_passes.setdefault(f"AE_{aid}", []).append(
-        lambda fn: pytree.hoist_rows(fn, count, g.fresh, g.complete_tables))
-    enum_size = len(lines)
-    g.function(f"AE_{aid}", ["out"], lines)
-    # the same search, stopping at the first legal move: possible(action) asks only that
-    lists = ("out", rows) if rows else ("out",)
-    g.function(f"AA_{aid}", [], ["    " + g.inline(pytree.Inline("any", f"AE_{aid}", lists=lists)),
-                                 "    return False"])
+            self.emit_pre(self.at(i), i, ind)
+            if i == 0 and level is not None:
+                ind = self.keyed_rows(level, p, ind)
+        self.append_move(self.move_code(moves, paired), ind)
+        lines[:0] = [f"    {table} = {{}}" for table in g.enum_memo.values()] + [
+            f"    {held} = frozenset({g.var(var)}.values())" for var, held in g.enum_sets.items()] + (
+            [f"    {self.memo_table} = {{}}"] if self.memo_table else [])
+        g.enum_memo, g.enum_sets, g.still = None, {}, False
+        return lines
 
-    # check(G, *args): domain membership, then requires in source order
+    def move_code(self, moves: str | None, paired: tuple | None) -> str:
+        """The move of one binding, as code."""
+        pnames = self.pnames
+        if moves is None:  # build each move (tuple.__new__ skips NamedTuple's Python-level __new__)
+            return f"_TN(ACT, ({self.name!r}, ({', '.join(pnames)}{',' if pnames else ''})))"
+        if paired is not None:  # the loop walks the moves with the values
+            return paired[1]
+        return moves + "".join(f"[{p}]" for p in pnames)  # one move object per binding, made at compile time
+
+    def append_move(self, move: str, ind: str) -> None:
+        pnames, lines = self.pnames, self.lines
+        if self.rows is None:
+            lines.append(f"{ind}out.append({move})")
+            return
+        inner = ", ".join(pnames[1:])
+        lines.append(f"{ind}{self.rows}.append({inner if len(pnames) == 2 else f'({inner})'})")
+        lines.append(f"{self.outer_ind}for {inner} in {self.rows}:")
+        lines.append(f"{self.outer_ind}    out.append({move})")
+
+
+def _check_lines(g: CodeGen, a: A.ActionDecl, pre: list, pnames: list[str]) -> list[str]:
+    """check(G, *args): domain membership, then requires in source order; the index of the
+    first that fails (-2 - i for parameter i's domain), -1 when legal."""
     lines = []
     csc: dict = {}
     for i, p in enumerate(a.params):
-        lines.append(f"    if {pnames[i]} not in {domain_code(i, csc, as_set=True)}:")
+        lines.append(f"    if {pnames[i]} not in {_domain_code(g, a, i, csc, as_set=True)}:")
         lines.append(f"        return {-(i + 2)}")
         csc[p.name] = (pnames[i], None)
     k = 0
@@ -285,9 +327,12 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
             lines.append(f"        return {k}")
             k += 1
     lines.append("    return -1")
-    g.function(f"AC_{aid}", pnames, lines)
+    return lines
 
-    # explain(G, *args) -> [(index, value, [(subexpr, value)])] for each require in order
+
+def _explain_lines(g: CodeGen, a: A.ActionDecl, pre: list, pnames: list[str]) -> list[str]:
+    """explain(G, *args) -> [(index, value, [(subexpr, value)])] for each require in order, up
+    to the first that fails."""
     lines = ["    out = []"]
     xsc: dict = {p.name: (pnames[i], None) for i, p in enumerate(a.params)}
     k = 0
@@ -304,26 +349,54 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
                 lines.append("        return out")
             k += 1
     lines.append("    return out")
-    g.function(f"AX_{aid}", pnames, lines)
+    return lines
 
-    # effect: a function, or a block when the body can stop for a decision
-    effect = block = effect_size = None
-    if suspends(tuple(rest), model.suspends):
+
+def _effect(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDecl, pre: list, rest: list,
+            aid: int, pnames: list[str]) -> tuple[str | None, int | None, int | None]:
+    """The effect: a function `AF_n`, or a block when the body can stop for a decision.
+    Returns (function name, block id, size of the function's body)."""
+    if suspends(tuple(rest), g.m.suspends):
         lets = [s for s in pre if isinstance(s, A.LetStmt)]
         params = [p.name for p in a.params]
         block = builder.block(tuple(lets) + tuple(rest), params, f"action:{name}", params,
                               types=param_types(a.params, g.m))
-    else:
-        lines = []
-        fsc = {p.name: (pnames[i], None) for i, p in enumerate(a.params)}
-        for s in pre:
-            if isinstance(s, A.LetStmt):
-                g.stmt(s, fsc, lines, "    ")
-        g.stmts(tuple(rest), fsc, lines, "    ")
-        effect_size = len(lines)
-        lines.append("    return False")
-        g.function(f"AF_{aid}", pnames, lines)
-        effect = f"AF_{aid}"
+        return None, block, None
+    lines: list[str] = []
+    fsc = {p.name: (pnames[i], None) for i, p in enumerate(a.params)}
+    for s in pre:
+        if isinstance(s, A.LetStmt):
+            g.stmt(s, fsc, lines, "    ")
+    g.stmts(tuple(rest), fsc, lines, "    ")
+    effect_size = len(lines)
+    lines.append("    return False")
+    g.function(f"AF_{aid}", pnames, lines)
+    return f"AF_{aid}", None, effect_size
+
+
+def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDecl) -> ActionSource:
+    """The functions of one action: its listing (AE), any-move search (AA), check (AC),
+    explanation (AX) and effect (AF or a block)."""
+    g.rule_now = f"action {name}"
+    pre, rest = action_preconditions(a, g.m)
+    requires = [s for s in pre if isinstance(s, A.RequireStmt)]
+    aid = len(g.lines)
+    pnames = [f"p{i}" for i in range(len(a.params))]
+    listing = _Listing(g, name, a, pre, pnames)
+    lines = listing.generate()
+    # on the tree, once the program is parsed (codegen.CodeGen.finish)
+    count, rule = len(pnames), g.rule_now
+    g.tree_passes.setdefault(f"AE_{aid}", []).append(
+        lambda fn: pytree.hoist_rows(fn, count, g.fresh, g.complete_tables) and g.chose("hoist rows", rule=rule))
+    enum_size = len(lines)
+    g.function(f"AE_{aid}", ["out"], lines)
+    # the same search, stopping at the first legal move: possible(action) asks only that
+    lists = ("out", listing.rows) if listing.rows else ("out",)
+    g.function(f"AA_{aid}", [], ["    " + g.inline(pytree.Inline("any", f"AE_{aid}", lists=lists)),
+                                 "    return False"])
+    g.function(f"AC_{aid}", pnames, _check_lines(g, a, pre, pnames))
+    g.function(f"AX_{aid}", pnames, _explain_lines(g, a, pre, pnames))
+    effect, block, effect_size = _effect(g, builder, name, a, pre, rest, aid, pnames)
     abandonable = any(isinstance(n, A.AbandonStmt) for n in iter_nodes(a.body))
     return ActionSource(f"AE_{aid}", f"AA_{aid}", f"AC_{aid}", f"AX_{aid}", effect, block, requires, enum_size,
                         abandonable, effect_size)

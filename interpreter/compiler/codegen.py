@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import ast
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from ...dsl import ast as A
 from ...dsl.ast import iter_nodes
@@ -77,6 +78,26 @@ def write_depths(targets: list[A.Target]) -> dict[str, int]:
     return depths
 
 
+def _dispatch(table: dict[type, Callable[..., Any]], cls: type) -> Callable[..., Any]:
+    """The method of a node class in a class-keyed table: its own, else its nearest base's
+    (`IfLet` is an `IfStmt`; every class is an `A.Node`, whose entry is the fallback). A
+    subclass found through its base is entered in the table, so each is looked up once."""
+    method = table.get(cls)
+    if method is None:
+        method = table[cls] = next(table[c] for c in cls.__mro__ if c in table)
+    return method
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One optimisation the compiler applied, said in the rules' own terms: tests and readers
+    ask `program.choices` what was done, never the generated code's names."""
+
+    kind: str  # "remember", "memo", "rows", "share", "nested quantifier", "hoist rows"
+    rule: str  # where: the action or definition
+    detail: str = ""  # what, as rules text (the definition memoised, its key, the shared part)
+
+
 @dataclass(frozen=True)
 class ModelFacts:
     """What code generation needs to know of the whole model, worked out once per program:
@@ -97,7 +118,12 @@ def model_facts(model: Model) -> ModelFacts:
 
 class CodeGen:
     """Generates the Python source of one program; its functions are exec'd together. What
-    the functions refer to besides the runtime (tables, data) is collected in `constants`."""
+    the functions refer to besides the runtime (tables, data) is collected in `constants`.
+    Expressions and statements are written by one method per node class, `_ex_*` and
+    `_stmt_*`, found in `_EXPRS` and `_STMTS` (set below the class; `_dispatch`)."""
+
+    _EXPRS: ClassVar[dict[type, Callable[..., str]]]
+    _STMTS: ClassVar[dict[type, Callable[..., None]]]
 
     def __init__(self, model: Model, record: bool, elements: dict[str, tuple], boards: Any = None,
                  players: tuple[str, ...] = (), facts: ModelFacts | None = None):
@@ -145,9 +171,17 @@ class CodeGen:
         self.hosts: list[str] = []  # the functions holding placeholders
         self._pending_inlines = False
         self.tree_passes: dict[str, list] = {}  # function name -> passes over its tree (finish)
+        self.choices: list[Choice] = []  # the optimisations applied (Program.choices)
+        self.rule_now = ""  # the rule being generated, for `choices`
         self.data_names = {n: f"_D{i}" for i, n in enumerate(model.data)}
         for n, py in self.data_names.items():
             self.constants[py] = model.data_values.get(n)
+
+    def chose(self, kind: str, detail: str = "", rule: str | None = None) -> None:
+        """Note an optimisation applied (once per kind, rule and detail)."""
+        c = Choice(kind, self.rule_now if rule is None else rule, detail)
+        if c not in self.choices:
+            self.choices.append(c)
 
     def fresh(self, prefix: str = "t") -> str:
         self.counter += 1
@@ -202,78 +236,136 @@ class CodeGen:
         return f"V[{name!r}]" if i is None else f"_sv{i}"
 
     def _ex(self, e: A.Node, sc: dict, rec: list | None) -> str:
+        """One method per node class (_EXPRS); a subclass takes its base's."""
+        return _dispatch(self._EXPRS, type(e))(self, e, sc, rec)
+
+    def _ex_other(self, e: A.Node, sc: dict, rec: list | None) -> str:
+        raise RuleFailure(f"cannot compile {type(e).__name__}", e.span)
+
+    def _ex_literal(self, e: A.Node, sc: dict, rec: list | None) -> str:
+        return repr(e.value)
+
+    def _ex_none_literal(self, e: A.Node, sc: dict, rec: list | None) -> str:
+        return "None"
+
+    def _ex_name(self, e: A.Node, sc: dict, rec: list | None) -> str:
+        return self.name(e, sc)
+
+    def _ex_list_literal(self, e: A.Node, sc: dict, rec: list | None) -> str:
         def sub(x: A.Node) -> str:
             return self.ex(x, sc, rec)
 
-        if isinstance(e, (A.IntLit, A.StrLit, A.BoolLit)):
-            return repr(e.value)
-        if isinstance(e, A.NoneLit):
-            return "None"
-        if isinstance(e, A.Name):
-            return self.name(e, sc)
-        if isinstance(e, A.ListLit):
-            if e.items and rec is None and all(self._constant(x, sc) for x in e.items):
-                return self.const([self._constant(x, sc)[0] for x in e.items], "L")  # made once
-            return "[" + ", ".join(sub(x) for x in e.items) + "]"
-        if isinstance(e, A.MapLit):
-            if not e.items and isinstance(self.m.type_of(e).base, SetOf):
-                return "frozenset()"  # `{}` where a set is compared (issue 9: an empty set literal)
-            return "{" + ", ".join(f"{sub(k)}: {sub(v)}" for k, v in e.items) + "}"
-        if isinstance(e, A.SetLit):
-            return "frozenset([" + ", ".join(sub(x) for x in e.items) + "])"
-        if isinstance(e, A.Index):
-            bt = self.static_type(e.base, sc).base
-            base, key = sub(e.base), sub(e.key)
-            if isinstance(bt, MapOf) and bt.total and not is_finite(bt.key):
-                return f"{base}.get({key}, {bt.val.default()!r})"  # a state map: total (see MapOf)
-            if isinstance(bt, (MapOf, ListOf)):  # a missing key fails loudly: a rule failure
-                return f"{base}[{key}]"
-            return f"_index({base}, {key})"
-        if isinstance(e, A.Field):
-            return f"{sub(e.base)}[{e.name!r}]"
-        if isinstance(e, A.RecordLit):
-            return "{" + ", ".join(f"{n!r}: {sub(v)}" for n, v in e.fields) + "}"
-        if isinstance(e, A.Call):
-            return self.call(e, sc, rec)
-        if isinstance(e, A.BinOp):  # a chain a + b - c is written without nested brackets
-            chain = [e]
-            while isinstance(chain[-1].left, A.BinOp) and _GROUP[chain[-1].left.op] == _GROUP[e.op] \
-                    and id(chain[-1].left) not in self.subst:
-                chain.append(chain[-1].left)
-            text = sub(chain[-1].left)
-            for node in reversed(chain):
-                if node.op == "*":  # numbers may not grow without bound (runtime._mul)
-                    text = f"_mul({text}, {sub(node.right)})"
-                elif node.op in ("//", "%") and not (isinstance(node.right, A.IntLit) and node.right.value):
-                    # a divisor that may be 0 fails as the rules' error (runtime._div, _mod)
-                    text = f"{'_div' if node.op == '//' else '_mod'}({text}, {sub(node.right)})"
-                elif node.op == "+" and isinstance(self.static_type(node, sc).base, ListOf):
-                    # joining lists copies them: charged to the work budget by their length
-                    text = f"_joined(G, {text}, {sub(node.right)}, SPANS[{self.span_id(node.span)}])"
-                else:
-                    text += f" {node.op} {sub(node.right)}"
-            return f"({text})"
-        if isinstance(e, A.Compare):
-            if e.op in ("==", "!=") and isinstance(e.right, A.NoneLit):  # none is one object
-                if _is_value(e.left) or self._constant(e.left, sc):  # `ace != none`: no `is` of a literal
-                    return f"({sub(e.left)} {e.op} None)"
-                return f"({sub(e.left)} {'is' if e.op == '==' else 'is not'} None)"
-            return f"({sub(e.left)} {e.op} {sub(e.right)})"
-        if isinstance(e, A.BoolOp):
-            return "(" + f" {e.op} ".join(sub(x) for x in e.items) + ")"
-        if isinstance(e, A.Not):
-            return f"(not {sub(e.operand)})"
-        if isinstance(e, A.Neg):
-            return f"(-{sub(e.operand)})"
-        if isinstance(e, A.Range):
-            return f"range({sub(e.low)}, {sub(e.high)} + 1)"
-        if isinstance(e, A.CondExpr):
-            return f"({sub(e.then)} if {sub(e.test)} else {sub(e.orelse)})"
-        if isinstance(e, A.Aggregate):
-            if rec is None and e.kind in LOOP_KINDS:
-                return self.agg_call(e, sc)
-            return self.aggregate(e, sc, rec)
-        raise RuleFailure(f"cannot compile {type(e).__name__}", e.span)
+        if e.items and rec is None and all(self._constant(x, sc) for x in e.items):
+            return self.const([self._constant(x, sc)[0] for x in e.items], "L")  # made once
+        return "[" + ", ".join(sub(x) for x in e.items) + "]"
+
+    def _ex_map_literal(self, e: A.Node, sc: dict, rec: list | None) -> str:
+        def sub(x: A.Node) -> str:
+            return self.ex(x, sc, rec)
+
+        if not e.items and isinstance(self.m.type_of(e).base, SetOf):
+            return "frozenset()"  # `{}` where a set is compared (issue 9: an empty set literal)
+        return "{" + ", ".join(f"{sub(k)}: {sub(v)}" for k, v in e.items) + "}"
+
+    def _ex_set_literal(self, e: A.Node, sc: dict, rec: list | None) -> str:
+        def sub(x: A.Node) -> str:
+            return self.ex(x, sc, rec)
+
+        return "frozenset([" + ", ".join(sub(x) for x in e.items) + "])"
+
+    def _ex_index(self, e: A.Node, sc: dict, rec: list | None) -> str:
+        def sub(x: A.Node) -> str:
+            return self.ex(x, sc, rec)
+
+        bt = self.static_type(e.base, sc).base
+        base, key = sub(e.base), sub(e.key)
+        if isinstance(bt, MapOf) and bt.total and not is_finite(bt.key):
+            return f"{base}.get({key}, {bt.val.default()!r})"  # a state map: total (see MapOf)
+        if isinstance(bt, (MapOf, ListOf)):  # a missing key fails loudly: a rule failure
+            return f"{base}[{key}]"
+        return f"_index({base}, {key})"
+
+    def _ex_field(self, e: A.Node, sc: dict, rec: list | None) -> str:
+        def sub(x: A.Node) -> str:
+            return self.ex(x, sc, rec)
+
+        return f"{sub(e.base)}[{e.name!r}]"
+
+    def _ex_record_literal(self, e: A.Node, sc: dict, rec: list | None) -> str:
+        def sub(x: A.Node) -> str:
+            return self.ex(x, sc, rec)
+
+        return "{" + ", ".join(f"{n!r}: {sub(v)}" for n, v in e.fields) + "}"
+
+    def _ex_call(self, e: A.Node, sc: dict, rec: list | None) -> str:
+        return self.call(e, sc, rec)
+
+    def _ex_bin_op(self, e: A.Node, sc: dict, rec: list | None) -> str:
+        def sub(x: A.Node) -> str:
+            return self.ex(x, sc, rec)
+
+        chain = [e]
+        while isinstance(chain[-1].left, A.BinOp) and _GROUP[chain[-1].left.op] == _GROUP[e.op] \
+                and id(chain[-1].left) not in self.subst:
+            chain.append(chain[-1].left)
+        text = sub(chain[-1].left)
+        for node in reversed(chain):
+            if node.op == "*":  # numbers may not grow without bound (runtime._mul)
+                text = f"_mul({text}, {sub(node.right)})"
+            elif node.op in ("//", "%") and not (isinstance(node.right, A.IntLit) and node.right.value):
+                # a divisor that may be 0 fails as the rules' error (runtime._div, _mod)
+                text = f"{'_div' if node.op == '//' else '_mod'}({text}, {sub(node.right)})"
+            elif node.op == "+" and isinstance(self.static_type(node, sc).base, ListOf):
+                # joining lists copies them: charged to the work budget by their length
+                text = f"_joined(G, {text}, {sub(node.right)}, SPANS[{self.span_id(node.span)}])"
+            else:
+                text += f" {node.op} {sub(node.right)}"
+        return f"({text})"
+
+    def _ex_compare(self, e: A.Node, sc: dict, rec: list | None) -> str:
+        def sub(x: A.Node) -> str:
+            return self.ex(x, sc, rec)
+
+        if e.op in ("==", "!=") and isinstance(e.right, A.NoneLit):  # none is one object
+            if _is_value(e.left) or self._constant(e.left, sc):  # `ace != none`: no `is` of a literal
+                return f"({sub(e.left)} {e.op} None)"
+            return f"({sub(e.left)} {'is' if e.op == '==' else 'is not'} None)"
+        return f"({sub(e.left)} {e.op} {sub(e.right)})"
+
+    def _ex_bool_op(self, e: A.Node, sc: dict, rec: list | None) -> str:
+        def sub(x: A.Node) -> str:
+            return self.ex(x, sc, rec)
+
+        return "(" + f" {e.op} ".join(sub(x) for x in e.items) + ")"
+
+    def _ex_not(self, e: A.Node, sc: dict, rec: list | None) -> str:
+        def sub(x: A.Node) -> str:
+            return self.ex(x, sc, rec)
+
+        return f"(not {sub(e.operand)})"
+
+    def _ex_neg(self, e: A.Node, sc: dict, rec: list | None) -> str:
+        def sub(x: A.Node) -> str:
+            return self.ex(x, sc, rec)
+
+        return f"(-{sub(e.operand)})"
+
+    def _ex_range(self, e: A.Node, sc: dict, rec: list | None) -> str:
+        def sub(x: A.Node) -> str:
+            return self.ex(x, sc, rec)
+
+        return f"range({sub(e.low)}, {sub(e.high)} + 1)"
+
+    def _ex_cond_expr(self, e: A.Node, sc: dict, rec: list | None) -> str:
+        def sub(x: A.Node) -> str:
+            return self.ex(x, sc, rec)
+
+        return f"({sub(e.then)} if {sub(e.test)} else {sub(e.orelse)})"
+
+    def _ex_aggregate(self, e: A.Node, sc: dict, rec: list | None) -> str:
+        if rec is None and e.kind in LOOP_KINDS:
+            return self.agg_call(e, sc)
+        return self.aggregate(e, sc, rec)
 
     def _constant(self, e: A.Node, sc: dict) -> tuple | None:
         """(value,) of a literal or a named value (a square, a member, a direction), else None."""
@@ -361,6 +453,9 @@ class CodeGen:
         table = self.enum_memo.get(func)
         if table is None:
             table = self.enum_memo[func] = self.fresh("mz")
+        self.chose("memo", f"{func} by " + ", ".join(
+            p.name if proj is None else ", ".join(expr_text(n) for n in proj)
+            for p, proj in zip(d.params, self.memo_keys[func].parts, strict=True)))
         return f"({table}[{key}] if {key} in {table} else {table}.setdefault({key}, {code}))"
 
     # ------------------------------------------------------------------ tables of library calls
@@ -679,6 +774,7 @@ class CodeGen:
         if not (isinstance(q, A.Aggregate) and q.kind in ("any", "all") and e.kind in ("any", "all")) \
                 or id(q) in self.subst or self.held_value(q, sc) is not None:
             return False
+        self.chose("nested quantifier", expr_text(e))
         v, inner, ind2 = self.loop_head(q, sc, out, ind, depth)
         body = self.value(q.body, inner, out, ind2, depth) if q.body is not None else v
         # the inner loop breaks when its value is settled early: `any` found one, `all` met a miss
@@ -801,133 +897,176 @@ class CodeGen:
             out.append(f"{ind}G.fire_now({ids!r}, False)")
 
     def _stmt(self, s: A.Node, sc: dict, out: list[str], ind: str) -> None:
+        """One method per node class (_STMTS); a subclass takes its base's."""
+        return _dispatch(self._STMTS, type(s))(self, s, sc, out, ind)
+
+    def _stmt_other(self, s: A.Node, sc: dict, out: list[str], ind: str) -> None:
+        raise RuleFailure(f"'{type(s).__name__}' cannot run here", s.span)
+
+    def _stmt_set(self, s: A.Node, sc: dict, out: list[str], ind: str) -> None:
+        val = self.value(s.value, sc, out, ind)
+        vt = self.static_type(s.value, sc).base
+
+        def stored(old: str, ty: Type) -> str:
+            base = ty.base
+            if isinstance(base, SetOf):  # the declared container decides: `set pool = Colour`
+                return val if isinstance(vt, SetOf) else f"_as_set({val})"
+            if isinstance(base, ListOf):
+                plain = isinstance(vt, ListOf) and not _may_hold_dict(vt.elem)
+                return val if plain else f"_as_list({val})"
+            return f"_own({val})" if self._may_be_record(s.value, sc) else val
+
+        self.write(s.target, sc, stored, out, ind, needs_old=False)
+
+    def _stmt_add_or_remove(self, s: A.Node, sc: dict, out: list[str], ind: str) -> None:
+        val = self.value(s.value, sc, out, ind)
+        adding = isinstance(s, A.AddStmt)
+        self.write(s.target, sc, lambda old, ty: _changed(adding, old, val, ty), out, ind, needs_old=True)
+
+    def _stmt_clear(self, s: A.Node, sc: dict, out: list[str], ind: str) -> None:
+        def cleared(old: str, ty: Type) -> str:
+            if isinstance(ty, (Opt, ListOf, SetOf)) or ty in (INT, BOOL, TEXT):
+                return repr(ty.default())
+            return f"_cleared({old})"
+
+        ty = self.m.type_of(s.target)
+        plain = isinstance(ty, (Opt, ListOf, SetOf)) or ty in (INT, BOOL, TEXT)
+        self.write(s.target, sc, cleared, out, ind, needs_old=not plain)
+
+    def _stmt_let(self, s: A.Node, sc: dict, out: list[str], ind: str) -> None:
+        known = sc.get(s.name)
+        value = self.value(s.value, sc, out, ind)
+        # rebinding a name in scope updates it (so a loop can accumulate); a new name is new
+        name = known[0] if known is not None and known[0] is not None else self.fresh("l")
+        out.append(f"{ind}{name} = {value}")
+        sc[s.name] = (name, None)
+
+    def _stmt_move(self, s: A.Node, sc: dict, out: list[str], ind: str) -> None:
         def ex(x: A.Node) -> str:
             return self.ex(x, sc)
 
-        if isinstance(s, A.SetStmt):
-            val = self.value(s.value, sc, out, ind)
-            vt = self.static_type(s.value, sc).base
+        item = self.fresh("i")
+        out.append(f"{ind}{item} = {ex(s.item)}")
+        self.write(s.source, sc, lambda old, ty: _changed(False, old, item, ty), out, ind, needs_old=True)
+        self.write(s.dest, sc, lambda old, ty: _changed(True, old, item, ty), out, ind, needs_old=True)
 
-            def stored(old: str, ty: Type) -> str:
-                base = ty.base
-                if isinstance(base, SetOf):  # the declared container decides: `set pool = Colour`
-                    return val if isinstance(vt, SetOf) else f"_as_set({val})"
-                if isinstance(base, ListOf):
-                    plain = isinstance(vt, ListOf) and not _may_hold_dict(vt.elem)
-                    return val if plain else f"_as_list({val})"
-                return f"_own({val})" if self._may_be_record(s.value, sc) else val
+    def _stmt_draw(self, s: A.Node, sc: dict, out: list[str], ind: str) -> None:
+        def ex(x: A.Node) -> str:
+            return self.ex(x, sc)
 
-            self.write(s.target, sc, stored, out, ind, needs_old=False)
-        elif isinstance(s, (A.AddStmt, A.RemoveStmt)):
-            val = self.value(s.value, sc, out, ind)
-            adding = isinstance(s, A.AddStmt)
-            self.write(s.target, sc, lambda old, ty: _changed(adding, old, val, ty), out, ind, needs_old=True)
-        elif isinstance(s, A.ClearStmt):
-            def cleared(old: str, ty: Type) -> str:
-                if isinstance(ty, (Opt, ListOf, SetOf)) or ty in (INT, BOOL, TEXT):
-                    return repr(ty.default())
-                return f"_cleared({old})"
+        n = self.fresh("i")
+        drawn = self.fresh("d")
+        out.append(f"{ind}{n} = {ex(s.count)}")
+        out.append(f"{ind}{drawn} = []")
+        self.write(s.source, sc, lambda old, ty: f"_draw({old}, {n}, {drawn})", out, ind, needs_old=True)
+        self.write(s.dest, sc, lambda old, ty: f"_add_all({old}, {drawn})", out, ind, needs_old=True)
 
-            ty = self.m.type_of(s.target)
-            plain = isinstance(ty, (Opt, ListOf, SetOf)) or ty in (INT, BOOL, TEXT)
-            self.write(s.target, sc, cleared, out, ind, needs_old=not plain)
-        elif isinstance(s, A.LetStmt):
-            known = sc.get(s.name)
-            value = self.value(s.value, sc, out, ind)
-            # rebinding a name in scope updates it (so a loop can accumulate); a new name is new
-            name = known[0] if known is not None and known[0] is not None else self.fresh("l")
-            out.append(f"{ind}{name} = {value}")
-            sc[s.name] = (name, None)
-        elif isinstance(s, A.MoveStmt):
-            item = self.fresh("i")
-            out.append(f"{ind}{item} = {ex(s.item)}")
-            self.write(s.source, sc, lambda old, ty: _changed(False, old, item, ty), out, ind, needs_old=True)
-            self.write(s.dest, sc, lambda old, ty: _changed(True, old, item, ty), out, ind, needs_old=True)
-        elif isinstance(s, A.DrawStmt):
-            n = self.fresh("i")
-            drawn = self.fresh("d")
-            out.append(f"{ind}{n} = {ex(s.count)}")
-            out.append(f"{ind}{drawn} = []")
-            self.write(s.source, sc, lambda old, ty: f"_draw({old}, {n}, {drawn})", out, ind, needs_old=True)
-            self.write(s.dest, sc, lambda old, ty: f"_add_all({old}, {drawn})", out, ind, needs_old=True)
-        elif isinstance(s, A.ShuffleStmt):
-            self.write(s.target, sc, lambda old, ty: f"c_shuffled(G, {old})", out, ind, needs_old=True)
-        elif isinstance(s, A.RequireStmt):
-            msg = s.message or f"requirement failed: {expr_text(s.test)}"
-            out.append(f"{ind}if not {self.value(s.test, sc, out, ind)}:")
-            out.append(f"{ind}    raise RuleFailure({msg!r}, SPANS[{self.span_id(s.span)}])")
-        elif isinstance(s, A.FinishStmt):
-            if s.kind == "ranking":
-                v = self.fresh("r")
-                inner = {**sc, s.var: (v, None)}
-                keys = ", ".join(self.ex(x, inner) for x in s.exprs)
-                args = f"lambda {v}: ({keys},)"
-            else:
-                args = ", ".join(ex(x) for x in s.exprs)
-            out.append(f"{ind}G.finish({s.kind!r}, [{args}], {self.span_id(s.span)})")
-            out.append(f"{ind}return True")
-        elif isinstance(s, A.DoStmt):
-            args = ", ".join(ex(a) for a in s.args)
-            self.charge_call(s.span, out, ind)
-            out.append(f"{ind}if P_{self.proc_ids[s.name]}(G{', ' if args else ''}{args}):")
-            out.append(f"{ind}    return True")
-        elif isinstance(s, A.LogStmt):
-            if self.record:
-                out.append(f"{ind}G.note_log({s.message!r})")
-        elif isinstance(s, A.RevealStmt):  # part of the state: views, observations, information states
-            to = ex(s.to) if s.to is not None else "None"
-            out.append(f"{ind}G.reveal({expr_text(s.value)!r}, {ex(s.value)}, {to})")
-        elif isinstance(s, A.BreakStmt):
-            out.append(f"{ind}break")
-        elif isinstance(s, A.AbandonStmt):
-            out.append(f"{ind}raise Abandoned({s.reason!r}, SPANS[{self.span_id(s.span)}])")
-        elif isinstance(s, A.ResultStmt):  # only in a device's roll part: (outcome, detail)
-            detail = ex(s.detail) if s.detail is not None else "None"
-            out.append(f"{ind}return ({ex(s.value)}, {detail})")
-        elif isinstance(s, A.IfStmt):
-            first, *rest = s.branches
-            out.append(f"{ind}if {self.value(first[0], sc, out, ind)}:")
-            self.stmts(first[1], dict(sc), out, ind + "    ")
-            orelse_ind = ind
-            for test, body in rest:  # an elif whose test needs statements nests in an else
-                pre: list[str] = []
-                cond = self.value(test, sc, pre, orelse_ind + "    ")
-                if pre:
-                    out.append(f"{orelse_ind}else:")
-                    out.extend(pre)
-                    orelse_ind += "    "
-                    out.append(f"{orelse_ind}if {cond}:")
-                else:
-                    out.append(f"{orelse_ind}elif {cond}:")
-                self.stmts(body, dict(sc), out, orelse_ind + "    ")
-            if s.orelse:
+    def _stmt_shuffle(self, s: A.Node, sc: dict, out: list[str], ind: str) -> None:
+        self.write(s.target, sc, lambda old, ty: f"c_shuffled(G, {old})", out, ind, needs_old=True)
+
+    def _stmt_require(self, s: A.Node, sc: dict, out: list[str], ind: str) -> None:
+        msg = s.message or f"requirement failed: {expr_text(s.test)}"
+        out.append(f"{ind}if not {self.value(s.test, sc, out, ind)}:")
+        out.append(f"{ind}    raise RuleFailure({msg!r}, SPANS[{self.span_id(s.span)}])")
+
+    def _stmt_finish(self, s: A.Node, sc: dict, out: list[str], ind: str) -> None:
+        def ex(x: A.Node) -> str:
+            return self.ex(x, sc)
+
+        if s.kind == "ranking":
+            v = self.fresh("r")
+            inner = {**sc, s.var: (v, None)}
+            keys = ", ".join(self.ex(x, inner) for x in s.exprs)
+            args = f"lambda {v}: ({keys},)"
+        else:
+            args = ", ".join(ex(x) for x in s.exprs)
+        out.append(f"{ind}G.finish({s.kind!r}, [{args}], {self.span_id(s.span)})")
+        out.append(f"{ind}return True")
+
+    def _stmt_do(self, s: A.Node, sc: dict, out: list[str], ind: str) -> None:
+        def ex(x: A.Node) -> str:
+            return self.ex(x, sc)
+
+        args = ", ".join(ex(a) for a in s.args)
+        self.charge_call(s.span, out, ind)
+        out.append(f"{ind}if P_{self.proc_ids[s.name]}(G{', ' if args else ''}{args}):")
+        out.append(f"{ind}    return True")
+
+    def _stmt_log(self, s: A.Node, sc: dict, out: list[str], ind: str) -> None:
+        if self.record:
+            out.append(f"{ind}G.note_log({s.message!r})")
+
+    def _stmt_reveal(self, s: A.Node, sc: dict, out: list[str], ind: str) -> None:
+        def ex(x: A.Node) -> str:
+            return self.ex(x, sc)
+
+        to = ex(s.to) if s.to is not None else "None"
+        out.append(f"{ind}G.reveal({expr_text(s.value)!r}, {ex(s.value)}, {to})")
+
+    def _stmt_break(self, s: A.Node, sc: dict, out: list[str], ind: str) -> None:
+        out.append(f"{ind}break")
+
+    def _stmt_abandon(self, s: A.Node, sc: dict, out: list[str], ind: str) -> None:
+        out.append(f"{ind}raise Abandoned({s.reason!r}, SPANS[{self.span_id(s.span)}])")
+
+    def _stmt_result(self, s: A.Node, sc: dict, out: list[str], ind: str) -> None:
+        def ex(x: A.Node) -> str:
+            return self.ex(x, sc)
+
+        detail = ex(s.detail) if s.detail is not None else "None"
+        out.append(f"{ind}return ({ex(s.value)}, {detail})")
+
+    def _stmt_if(self, s: A.Node, sc: dict, out: list[str], ind: str) -> None:
+        first, *rest = s.branches
+        out.append(f"{ind}if {self.value(first[0], sc, out, ind)}:")
+        self.stmts(first[1], dict(sc), out, ind + "    ")
+        orelse_ind = ind
+        for test, body in rest:  # an elif whose test needs statements nests in an else
+            pre: list[str] = []
+            cond = self.value(test, sc, pre, orelse_ind + "    ")
+            if pre:
                 out.append(f"{orelse_ind}else:")
-                self.stmts(s.orelse, dict(sc), out, orelse_ind + "    ")
-        elif isinstance(s, A.ForStmt):
-            v = self.fresh("f")
-            inner = dict(sc)
-            inner[s.var] = (v, None)
-            items = self.fresh("d")
-            out.append(f"{ind}{items} = {self.seq(ex(s.domain), s.domain, sc)}")
-            if not self.bounded(s.domain, sc):
-                self.charge(items, s.span, out, ind)  # before it is made a list: 1..10^12 stops here
-            out.append(f"{ind}for {v} in list({items}):")
-            self.stmts(s.body, inner, out, ind + "    ")
-        elif isinstance(s, A.RepeatStmt) and s.times is not None:
+                out.extend(pre)
+                orelse_ind += "    "
+                out.append(f"{orelse_ind}if {cond}:")
+            else:
+                out.append(f"{orelse_ind}elif {cond}:")
+            self.stmts(body, dict(sc), out, orelse_ind + "    ")
+        if s.orelse:
+            out.append(f"{orelse_ind}else:")
+            self.stmts(s.orelse, dict(sc), out, orelse_ind + "    ")
+
+    def _stmt_for(self, s: A.Node, sc: dict, out: list[str], ind: str) -> None:
+        def ex(x: A.Node) -> str:
+            return self.ex(x, sc)
+
+        v = self.fresh("f")
+        inner = dict(sc)
+        inner[s.var] = (v, None)
+        items = self.fresh("d")
+        out.append(f"{ind}{items} = {self.seq(ex(s.domain), s.domain, sc)}")
+        if not self.bounded(s.domain, sc):
+            self.charge(items, s.span, out, ind)  # before it is made a list: 1..10^12 stops here
+        out.append(f"{ind}for {v} in list({items}):")
+        self.stmts(s.body, inner, out, ind + "    ")
+
+    def _stmt_loop(self, s: A.Node, sc: dict, out: list[str], ind: str) -> None:
+        def ex(x: A.Node) -> str:
+            return self.ex(x, sc)
+
+        if isinstance(s, A.RepeatStmt) and s.times is not None:  # counted rounds
             rounds = self.fresh("d")
             out.append(f"{ind}{rounds} = range({ex(s.times)})")
             self.charge(rounds, s.span, out, ind)
             out.append(f"{ind}for _ in {rounds}:")
             self.stmts(s.body, dict(sc), out, ind + "    ")
-        elif isinstance(s, (A.RepeatStmt, A.WhileStmt)):
-            test = "True" if isinstance(s, A.RepeatStmt) else ex(s.test)
-            out.append(f"{ind}while {test}:")
-            out.append(f"{ind}    G.work -= 1")
-            out.append(f"{ind}    if G.work < 0:")
-            out.append(f"{ind}        G.out_of_work(SPANS[{self.span_id(s.span)}])")
-            self.stmts(s.body, dict(sc), out, ind + "    ")
-        else:
-            raise RuleFailure(f"'{type(s).__name__}' cannot run here", s.span)
+            return
+        test = "True" if isinstance(s, A.RepeatStmt) else ex(s.test)
+        out.append(f"{ind}while {test}:")
+        out.append(f"{ind}    G.work -= 1")
+        out.append(f"{ind}    if G.work < 0:")
+        out.append(f"{ind}        G.out_of_work(SPANS[{self.span_id(s.span)}])")
+        self.stmts(s.body, dict(sc), out, ind + "    ")
 
     def explained(self, e: A.Node, sc: dict, out: list[str], ind: str, packed: bool = False) -> tuple[str, str]:
         """Emit code evaluating `e` while keeping the values of its sub-expressions; returns
@@ -1160,3 +1299,53 @@ def _changed(adding: bool, old: str, val: str, ty: Type) -> str:
     if adding and isinstance(base, SetOf):
         return f"({old} | {{{val}}})"
     return f"_add({old}, {val})" if adding else f"_remove({old}, {val})"
+
+
+CodeGen._STMTS = {
+    A.SetStmt: CodeGen._stmt_set,
+    A.AddStmt: CodeGen._stmt_add_or_remove,
+    A.RemoveStmt: CodeGen._stmt_add_or_remove,
+    A.ClearStmt: CodeGen._stmt_clear,
+    A.LetStmt: CodeGen._stmt_let,
+    A.MoveStmt: CodeGen._stmt_move,
+    A.DrawStmt: CodeGen._stmt_draw,
+    A.ShuffleStmt: CodeGen._stmt_shuffle,
+    A.RequireStmt: CodeGen._stmt_require,
+    A.FinishStmt: CodeGen._stmt_finish,
+    A.DoStmt: CodeGen._stmt_do,
+    A.LogStmt: CodeGen._stmt_log,
+    A.RevealStmt: CodeGen._stmt_reveal,
+    A.BreakStmt: CodeGen._stmt_break,
+    A.AbandonStmt: CodeGen._stmt_abandon,
+    A.ResultStmt: CodeGen._stmt_result,
+    A.IfStmt: CodeGen._stmt_if,
+    A.ForStmt: CodeGen._stmt_for,
+    A.RepeatStmt: CodeGen._stmt_loop,
+    A.WhileStmt: CodeGen._stmt_loop,
+    A.Node: CodeGen._stmt_other,
+}
+
+
+CodeGen._EXPRS = {
+    A.IntLit: CodeGen._ex_literal,
+    A.StrLit: CodeGen._ex_literal,
+    A.BoolLit: CodeGen._ex_literal,
+    A.NoneLit: CodeGen._ex_none_literal,
+    A.Name: CodeGen._ex_name,
+    A.ListLit: CodeGen._ex_list_literal,
+    A.MapLit: CodeGen._ex_map_literal,
+    A.SetLit: CodeGen._ex_set_literal,
+    A.Index: CodeGen._ex_index,
+    A.Field: CodeGen._ex_field,
+    A.RecordLit: CodeGen._ex_record_literal,
+    A.Call: CodeGen._ex_call,
+    A.BinOp: CodeGen._ex_bin_op,
+    A.Compare: CodeGen._ex_compare,
+    A.BoolOp: CodeGen._ex_bool_op,
+    A.Not: CodeGen._ex_not,
+    A.Neg: CodeGen._ex_neg,
+    A.Range: CodeGen._ex_range,
+    A.CondExpr: CodeGen._ex_cond_expr,
+    A.Aggregate: CodeGen._ex_aggregate,
+    A.Node: CodeGen._ex_other,
+}

@@ -35,7 +35,7 @@ from ..stdlib.library import LIBRARY
 from . import ir
 from .actiongen import generate_action
 from .blocks import BlockBuilder, is_chance_let, param_types, prov_info, require_texts
-from .codegen import CodeGen, ModelFacts, model_facts
+from .codegen import Choice, CodeGen, ModelFacts, model_facts
 from .machine import MachineBuilder
 from .memo import state_free
 from .reads import state_reads, trigger_watch
@@ -110,6 +110,7 @@ class Program:
     move_texts: dict[int, str] = field(default_factory=dict, repr=False)  # id(table move) -> its text
     rules: dict[str, dict] = field(default_factory=dict)  # rule key -> provenance for traces
     tree: ast.Module | None = field(default=None, repr=False)  # the code that runs (codegen.CodeGen.finish)
+    choices: list[Choice] = field(default_factory=list)  # the optimisations applied, in rules terms
     namespace: dict = field(default_factory=dict)
     facts: ModelFacts | None = field(default=None, repr=False)  # every CodeGen of the program shares them
     _exprs: dict[int, Any] = field(default_factory=dict, repr=False)
@@ -335,11 +336,13 @@ def compile_model(model: Model, record: bool, identity: Identity) -> Program:
 
     g.fire_here = False  # a device's triggers wait until it is done
     for name, dv in model.devices.items():
+        g.rule_now = f"device {name}"
         _device(g, name, dv)
         prog.rules[f"device:{name}"] = prov_info(name, dv.prov, dv.span, model.base_dir)
     g.fire_here = True
     remembered = state_free(model)
     for name, d in model.defines.items():  # definitions: pure functions
+        g.rule_now = f"define {name}"
         sc = {p.name: (f"p{i}", None) for i, p in enumerate(d.params)}
         params = [sc[p.name][0] for p in d.params]
         lines = []
@@ -347,6 +350,7 @@ def compile_model(model: Model, record: bool, identity: Identity) -> Program:
         value = g.value(d.value, sc, lines, "    ")
         g.still = False
         if name in remembered:  # reads only its arguments and fixed data (memo.py)
+            g.chose("remember")
             table = g.const({}, "T")
             parts = [f"tuple({p})" if k == "list" else p for p, k in zip(params, remembered[name], strict=True)]
             key = parts[0] if len(parts) == 1 else f"({', '.join(parts)},)"
@@ -356,6 +360,7 @@ def compile_model(model: Model, record: bool, identity: Identity) -> Program:
         g.function(f"D_{g.define_ids[name]}", params, [*lines, f"    return {value}"])
     proc_src: dict[str, tuple] = {}
     for name, p in model.procedures.items():
+        g.rule_now = f"procedure {name}"
         proc_src[name] = _procedure(g, builder, name, p, record)
         prog.rules[f"procedure:{name}"] = prov_info(name, p.prov, p.span, model.base_dir)
     for name in sorted(model.suspends):  # a callable stub so a non-suspending caller fails loudly
@@ -365,7 +370,7 @@ def compile_model(model: Model, record: bool, identity: Identity) -> Program:
 
     trig_src = []
     for i, t in enumerate(model.triggers):
-        key = f"when:{i}"
+        key = g.rule_now = f"when:{i}"
         g.function(f"TT_{i}", [], [f"    return bool({g.ex(t.test, {})})"])
         if suspends(t.body, model.suspends):
             trig_src.append((f"TT_{i}", None, builder.block(t.body, [], key, []), t))
@@ -378,7 +383,7 @@ def compile_model(model: Model, record: bool, identity: Identity) -> Program:
         prog.rules[key] = prov_info(f"when {expr_text(t.test)}", t.prov, t.span, model.base_dir)
     hook_src: dict[str, list] = {}
     for i, h in enumerate(model.hooks):
-        key = f"on:{i}"
+        key = g.rule_now = f"on:{i}"
         lines = []
         g.stmts(h.body, {}, lines, "    ")
         lines.append("    return False")
@@ -386,7 +391,9 @@ def compile_model(model: Model, record: bool, identity: Identity) -> Program:
         hook_src.setdefault(h.event, []).append((f"HB_{i}", key))
         prog.rules[key] = prov_info(f"on {h.event}", h.prov, h.span, model.base_dir)
     for i, inv in enumerate(model.invariants):
+        g.rule_now = f"invariant {i}"
         g.function(f"INV_{i}", [], [f"    return bool({g.ex(inv.test, {})})"])
+    g.rule_now = "flow"
     if model.flow is not None:
         prog.flow_block = builder.block(model.flow.body, [], "flow", [], top=True)
         prog.rules["flow"] = prov_info("flow", model.flow.prov, model.flow.span, model.base_dir)
@@ -423,6 +430,7 @@ def compile_model(model: Model, record: bool, identity: Identity) -> Program:
     prog.phase_labels = builder.phase_labels
     prog.invariants = [(ns[f"INV_{i}"], inv) for i, inv in enumerate(model.invariants)]
     prog.invariant_reads = [state_reads(model, inv.test) for inv in model.invariants]
+    prog.choices = g.choices
     return prog
 
 

@@ -16,7 +16,8 @@ calls without hooks, and no trace calls in the untraced variant.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 from ...dsl import ast as A
 from ..engine.limits import CALL_WORK, SKIPPED_PLAY_WORK
@@ -43,6 +44,8 @@ def _target(op: ir.Op) -> int | None:
 
 class MachineBuilder:
     """Writes the Python source of block functions into a CodeGen's program."""
+
+    _OPS: ClassVar[dict[type, Callable[..., None]]]  # op class -> its method (set below the class)
 
     def __init__(self, g: CodeGen, record: bool, blocks: list[ir.Block], procedures: dict[str, tuple[str, Any]],
                  actions: dict[str, Any], triggers: bool, hooks: set[str], phase_labels: dict[str, int]):
@@ -144,201 +147,249 @@ class MachineBuilder:
 
     # ------------------------------------------------------------------ ops
     def op(self, k: int, op: ir.Op, out: list[str], ind: str) -> None:
-        g = self.g
-        nxt = f"{ind}pc = {k + 1}"
+        """The code of op `k`: one method per kind of op (`_OPS`)."""
         if not isinstance(op, (ir.TurnBegin, ir.TurnEnd)):  # only a turn's ends leave the open step known
             self.step_known = None
-        match op:
-            case ir.Seg(stmts, names):
-                if self.record:
-                    out.append(f"{ind}G._auto(F)")
-                sc = self.scope(names)
-                before = set(sc)
-                body: list[str] = []
-                g.stmts(stmts, sc, body, ind)
-                out.extend(body)
-                for n in sc:  # new names bound at this level live on in the frame
-                    if n not in before:
-                        out.append(f"{ind}L[{n!r}] = {sc[n][0]}")
-                self.run_deferred(k, out, ind)
-                out.append(nxt)
-            case ir.Play(actions, optional, by, _pass_to, _span, names):
-                played = [a for a in actions if self.actions[a].plays_in_place]
-                path = self.round_trip(k) if played else None
-                # traced: the flow's step a round trip opened, closed in place at the decision
-                closes_own = self.record and path is not None and not self.triggers
-                if closes_own:
-                    out.append(f"{ind}rt = None")
-                if played:  # apply() hands over a move offered here: play it, then go on
-                    self.play_in_place(k, played, out, ind)
-                    if path is None:
-                        out.append(f"{ind}else:  # @S-")
-                        ind += "    "
-                        nxt = f"{ind}pc = {k + 1}"
-                    else:  # round the loop back to this play in place, then list its moves below
-                        after, head, before = path
-                        self.step_known = "closed" if self.record else None  # the move's step was closed
-                        for j in after:
-                            out.append(f"{ind}    # @S-")
-                            self.op(j, self.ops[j], out, ind + "    ")
-                        out.append(f"{ind}    pc = {head}")
-                        for j in before:
-                            out.append(f"{ind}    # @S-")
-                            self.op(j, self.ops[j], out, ind + "    ")
-                        if closes_own and self.step_known == "open":  # kept for its events; no dict written
-                            out.append(f"{ind}    rt = st")
-                        out.append(f"{ind}# @S-")
-                        self.step_known = None  # the listing below is reached from elsewhere too
-                self.before_decision(k, out, ind)
-                out.append(f"{ind}who = {self.who(by, names)}")
-                out.append(f"{ind}G.pending = PLAYING.get(who) or {{'kind': 'play', 'player': who}}")
-                out.append(f"{ind}legal = []")
-                for a in actions:
-                    self.enumerate(a, out, ind)
-                if optional:
-                    out.append(f"{ind}legal.append(PASS)")
-                out.append(f"{ind}if legal:")
-                out.append(f"{ind}    F[1] = {k}")
-                out.append(f"{ind}    G._legal = legal")
-                if closes_own:
-                    out.append(f"{ind}    if rt is None:")
-                    out.append(f"{ind}        G._close()")
-                    out.append(f"{ind}    else:")
-                    out.extend(kept_close_code("rt", f"{ind}        "))
-                elif self.record:
-                    out.append(f"{ind}    G._close()")
-                out.append(f"{ind}    return True")
-                out.append(f"{ind}G.pending = None")  # nobody can be asked to do the impossible
-                if self.record:
-                    self.event("('no legal action', who)", out, ind)  # a player's event, made a record when read
-                out.append(nxt)
-                out.append(f"{ind}G.work -= {SKIPPED_PLAY_WORK}")  # it listed every candidate
-                out.append(f"{ind}if G.work < 0:")
-                out.append(f"{ind}    F[1] = pc")
-                out.append(f"{ind}    G.out_of_work(None)")
-            case ir.Choose(var, domain, where, by, prompt, span, names):
-                self.before_decision(k, out, ind)
-                out.append(f"{ind}who = {self.who(by, names)}")
-                x = g.fresh("x")
-                if where is not None:
-                    wsc = {**self.scope(names), var: (x, None)}
-                    out.append(f"{ind}opts = [{x} for {x} in _seq({self.ex(domain, names)}) if {g.ex(where, wsc)}]")
-                else:
-                    out.append(f"{ind}opts = list(_seq({self.ex(domain, names)}))")
-                out.append(f"{ind}if not opts:")
-                out.append(f"{ind}    raise RuleFailure({f'nothing to choose for {var!r}'!r}, SPANS[{g.span_id(span)}])")
-                out.append(f"{ind}F[1] = {k}")
-                out.append(f"{ind}G.pending = {{'kind': 'choose', 'player': who, 'var': {var!r}, "
-                           f"'options': opts, 'prompt': {prompt!r}}}")
-                if self.record:
-                    out.append(f"{ind}G._close()")
-                out.append(f"{ind}return True")
-            case ir.JumpUnless(test, target, names):
-                out.append(f"{ind}if {self.ex(test, names)}:")
-                out.append(f"{ind}    pc = {k + 1}")
-                out.append(f"{ind}else:")
-                self.goto_pc(k, target, out, ind + "    ")
-            case ir.Jump(target):
-                self.goto_pc(k, target, out, ind)
-            case ir.ForInit(slot, domain, names):
-                out.append(f"{ind}items = _seq({self.ex(domain, names)})")
-                out.append(f"{ind}if len(items) > G.work_budget:  # its rounds are charged as they go")
-                out.append(f"{ind}    G.work = -len(items)")
-                out.append(f"{ind}    G.out_of_work(None)")
-                out.append(f"{ind}L[{slot!r}] = [list(items), 0]")
-                out.append(nxt)
-            case ir.ForNext(slot, var, end):
-                out.append(f"{ind}items, i = L[{slot!r}]")
-                out.append(f"{ind}if i < len(items):")
-                out.append(f"{ind}    L[{var!r}] = items[i]")
-                out.append(f"{ind}    L[{slot!r}] = [items, i + 1]")
-                out.append(f"{ind}    pc = {k + 1}")
-                out.append(f"{ind}else:")
-                self.goto_pc(k, end, out, ind + "    ")
-            case ir.RepeatInit(slot, times, names):
-                out.append(f"{ind}L[{slot!r}] = {self.ex(times, names)}")
-                out.append(nxt)
-            case ir.CountInit(slot, n):
-                out.append(f"{ind}L[{slot!r}] = {n}")
-                out.append(nxt)
-            case ir.CountNext(slot, end):
-                out.append(f"{ind}n = L[{slot!r}]")
-                out.append(f"{ind}if n > 0:")
-                out.append(f"{ind}    L[{slot!r}] = n - 1")
-                out.append(f"{ind}    pc = {k + 1}")
-                out.append(f"{ind}else:")
-                self.goto_pc(k, end, out, ind + "    ")
-            case ir.TurnBegin(who, slot, names):
-                if who is not None:  # the turn is given back at its end: keep whose it was
-                    out.append(f"{ind}L[{slot!r}] = G.current")
-                    out.append(f"{ind}G.current = {self.ex(who, names)}")
-                if self.record:
-                    self.event("('turn start', G.current)", out, ind)  # a player's event, made a record when read
-                self.hook("turn start", k, out, ind)
-                out.append(nxt)
-            case ir.TurnEnd(rotate, slot):
-                self.hook("turn end", k, out, ind)
-                if self.record:
-                    self.event("('turn end', G.current)", out, ind)  # a player's event, made a record when read
-                if rotate:  # the next seat, from a table the game made of its players
-                    out.append(f"{ind}nxt_p, new_round = G._next[G.current]")
-                    out.append(f"{ind}if new_round:")
-                    out.append(f"{ind}    G.round += 1")
-                    out.append(f"{ind}G.current = nxt_p")
-                else:
-                    out.append(f"{ind}G.current = L[{slot!r}]")
-                out.append(nxt)
-            case ir.PhaseBegin(name, slot):
-                out.append(f"{ind}L[{slot!r}] = G.phase")
-                out.append(f"{ind}G.phase = {name!r}")
-                if self.record:
-                    self.event(f"{{'event': 'phase start', 'phase': {name!r}}}", out, ind)
-                out.append(nxt)
-            case ir.PhaseEnd(name, slot):
-                if self.record:
-                    self.event(f"{{'event': 'phase end', 'phase': {name!r}}}", out, ind)
-                out.append(f"{ind}G.phase = L.get({slot!r})")
-                out.append(nxt)
-            case ir.Call(proc, args, params, names):
-                kind, ref = self.procedures[proc]
-                values = [self.ex(a, names) for a in args]
-                out.append(f"{ind}G.work -= {CALL_WORK}")  # a procedure call (codegen.charge_call)
-                out.append(f"{ind}if G.work < 0:")
-                out.append(f"{ind}    F[1] = {k}")
-                out.append(f"{ind}    G.out_of_work(None)")
-                if kind == "fn":
-                    if self.record:
-                        out.append(f"{ind}G._auto((None, None, None, {'procedure:' + proc!r}))")
-                    out.append(f"{ind}if {ref}(G{''.join(', ' + v for v in values)}):")
-                    out.append(f"{ind}    F[1] = {k + 1}")
-                    out.append(f"{ind}    return True")
-                    out.append(nxt)
-                else:
-                    local = "{" + ", ".join(f"{p!r}: {v}" for p, v in zip(params, values, strict=True)) + "}"
-                    out.append(f"{ind}F[1] = {k + 1}")
-                    out.append(f"{ind}G.frames.append([{ref}, 0, {local}, {'procedure:' + proc!r}])")
-                    out.append(f"{ind}return False")
-            case ir.Window(var, domain, body, names):
-                outer = "{" + ", ".join(f"{n!r}: L[{n!r}]" for n in names if n != var) + "}"
-                out.append(f"{ind}F[1] = {k + 1}")
-                out.append(f"{ind}if G.open_window(F, {body}, {var!r}, _seq({self.ex(domain, names)}), {outer}):")
-                out.append(f"{ind}    return True")
-                out.append(f"{ind}if G.result is not None:")
-                out.append(f"{ind}    return True")
-                out.append(nxt)
-            case ir.Goto(phase):
-                if self.record:
-                    self.event(f"{{'event': 'goto', 'phase': {phase!r}}}", out, ind)
-                out.append(f"{ind}del G.frames[1:]")
-                out.append(f"{ind}G.phase = None")
-                out.append(f"{ind}G.frames[0][1] = {self.phase_labels[phase]}")
-                out.append(f"{ind}return False")
-            case ir.Ret():
-                out.append(f"{ind}G.frames.pop()")
-                out.append(f"{ind}G.left(F)")
-                out.append(f"{ind}return False")
-            case _:  # pragma: no cover - the builder makes only the ops above
-                raise AssertionError(f"unknown op {op!r}")
+        emit = self._OPS.get(type(op))
+        if emit is None:  # pragma: no cover - the builder makes only the ops below
+            raise AssertionError(f"unknown op {op!r}")
+        emit(self, k, op, out, ind)
+
+    def _op_seg(self, k: int, op: ir.Seg, out: list[str], ind: str) -> None:
+        stmts, names = op.stmts, op.names
+        nxt = f"{ind}pc = {k + 1}"
+        g = self.g
+        if self.record:
+            out.append(f"{ind}G._auto(F)")
+        sc = self.scope(names)
+        before = set(sc)
+        body: list[str] = []
+        g.stmts(stmts, sc, body, ind)
+        out.extend(body)
+        for n in sc:  # new names bound at this level live on in the frame
+            if n not in before:
+                out.append(f"{ind}L[{n!r}] = {sc[n][0]}")
+        self.run_deferred(k, out, ind)
+        out.append(nxt)
+
+    def _op_play(self, k: int, op: ir.Play, out: list[str], ind: str) -> None:
+        actions, optional, by, names = op.actions, op.optional, op.by, op.names
+        nxt = f"{ind}pc = {k + 1}"
+        played = [a for a in actions if self.actions[a].plays_in_place]
+        path = self.round_trip(k) if played else None
+        # traced: the flow's step a round trip opened, closed in place at the decision
+        closes_own = self.record and path is not None and not self.triggers
+        if closes_own:
+            out.append(f"{ind}rt = None")
+        if played:  # apply() hands over a move offered here: play it, then go on
+            self.play_in_place(k, played, out, ind)
+            if path is None:
+                out.append(f"{ind}else:  # @S-")
+                ind += "    "
+                nxt = f"{ind}pc = {k + 1}"
+            else:  # round the loop back to this play in place, then list its moves below
+                after, head, before = path
+                self.step_known = "closed" if self.record else None  # the move's step was closed
+                for j in after:
+                    out.append(f"{ind}    # @S-")
+                    self.op(j, self.ops[j], out, ind + "    ")
+                out.append(f"{ind}    pc = {head}")
+                for j in before:
+                    out.append(f"{ind}    # @S-")
+                    self.op(j, self.ops[j], out, ind + "    ")
+                if closes_own and self.step_known == "open":  # kept for its events; no dict written
+                    out.append(f"{ind}    rt = st")
+                out.append(f"{ind}# @S-")
+                self.step_known = None  # the listing below is reached from elsewhere too
+        self.before_decision(k, out, ind)
+        out.append(f"{ind}who = {self.who(by, names)}")
+        out.append(f"{ind}G.pending = PLAYING.get(who) or {{'kind': 'play', 'player': who}}")
+        out.append(f"{ind}legal = []")
+        for a in actions:
+            self.enumerate(a, out, ind)
+        if optional:
+            out.append(f"{ind}legal.append(PASS)")
+        out.append(f"{ind}if legal:")
+        out.append(f"{ind}    F[1] = {k}")
+        out.append(f"{ind}    G._legal = legal")
+        if closes_own:
+            out.append(f"{ind}    if rt is None:")
+            out.append(f"{ind}        G._close()")
+            out.append(f"{ind}    else:")
+            out.extend(kept_close_code("rt", f"{ind}        "))
+        elif self.record:
+            out.append(f"{ind}    G._close()")
+        out.append(f"{ind}    return True")
+        out.append(f"{ind}G.pending = None")  # nobody can be asked to do the impossible
+        if self.record:
+            self.event("('no legal action', who)", out, ind)  # a player's event, made a record when read
+        out.append(nxt)
+        out.append(f"{ind}G.work -= {SKIPPED_PLAY_WORK}")  # it listed every candidate
+        out.append(f"{ind}if G.work < 0:")
+        out.append(f"{ind}    F[1] = pc")
+        out.append(f"{ind}    G.out_of_work(None)")
+
+    def _op_choose(self, k: int, op: ir.Choose, out: list[str], ind: str) -> None:
+        var, domain, where, by, prompt, span, names = op.var, op.domain, op.where, op.by, op.prompt, op.span, op.names
+        g = self.g
+        self.before_decision(k, out, ind)
+        out.append(f"{ind}who = {self.who(by, names)}")
+        x = g.fresh("x")
+        if where is not None:
+            wsc = {**self.scope(names), var: (x, None)}
+            out.append(f"{ind}opts = [{x} for {x} in _seq({self.ex(domain, names)}) if {g.ex(where, wsc)}]")
+        else:
+            out.append(f"{ind}opts = list(_seq({self.ex(domain, names)}))")
+        out.append(f"{ind}if not opts:")
+        out.append(f"{ind}    raise RuleFailure({f'nothing to choose for {var!r}'!r}, SPANS[{g.span_id(span)}])")
+        out.append(f"{ind}F[1] = {k}")
+        out.append(f"{ind}G.pending = {{'kind': 'choose', 'player': who, 'var': {var!r}, "
+                   f"'options': opts, 'prompt': {prompt!r}}}")
+        if self.record:
+            out.append(f"{ind}G._close()")
+        out.append(f"{ind}return True")
+
+    def _op_jump_unless(self, k: int, op: ir.JumpUnless, out: list[str], ind: str) -> None:
+        test, target, names = op.test, op.target, op.names
+        out.append(f"{ind}if {self.ex(test, names)}:")
+        out.append(f"{ind}    pc = {k + 1}")
+        out.append(f"{ind}else:")
+        self.goto_pc(k, target, out, ind + "    ")
+
+    def _op_jump(self, k: int, op: ir.Jump, out: list[str], ind: str) -> None:
+        target = op.target
+        self.goto_pc(k, target, out, ind)
+
+    def _op_for_init(self, k: int, op: ir.ForInit, out: list[str], ind: str) -> None:
+        slot, domain, names = op.slot, op.domain, op.names
+        nxt = f"{ind}pc = {k + 1}"
+        out.append(f"{ind}items = _seq({self.ex(domain, names)})")
+        out.append(f"{ind}if len(items) > G.work_budget:  # its rounds are charged as they go")
+        out.append(f"{ind}    G.work = -len(items)")
+        out.append(f"{ind}    G.out_of_work(None)")
+        out.append(f"{ind}L[{slot!r}] = [list(items), 0]")
+        out.append(nxt)
+
+    def _op_for_next(self, k: int, op: ir.ForNext, out: list[str], ind: str) -> None:
+        slot, var, end = op.slot, op.var, op.end
+        out.append(f"{ind}items, i = L[{slot!r}]")
+        out.append(f"{ind}if i < len(items):")
+        out.append(f"{ind}    L[{var!r}] = items[i]")
+        out.append(f"{ind}    L[{slot!r}] = [items, i + 1]")
+        out.append(f"{ind}    pc = {k + 1}")
+        out.append(f"{ind}else:")
+        self.goto_pc(k, end, out, ind + "    ")
+
+    def _op_repeat_init(self, k: int, op: ir.RepeatInit, out: list[str], ind: str) -> None:
+        slot, times, names = op.slot, op.times, op.names
+        nxt = f"{ind}pc = {k + 1}"
+        out.append(f"{ind}L[{slot!r}] = {self.ex(times, names)}")
+        out.append(nxt)
+
+    def _op_count_init(self, k: int, op: ir.CountInit, out: list[str], ind: str) -> None:
+        slot, n = op.slot, op.n
+        nxt = f"{ind}pc = {k + 1}"
+        out.append(f"{ind}L[{slot!r}] = {n}")
+        out.append(nxt)
+
+    def _op_count_next(self, k: int, op: ir.CountNext, out: list[str], ind: str) -> None:
+        slot, end = op.slot, op.end
+        out.append(f"{ind}n = L[{slot!r}]")
+        out.append(f"{ind}if n > 0:")
+        out.append(f"{ind}    L[{slot!r}] = n - 1")
+        out.append(f"{ind}    pc = {k + 1}")
+        out.append(f"{ind}else:")
+        self.goto_pc(k, end, out, ind + "    ")
+
+    def _op_turn_begin(self, k: int, op: ir.TurnBegin, out: list[str], ind: str) -> None:
+        who, slot, names = op.who, op.slot, op.names
+        nxt = f"{ind}pc = {k + 1}"
+        if who is not None:  # the turn is given back at its end: keep whose it was
+            out.append(f"{ind}L[{slot!r}] = G.current")
+            out.append(f"{ind}G.current = {self.ex(who, names)}")
+        if self.record:
+            self.event("('turn start', G.current)", out, ind)  # a player's event, made a record when read
+        self.hook("turn start", k, out, ind)
+        out.append(nxt)
+
+    def _op_turn_end(self, k: int, op: ir.TurnEnd, out: list[str], ind: str) -> None:
+        rotate, slot = op.rotate, op.slot
+        nxt = f"{ind}pc = {k + 1}"
+        self.hook("turn end", k, out, ind)
+        if self.record:
+            self.event("('turn end', G.current)", out, ind)  # a player's event, made a record when read
+        if rotate:  # the next seat, from a table the game made of its players
+            out.append(f"{ind}nxt_p, new_round = G._next[G.current]")
+            out.append(f"{ind}if new_round:")
+            out.append(f"{ind}    G.round += 1")
+            out.append(f"{ind}G.current = nxt_p")
+        else:
+            out.append(f"{ind}G.current = L[{slot!r}]")
+        out.append(nxt)
+
+    def _op_phase_begin(self, k: int, op: ir.PhaseBegin, out: list[str], ind: str) -> None:
+        name, slot = op.name, op.slot
+        nxt = f"{ind}pc = {k + 1}"
+        out.append(f"{ind}L[{slot!r}] = G.phase")
+        out.append(f"{ind}G.phase = {name!r}")
+        if self.record:
+            self.event(f"{{'event': 'phase start', 'phase': {name!r}}}", out, ind)
+        out.append(nxt)
+
+    def _op_phase_end(self, k: int, op: ir.PhaseEnd, out: list[str], ind: str) -> None:
+        name, slot = op.name, op.slot
+        nxt = f"{ind}pc = {k + 1}"
+        if self.record:
+            self.event(f"{{'event': 'phase end', 'phase': {name!r}}}", out, ind)
+        out.append(f"{ind}G.phase = L.get({slot!r})")
+        out.append(nxt)
+
+    def _op_call(self, k: int, op: ir.Call, out: list[str], ind: str) -> None:
+        proc, args, params, names = op.proc, op.args, op.params, op.names
+        nxt = f"{ind}pc = {k + 1}"
+        kind, ref = self.procedures[proc]
+        values = [self.ex(a, names) for a in args]
+        out.append(f"{ind}G.work -= {CALL_WORK}")  # a procedure call (codegen.charge_call)
+        out.append(f"{ind}if G.work < 0:")
+        out.append(f"{ind}    F[1] = {k}")
+        out.append(f"{ind}    G.out_of_work(None)")
+        if kind == "fn":
+            if self.record:
+                out.append(f"{ind}G._auto((None, None, None, {'procedure:' + proc!r}))")
+            out.append(f"{ind}if {ref}(G{''.join(', ' + v for v in values)}):")
+            out.append(f"{ind}    F[1] = {k + 1}")
+            out.append(f"{ind}    return True")
+            out.append(nxt)
+        else:
+            local = "{" + ", ".join(f"{p!r}: {v}" for p, v in zip(params, values, strict=True)) + "}"
+            out.append(f"{ind}F[1] = {k + 1}")
+            out.append(f"{ind}G.frames.append([{ref}, 0, {local}, {'procedure:' + proc!r}])")
+            out.append(f"{ind}return False")
+
+    def _op_window(self, k: int, op: ir.Window, out: list[str], ind: str) -> None:
+        var, domain, body, names = op.var, op.domain, op.body, op.names
+        nxt = f"{ind}pc = {k + 1}"
+        outer = "{" + ", ".join(f"{n!r}: L[{n!r}]" for n in names if n != var) + "}"
+        out.append(f"{ind}F[1] = {k + 1}")
+        out.append(f"{ind}if G.open_window(F, {body}, {var!r}, _seq({self.ex(domain, names)}), {outer}):")
+        out.append(f"{ind}    return True")
+        out.append(f"{ind}if G.result is not None:")
+        out.append(f"{ind}    return True")
+        out.append(nxt)
+
+    def _op_goto(self, k: int, op: ir.Goto, out: list[str], ind: str) -> None:
+        phase = op.phase
+        if self.record:
+            self.event(f"{{'event': 'goto', 'phase': {phase!r}}}", out, ind)
+        out.append(f"{ind}del G.frames[1:]")
+        out.append(f"{ind}G.phase = None")
+        out.append(f"{ind}G.frames[0][1] = {self.phase_labels[phase]}")
+        out.append(f"{ind}return False")
+
+    def _op_ret(self, k: int, op: ir.Ret, out: list[str], ind: str) -> None:
+        out.append(f"{ind}G.frames.pop()")
+        out.append(f"{ind}G.left(F)")
+        out.append(f"{ind}return False")
 
     def play_in_place(self, k: int, actions: list[str], out: list[str], ind: str) -> None:
         """The section of Play op `k` for a move `m` handed in by `apply`: the move's effect
@@ -414,3 +465,25 @@ class MachineBuilder:
             out.append(f"{ind}F[1] = {k + 1}")
             out.append(f"{ind}if G.run_hooks({event!r}):")
             out.append(f"{ind}    return True")
+
+
+MachineBuilder._OPS = {
+    ir.Seg: MachineBuilder._op_seg,
+    ir.Play: MachineBuilder._op_play,
+    ir.Choose: MachineBuilder._op_choose,
+    ir.JumpUnless: MachineBuilder._op_jump_unless,
+    ir.Jump: MachineBuilder._op_jump,
+    ir.ForInit: MachineBuilder._op_for_init,
+    ir.ForNext: MachineBuilder._op_for_next,
+    ir.RepeatInit: MachineBuilder._op_repeat_init,
+    ir.CountInit: MachineBuilder._op_count_init,
+    ir.CountNext: MachineBuilder._op_count_next,
+    ir.TurnBegin: MachineBuilder._op_turn_begin,
+    ir.TurnEnd: MachineBuilder._op_turn_end,
+    ir.PhaseBegin: MachineBuilder._op_phase_begin,
+    ir.PhaseEnd: MachineBuilder._op_phase_end,
+    ir.Call: MachineBuilder._op_call,
+    ir.Window: MachineBuilder._op_window,
+    ir.Goto: MachineBuilder._op_goto,
+    ir.Ret: MachineBuilder._op_ret,
+}

@@ -30,7 +30,18 @@ from .moves import Action, as_action, parse_action, same_move, same_value
 from .recording import TraceRecorder, bindings_of, cooked_checks, raw_checks
 from .rule_calls import RuleCalls
 from .runtime import MISSING
-from .saves import COPIED, State, game_from_json, game_to_json, put_state, start_state, state_of
+from .saves import (
+    COPIED,
+    State,
+    check_format,
+    game_to_json,
+    put_state,
+    read_header,
+    restore_state,
+    ruleset_of,
+    start_state,
+    state_of,
+)
 from .saves import copy_frames as _copy_frames
 from .values import jsonable, value_text
 
@@ -48,6 +59,15 @@ _new = object.__new__
 # Undo keeps a full snapshot of the fields before one move in UNDO_EVERY (and after a change
 # from outside the rules); the moves in between are played again from the nearest snapshot.
 UNDO_EVERY = 16
+
+
+class GameModes(NamedTuple):
+    """How a game runs: exactly `new_game`'s parameters of the same names, so
+    `ruleset.new_game(players=n, **game.modes._asdict())` makes the same kind of game."""
+
+    record: bool  # traced: `game.trace` holds the steps
+    chance: str  # "sampled" (drawn from the seed) or "explicit" (a chance node per event)
+    history: bool  # the moves and outcomes are kept: `game.history()`, `information_state()`
 
 
 class Explanation(NamedTuple):
@@ -199,6 +219,16 @@ class Game(RuleCalls, TraceRecorder):
         `bernoulli`) and what it is (`die 1 of 2d6`, `item 3 of 18`)."""
         node = self.chance_node
         return None if node is None else {"kind": node.kind, "what": node.what}
+
+    @property
+    def modes(self) -> GameModes:
+        """The modes this game was made with, named as `new_game`'s parameters."""
+        return GameModes(self.record, self.chance_mode, self.tracking)
+
+    @property
+    def chance(self) -> str:
+        """`"sampled"` or `"explicit"`: `new_game`'s `chance` (also `chance_mode`)."""
+        return self.chance_mode
 
     def history(self) -> list[tuple]:
         """The moves and chance outcomes so far, in order: `("move", player, text)` and
@@ -823,7 +853,15 @@ class Game(RuleCalls, TraceRecorder):
     @classmethod
     def from_json(cls, data: Any, ruleset: Any = None, record: bool = False) -> Game:
         """Rebuild a saved game; without `ruleset`, the rules file the save names is loaded."""
-        return game_from_json(data, ruleset, record)
+        check_format(data)
+        if ruleset is None:
+            ruleset = ruleset_of(data)
+        return load_game(data, ruleset.program(record), origin=ruleset)
+
+    def _load_nested(self, data: Any, path: str) -> Game:
+        """A game saved inside this one's save (the position an abandoned move rolls back to),
+        on the same program."""
+        return load_game(data, self.prog, self.ruleset, path)
 
     def view(self, player: str) -> dict:
         """The position as `player` may see it (interpreter/observe/visibility.py decides what that is)."""
@@ -864,6 +902,15 @@ class SecretsGame(Game):
         from ..observe.visibility import observer
 
         err.hide(observer(self.prog.model, "").message(err.full, self))
+
+
+def load_game(data: Any, prog: Program, origin: Any = None, path: str = "save") -> Game:
+    """A saved game rebuilt on `prog` alone: the save's header checked against the program,
+    the game built (not started), its state restored and checked (engine/saves.py).
+    `origin` is only remembered (the Ruleset the program came from, for its limits)."""
+    data, head = read_header(data, prog, path)
+    game = game_class(prog)(prog, head.players, head.seed, head.options, origin, head.chance, head.history)
+    return restore_state(game, data, head.version, path)
 
 
 def game_class(prog: Any) -> type[Game]:

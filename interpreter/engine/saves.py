@@ -32,7 +32,7 @@ from ..stdlib.rng import seed_state
 from .errors import Abandoned, EngineError, IllegalAction, SaveError
 from .explicit import ChanceNode, advance
 from .moves import parse_action
-from .values import decode, jsonable
+from .values import decode, decode_options, jsonable
 
 if TYPE_CHECKING:
     from ..compiler import ir
@@ -166,7 +166,7 @@ def _load_abandon(j: Any, g: Any, path: str) -> tuple | None:
         return None
     if not isinstance(j, dict) or not isinstance(j.get("rule"), str) or not isinstance(j.get("action"), str):
         raise _fail(path, "expected {point: save, rule: text, action: text}")
-    point = game_from_json(j.get("point"), g.ruleset, g.record, path=f"{path}.point")
+    point = g._load_nested(j.get("point"), f"{path}.point")
     return (point, j["rule"], j["action"])
 
 
@@ -308,9 +308,9 @@ def game_to_json(game: Any) -> dict:
 
 
 
-def game_from_json(data: Any, ruleset: Any = None, record: bool = False, path: str = "save") -> Any:
-    """Rebuild a game saved by `to_json`; every field is checked, with a located message.
-    Without `ruleset`, the rules are loaded from the file the save names."""
+def check_format(data: Any, path: str = "save") -> int:
+    """The version of a regelwerk save, or a located SaveError: checked before anything is
+    compiled or loaded for it."""
     if not isinstance(data, dict):
         raise _fail(path, "not a JSON object")
     if data.get("format") != SAVE_FORMAT:
@@ -320,37 +320,59 @@ def game_from_json(data: Any, ruleset: Any = None, record: bool = False, path: s
         raise _fail(f"{path}.version", f"{version!r} is not a save version (a whole number from 1)")
     if version > SAVE_VERSION:
         raise _fail(f"{path}.version", f"{version} is newer than this regelwerk understands ({SAVE_VERSION})")
-    if ruleset is None:
-        ruleset = _ruleset_of(data, path)
-    if data.get("ruleset_hash") != ruleset.hash:
+    return version
+
+
+@dataclass(frozen=True)
+class SaveHeader:
+    """What a save says about the game before its state: enough to build the game object."""
+
+    version: int
+    players: tuple[str, ...]
+    seed: int
+    options: dict
+    chance: str
+    history: bool
+
+
+def read_header(data: Any, prog: Any, path: str = "save") -> tuple[dict, SaveHeader]:
+    """The save (upgraded to the current layout) and its header, checked against the
+    program it is loaded on: the same rules (hash) and that program's player names."""
+    version = check_format(data, path)
+    if data.get("ruleset_hash") != prog.identity.hash:
         raise _fail(f"{path}.ruleset_hash", f"saved from a different ruleset ({data.get('ruleset')!r}, "
                     f"hash {str(data.get('ruleset_hash'))[:12]})")
     if version == 1:
-        data = upgrade_v1(data, ruleset.program(False), path)
+        data = upgrade_v1(data, prog, path)
     players = data.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise _fail(f"{path}.players", "expected a list of player names")
+    decl = prog.model.players
+    if not decl.min_count <= len(players) <= decl.max_count or list(decl.names[:len(players)]) != players:
+        raise _fail(f"{path}.players", "do not match the ruleset's player names")
     seed = data.get("seed")
     if type(seed) is not int:
         raise _fail(f"{path}.seed", f"expected a whole number, found {seed!r}")
     options = data.get("options") or {}
     if not isinstance(options, dict):
         raise _fail(f"{path}.options", "expected a map of option values")
+    try:
+        options = decode_options(prog.model, options)
+    except EngineError as err:
+        raise _fail(f"{path}.options", err.message) from None
     chance = data.get("chance", "sampled")
     if chance not in ("sampled", "explicit"):
         raise _fail(f"{path}.chance", f"expected 'sampled' or 'explicit', found {chance!r}")
     history = data.get("history", False)
     if type(history) is not bool:
         raise _fail(f"{path}.history", f"expected true or false, found {history!r}")
-    try:
-        g = ruleset.new_game(players=len(players), seed=seed, options=options, record=record, start=False,
-                             chance=chance, history=history)
-    except SaveError:
-        raise
-    except EngineError as err:
-        raise _fail(path, err.message) from None
-    if list(g.players) != players:
-        raise _fail(f"{path}.players", "do not match the ruleset's player names")
+    return data, SaveHeader(version, tuple(players), seed, options, chance, history)
+
+
+def restore_state(g: Any, data: dict, version: int, path: str = "save") -> Any:
+    """Fill a game built from a save's header (not started) with the saved state: every
+    field read and checked, the pending decision recomputed from the rules, the invariants
+    checked."""
     for f in DYNAMIC:
         if f.name not in data:
             if version >= f.since:
@@ -597,7 +619,7 @@ def _upgrade_frame(f: Any, prog: Any, path: str) -> Any:
     return [bid, pc, out, rule]
 
 
-def _ruleset_of(data: dict, path: str) -> Any:
+def ruleset_of(data: dict, path: str = "save") -> Any:
     """Load the ruleset a save names, with the loader the API registered (rules_loader.py)."""
     from ...dsl.diagnostics import RulesError
     from .rules_loader import load_rules

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...dsl.types import ANY, BOOL, INT, TEXT, Elem, ListOf, MapOf, Opt, Record, SetOf, Type
-from .errors import SaveError
+from .errors import EngineError, SaveError
 
 
 def jsonable(v: Any) -> Any:
@@ -194,3 +194,20 @@ def materialize(t: Type, default: Any, domains: dict[str, tuple]) -> Any:
             return list(default)  # a range, or a type's values (`deck: list Card = Card`)
         return default
     return t.default()
+
+
+def decode_options(model: Any, given: dict | None) -> dict[str, Any]:
+    """`given` option values checked against the model's declared options and decoded by
+    type: the same for a new game and for a save, so both refuse the same values."""
+    given = dict(given or {})
+    unknown = sorted(set(given) - set(model.options))
+    if unknown:
+        raise EngineError(f"unknown option '{unknown[0]}'; known: {', '.join(model.options) or 'none'}")
+    out = {}
+    for name, value in given.items():
+        t = model.option_types[name]
+        try:
+            out[name] = decode(t, jsonable(value), f"option '{name}'", model.domains(), model.record_fields)
+        except SaveError as err:
+            raise EngineError(f"{err.message} (the option is {t})") from None
+    return out

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from ...dsl import ast as A
 from ...dsl.ast import iter_nodes
@@ -25,6 +26,10 @@ class ScenarioResult:
 
 
 class _Run:
+    """One scenario being run: the game it sets up and plays, line by line."""
+
+    _STEPS: ClassVar[dict[str, Callable[[_Run, A.ScenarioStep], str | None]]]  # kind -> method (below)
+
     def __init__(self, ruleset: Any, sc: A.ScenarioDecl):
         self.ruleset = ruleset
         self.sc = sc
@@ -71,99 +76,143 @@ class _Run:
         return Action(call.name, tuple(self.value(a) for a in call.args))
 
     def step(self, st: A.ScenarioStep) -> str | None:
+        """Run one line of a scenario: None when it holds, else what went wrong. One method
+        per kind of line (`_STEPS`)."""
         k = st.kind
         if k in ("players", "seed", "option", "start_phase") and self.game is not None:
             return (f"'{k.replace('_', ' ')}' must come before the lines that set up or play the game "
                     "(it would be ignored here)")
-        if k == "players":
-            self.players = st.value
-        elif k == "seed":
-            self.seed = st.value
-        elif k == "option":
-            name, e = st.value
-            g = self.ruleset.new_game(start=False)
-            self.options[name] = g.prog.expr(e)(g)
-        elif k == "script":
-            name, e = st.value
-            g = self.created()
-            g.script(name, g.prog.expr(e)(g), next_draw=True)  # a line after the start means a later draw
-        elif k == "before_start":
-            g = self.created().prepare()
-            _compiled().compile_stmts(g.prog, st.body)(g)
-        elif k == "start_phase":
-            self.phase = st.value
-        elif k == "given":
-            g = self.ensure()
-            before = conserve.snapshot(g)
-            _compiled().compile_stmts(g.prog, st.body)(g)
-            problem = conserve.keep(g, before, st)  # a card set into a hand leaves the deck
-            g.invalidate()
-            if problem:
-                return problem
-            broken = g.broken_invariants()
-            if broken:
-                return "the position breaks the rules: " + "; ".join(broken + conserve.details(g))
-        elif k == "do":
-            g = self.ensure()
-            a = self.action(st.call)
-            try:  # `by P`: for that player (a simultaneous decision), else for who decides
-                g.apply(a, player=self.value(st.by) if st.by is not None else None)
-            except IllegalAction as err:
-                return f"'{a}' was refused: {err.message}"
-        elif k == "expect":
-            g = self.ensure()
-            value, subs = _compiled().compile_explained(g.prog, st.value)(g)
-            if value is not True:
-                shown = [(t, v) for t, v in subs if t != expr_text(st.value)]
-                seen = {t for t, _ in shown}  # a map already shown through `cell[a1]` is not repeated
-                shown += [(n, v) for n, v in self.names(st.value)
-                          if n not in seen and not any(t.startswith((n + "[", n + ".")) for t in seen)]
-                detail = ", ".join(f"{t} = {_short(value_text(v))}" for t, v in shown)
-                msg = st.message or f"expected {expr_text(st.value)}"
-                return msg + (f"  (where {detail})" if detail else "")
-        elif k in ("legal", "illegal"):
-            g = self.ensure()
-            a = self.action(st.call)
-            ex = g.explain(a, player=self.value(st.by) if st.by is not None else None)
-            if k == "legal" and not ex.legal:
-                why = f"expected '{a}' to be legal, but: {ex.reason}" + (f" (line {ex.at})" if ex.at else "")
-                return f"{st.message}  ({why})" if st.message else why
-            if k == "illegal":
-                why = None
-                if ex.legal:
-                    why = f"expected '{a}' to be illegal, but it is legal"
-                elif st.message is not None and st.message not in (ex.reason, ex.own_reason):
-                    why = f"'{a}' is illegal, but because: {ex.reason!r}, not {st.message!r}"
-                if why:
-                    return f"{st.value}  ({why})" if st.value else why
-        elif k == "winner":
-            g = self.ensure()
-            want = self.value(st.value)
-            want = list(want) if isinstance(want, (list, tuple, frozenset)) else [want]
-            if not g.is_over:
-                return f"expected {', '.join(map(str, want))} to win, but the game is not over"
-            if sorted(g.winners) != sorted(want):
-                got = ", ".join(g.winners) or "nobody (a draw)"
-                return f"expected winner {', '.join(map(str, want))}, got {got}"
-        elif k == "draw":
-            g = self.ensure()
-            if not g.is_over or g.winners:
-                return "expected a draw, got " + ("winner " + ", ".join(g.winners) if g.is_over else "a game not over")
-        elif k == "decider":
-            g = self.ensure()
-            want = self.value(st.value)
-            waiting = g.pending["players"] if g.pending is not None and g.pending["kind"] == "simultaneous" \
-                else [g.decision_player()]
-            if want not in waiting:
-                why = f"expected a decision by {want}, but it is {g.decision_player() or 'nobody'}'s"
-                return f"{st.message}  ({why})" if st.message else why
-        elif k == "over":
-            if not self.ensure().is_over:
-                return "expected the game to be over"
-        elif k == "not_over":
-            if self.ensure().is_over:
-                return "expected the game not to be over"
+        return self._STEPS[k](self, st)
+
+    def _line_players(self, st: A.ScenarioStep) -> str | None:
+        self.players = st.value
         return None
+
+    def _line_seed(self, st: A.ScenarioStep) -> str | None:
+        self.seed = st.value
+        return None
+
+    def _line_option(self, st: A.ScenarioStep) -> str | None:
+        name, e = st.value
+        g = self.ruleset.new_game(start=False)
+        self.options[name] = g.prog.expr(e)(g)
+        return None
+
+    def _line_script(self, st: A.ScenarioStep) -> str | None:
+        name, e = st.value
+        g = self.created()
+        g.script(name, g.prog.expr(e)(g), next_draw=True)  # a line after the start means a later draw
+        return None
+
+    def _line_before_start(self, st: A.ScenarioStep) -> str | None:
+        g = self.created().prepare()
+        _compiled().compile_stmts(g.prog, st.body)(g)
+        return None
+
+    def _line_start_phase(self, st: A.ScenarioStep) -> str | None:
+        self.phase = st.value
+        return None
+
+    def _line_given(self, st: A.ScenarioStep) -> str | None:
+        g = self.ensure()
+        before = conserve.snapshot(g)
+        _compiled().compile_stmts(g.prog, st.body)(g)
+        problem = conserve.keep(g, before, st)  # a card set into a hand leaves the deck
+        g.invalidate()
+        if problem:
+            return problem
+        broken = g.broken_invariants()
+        if broken:
+            return "the position breaks the rules: " + "; ".join(broken + conserve.details(g))
+
+    def _line_do(self, st: A.ScenarioStep) -> str | None:
+        g = self.ensure()
+        a = self.action(st.call)
+        try:  # `by P`: for that player (a simultaneous decision), else for who decides
+            g.apply(a, player=self.value(st.by) if st.by is not None else None)
+        except IllegalAction as err:
+            return f"'{a}' was refused: {err.message}"
+
+    def _line_expect(self, st: A.ScenarioStep) -> str | None:
+        g = self.ensure()
+        value, subs = _compiled().compile_explained(g.prog, st.value)(g)
+        if value is not True:
+            shown = [(t, v) for t, v in subs if t != expr_text(st.value)]
+            seen = {t for t, _ in shown}  # a map already shown through `cell[a1]` is not repeated
+            shown += [(n, v) for n, v in self.names(st.value)
+                      if n not in seen and not any(t.startswith((n + "[", n + ".")) for t in seen)]
+            detail = ", ".join(f"{t} = {_short(value_text(v))}" for t, v in shown)
+            msg = st.message or f"expected {expr_text(st.value)}"
+            return msg + (f"  (where {detail})" if detail else "")
+
+    def _line_legal_or_illegal(self, st: A.ScenarioStep) -> str | None:
+        k = st.kind
+        g = self.ensure()
+        a = self.action(st.call)
+        ex = g.explain(a, player=self.value(st.by) if st.by is not None else None)
+        if k == "legal" and not ex.legal:
+            why = f"expected '{a}' to be legal, but: {ex.reason}" + (f" (line {ex.at})" if ex.at else "")
+            return f"{st.message}  ({why})" if st.message else why
+        if k == "illegal":
+            why = None
+            if ex.legal:
+                why = f"expected '{a}' to be illegal, but it is legal"
+            elif st.message is not None and st.message not in (ex.reason, ex.own_reason):
+                why = f"'{a}' is illegal, but because: {ex.reason!r}, not {st.message!r}"
+            if why:
+                return f"{st.value}  ({why})" if st.value else why
+
+    def _line_winner(self, st: A.ScenarioStep) -> str | None:
+        g = self.ensure()
+        want = self.value(st.value)
+        want = list(want) if isinstance(want, (list, tuple, frozenset)) else [want]
+        if not g.is_over:
+            return f"expected {', '.join(map(str, want))} to win, but the game is not over"
+        if sorted(g.winners) != sorted(want):
+            got = ", ".join(g.winners) or "nobody (a draw)"
+            return f"expected winner {', '.join(map(str, want))}, got {got}"
+
+    def _line_draw(self, st: A.ScenarioStep) -> str | None:
+        g = self.ensure()
+        if not g.is_over or g.winners:
+            return "expected a draw, got " + ("winner " + ", ".join(g.winners) if g.is_over else "a game not over")
+
+    def _line_decider(self, st: A.ScenarioStep) -> str | None:
+        g = self.ensure()
+        want = self.value(st.value)
+        waiting = g.pending["players"] if g.pending is not None and g.pending["kind"] == "simultaneous" \
+            else [g.decision_player()]
+        if want not in waiting:
+            why = f"expected a decision by {want}, but it is {g.decision_player() or 'nobody'}'s"
+            return f"{st.message}  ({why})" if st.message else why
+
+    def _line_over(self, st: A.ScenarioStep) -> str | None:
+        if not self.ensure().is_over:
+            return "expected the game to be over"
+
+    def _line_not_over(self, st: A.ScenarioStep) -> str | None:
+        if self.ensure().is_over:
+            return "expected the game not to be over"
+
+
+_Run._STEPS = {
+    "players": _Run._line_players,
+    "seed": _Run._line_seed,
+    "option": _Run._line_option,
+    "script": _Run._line_script,
+    "before_start": _Run._line_before_start,
+    "start_phase": _Run._line_start_phase,
+    "given": _Run._line_given,
+    "do": _Run._line_do,
+    "expect": _Run._line_expect,
+    "legal": _Run._line_legal_or_illegal,
+    "illegal": _Run._line_legal_or_illegal,
+    "winner": _Run._line_winner,
+    "draw": _Run._line_draw,
+    "decider": _Run._line_decider,
+    "over": _Run._line_over,
+    "not_over": _Run._line_not_over,
+}
 
 
 _GAME_VALUES = frozenset({"current", "round", "current_phase", "player_count"})
