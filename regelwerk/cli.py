@@ -548,31 +548,66 @@ def cmd_perft(args: argparse.Namespace) -> int:
     """Count move sequences per depth; with --chance, chance outcomes are plies too (explicit
     chance: every die face and every next card a branch, not one seeded deal)."""
     from .interpreter.tools.agents import count_games, perft
-    from .interpreter.tools.analysis import count_terminal, perft_tree
+    from .interpreter.tools.analysis import (
+        CountInterrupted,
+        count_terminal,
+        count_with_progress,
+        decision_branches,
+        perft_tree,
+        ply_branches,
+    )
+    from .tree_progress import tree_progress_for
 
     r = _load(args.file, args.root)
     game = r.new_game(players=args.players, seed=args.seed, options=_options(args.option, r),
                       chance="explicit" if args.chance else "sampled")
     count = perft_tree if args.chance else perft
-    for d in range(1, args.depth + 1):
-        t = time.perf_counter()
-        n = count(game, d)
-        extra = f"  ({time.perf_counter() - t:.2f}s)" if args.timing else ""
-        print(f"{d} {n}{extra}")
+    branches = ply_branches if args.chance else decision_branches
+    steps = [(str(d), count, d) for d in range(1, args.depth + 1)]
     if args.games:
-        print(f"games {(count_terminal if args.chance else count_games)(game, args.depth)}")
+        steps.append(("games", count_terminal if args.chance else count_games, args.depth))
+    for label, fn, d in steps:
+        t = time.perf_counter()
+        progress = tree_progress_for(sys.stderr, args.quiet, f"perft depth {d}" if label != "games" else "games",
+                                     "sequences")
+        try:
+            n = count_with_progress(game, d, fn, branches, progress)
+        except CountInterrupted as stop:
+            progress.close()
+            about = f", about {round(stop.counted / stop.done):,} in all" if stop.done > 0 else ""
+            _err(f"interrupted at {'depth ' + label if label != 'games' else 'the count of games'} after "
+                 f"{100 * stop.done:.1f}% of the tree: {stop.counted:,} counted so far{about}")
+            return 130
+        progress.close()
+        extra = f"  ({time.perf_counter() - t:.2f}s)" if args.timing else ""
+        print(f"{label} {n}{extra}")
     return 0
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
     """Exact win chances and expected scores under uniform random play, chance weighed exactly."""
-    from .interpreter.tools.analysis import expected_outcome, outcome_json, outcome_text
+    from .interpreter.tools.analysis import (
+        Interrupted,
+        expected_outcome,
+        outcome_json,
+        outcome_text,
+        partial_text,
+    )
+    from .tree_progress import tree_progress_for
 
     r = _load(args.file, args.root)
     game = r.new_game(players=args.players, options=_options(args.option, r), chance="explicit")
     if args.max_positions < 1:
         raise CliError(f"--max-positions {args.max_positions}: at least one", 2)
-    out = expected_outcome(game, args.max_positions, args.time_limit)
+    progress = tree_progress_for(sys.stderr, args.quiet, "analyze")
+    try:
+        out = expected_outcome(game, args.max_positions, args.time_limit, progress)
+    except Interrupted as stop:
+        progress.close()  # before the table: the bar's last line is not left under it
+        print(partial_text(r.title, stop.partial))
+        return 130
+    finally:
+        progress.close()
     if args.json:
         print(json.dumps(outcome_json(r.title, out), indent=2))
     else:
@@ -733,6 +768,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--timing", action="store_true")
     p.add_argument("--chance", action="store_true",
                    help="explicit chance: count each chance outcome as a ply (every deal, every roll)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress display")
     p.set_defaults(fn=cmd_perft)
 
     p = sub.add_parser("analyze", help="exact win chances and expected scores under uniform random "
@@ -745,6 +781,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="give up beyond N distinct positions (default 2,000,000)")
     p.add_argument("--time-limit", type=float, default=None, metavar="SECONDS", help="give up after this long")
     p.add_argument("--json", action="store_true", help="the fractions as JSON")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress display")
     p.set_defaults(fn=cmd_analyze)
 
     p = sub.add_parser("lsp", help="the language server for editors, over stdin/stdout")

@@ -162,9 +162,10 @@ def advance(game: Any, move: Action | None, phase: str | None, pending: dict | N
         raise EngineError("the replayed move needed fewer chance outcomes than were chosen")
     trial._feed = deque()
     game.__dict__ = trial.__dict__
-    from ..observe.infostate import observe
+    if game._observing:
+        from ..observe.infostate import observe
 
-    observe(game, move, pending)
+        observe(game, move, pending)
 
 
 def _index(game: Any, move: Action, player: str) -> int:

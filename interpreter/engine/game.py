@@ -103,6 +103,9 @@ class Game(RuleCalls, TraceRecorder):
         self.chance_mode = chance
         self.explicit = chance == "explicit"  # chance events are nodes (interpreter/engine/explicit.py)
         self.tracking = history or self.explicit  # moves go the long way, keeping the history
+        # what each player observed is noted after every move (information states); exact
+        # analysis, which never asks, turns it off on its own copy (tools/analysis.py)
+        self._observing = True
         self._plain = set() if prog.record or self.tracking else prog.in_place  # moves apply() plays directly
         self._blocks = prog.block_fns  # the compiled blocks, one attribute away on the hot path
         # who plays after whom, and whether that starts a new round (a turn that rotates)

@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 from ..engine.errors import EngineError
 from ..engine.values import jsonable
+from .liveness import history_only_vars
 
 MAX_POSITIONS = 2_000_000
 MAX_DEPTH = 500  # moves and outcomes on one path; deeper games are simulated
@@ -58,16 +60,18 @@ def count_terminal(game: Any, depth: int) -> int:
     return total
 
 
-def position_key(game: Any) -> str:
+def position_key(game: Any, history_only: frozenset[str] = frozenset()) -> str:
     """What makes two positions the same for the rest of the game: the state, whose turn, the
-    running blocks and decision, and a chance event half-way; not the history."""
+    running blocks and decision, and a chance event half-way; not the history, nor the
+    variables that only record it (`history_only`, liveness.history_only_vars)."""
     node = game.chance_node
-    parts = [jsonable(game.vars), game.current, game.phase, game.round,
+    state = game.vars if not history_only else {k: v for k, v in game.vars.items() if k not in history_only}
+    parts = [jsonable(state), game.current, game.phase, game.round,
              [[f[0], f[1], jsonable(f[2]), f[3]] for f in game.frames], jsonable(game.pending),
              jsonable(game.result), list(game.trig_last), jsonable(game.scripted), game.abandoned,
              None if node is None else node.to_json()]
     if game.abandon is not None:  # a move that can still be taken back: where it goes back to
-        parts.append(position_key(game.abandon[0]))
+        parts.append(position_key(game.abandon[0], history_only))
     return json.dumps(parts, sort_keys=True, separators=(",", ":"), default=str)
 
 
@@ -93,83 +97,182 @@ class Outcome:
         return {p: self.win[p] - self.shared.get(p, Fraction(0)) for p in self.players}
 
 
+@dataclass
+class Progress:
+    """How far a long count or analysis is: what a progress display shows. `done` is the share
+    of the tree worked out, by probability (each branch weighed as uniform random play and
+    chance would reach it), so `positions / done` estimates the whole."""
+
+    positions: int
+    done: float
+    seconds: float
+
+    @property
+    def estimate_left(self) -> int | None:
+        """About how many more positions, from the share done so far (None before any is)."""
+        if self.done <= 0:
+            return None
+        return max(0, round(self.positions / self.done) - self.positions)
+
+
+@dataclass
+class Partial:
+    """What an interrupted analysis knows: each player's chance to win lies between `win` and
+    `win + (1 - done)`; the draw between `draw` and `draw + (1 - done)`."""
+
+    players: tuple[str, ...]
+    done: float
+    win: dict[str, float]
+    draw: float
+    positions: int
+    seconds: float
+
+
+class Interrupted(EngineError):
+    """An analysis stopped before it finished (Ctrl-C): `partial` holds what it had."""
+
+    def __init__(self, partial: Partial):
+        super().__init__(f"interrupted after {partial.positions:,} positions, "
+                         f"{100 * partial.done:.1f}% of the tree worked out")
+        self.partial = partial
+
+
 class _Solver:
-    def __init__(self, max_positions: int, time_limit: float | None):
+    def __init__(self, max_positions: int, time_limit: float | None, history_only: frozenset[str] = frozenset(),
+                 on_progress: Callable[[Progress], None] | None = None, every: float = 1.0):
         self.memo: dict[str, tuple] = {}
         self.max_positions = max_positions
         self.deadline = None if time_limit is None else time.monotonic() + time_limit
         self.terminal = 0
         self.open: set[str] = set()  # positions on the path being worked out
+        self.history_only = history_only
+        self.on_progress, self.every = on_progress, every
+        self.started = time.monotonic()
+        self.next_report = self.started + every
+        # the share of the tree finished, and what it adds to each chance (floats: for progress
+        # and for an interrupted run's bounds; the answer itself is exact)
+        self.done = 0.0
+        self.win_so_far: list[float] = []
+        self.draw_so_far = 0.0
 
-    def value(self, game: Any) -> tuple:
-        """(win chances, draw chance, expected scores or None, shared-win chances, chance of a
-        shared win), the per-player ones as tuples."""
-        key = position_key(game)
-        hit = self.memo.get(key)
-        if hit is not None:
-            return hit
+    def progress(self) -> Progress:
+        return Progress(len(self.memo), self.done, time.monotonic() - self.started)
+
+    def _finished(self, mass: float, out: tuple) -> None:
+        """A part of the tree known (a finished game or a position worked out before)."""
+        self.done += mass
+        win = self.win_so_far or [0.0] * len(out[0])
+        self.win_so_far = [w + mass * float(x) for w, x in zip(win, out[0], strict=True)]
+        self.draw_so_far += mass * float(out[1])
+
+    def _limits(self, key: str) -> None:
         if key in self.open:
             raise EngineError("the game can come back to a position it has been in (a cycle): exact "
                               "analysis works on games that always move forward; simulate instead")
         if len(self.open) >= MAX_DEPTH:
             raise EngineError(f"more than {MAX_DEPTH} moves and chance outcomes deep: too deep to work "
                               "out exactly (simulate instead)")
+        done = f" ({100 * self.done:.1f}% of the tree worked out)"
         if len(self.memo) >= self.max_positions:
-            raise EngineError(f"more than {self.max_positions:,} positions: too large to work out "
+            raise EngineError(f"more than {self.max_positions:,} positions{done}: too large to work out "
                               "exactly (raise --max-positions, or simulate instead)")
-        if self.deadline is not None and time.monotonic() > self.deadline:
-            raise EngineError("out of time: too large to work out exactly (simulate instead)")
+        now = time.monotonic()
+        if self.deadline is not None and now > self.deadline:
+            raise EngineError(f"out of time{done}: too large to work out exactly (simulate instead)")
+        if self.on_progress is not None and now >= self.next_report:
+            self.next_report = now + self.every
+            self.on_progress(self.progress())
+
+    def value(self, game: Any, mass: float = 1.0) -> tuple:
+        """(win chances, draw chance, expected scores or None, shared-win chances, chance of a
+        shared win), the per-player ones as tuples. `mass`: the chance of reaching `game`."""
+        key = position_key(game, self.history_only)
+        hit = self.memo.get(key)
+        if hit is not None:
+            self._finished(mass, hit)
+            return hit
+        self._limits(key)
         if game.is_over:
             self.terminal += 1
-            winners = set(game.winners)
-            scores = game.scores
-            tie = len(winners) > 1
-            out = (tuple(Fraction(int(p in winners)) for p in game.players), Fraction(int(not winners)),
-                   None if not scores else tuple(Fraction(scores.get(p, 0)) for p in game.players),
-                   tuple(Fraction(int(tie and p in winners)) for p in game.players), Fraction(int(tie)))
-        else:
-            branches = children(game)
-            if not branches:
-                raise EngineError("a position with no move and no outcome that is not the end")
-            n = len(branches)
-            win = [Fraction(0)] * len(game.players)
-            shared = [Fraction(0)] * len(game.players)
-            draw = tie = Fraction(0)
-            score: list[Fraction] | None = [Fraction(0)] * len(game.players)
-            self.open.add(key)
-            for x, p in branches:
-                weight = p if p is not None else Fraction(1, n)
-                child = game.clone()
-                child.apply(x)
-                cw, cd, cs, csh, ct = self.value(child)
-                win = [a + weight * b for a, b in zip(win, cw, strict=True)]
-                shared = [a + weight * b for a, b in zip(shared, csh, strict=True)]
-                draw += weight * cd
-                tie += weight * ct
-                if cs is None or score is None:
-                    score = None
-                else:
-                    score = [a + weight * b for a, b in zip(score, cs, strict=True)]
-            self.open.discard(key)
-            out = (tuple(win), draw, None if score is None else tuple(score), tuple(shared), tie)
+            out = _final(game)
+            self._finished(mass, out)
+            self.memo[key] = out
+            return out
+        # the children, each weighed by its chance (in this frame: a deep game needs every one)
+        branches = children(game)
+        if not branches:
+            raise EngineError("a position with no move and no outcome that is not the end")
+        n = len(branches)
+        win = [Fraction(0)] * len(game.players)
+        shared = [Fraction(0)] * len(game.players)
+        draw = tie = Fraction(0)
+        score: list[Fraction] | None = [Fraction(0)] * len(game.players)
+        self.open.add(key)
+        for x, p in branches:
+            weight = p if p is not None else Fraction(1, n)
+            child = game.clone()
+            child.apply(x)
+            cw, cd, cs, csh, ct = self.value(child, mass * float(weight))
+            win = [a + weight * b for a, b in zip(win, cw, strict=True)]
+            shared = [a + weight * b for a, b in zip(shared, csh, strict=True)]
+            draw += weight * cd
+            tie += weight * ct
+            if cs is None or score is None:
+                score = None
+            else:
+                score = [a + weight * b for a, b in zip(score, cs, strict=True)]
+        self.open.discard(key)
+        out = (tuple(win), draw, None if score is None else tuple(score), tuple(shared), tie)
         self.memo[key] = out
         return out
 
 
-def expected_outcome(game: Any, max_positions: int = MAX_POSITIONS,
-                     time_limit: float | None = None) -> Outcome:
+def _final(game: Any) -> tuple:
+    """The value of a finished game: who won (alone or shared), a draw, the scores."""
+    winners = set(game.winners)
+    scores = game.scores
+    tie = len(winners) > 1
+    return (tuple(Fraction(int(p in winners)) for p in game.players), Fraction(int(not winners)),
+            None if not scores else tuple(Fraction(scores.get(p, 0)) for p in game.players),
+            tuple(Fraction(int(tie and p in winners)) for p in game.players), Fraction(int(tie)))
+
+
+def expected_outcome(game: Any, max_positions: int = MAX_POSITIONS, time_limit: float | None = None,
+                     on_progress: Callable[[Progress], None] | None = None, every: float = 1.0) -> Outcome:
     """Each player's exact chance to win and expected final score under uniform random play,
-    from `game` on (a game with explicit chance: every chance event is weighed exactly)."""
+    from `game` on (a game with explicit chance: every chance event is weighed exactly).
+    Positions are recognised by their state, leaving out variables that only record the past
+    (liveness.py). `on_progress` is called about every `every` seconds; Ctrl-C raises
+    `Interrupted` with the bounds known so far."""
     if not game.explicit:
         raise EngineError("exact analysis needs a game with explicit chance: new_game(chance=\"explicit\")")
     started = time.perf_counter()
-    solver = _Solver(max_positions, time_limit)
-    win, draw, score, shared, tie = solver.value(game)
+    solver = _Solver(max_positions, time_limit, history_only_vars(game.prog.model), on_progress, every)
     players = tuple(game.players)
+    game = game.clone()
+    game._observing = False  # no information states are asked for: not worth noting them
+    try:
+        win, draw, score, shared, tie = solver.value(game)
+    except KeyboardInterrupt:
+        raise Interrupted(Partial(players, solver.done, dict(zip(players, solver.win_so_far or [0.0] * len(players),
+                                                                  strict=True)),
+                                  solver.draw_so_far, len(solver.memo), time.perf_counter() - started)) from None
     return Outcome(players, dict(zip(players, win, strict=True)), draw,
                    None if score is None else dict(zip(players, score, strict=True)),
                    len(solver.memo), time.perf_counter() - started, solver.terminal,
                    dict(zip(players, shared, strict=True)), tie)
+
+
+def partial_text(title: str, part: Partial) -> str:
+    """What `regelwerk analyze` prints when interrupted: the bounds known so far."""
+    left = 1 - part.done
+    width = max(6, *(len(p) for p in part.players))
+    rows = [f"{title}: interrupted after {part.positions:,} positions in {part.seconds:.1f} s, "
+            f"{100 * part.done:.1f}% of the tree worked out (by the chance of reaching each part)", "",
+            f"{'player':<{width}}  {'wins at least':>14}  {'at most':>8}"]
+    rows += [f"{p:<{width}}  {part.win[p]:>14.4f}  {min(1.0, part.win[p] + left):>8.4f}" for p in part.players]
+    rows.append(f"{'draw':<{width}}  {part.draw:>14.4f}  {min(1.0, part.draw + left):>8.4f}")
+    return "\n".join(rows)
 
 
 def outcome_text(title: str, out: Outcome) -> str:
@@ -212,3 +315,56 @@ def outcome_json(title: str, out: Outcome) -> dict:
 def _frac(x: Fraction) -> str:
     text = str(x)
     return f"{text} ({float(x):.4f})" if x.denominator != 1 else text
+
+
+class CountInterrupted(EngineError):
+    """A count stopped before it finished (Ctrl-C): what it had counted, and how much of the
+    tree that was (`done`, each branch of the first plies weighed alike)."""
+
+    def __init__(self, counted: int, done: float):
+        super().__init__(f"interrupted after {100 * done:.1f}% of the tree: {counted:,} counted so far")
+        self.counted, self.done = counted, done
+
+
+def count_with_progress(game: Any, depth: int, count: Callable[[Any, int], int],
+                        branches: Callable[[Any], list], on_progress: Callable[[Progress], None],
+                        every: float = 1.0, levels: int = 3) -> int:
+    """`count(game, depth)` (perft, perft_tree, count_games, count_terminal: each the sum of its
+    children's counts one ply less, below a position that is not over) worked out subtree by
+    subtree for the first `levels` plies, so `on_progress` hears how far it is; the subtrees
+    themselves run at full speed. Ctrl-C raises CountInterrupted with the count so far."""
+    started = time.monotonic()
+    state = {"counted": 0, "done": 0.0, "next": started + every}
+
+    def split(g: Any, d: int, left: int, mass: float) -> int:
+        kids = [] if left == 0 or d <= 1 or g.is_over else branches(g)
+        if not kids:
+            n = count(g, d)
+            state["counted"] += n
+            state["done"] += mass
+            now = time.monotonic()
+            if now >= state["next"]:
+                state["next"] = now + every
+                on_progress(Progress(state["counted"], state["done"], now - started))
+            return n
+        total = 0
+        for x in kids:
+            child = g.clone()
+            child.apply(x)
+            total += split(child, d - 1, left - 1, mass / len(kids))
+        return total
+
+    try:
+        return split(game, depth, levels, 1.0)
+    except KeyboardInterrupt:
+        raise CountInterrupted(state["counted"], state["done"]) from None
+
+
+def decision_branches(game: Any) -> list:
+    """The moves at a decision (perft and count_games branch on these)."""
+    return game.legal_actions()
+
+
+def ply_branches(game: Any) -> list:
+    """The moves or chance outcomes at a position (perft_tree and count_terminal)."""
+    return [x for x, _p in children(game)]
