@@ -1,7 +1,9 @@
-"""Root's Underground Duchy (rulesets/root): scenarios, seeded random games, legal-actions property."""
+"""Root's Underground Duchy against the Marquise de Cat (rulesets/root): scenarios, seeded random
+games, bad saves, legal-actions property."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -57,7 +59,8 @@ def test_spec_ids_are_all_cited_or_out_of_scope():
 
 def _started(root):
     g = root.new_game(players=2, seed=0)
-    g.apply(Action("stub_setup", ("c1",)))
+    g.apply(Action("place_keep", ("c1",)))
+    g.apply(Action("place_starting_buildings", ("c1", "c5", "c9")))
     g.apply(Action("emerge", ("c3",)))
     return g
 
@@ -65,7 +68,10 @@ def _started(root):
 @pytest.mark.parametrize(
     "edit,message",
     [
-        (lambda v: v["warriors"]["Stub"].__setitem__("burrow", 2), "in het Hol"),
+        (lambda v: v["warriors"]["Marquise"].__setitem__("burrow", 2), "in het Hol"),
+        (lambda v: v["wood_at"].__setitem__("c1", 9), "more than eight wood tokens"),
+        (lambda v: v["sawmills"].__setitem__("c5", 7), "more than six buildings"),
+        (lambda v: v["items"].__setitem__("hammer", 2), "meer voorwerpen"),
         (lambda v: v.__setitem__("tunnels", ["c1", "c2", "c3", "c4"]), "meer dan drie tunnels"),
         (lambda v: v.__setitem__("swayed", ["earl"]), "tegelijk beïnvloed"),
     ],
@@ -78,7 +84,7 @@ def test_bad_saves_get_a_located_error(root, edit, message):
     with pytest.raises(SaveError) as err:  # the ruleset's invariants are checked on load
         root.load_game(data)
     assert message in str(err.value)
-    assert "root.rules:" in str(err.value)
+    assert re.search(r"(root|marquise)\.rules:\d+:\d+", str(err.value)), "located at the invariant"
 
 
 def test_a_minister_listed_twice_is_refused_on_load(root):
@@ -90,10 +96,11 @@ def test_a_minister_listed_twice_is_refused_on_load(root):
         root.load_game(data)
 
 
-@pytest.mark.parametrize("seed,steps", [(1, 10), (2, 40), (3, 80), (4, 150), (4, 300), (6, 200)])
+@pytest.mark.parametrize("seed,steps", [(1, 10), (2, 40), (3, 80), (4, 150), (5, 150), (6, 80), (1, 300), (2, 300)])
 def test_legal_actions_apply_and_explain(root, seed, steps):
-    """Every enumerated move is accepted (including the Banker's card sets and the Sway reveal
-    choices), and moves that are not enumerated are refused with a reason."""
+    """Every enumerated move is accepted (including the Banker's card sets, the Sway reveal
+    choices and the Marquise's builds and moves), and moves that are not enumerated are refused
+    with a reason."""
     g = reach(root, 2, seed, steps)
     assert not g.is_over, "the pinned seed and step count reach a position with moves to test"
     legal = g.legal_actions()
@@ -109,6 +116,9 @@ def test_legal_actions_apply_and_explain(root, seed, steps):
         Action("sway", ("foremole",)),
         Action("use_banker", (len(hand), hand)),
         Action("dig", (hand[0] if hand else "fox_anvil", "burrow", 0)),
+        Action("cat_move", ("c1", "burrow", 1)),
+        Action("cat_build", ("sawmill", "burrow")),
+        Action("hire_hawk", ("fox_anvil",)),
     ]
     for a in tries:
         if str(a) not in names:
