@@ -124,3 +124,48 @@ def test_legal_actions_apply_and_explain(root, seed, steps):
         if str(a) not in names:
             ex = g.explain(a)
             assert not ex.legal and ex.reason, a
+
+
+MARQUISE = RULES.parent / "marquise.rules"
+MARQUISE_SCENARIOS = RULES.parent / "marquise_scenarios.rules"
+
+
+def _rules_declared_in(path: Path) -> set[str]:
+    return set(re.findall(r"^(?:action|procedure) (\w+)", path.read_text(encoding="utf-8"), re.M))
+
+
+def test_marquise_scenarios_each_cite_a_law_section_and_quote_nothing():
+    """Issue 25: at least 20 scenarios for the Marquise and the new base rules, each citing its
+    Law section in a note; the Law is English and ours to paraphrase, so nothing is quoted."""
+    blocks = re.split(r"^scenario ", MARQUISE_SCENARIOS.read_text(encoding="utf-8"), flags=re.M)[1:]
+    assert len(blocks) >= 20
+    for block in blocks:
+        assert re.search(r'^    note "Law §\d', block, re.M), block.splitlines()[0]
+        assert not re.search(r'^    "', block, re.M), block.splitlines()[0]
+
+
+def test_marquise_rules_are_notes_with_their_law_section_never_quotes():
+    text = MARQUISE.read_text(encoding="utf-8")
+    assert not re.search(r'^\s+"', text, re.M), "the Marquise quotes nothing"
+    assert not re.search(r"^\s+source ", text, re.M)
+    for name in _rules_declared_in(MARQUISE):
+        body = re.search(rf"^(?:action|procedure) {name}\b.*?(?=^\S|\Z)", text, re.M | re.S).group(0)
+        assert 'note "Law §' in body, name
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_a_marquise_step_shows_its_law_section(root, seed):
+    """Issue 25 §6: every step in the Marquise's turn shows a Law section in its note, unless it
+    is one of the Duchy's rules (the Price of Failure, say), which keeps its Dutch quote and
+    source; no step of a rule of marquise.rules quotes anything."""
+    g = root.new_game(players=2, seed=seed, record=True)
+    play_game(g, RandomAgent(seed))
+    hers = _rules_declared_in(MARQUISE)
+    seen = set()
+    for step in g.trace:
+        if step.get("player") == "Marquise":
+            assert "Law §" in (step.get("note") or "") or (step.get("quote") and step.get("source")), step
+        if step.get("rule") in hers:
+            seen.add(step["rule"])
+            assert "Law §" in step["note"] and not step.get("quote") and not step.get("source"), step
+    assert {"cat_build", "marquise_birdsong", "marquise_evening", "place_keep"} <= seen
