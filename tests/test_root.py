@@ -169,3 +169,26 @@ def test_a_marquise_step_shows_its_law_section(root, seed):
             seen.add(step["rule"])
             assert "Law §" in step["note"] and not step.get("quote") and not step.get("source"), step
     assert {"cat_build", "marquise_birdsong", "marquise_evening", "place_keep"} <= seen
+
+
+def test_score_sources_add_up_to_the_scores_simulate_reports(root):
+    """tools/score_sources.py (the VP sources in the README) plays simulate's games: the same
+    winners, and points by rule that add up to the final scores."""
+    import importlib.util
+
+    from regelwerk.interpreter.tools.simulate import PlaySettings, play_record
+
+    path = RULES.parent.parent.parent / "tools" / "score_sources.py"
+    spec = importlib.util.spec_from_file_location("score_sources", path)
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    report = tool.run(RULES, 2, 3, 5, [], "vp")
+    records = [play_record(root, i, PlaySettings(players=2, seed=5)) for i in range(3)]
+    wins: dict[str, float] = {}
+    for rec in records:
+        for w in rec["winners"]:
+            wins[w] = wins.get(w, 0) + 1 / len(rec["winners"])
+    assert report["wins"] == wins
+    for p in ("Marquise", "Duchy"):
+        total = sum(report["mean_points_by_rule"][p].values()) * 3
+        assert round(total) == sum(rec["scores"][p] for rec in records), p
