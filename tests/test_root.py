@@ -1,7 +1,9 @@
-"""Root's Underground Duchy (rulesets/root): scenarios, seeded random games, legal-actions property."""
+"""Root's Underground Duchy against the Marquise de Cat (rulesets/root): scenarios, seeded random
+games, bad saves, legal-actions property."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -57,7 +59,8 @@ def test_spec_ids_are_all_cited_or_out_of_scope():
 
 def _started(root):
     g = root.new_game(players=2, seed=0)
-    g.apply(Action("stub_setup", ("c1",)))
+    g.apply(Action("place_keep", ("c1",)))
+    g.apply(Action("place_starting_buildings", ("c1", "c5", "c9")))
     g.apply(Action("emerge", ("c3",)))
     return g
 
@@ -65,7 +68,10 @@ def _started(root):
 @pytest.mark.parametrize(
     "edit,message",
     [
-        (lambda v: v["warriors"]["Stub"].__setitem__("burrow", 2), "in het Hol"),
+        (lambda v: v["warriors"]["Marquise"].__setitem__("burrow", 2), "in het Hol"),
+        (lambda v: v["wood_at"].__setitem__("c1", 9), "more than eight wood tokens"),
+        (lambda v: v["sawmills"].__setitem__("c5", 7), "more than six buildings"),
+        (lambda v: v["items"].__setitem__("hammer", 2), "meer voorwerpen"),
         (lambda v: v.__setitem__("tunnels", ["c1", "c2", "c3", "c4"]), "meer dan drie tunnels"),
         (lambda v: v.__setitem__("swayed", ["earl"]), "tegelijk beïnvloed"),
     ],
@@ -78,7 +84,7 @@ def test_bad_saves_get_a_located_error(root, edit, message):
     with pytest.raises(SaveError) as err:  # the ruleset's invariants are checked on load
         root.load_game(data)
     assert message in str(err.value)
-    assert "root.rules:" in str(err.value)
+    assert re.search(r"(root|marquise)\.rules:\d+:\d+", str(err.value)), "located at the invariant"
 
 
 def test_a_minister_listed_twice_is_refused_on_load(root):
@@ -90,10 +96,11 @@ def test_a_minister_listed_twice_is_refused_on_load(root):
         root.load_game(data)
 
 
-@pytest.mark.parametrize("seed,steps", [(1, 10), (2, 40), (3, 80), (4, 150), (4, 300), (6, 200)])
+@pytest.mark.parametrize("seed,steps", [(1, 10), (2, 40), (3, 80), (4, 150), (5, 150), (6, 80), (1, 300), (2, 300)])
 def test_legal_actions_apply_and_explain(root, seed, steps):
-    """Every enumerated move is accepted (including the Banker's card sets and the Sway reveal
-    choices), and moves that are not enumerated are refused with a reason."""
+    """Every enumerated move is accepted (including the Banker's card sets, the Sway reveal
+    choices and the Marquise's builds and moves), and moves that are not enumerated are refused
+    with a reason."""
     g = reach(root, 2, seed, steps)
     assert not g.is_over, "the pinned seed and step count reach a position with moves to test"
     legal = g.legal_actions()
@@ -109,8 +116,79 @@ def test_legal_actions_apply_and_explain(root, seed, steps):
         Action("sway", ("foremole",)),
         Action("use_banker", (len(hand), hand)),
         Action("dig", (hand[0] if hand else "fox_anvil", "burrow", 0)),
+        Action("cat_move", ("c1", "burrow", 1)),
+        Action("cat_build", ("sawmill", "burrow")),
+        Action("hire_hawk", ("fox_anvil",)),
     ]
     for a in tries:
         if str(a) not in names:
             ex = g.explain(a)
             assert not ex.legal and ex.reason, a
+
+
+MARQUISE = RULES.parent / "marquise.rules"
+MARQUISE_SCENARIOS = RULES.parent / "marquise_scenarios.rules"
+
+
+def _rules_declared_in(path: Path) -> set[str]:
+    return set(re.findall(r"^(?:action|procedure) (\w+)", path.read_text(encoding="utf-8"), re.M))
+
+
+def test_marquise_scenarios_each_cite_a_law_section_and_quote_nothing():
+    """Issue 25: at least 20 scenarios for the Marquise and the new base rules, each citing its
+    Law section in a note; the Law is English and ours to paraphrase, so nothing is quoted."""
+    blocks = re.split(r"^scenario ", MARQUISE_SCENARIOS.read_text(encoding="utf-8"), flags=re.M)[1:]
+    assert len(blocks) >= 20
+    for block in blocks:
+        assert re.search(r'^    note "Law §\d', block, re.M), block.splitlines()[0]
+        assert not re.search(r'^    "', block, re.M), block.splitlines()[0]
+
+
+def test_marquise_rules_are_notes_with_their_law_section_never_quotes():
+    text = MARQUISE.read_text(encoding="utf-8")
+    assert not re.search(r'^\s+"', text, re.M), "the Marquise quotes nothing"
+    assert not re.search(r"^\s+source ", text, re.M)
+    for name in _rules_declared_in(MARQUISE):
+        body = re.search(rf"^(?:action|procedure) {name}\b.*?(?=^\S|\Z)", text, re.M | re.S).group(0)
+        assert 'note "Law §' in body, name
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_a_marquise_step_shows_its_law_section(root, seed):
+    """Issue 25 §6: every step in the Marquise's turn shows a Law section in its note, unless it
+    is one of the Duchy's rules (the Price of Failure, say), which keeps its Dutch quote and
+    source; no step of a rule of marquise.rules quotes anything."""
+    g = root.new_game(players=2, seed=seed, record=True)
+    play_game(g, RandomAgent(seed))
+    hers = _rules_declared_in(MARQUISE)
+    seen = set()
+    for step in g.trace:
+        if step.get("player") == "Marquise":
+            assert "Law §" in (step.get("note") or "") or (step.get("quote") and step.get("source")), step
+        if step.get("rule") in hers:
+            seen.add(step["rule"])
+            assert "Law §" in step["note"] and not step.get("quote") and not step.get("source"), step
+    assert {"cat_build", "marquise_birdsong", "marquise_evening", "place_keep"} <= seen
+
+
+def test_score_sources_add_up_to_the_scores_simulate_reports(root):
+    """tools/score_sources.py (the VP sources in the README) plays simulate's games: the same
+    winners, and points by rule that add up to the final scores."""
+    import importlib.util
+
+    from regelwerk.interpreter.tools.simulate import PlaySettings, play_record
+
+    path = RULES.parent.parent.parent / "tools" / "score_sources.py"
+    spec = importlib.util.spec_from_file_location("score_sources", path)
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    report = tool.run(RULES, 2, 3, 5, [], "vp")
+    records = [play_record(root, i, PlaySettings(players=2, seed=5)) for i in range(3)]
+    wins: dict[str, float] = {}
+    for rec in records:
+        for w in rec["winners"]:
+            wins[w] = wins.get(w, 0) + 1 / len(rec["winners"])
+    assert report["wins"] == wins
+    for p in ("Marquise", "Duchy"):
+        total = sum(report["mean_points_by_rule"][p].values()) * 3
+        assert round(total) == sum(rec["scores"][p] for rec in records), p

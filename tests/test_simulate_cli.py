@@ -192,7 +192,7 @@ def test_progress_bar_on_a_terminal_lines_elsewhere_nothing_when_quiet(tmp_path)
 
 
 def test_the_games_own_note_travels_with_its_results(tmp_path, capsys):
-    """Root's note says the Stub can never win: whoever reads its results must see it."""
+    """Root's note says its results depend on unverified values: whoever reads them must see it."""
     from regelwerk.cli import main
 
     out = tmp_path / "root.json"
@@ -200,9 +200,9 @@ def test_the_games_own_note_travels_with_its_results(tmp_path, capsys):
                  "--json", str(out)]) == 0
     text = capsys.readouterr().out
     note = json.loads(out.read_text(encoding="utf-8"))["note"]
-    assert "can never win" in note and f"note (the rule authors', not the rulebook's): {note}" in text
+    assert "unverified" in note and f"note (the rule authors', not the rulebook's): {note}" in text
     assert main(["run", str(BUNDLED["root"]), "--seed", "2"]) == 0
-    assert "can never win" in capsys.readouterr().out
+    assert "unverified building, crown and card values" in capsys.readouterr().out
     assert main(["simulate", str(BUNDLED["tictactoe"]), "--games", "2", "--jobs", "1", "-q",
                  "--json", str(out)]) == 0
     assert json.loads(out.read_text(encoding="utf-8"))["note"] is None

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..engine.errors import RuleFailure
+from .components import component_of as _component_of
 from .components import components as _components
 from .graph import Graph
 from .grid import Grid
@@ -126,6 +127,17 @@ class Boards:
             def adj(s: str) -> tuple:
                 return b.neighbours(s, diagonal)
         return [sorted(c) for c in _components(items, adj)]
+
+    def component_of(self, node: str, items: Iterable[str], diagonal: bool = False) -> list:
+        """The group of `items` connected to `node` through `items` (wood reachable through
+        ruled clearings, a Go group), in the board's order; empty if `node` is not in `items`."""
+        b = self.board_of(node)
+        if isinstance(b, Graph):
+            adj = b.adjacent
+        else:
+            def adj(s: str) -> tuple:
+                return b.neighbours(s, diagonal)
+        return self.sorted(_component_of(node, items, adj))
 
     # ------------------------------------------------------------------ polyominoes
     def placements(self, shape: Any, allowed: Iterable[str] | None = None, mirror: bool = True) -> list:

@@ -191,7 +191,7 @@ def _ceil_div(a: int, b: int) -> int:
 
 
 _UNIQUE = {"neighbours", "ray", "lines", "lines_through", "column_squares", "adjacent_nodes", "components",
-           "placements", "keys", "players_from"}
+           "component_of", "placements", "keys", "players_from"}
 
 
 def _b(name: str, lo: int, hi: int, result: Result, doc: str, kind: str, impl: Callable,
@@ -238,6 +238,7 @@ _PARAMS = {
     "lines_through": "place int", "row": "place", "column": "place", "square": "int int",
     "column_squares": "int", "rotate_cw": "dir int", "opposite": "dir", "adjacent": "place place",
     "adjacent_nodes": "place", "path_length": "place place", "components": "coll bool",
+    "component_of": "place coll bool",
     "placements": "any coll bool", "roll": "int int", "random": "coll", "shuffled": "coll",
     "bernoulli": "int int",
 }
@@ -305,6 +306,8 @@ _ENTRIES = [
        Boards.path_length, True),
     _b("components", 1, 2, lambda args, grid: _lists(args[0].item.base if args else ANY), "connected groups of the given squares or nodes", "board",
        Boards.components),
+    _b("component_of", 2, 3, _board0(ListOf), "the given squares or nodes connected to one of them "
+       "through the others (empty if it is not among them)", "board", Boards.component_of),
     # polyominoes
     _b("placements", 2, 3, _grid(_lists), "square sets a shape covers, in every orientation", "board",
        Boards.placements),

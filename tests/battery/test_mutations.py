@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SMALL = ["classic/tictactoe.rules", "classic/connect4.rules", "classic/breakthrough.rules",
          "examples/climb.rules", "examples/pig.rules"]
 BIG = {"khan/khan.rules": ["khan/khan.rules", "khan/scenarios-actions.rules"],
-       "root/root.rules": ["root/root.rules", "root/duchy.rules", "root/stub.rules"],
+       "root/root.rules": ["root/root.rules", "root/duchy.rules", "root/marquise.rules"],
        "shogun/shogun.rules": ["shogun/shogun.rules"]}
 KEYWORDS = ["action", "procedure", "require", "set", "add", "remove", "move", "draw", "if", "else", "for",
             "repeat", "while", "turn", "phase", "play", "choose", "finish", "do", "let", "state", "flow",

@@ -107,8 +107,8 @@ def test_positions_in_the_graph_file_are_used(tmp_path: Path):
 def test_player_colours_are_colour_blind_safe_and_follow_names():
     c = player_colours(["Red", "Yellow", "Blue", "Green"])
     assert c == {"Red": "#D55E00", "Yellow": "#F0E442", "Blue": "#0072B2", "Green": "#009E73"}
-    c = player_colours(["Duchy", "Stub"])
-    assert c["Duchy"] != c["Stub"]
+    c = player_colours(["Marquise", "Duchy"])
+    assert c["Duchy"] != c["Marquise"]
 
 
 def test_page_is_self_contained_and_small(played: dict[str, Played]):
@@ -220,8 +220,8 @@ def test_docs_keep_a_picture_of_each_seed_game(name: str):
 
 
 def test_the_games_own_note_is_on_the_page(played: dict[str, Played]):
-    """Root's note (the Stub can never win) belongs wherever its results are shown."""
+    """Root's note (its results depend on unverified values) belongs wherever its results are shown."""
     p = played["root"]
     data = trace_data(str(p.trace), str(p.rules))
-    assert "can never win" in data["game_note"]
-    assert "can never win" in p.page.read_text(encoding="utf-8")
+    assert "unverified" in data["game_note"]
+    assert "unverified building, crown and card values" in p.page.read_text(encoding="utf-8")
