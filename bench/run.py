@@ -22,6 +22,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -166,6 +167,69 @@ def check_times() -> list[dict]:
     return out
 
 
+def _timed(fn) -> float:
+    """CPU seconds of `fn()`, best of three (the bridge's figures are short runs)."""
+    best = float("inf")
+    for _ in range(3):
+        start = time.process_time()
+        fn()
+        best = min(best, time.process_time() - start)
+    return best
+
+
+def openspiel_bridge() -> list[dict]:
+    """The OpenSpiel bridge against OpenSpiel's own Python and C++ games in this process: CFR
+    iterations and an exploitability call on Kuhn poker, and every tic-tac-toe state to depth 5
+    (regelwerk's bundled rulesets of the same games). Skipped without the openspiel extra."""
+    try:
+        import open_spiel.python.games  # noqa: F401 - registers python_kuhn_poker, python_tic_tac_toe
+        import pyspiel
+        from open_spiel.python.algorithms import cfr, exploitability
+
+        from regelwerk.openspiel import load_game
+    except ImportError:
+        print("\nOpenSpiel bridge: skipped (pip install 'regelwerk[openspiel]')")
+        return []
+    import warnings
+
+    print()
+    print(f"{'OpenSpiel bridge':<34}{'regelwerk':>11}{'Python game':>13}{'C++ game':>10}{'vs Python':>11}{'vs C++':>8}")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        kuhn = {"regelwerk": load_game(ROOT / "rulesets/examples/kuhn.rules"),
+                "python": pyspiel.load_game("python_kuhn_poker"), "cpp": pyspiel.load_game("kuhn_poker")}
+        ttt = {"regelwerk": load_game(ROOT / "rulesets/classic/tictactoe.rules"),
+               "python": pyspiel.load_game("python_tic_tac_toe"), "cpp": pyspiel.load_game("tic_tac_toe")}
+
+    def cfr_run(game: Any, iterations: int = 30) -> Any:
+        solver = cfr.CFRSolver(game)
+        for _ in range(iterations):
+            solver.evaluate_and_update_policy()
+        return solver
+
+    def states(game: Any, depth: int = 5) -> int:
+        def walk(state: Any, d: int) -> int:
+            if d == 0 or state.is_terminal():
+                return 1
+            return 1 + sum(walk(state.child(a), d - 1) for a in state.legal_actions())
+        return walk(game.new_initial_state(), depth)
+
+    policies = {k: cfr_run(g).average_policy() for k, g in kuhn.items()}
+    rows = [("Kuhn CFR, 30 iterations", {k: _timed(lambda g=g: cfr_run(g)) for k, g in kuhn.items()}),
+            ("Kuhn exploitability", {k: _timed(lambda g=g, k=k: exploitability.exploitability(g, policies[k]))
+                                     for k, g in kuhn.items()}),
+            ("tic-tac-toe states to depth 5", {k: _timed(lambda g=g: states(g)) for k, g in ttt.items()})]
+    out = []
+    for label, t in rows:
+        row = {"measure": label, "regelwerk_s": t["regelwerk"], "python_s": t["python"], "cpp_s": t["cpp"],
+               "vs_python": t["regelwerk"] / t["python"], "vs_cpp": t["regelwerk"] / t["cpp"]}
+        out.append(row)
+        print(f"{label:<34}{t['regelwerk']:>10.3f}s{t['python']:>12.3f}s{t['cpp']:>9.3f}s"
+              f"{row['vs_python']:>10.1f}x{row['vs_cpp']:>7.0f}x")
+    print("(time taken, best of 3; the ratios are regelwerk's time over the other's: lower is better)")
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=1.0, help="per measurement (default 1)")
@@ -173,7 +237,8 @@ def main() -> None:
     ap.add_argument("--json", help="also write the figures to this file")
     args = ap.parse_args()
     report = {"classic": classic(args.seconds, args.rounds), "perft": perfts(),
-              "seed_rulesets": seed_rulesets(2 * args.seconds), "check": check_times()}
+              "seed_rulesets": seed_rulesets(2 * args.seconds), "check": check_times(),
+              "openspiel": openspiel_bridge()}
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
 

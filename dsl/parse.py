@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import functools
 import re
+import threading
 from pathlib import Path
 
 from lark import Lark, Token, Transformer, Tree, v_args
@@ -28,6 +29,11 @@ from .files import MAX_SOURCE_BYTES
 from .syntax_hints import hint
 
 MAX_NESTING = 60
+
+# One parser serves every thread, and Lark's indentation post-lexer keeps its state (open
+# brackets, indent levels) on the parser: two threads parsing at once corrupt each other's
+# indentation ("'require' should be indented"). Parses take turns (tests/test_threads.py).
+_PARSE_LOCK = threading.Lock()
 
 
 class _RulesIndenter(Indenter):
@@ -834,7 +840,9 @@ def parse_text(text: str, path: str = "<text>") -> A.Module:
     if not text.endswith("\n"):
         text += "\n"
     try:
-        tree = _parser().parse(text, start="start")
+        parser = _parser()
+        with _PARSE_LOCK:
+            tree = parser.parse(text, start="start")
         deep = _deepest(tree, path)
         if deep is not None:
             raise RulesError([deep], {path: text})
@@ -887,7 +895,9 @@ def parse_action_call(text: str) -> A.ActionCall:
     if deep is not None:
         raise RulesError([deep], {path: text})
     try:
-        tree = _parser().parse(text.strip(), start="action_text")
+        parser = _parser()
+        with _PARSE_LOCK:
+            tree = parser.parse(text.strip(), start="action_text")
         deep = _deepest(tree, path)
         if deep is not None:
             raise RulesError([deep], {path: text})

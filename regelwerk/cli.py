@@ -544,6 +544,64 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 1 if run.report["failed"] else 0
 
 
+def cmd_compare(args: argparse.Namespace) -> int:
+    """Both versions of a ruleset on the same seeds and agents: what the change did
+    (regelwerk/compare/). Exit 0 when nothing changed significantly, 1 when something did."""
+    from .compare import CompareError, compare, report_json, report_text
+    from .interpreter.tools.agents import AgentSpecError, assign_agents
+    from .interpreter.tools.trace import write_atomic
+    from .simulation import PlaySettings
+    from .simulation.bundle import BundleError
+    from .simulation.dask_backend import DaskUnavailable
+    from .simulation.local import WorkersLost
+    from .simulation.progress import progress_for
+
+    try:  # rules that do not check are bad input here: exit 2, as for a bad option
+        old, new = _load(args.old, args.root), _load(args.new, args.root)
+    except RulesError as err:
+        raise CliError(err.format(), 2) from None
+    if args.games < 2:
+        raise CliError(f"--games {args.games}: compare at least two games", 2)
+    if args.jobs is not None and args.jobs < 1:
+        raise CliError(f"--jobs {args.jobs}: at least one job", 2)
+    options = _options(args.option, old)
+    try:
+        players = old.new_game(players=args.players, options=options, start=False).players
+        new.new_game(players=args.players, options=options, start=False)
+    except EngineError as err:
+        raise CliError(f"error: {err}", 2) from None
+    try:
+        agents = assign_agents(args.agent or [], players)
+    except AgentSpecError as err:
+        raise CliError(f"--agent: {err}", 2) from None
+    for out in (args.json,):
+        if out and not Path(out).resolve().parent.is_dir():
+            raise CliError(f"{out}: error: no folder {Path(out).parent} to write into", 2)
+    if args.report:
+        from .simulation.plots import PlotsUnavailable, require_matplotlib
+
+        try:
+            require_matplotlib()
+        except PlotsUnavailable as err:
+            raise CliError(f"error: {err}", 2) from None
+    settings = PlaySettings(args.players, args.seed, options, agents, args.max_steps)
+    try:
+        result = compare(old, new, args.games, settings, jobs=args.jobs, dask=args.dask,
+                         progress=progress_for(sys.stderr, args.quiet))
+    except CompareError as err:
+        raise CliError(f"error: {err}", 2) from None
+    except (DaskUnavailable, BundleError, WorkersLost) as err:
+        raise CliError(f"error: {err}", 2) from None
+    print(report_text(result.report))
+    if args.json:
+        write_atomic(args.json, report_json(result.report))
+    if args.report:
+        from .compare.html import write_compare_dir
+
+        print(f"{write_compare_dir(args.report, result.report, result.old_records, result.new_records)}: written")
+    return 1 if result.report["significant"] else 0
+
+
 def cmd_perft(args: argparse.Namespace) -> int:
     """Count move sequences per depth; with --chance, chance outcomes are plies too (explicit
     chance: every die face and every next card a branch, not one seeded deal)."""
@@ -760,6 +818,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-q", "--quiet", action="store_true", help="no progress display")
     _add_limits(p)
     p.set_defaults(fn=cmd_simulate)
+
+    p = sub.add_parser("compare", help="what a rules change does: both versions on the same seeds and "
+                       "agents, the games that part and where, every measure with its test")
+    root_arg(p)
+    p.add_argument("old", metavar="OLD.rules")
+    p.add_argument("new", metavar="NEW.rules")
+    p.add_argument("--players", type=int, default=None)
+    p.add_argument("--seed", type=int, default=0, help="game i is played with seed SEED + i")
+    p.add_argument("--option", action="append", metavar="NAME=VALUE")
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--jobs", type=int, metavar="J", help="processes on this machine (default: every core)")
+    p.add_argument("--dask", metavar="ADDRESS|local", help="play on a Dask cluster (the dask extra)")
+    p.add_argument("--agent", action="append", metavar="[PLAYER=]SPEC",
+                   help="random (default), first, mcts:N, mcts-cheat:N; the same on both versions")
+    p.add_argument("--max-steps", type=int, default=100_000, help="decisions before a game counts as failed")
+    p.add_argument("--json", metavar="OUT.json", help="also write the comparison as JSON")
+    p.add_argument("--report", metavar="DIR", help="write DIR/index.html with plots (the report extra)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress display")
+    p.set_defaults(fn=cmd_compare)
 
     p = sub.add_parser("perft", help="count action sequences per depth")
     game_args(p)

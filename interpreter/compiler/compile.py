@@ -32,7 +32,7 @@ from ..stdlib.boards import Boards
 from ..stdlib.graph import Graph
 from ..stdlib.grid import Grid
 from ..stdlib.library import LIBRARY
-from . import ir
+from . import ir, pytree
 from .actiongen import generate_action
 from .blocks import BlockBuilder, is_chance_let, param_types, prov_info, require_texts
 from .codegen import Choice, CodeGen, ModelFacts, model_facts
@@ -407,7 +407,7 @@ def compile_model(model: Model, record: bool, identity: Identity) -> Program:
     prog.move_texts = g.move_texts
     ns = _namespace(prog, g)
     ns["_SOURCE_LINES"] = g.lines_of_text()  # where a Python error was raised (locate.py)
-    code = compile(module, f"<regelwerk:{model.title}>", "exec")
+    code = pytree.compile_module(module, f"<regelwerk:{model.title}>")
     exec(code, ns)  # generated from the checked AST only; see the module docstring
     prog.blocks = builder.blocks
     prog.block_fns = [ns[n] for n in block_names]
@@ -465,7 +465,7 @@ def _compile_one(prog: Program, g: CodeGen, name: str, label: str) -> Any:
     ns["SPANS"] = g.spans
     module = g.finish()
     ns["_SOURCE_LINES"] = g.lines_of_text()
-    exec(compile(module, f"<regelwerk:{label}>", "exec"), ns)
+    exec(pytree.compile_module(module, f"<regelwerk:{label}>"), ns)
     return ns[name]
 
 

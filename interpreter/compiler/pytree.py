@@ -15,8 +15,11 @@ another function.
 from __future__ import annotations
 
 import ast
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from types import CodeType
+from typing import Any
 
 PLACEHOLDER = "__inline__"
 
@@ -32,8 +35,34 @@ class Inline:
     lists: tuple[str, ...] = ()  # "any": the lists whose `append` means a move was found
 
 
+# CPython 3.11 converts between `ast` objects and its own trees with one recursion counter per
+# interpreter, not per thread: a conversion that runs while another thread converts (ours, or
+# any library's in the same process, such as a Dask worker's) can end in the spurious
+# "SystemError: AST constructor recursion depth mismatch" (python/cpython#106905). Ours take
+# turns (AST_LOCK), and one that still meets the error is simply done again: the conversion
+# has no side effects, and the error says nothing about the tree.
+AST_LOCK = threading.Lock()
+_TRIES = 5
+
+
+def _converted(convert: Callable[[], Any]) -> Any:
+    for attempt in range(_TRIES):
+        try:
+            with AST_LOCK:
+                return convert()
+        except SystemError as err:
+            if "recursion depth mismatch" not in str(err) or attempt == _TRIES - 1:
+                raise
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
 def parse(text: str) -> ast.Module:
-    return ast.parse(text, type_comments=False)
+    return _converted(lambda: ast.parse(text, type_comments=False))
+
+
+def compile_module(module: ast.Module, filename: str) -> CodeType:
+    """`compile()` of a generated module (see AST_LOCK)."""
+    return _converted(lambda: compile(module, filename, "exec"))
 
 
 def functions(module: ast.Module) -> dict[str, ast.FunctionDef]:

@@ -35,6 +35,7 @@ class PlaySettings:
     max_steps: int = 100_000  # decisions per game before it counts as a failure
     firings: bool = True  # count rule firings (plays traced games)
     limits: dict = field(default_factory=dict)  # Ruleset.set_limits: work_budget, time_limit
+    keep_moves: bool = False  # each record lists its moves (`compare` replays them traced)
 
 
 def game_seed(base: int, index: int) -> int:
@@ -141,6 +142,8 @@ def play_record(ruleset: Any, index: int, settings: PlaySettings,
         rec["winners"] = list(game.winners)
         rec["scores"] = game.result.get("scores")  # as JSON, as the engine keeps them
         rec["order"] = order + [p for p in game.players if p not in order]
+        if settings.keep_moves:
+            rec["moves"] = [str(m) for m in moves]
         if settings.firings:
             rec["fired"] = (firings or Firings(ruleset.program(True).rules)).count(game.trace, seen)
     except Exception as err:  # noqa: BLE001 - a failing game is a finding, not a crash
