@@ -59,7 +59,10 @@ def test_khan_without_its_area_bonus_scores_less(tmp_path, capsys):
         m = by[f"score {p}"]
         assert m["significant"] and m["difference"] < 0 and m["interval"][1] < 0
     assert not by["game length"]["significant"] and by["game length"]["difference"] == 0
-    assert set(rep["significant"]) == {"score Red", "score Yellow", "score Blue"}
+    # the rule that gives the bonus, final_scoring, gives each player significantly less
+    assert set(rep["significant"]) == {f"{what} {p}" for what in ("score", "points from final_scoring")
+                                       for p in ("Red", "Yellow", "Blue")}
+    assert by["points from final_scoring Red"]["difference"] == by["score Red"]["difference"]
     assert {"bonus table 1: 10, 6, 3, 0", "bonus table 2: 10, 10, 6, 3"} <= {s["scenario"] for s in rep["scenarios"]}
     assert all(s["old"] == "passed" and s["new"] == "failed" for s in rep["scenarios"])
     assert rep["identical_games"] == 0 and len(rep["first_divergence"]) == 24
@@ -72,7 +75,7 @@ def test_khan_without_its_area_bonus_scores_less(tmp_path, capsys):
         assert (page / png).read_bytes().startswith(b"\x89PNG") and f"src='{png}'" in html
     assert json.loads((page / "compare.json").read_text()) == rep
     text = capsys.readouterr().out
-    assert "significant (Holm-corrected p < 0.05): score Red, score Yellow, score Blue" in text
+    assert "significant (Holm-corrected p < 0.05): score Red, score Yellow, score Blue, points from final_scoring" in text
 
 
 def test_a_legality_change_parts_games_at_the_first_move_it_touches(tmp_path):

@@ -24,6 +24,23 @@ def replay(ruleset: Any, players: int | None, seed: int, options: dict, moves: l
     return game.trace or []
 
 
+def points_by_rule(trace: list[dict], var: str) -> dict[str, dict[str, float]]:
+    """{rule: {player: points}}: what each rule's steps added to the scoring variable `var` (a
+    map by player), from the changes in the trace."""
+    out: dict[str, dict[str, float]] = {}
+    head = f"{var}["
+    for step in trace:
+        for c in step.get("changes") or ():
+            path = c.get("path", "")
+            if path.startswith(head) and path.endswith("]") and "][" not in path:
+                old, new = c.get("old") or 0, c.get("new") or 0
+                if isinstance(old, (int, float)) and isinstance(new, (int, float)) and new != old:
+                    per = out.setdefault(step.get("rule") or "?", {})
+                    player = path[len(head):-1]
+                    per[player] = per.get(player, 0) + new - old
+    return out
+
+
 def _what(step: dict) -> dict:
     return {k: step.get(k) for k in SAME_WHEN}
 

@@ -54,6 +54,11 @@ def measures(old: list[dict], new: list[dict], players: list[str], spec_of: dict
             out.append(_number(f"score {p}", [r["scores"].get(p, 0) for r in a_recs],
                                [r["scores"].get(p, 0) for r in b_recs], seed))
     out.append(_number("game length", [r["length"] for r in a_recs], [r["length"] for r in b_recs], seed))
+    for rule, p in sorted({(rule, p) for r in a_recs + b_recs for rule, per in (r.get("points_by_rule") or {}).items()
+                           for p in per}):
+        out.append(_number(f"points from {rule} {p}", [(r.get("points_by_rule") or {}).get(rule, {}).get(p, 0)
+                                                       for r in a_recs],
+                           [(r.get("points_by_rule") or {}).get(rule, {}).get(p, 0) for r in b_recs], seed))
     fired = _firings(a_recs, b_recs, lambda rule: [rule])
     fired += _firings(a_recs, b_recs, lambda rule: [f"spec {s}" for s in spec_of.get(rule, ())])
     for name, olds, news in fired:

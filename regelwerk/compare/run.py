@@ -10,13 +10,14 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from ..dsl import ast as A
 from ..interpreter.engine.errors import EngineError
 from ..interpreter.tools.scenario import run_scenarios
 from ..interpreter.tools.simulate import PlaySettings, game_seed
 from ..simulation import run_simulation
 from ..simulation.progress import Progress
 from ..simulation.report import settings_json
-from .divergence import first_divergence, replay
+from .divergence import first_divergence, points_by_rule, replay
 from .measures import measures, never_fired
 
 REPORT_FORMAT = "regelwerk-compare"
@@ -53,6 +54,17 @@ def _scenarios(old: Any, new: Any) -> list[dict[str, Any]]:
     return out
 
 
+def _scoring_var(old: Any, new: Any) -> str | None:
+    """The state variable both versions score by (`scoring points`), if it is one."""
+    names = set()
+    for r in (old, new):
+        s = r.model.scoring
+        if s is None or not isinstance(s.value, A.Name) or s.value.name not in r.model.vars:
+            return None
+        names.add(s.value.name)
+    return names.pop() if len(names) == 1 else None
+
+
 def _same_game(a: dict, b: dict) -> bool:
     return "failure" not in a and "failure" not in b and a.get("moves") == b.get("moves") and \
         a["winners"] == b["winners"] and a.get("scores") == b.get("scores")
@@ -81,18 +93,24 @@ def compare(old: Any, new: Any, games: int, settings: PlaySettings, *, jobs: int
     old_recs, new_recs = runs
     t = time.perf_counter()
     identical = [i for i in range(games) if _same_game(old_recs[i], new_recs[i])]
+    var = _scoring_var(old, new)
     parted = []
     for i in range(games):
-        if i in identical or "failure" in old_recs[i] or "failure" in new_recs[i]:
+        if "failure" in old_recs[i] or "failure" in new_recs[i]:
             continue
         seed = game_seed(settings.seed, i)
-        try:
-            where = first_divergence(replay(old, settings.players, seed, settings.options, old_recs[i]["moves"]),
-                                     replay(new, settings.players, seed, settings.options, new_recs[i]["moves"]))
+        try:  # each side's game again, traced: where they part, and who scored by which rule
+            traces = [replay(r, settings.players, seed, settings.options, recs[i]["moves"])
+                      for r, recs in ((old, old_recs), (new, new_recs))]
         except EngineError as err:  # a replay that fails is a finding, as in simulate
-            where = {"error": err.message}
-        parted.append({"game": i, "seed": seed, **(where or {"step": None})})
-    timing["divergence_s"] = time.perf_counter() - t
+            parted.append({"game": i, "seed": seed, "error": err.message})
+            continue
+        if var is not None:
+            old_recs[i]["points_by_rule"] = points_by_rule(traces[0], var)
+            new_recs[i]["points_by_rule"] = points_by_rule(traces[1], var)
+        if i not in identical:
+            parted.append({"game": i, "seed": seed, **(first_divergence(*traces) or {"step": None})})
+    timing["replay_s"] = time.perf_counter() - t
     t = time.perf_counter()
     scenarios = _scenarios(old, new)
     timing["scenarios_s"] = time.perf_counter() - t
