@@ -643,6 +643,18 @@ def iter_nodes(node) -> Iterator:
         return
 
 
+def bodies(s: Node) -> tuple[tuple[Node, ...], ...]:
+    """The statement lists directly inside the statement `s`: an `if`'s branches and its `else`
+    (when written), the body of a loop, a `turn`, a `phase` or a `simultaneously`; none for a
+    simple statement. The walks over nested statements share it (the checker's, E005's, E248's),
+    so a statement that holds others is named here once."""
+    if isinstance(s, IfStmt):
+        return tuple(body for _test, body in s.branches) + ((s.orelse,) if s.orelse else ())
+    if isinstance(s, (ForStmt, RepeatStmt, WhileStmt, TurnStmt, PhaseStmt, SimultaneousStmt)):
+        return (s.body,)
+    return ()
+
+
 def _reduce(node: object) -> tuple:
     """Pickled as its class and its fields in order, so unpickling calls the class: the
     dataclass's own `__init__`, several times faster than the `__setstate__` frozen slots

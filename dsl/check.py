@@ -9,9 +9,10 @@ The compiler only ever sees a model that checked clean.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from ..interpreter.stdlib.grid import square_name
 from . import ast as A
@@ -25,6 +26,7 @@ from .check_runaway import check_runaway
 from .check_window import check_windows
 from .data_files import DataReader, decode_data
 from .diagnostics import Diagnostic, did_you_mean
+from .dispatch import NodeTable
 from .quotes import check_quotes
 from .types import (
     ANY,
@@ -48,6 +50,47 @@ from .types import (
 
 BUILTIN_TYPES = {"int", "bool", "text", "Player", "Direction"}
 RESERVED_ACTIONS = {"pass", "choose"}
+
+# Declarations that only give a name: the model's table they go to, and what they are called.
+_NAMED_DECLS: dict[type, tuple[str, str]] = {
+    A.RecordDecl: ("records", "record"), A.DeviceDecl: ("devices", "device"), A.DataDecl: ("data", "data"),
+    A.ConstDecl: ("consts", "constant"), A.OptionDecl: ("options", "option"),
+    A.DefineDecl: ("defines", "definition"), A.ProcedureDecl: ("procedures", "procedure"),
+}
+# Declarations without a name: the model's list that keeps them in source order.
+_LISTED_DECLS: dict[type, str] = {
+    A.DisplayDecl: "displays", A.InvariantDecl: "invariants", A.TriggerDecl: "triggers",
+    A.HookDecl: "hooks", A.ScenarioDecl: "scenarios",
+}
+_STATE_CHANGES = (A.SetStmt, A.AddStmt, A.RemoveStmt, A.ClearStmt, A.MoveStmt, A.DrawStmt, A.ShuffleStmt)
+_DECISIONS = (A.PlayStmt, A.ChooseStmt, A.TurnStmt, A.PhaseStmt, A.GotoStmt)
+
+BodyKind = Literal["action", "procedure", "device_roll", "device_settle", "trigger", "hook", "flow", "given"]
+
+
+@dataclass
+class StmtContext:
+    """Where the statements being checked stand: what the body around them is, and what the
+    statements before them did. Handed down the nested bodies: an `if` or a `turn` shares its
+    context with the body around it, a loop, `simultaneously` or `phase` passes on a copy
+    with its own fields changed (`dataclasses.replace`)."""
+
+    kind: BodyKind
+    """What body the statements are in: which statements belong there (E303, E304, E307,
+    E309, E310) depends on it."""
+    result_type: Type = ANY
+    """The outcome type of the device whose roll part this is, which `result` must give (E216)."""
+    effects_started: bool = False
+    """An action has done more than `let` and `require`: a `require` after that is E303. Set
+    on the context the statement was checked in, so a loop's body does not pass it out."""
+    loop: bool = False
+    """Inside a loop's body, where `break` belongs (E305); not inside a `simultaneously` part."""
+    window: str | None = None
+    """The player variable of the `simultaneously` part the statements are in: another
+    `simultaneously` inside it is E248."""
+    depth: int = 0
+    """How many phases enclose the statements: only phases at depth 0 can be a `goto`'s target
+    (E222)."""
 
 
 @dataclass
@@ -123,10 +166,22 @@ def grid_square_names(width: int, height: int) -> list[str]:
 
 
 class _Checker(ExprChecker):
+    """The checker of one ruleset. Each declaration and each statement is checked by the
+    handler of its class, found in `_COLLECT` or `_STMT` (dsl/dispatch.py); expressions by
+    `ExprChecker`'s `_EXPR`."""
+
+    _COLLECT: NodeTable[Callable[..., None]] = NodeTable("a declaration")
+    # A statement's handler returns whether control can fall off its end, or None when the
+    # statement runs on to the next one (see `_stmt`).
+    _STMT: NodeTable[Callable[..., bool | None]] = NodeTable("a statement")
+
     def __init__(self, root: Path | None = None) -> None:
         self.diags: list[Diagnostic] = []
         self.m = Model()
         self.goto_targets: set[str] = set()
+        self.offered: set[str] = set()  # actions some `play` offers (W001 for the others)
+        self.gotos: list[A.GotoStmt] = []  # checked once every phase is known (E221, E222)
+        self.top_phases: list[str] = []  # the phases a goto can enter
         self._writes_of: dict[int, tuple[A.Node, frozenset[str] | None]] = {}
         self._trigger_writes: frozenset[str] | None | tuple = ()
         self.reader = DataReader(self.err, self.m.data_files, root)
@@ -153,104 +208,115 @@ class _Checker(ExprChecker):
         table[name] = node
 
     def collect(self, modules: list[A.Module]) -> None:
+        """Every declaration by name into the model, in source order (E101-E105)."""
         self.global_names: dict[str, A.Node] = {}
-        m = self.m
         for mod in modules:
             for d in mod.decls:
-                if isinstance(d, A.GameDecl):
-                    if m.game is not None:
-                        self.err("E102", "duplicate 'game' declaration", d.span)
-                    m.game, m.title = d, d.title
-                elif isinstance(d, A.PlayersDecl):
-                    if m.players is not None:
-                        self.err("E102", "duplicate 'players' declaration", d.span)
-                    m.players = d
-                    if d.min_count < 1 or d.max_count > len(d.names) or d.min_count > d.max_count:
-                        self.err(
-                            "E103",
-                            f"player count {d.min_count}..{d.max_count} does not fit "
-                            f"{len(d.names)} names",
-                            d.span,
-                        )
-                    for n in d.names:
-                        self.declare({}, n, d, "player")
-                        m.element_type[n] = "Player"
-                elif isinstance(d, A.EnumDecl):
-                    self.declare(m.enums, d.name, d, "enum")
-                    for n in d.members:
-                        self.declare({}, n, d, f"member of {d.name}")
-                        m.element_type[n] = d.name
-                elif isinstance(d, A.GridDecl):
-                    if d.path is not None:
-                        d = self.reader.grid_size(d)
-                        if d is None:
-                            continue
-                    self.declare(m.boards, d.name, d, "board")
-                    if not (1 <= d.width <= 52 and 1 <= d.height <= 99):
-                        self.err("E104", "a grid is 1..52 columns by 1..99 rows", d.span)
-                        continue
-                    for n in grid_square_names(d.width, d.height):
-                        m.element_type.setdefault(n, d.name)
-                elif isinstance(d, (A.GraphDecl, A.GraphFileDecl)):
-                    self.declare(m.boards, d.name, d, "board")
-                    graph = self.reader.graph(d) if isinstance(d, A.GraphFileDecl) else _graph_of_paths(d.paths)
-                    if graph is not None:
-                        m.graphs[d.name] = graph
-                        for n in graph[0]:
-                            if n in self.global_names and m.element_type.get(n) != d.name:
-                                self.err("E102", f"node '{n}' clashes with another name", d.span)
-                            m.element_type[n] = d.name
-                            self.global_names.setdefault(n, d)
-                elif isinstance(d, A.RecordDecl):
-                    self.declare(m.records, d.name, d, "record")
-                elif isinstance(d, A.DeviceDecl):
-                    self.declare(m.devices, d.name, d, "device")
-                elif isinstance(d, A.DisplayDecl):
-                    m.displays.append(d)
-                elif isinstance(d, A.InvariantDecl):
-                    m.invariants.append(d)
-                elif isinstance(d, A.DataDecl):
-                    self.declare(m.data, d.name, d, "data")
-                elif isinstance(d, A.StateDecl):
-                    for v in d.vars:
-                        self.declare(m.vars, v.name, v, "state")
-                elif isinstance(d, A.ConstDecl):
-                    self.declare(m.consts, d.name, d, "constant")
-                elif isinstance(d, A.OptionDecl):
-                    self.declare(m.options, d.name, d, "option")
-                elif isinstance(d, A.DefineDecl):
-                    self.declare(m.defines, d.name, d, "definition")
-                elif isinstance(d, A.ActionDecl):
-                    if d.name in RESERVED_ACTIONS:
-                        self.err("E101", f"'{d.name}' is reserved for the engine's own moves", d.span)
-                    self.declare(m.actions, d.name, d, "action")
-                elif isinstance(d, A.ProcedureDecl):
-                    self.declare(m.procedures, d.name, d, "procedure")
-                elif isinstance(d, A.TriggerDecl):
-                    m.triggers.append(d)
-                elif isinstance(d, A.HookDecl):
-                    m.hooks.append(d)
-                elif isinstance(d, A.FlowDecl):
-                    if m.flow is not None:
-                        self.err("E102", "duplicate 'flow' declaration", d.span)
-                    m.flow = d
-                elif isinstance(d, A.ScoringDecl):
-                    m.scoring = d
-                elif isinstance(d, A.UmpireDecl):
-                    if m.umpire is not None:
-                        self.err("E102", "duplicate 'umpire' declaration", d.span)
-                    m.umpire = d
-                elif isinstance(d, A.ScenarioDecl):
-                    m.scenarios.append(d)
+                handler = self._COLLECT.get(type(d))
+                if handler is not None:  # an include has nothing to collect
+                    handler(self, d)
         self.squares_named_twice()
-        if m.players is None:
-            self.err("E105", "no 'players' declaration", A.Span(modules[0].path, 1, 1, 1, 2) if modules else A.NO_SPAN,
-                     "add a line like: players X, O")
-        if m.flow is None:
-            self.err("E105", "no 'flow' declaration: the game has no turns",
-                     A.Span(modules[0].path, 1, 1, 1, 2) if modules else A.NO_SPAN,
+        self.required_declarations(modules)
+
+    def required_declarations(self, modules: list[A.Module]) -> None:
+        """A game needs its players and its flow (E105, at the top of the first file)."""
+        top = A.Span(modules[0].path, 1, 1, 1, 2) if modules else A.NO_SPAN
+        if self.m.players is None:
+            self.err("E105", "no 'players' declaration", top, "add a line like: players X, O")
+        if self.m.flow is None:
+            self.err("E105", "no 'flow' declaration: the game has no turns", top,
                      "add a flow block, e.g.\n  flow\n      repeat\n          turn\n              play <action>")
 
+    @_COLLECT.on(A.GameDecl)
+    def _collect_game(self, d: A.GameDecl) -> None:
+        if self.m.game is not None:
+            self.err("E102", "duplicate 'game' declaration", d.span)
+        self.m.game, self.m.title = d, d.title
+
+    @_COLLECT.on(A.PlayersDecl)
+    def _collect_players(self, d: A.PlayersDecl) -> None:
+        if self.m.players is not None:
+            self.err("E102", "duplicate 'players' declaration", d.span)
+        self.m.players = d
+        if d.min_count < 1 or d.max_count > len(d.names) or d.min_count > d.max_count:
+            self.err("E103", f"player count {d.min_count}..{d.max_count} does not fit {len(d.names)} names",
+                     d.span)
+        for n in d.names:
+            self.declare({}, n, d, "player")
+            self.m.element_type[n] = "Player"
+
+    @_COLLECT.on(A.EnumDecl)
+    def _collect_enum(self, d: A.EnumDecl) -> None:
+        self.declare(self.m.enums, d.name, d, "enum")
+        for n in d.members:
+            self.declare({}, n, d, f"member of {d.name}")
+            self.m.element_type[n] = d.name
+
+    @_COLLECT.on(A.GridDecl)
+    def _collect_grid(self, d: A.GridDecl) -> None:
+        if d.path is not None:  # `grid from "file"`: its size is read from the file
+            sized = self.reader.grid_size(d)
+            if sized is None:
+                return
+            d = sized
+        self.declare(self.m.boards, d.name, d, "board")
+        if not (1 <= d.width <= 52 and 1 <= d.height <= 99):
+            self.err("E104", "a grid is 1..52 columns by 1..99 rows", d.span)
+            return
+        for n in grid_square_names(d.width, d.height):
+            self.m.element_type.setdefault(n, d.name)
+
+    @_COLLECT.on(A.GraphDecl, A.GraphFileDecl)
+    def _collect_graph(self, d: A.GraphDecl | A.GraphFileDecl) -> None:
+        m = self.m
+        self.declare(m.boards, d.name, d, "board")
+        graph = self.reader.graph(d) if isinstance(d, A.GraphFileDecl) else _graph_of_paths(d.paths)
+        if graph is None:
+            return
+        m.graphs[d.name] = graph
+        for n in graph[0]:
+            if n in self.global_names and m.element_type.get(n) != d.name:
+                self.err("E102", f"node '{n}' clashes with another name", d.span)
+            m.element_type[n] = d.name
+            self.global_names.setdefault(n, d)
+
+    @_COLLECT.on(*_NAMED_DECLS)
+    def _collect_named(self, d: A.Node) -> None:
+        """A declaration that gives one name, kept in its table of the model."""
+        table, what = _NAMED_DECLS[type(d)]
+        self.declare(getattr(self.m, table), d.name, d, what)
+
+    @_COLLECT.on(*_LISTED_DECLS)
+    def _collect_listed(self, d: A.Node) -> None:
+        """A declaration without a name, kept in source order."""
+        getattr(self.m, _LISTED_DECLS[type(d)]).append(d)
+
+    @_COLLECT.on(A.StateDecl)
+    def _collect_state(self, d: A.StateDecl) -> None:
+        for v in d.vars:
+            self.declare(self.m.vars, v.name, v, "state")
+
+    @_COLLECT.on(A.ActionDecl)
+    def _collect_action(self, d: A.ActionDecl) -> None:
+        if d.name in RESERVED_ACTIONS:
+            self.err("E101", f"'{d.name}' is reserved for the engine's own moves", d.span)
+        self.declare(self.m.actions, d.name, d, "action")
+
+    @_COLLECT.on(A.FlowDecl)
+    def _collect_flow(self, d: A.FlowDecl) -> None:
+        if self.m.flow is not None:
+            self.err("E102", "duplicate 'flow' declaration", d.span)
+        self.m.flow = d
+
+    @_COLLECT.on(A.ScoringDecl)
+    def _collect_scoring(self, d: A.ScoringDecl) -> None:
+        self.m.scoring = d
+
+    @_COLLECT.on(A.UmpireDecl)
+    def _collect_umpire(self, d: A.UmpireDecl) -> None:
+        if self.m.umpire is not None:
+            self.err("E102", "duplicate 'umpire' declaration", d.span)
+        self.m.umpire = d
 
     def squares_named_twice(self) -> None:
         """A grid's squares are names too: a state variable, constant or enum member called
@@ -315,11 +381,11 @@ class _Checker(ExprChecker):
             m.data_values[d.name] = value
 
     # ---------------------------------------------------------------- statements
-    def block(self, stmts: tuple, scope: dict[str, Type], ctx: dict) -> bool:
+    def block(self, stmts: tuple, scope: dict[str, Type], ctx: StmtContext) -> bool:
         """Check statements in order; return whether control can fall off the end."""
         return self.block_scope(stmts, scope, ctx)[0]
 
-    def block_scope(self, stmts: tuple, scope: dict[str, Type], ctx: dict) -> tuple[bool, dict[str, Type]]:
+    def block_scope(self, stmts: tuple, scope: dict[str, Type], ctx: StmtContext) -> tuple[bool, dict[str, Type]]:
         """`block`, also giving the scope at its end (whose facts hold after it)."""
         scope = dict(scope)
         reachable = True
@@ -331,7 +397,7 @@ class _Checker(ExprChecker):
             reachable = self.stmt(s, scope, ctx)
         return reachable, scope
 
-    def stmt(self, s: A.Node, scope: dict[str, Type], ctx: dict) -> bool:
+    def stmt(self, s: A.Node, scope: dict[str, Type], ctx: StmtContext) -> bool:
         falls = self._stmt(s, scope, ctx)
         if not isinstance(s, A.IfStmt):  # an `if` joins what its branches left (their writes dropped it)
             self.forget_writes(s, scope)
@@ -354,224 +420,282 @@ class _Checker(ExprChecker):
         if isinstance(by_triggers, frozenset) and not self.fact_reads(key) & by_triggers:
             scope[key] = tt.inner  # (unless a trigger may write it again)
 
-    def _stmt(self, s: A.Node, scope: dict[str, Type], ctx: dict) -> bool:
-        m = self.m
-        if isinstance(s, A.SetStmt):
-            tt = self.target(s.target, scope)
-            vt = self.expr(s.value, scope)
-            if not isinstance(tt, Opt):
-                vt = self.need(s.value, vt, f"'{s.target.root}' of type {tt}")
-            if not fits(tt, vt):
-                self.err("E216", f"cannot store a {vt} in '{s.target.root}' of type {tt}", s.value.span)
-            ctx["writes"] = True
-        elif isinstance(s, (A.AddStmt, A.RemoveStmt)):
-            tt = self.target(s.target, scope).base
-            vt = self.expr(s.value, scope)
-            self.check_put("add" if isinstance(s, A.AddStmt) else "remove", s.target, tt, s.value, vt)
-            ctx["writes"] = True
-        elif isinstance(s, A.ClearStmt):
-            self.target(s.target, scope)
-        elif isinstance(s, A.LetStmt):
-            if isinstance(s.value, A.Call):
-                vt = narrowed(s.value, self.call(s.value, scope, allow_chance=True), scope)
-                self.m.types[id(s.value)] = vt
-            else:
-                vt = self.expr(s.value, scope)
-            if s.name in m.vars or s.name in m.consts:
-                self.err("E217", f"'let {s.name}' would hide the state or constant '{s.name}'", s.span)
-            self.bind(scope, s.name, vt)
-        elif isinstance(s, (A.MoveStmt, A.DrawStmt)):
-            if isinstance(s, A.MoveStmt):
-                it = self.expr(s.item, scope)
-                src = self.target(s.source, scope).base
-                dst = self.target(s.dest, scope).base
-                self.check_put("move", s.source, src, s.item, it)
-                self.check_put("move", s.dest, dst, s.item, it)
-            else:
-                ct = self.need(s.count, self.expr(s.count, scope), "'draw'")
-                if not is_int(ct):
-                    self.err("E207", f"'draw' needs a number of items, not {ct}", s.count.span)
-                for zone in (s.source, s.dest):
-                    zt = self.target(zone, scope).base
-                    if not isinstance(zt, (ListOf, SetOf)) and zt != ANY:
-                        self.err("E216", f"'draw' takes items from a list or set to a list or set, "
-                                 f"not {zt}", zone.span)
-        elif isinstance(s, A.ShuffleStmt):
-            tt = self.target(s.target, scope).base
-            if not isinstance(tt, ListOf) and tt != ANY:
-                self.err("E216", f"only a list can be shuffled, not {tt}", s.target.span)
-        elif isinstance(s, A.RequireStmt):
-            self.want_bool(s.test, self.expr(s.test, scope))
-            scope.update(self.with_facts(s.test, {}, True))
-            if ctx.get("kind") == "action" and ctx.get("effects_started"):
-                self.err("E303", "'require' after an effect: preconditions come first", s.span,
-                         "move it above the first effect, or use 'if'")
-        elif isinstance(s, A.FinishStmt):
-            inner = {**scope, s.var: PLAYER} if s.var else scope
-            for x in s.exprs:
-                t = self.need(x, self.expr(x, inner), f"'finish {s.kind}'")
-                if s.kind == "ranking" and not is_int(t) and not isinstance(t.base, ListOf):
-                    self.err("E216", f"a ranking key is a number or a list of numbers, not {t}", x.span)
-                if s.kind == "winner" and not is_player(t) and t.base != ListOf(PLAYER):
-                    self.err("E216", f"a winner is a player or a list of players, not {t}", x.span)
-            return False
-        elif isinstance(s, A.DoStmt):
-            p = m.procedures.get(s.name)
-            argtypes = [self.expr(a, scope) for a in s.args]
-            if p is None:
-                self.err("E218", f"unknown procedure '{s.name}'", s.span, did_you_mean(s.name, m.procedures))
-            elif len(p.params) != len(s.args):
-                self.err("E212", f"'{s.name}' takes {len(p.params)} argument(s), got {len(s.args)}", s.span)
-            else:
-                self.check_args(s.name, p.params, s.args, argtypes)
-        elif isinstance(s, A.PlayStmt):
-            if m.triggers:  # the triggers tested at the decision may change what was tested
-                forget(scope, self.all_state)
-            for a in s.actions:
-                if a not in m.actions:
-                    self.err("E219", f"unknown action '{a}'", s.span, did_you_mean(a, m.actions))
-                self.offered.add(a)
-            if s.by is not None:
-                bt = self.need(s.by, self.expr(s.by, scope), "'play ... by'")
-                if not is_player(bt):
-                    self.err("E216", f"'by' names a player, not {bt}", s.by.span)
-            if ctx.get("kind") in ("action", "define"):
-                self.err("E304", "'play' offers actions: use it in the flow or a procedure", s.span,
-                         "inside an action, use 'choose'")
-        elif isinstance(s, A.ChooseStmt):
-            if m.triggers:  # the options are worked out after the triggers tested at the decision
-                forget(scope, self.all_state)
-            dt = self.need(s.domain, self.expr(s.domain, scope), f"'choose {s.name} in'")
-            inner = dict(scope)
-            self.bind(inner, s.name, dt.item)
-            if s.where is not None:
-                self.want_bool(s.where, self.expr(s.where, inner))
-            if s.by is not None:
-                bt = self.need(s.by, self.expr(s.by, scope), "'choose ... by'")
-                if not is_player(bt):
-                    self.err("E216", f"'by' names a player, not {bt}", s.by.span)
-            forget(scope, self.all_state)  # a decision: other rules may run before it is made
-            self.bind(scope, s.name, dt.item)
-            if s.where is not None:  # what is chosen met the condition
-                local = set(scope) - self.all_state
-                scope.update({k: t for k, t in self.with_facts(s.where, {}, True).items()
-                              if self.fact_reads(k) <= local})
+    def _stmt(self, s: A.Node, scope: dict[str, Type], ctx: StmtContext) -> bool:
+        """Check one statement by the handler of its class (`_STMT`); return whether control can
+        fall off its end. A handler that returns None lets control run on to the next statement,
+        and the statement is then judged as one of its body (`runs_on`)."""
+        handler = self._STMT.get(type(s))
+        falls = None if handler is None else handler(self, s, scope, ctx)
+        if falls is None:
+            self.runs_on(s, ctx)
             return True
-        elif isinstance(s, A.BreakStmt):
-            if not ctx.get("loop"):
-                self.err("E305", "'break' outside a loop", s.span)
-            return False
-        elif isinstance(s, A.GotoStmt):
-            self.goto_targets.add(s.phase)
-            self.gotos.append(s)
-            return False
-        elif isinstance(s, A.LogStmt):
-            pass
-        elif isinstance(s, A.RevealStmt):
-            self.expr(s.value, scope)
-            if s.to is not None:
-                t = self.need(s.to, self.expr(s.to, scope), "'reveal ... to'")
-                if not is_player(t):
-                    self.err("E216", f"'reveal ... to' names a player, not {t}", s.to.span)
-        elif isinstance(s, A.AbandonStmt):
-            if ctx.get("kind") != "action":
-                self.err("E310", "'abandon' belongs in an action: it takes the action back", s.span)
-            return False
-        elif isinstance(s, A.ResultStmt):
-            t = self.expr(s.value, scope)
-            if s.detail is not None:
-                self.expr(s.detail, scope)
-            if ctx.get("kind") != "device_roll":
-                self.err("E309", "'result' belongs in a device's roll part", s.span)
-            elif not compatible(ctx.get("result_type", ANY), t):
-                self.err("E216", f"the device's outcome is {ctx['result_type']}, not {t}", s.value.span)
-            return False
-        elif isinstance(s, A.IfStmt):
-            cur = scope
-            ends = []  # the scopes of the ways that reach the statement after the if
-            for test, body in s.branches:
-                self.want_bool(test, self.expr(test, cur))
-                falls, end = self.block_scope(body, self.with_facts(test, cur, True), ctx)
-                if falls:
-                    ends.append(end)
-                cur = self.with_facts(test, cur, False)
-            if s.orelse:
-                falls, end = self.block_scope(s.orelse, cur, ctx)
-                if falls:
-                    ends.append(end)
-            else:
-                ends.append(cur)
-            joined = common(ends)
-            for key in [k for k in scope if k.startswith("?")]:
-                del scope[key]
-            scope.update(joined)
-            return bool(ends)
-        elif isinstance(s, A.ForStmt):
-            dt = self.need(s.domain, self.expr(s.domain, scope), f"'for {s.var} in'")
-            self.forget_writes(s, scope)  # the body's writes hold when it runs again
-            inner = dict(scope)
-            self.bind(inner, s.var, dt.item)
-            self.block(s.body, inner, {**ctx, "loop": True})
-        elif isinstance(s, A.RepeatStmt):
-            if s.times is not None:
-                t = self.need(s.times, self.expr(s.times, scope), "'repeat'")
-                if not is_int(t):
-                    self.err("E207", f"'repeat' needs a number of times, not {t}", s.times.span)
-            self.forget_writes(s, scope)
-            self.block(s.body, scope, {**ctx, "loop": True})
-            if s.times is None:
-                return _has_break(s.body)
-        elif isinstance(s, A.WhileStmt):
-            self.forget_writes(s, scope)
-            self.want_bool(s.test, self.expr(s.test, scope))
-            self.block(s.body, self.with_facts(s.test, scope, True), {**ctx, "loop": True})
-        elif isinstance(s, A.TurnStmt):
-            if s.player is not None:
-                t = self.need(s.player, self.expr(s.player, scope), "'turn'")
-                if not is_player(t):
-                    self.err("E216", f"'turn' names a player, not {t}", s.player.span)
-            if ctx.get("kind") not in ("flow", "procedure"):
-                self.err("E304", "'turn' belongs in the flow or a procedure", s.span)
-            forget(scope, self.all_state)
-            return self.block(s.body, scope, ctx)
-        elif isinstance(s, A.SimultaneousStmt):
-            dt = self.need(s.domain, self.expr(s.domain, scope), f"'simultaneously for {s.var} in'")
-            if not (dt.base == ANY or (dt.base.is_collection and is_player(dt.base.item))):
-                self.err("E216", f"'simultaneously for {s.var} in' goes over players, not {dt}", s.domain.span)
-            if ctx.get("kind") not in ("flow", "procedure"):
-                self.err("E304", "'simultaneously' belongs in the flow or a procedure", s.span)
-            if ctx.get("window"):
-                self.err("E248", "a part of 'simultaneously' cannot hold another", s.span)
-            forget(scope, self.all_state)
-            inner = dict(scope)
-            self.bind(inner, s.var, PLAYER)
-            self.block(s.body, inner, {**ctx, "window": s.var, "loop": False})
-            forget(scope, self.all_state)
-            return True
-        elif isinstance(s, A.PhaseStmt):
-            if ctx.get("kind") != "flow":
-                self.err("E304", "'phase' belongs in the flow", s.span)
-            if s.name in m.phases:
-                self.err("E102", f"duplicate phase '{s.name}'", s.span, f"first at {m.phases[s.name].span}")
-            m.phases[s.name] = s
-            if ctx.get("depth", 0) == 0:
-                self.top_phases.append(s.name)
-            forget(scope, self.all_state)  # a goto may enter here from anywhere
-            return self.block(s.body, scope, {**ctx, "depth": ctx.get("depth", 0) + 1})
-        chance_let = isinstance(s, A.LetStmt) and isinstance(s.value, A.Call) and (
-            s.value.func in m.devices or s.value.func in CHANCE_NAMES)
-        if ctx.get("kind") == "action" and (not isinstance(s, (A.LetStmt, A.RequireStmt)) or chance_let):
-            ctx["effects_started"] = True
-        if ctx.get("kind") == "device_roll" and isinstance(s, (
-            A.SetStmt, A.AddStmt, A.RemoveStmt, A.ClearStmt, A.MoveStmt, A.DrawStmt, A.ShuffleStmt
-        )):
+        return falls
+
+    def runs_on(self, s: A.Node, ctx: StmtContext) -> None:
+        """What a statement that runs on to the next one tells of the body it stands in: an
+        action's effects have started (a `require` after it is E303), a device's roll part
+        changes the state (E307) or a device stops for a decision (E304)."""
+        if ctx.kind == "action" and (not isinstance(s, (A.LetStmt, A.RequireStmt)) or self.draws_chance(s)):
+            ctx.effects_started = True
+        if ctx.kind == "device_roll" and isinstance(s, _STATE_CHANGES):
             self.err("E307", "a device's roll part may not change the state; do that in 'settle'", s.span,
                      "a scripted outcome skips the roll part, so changes there would differ")
-        if ctx.get("kind") in ("device_roll", "device_settle", "define") and isinstance(
-            s, (A.PlayStmt, A.ChooseStmt, A.TurnStmt, A.PhaseStmt, A.GotoStmt)
-        ):
+        if ctx.kind in ("device_roll", "device_settle") and isinstance(s, _DECISIONS):
             self.err("E304", "a device cannot stop for a decision", s.span)
+
+    def draws_chance(self, s: A.Node) -> bool:
+        """`let x = roll(...)` or `let x = <device>(...)`: a chance event, an effect of an action."""
+        return isinstance(s, A.LetStmt) and isinstance(s.value, A.Call) and (
+            s.value.func in self.m.devices or s.value.func in CHANCE_NAMES)
+
+    @_STMT.on(A.SetStmt)
+    def _check_set(self, s: A.SetStmt, scope: dict[str, Type], ctx: StmtContext) -> None:
+        tt = self.target(s.target, scope)
+        vt = self.expr(s.value, scope)
+        if not isinstance(tt, Opt):
+            vt = self.need(s.value, vt, f"'{s.target.root}' of type {tt}")
+        if not fits(tt, vt):
+            self.err("E216", f"cannot store a {vt} in '{s.target.root}' of type {tt}", s.value.span)
+
+    @_STMT.on(A.AddStmt, A.RemoveStmt)
+    def _check_add_remove(self, s: A.AddStmt | A.RemoveStmt, scope: dict[str, Type], ctx: StmtContext) -> None:
+        tt = self.target(s.target, scope).base
+        vt = self.expr(s.value, scope)
+        self.check_put("add" if isinstance(s, A.AddStmt) else "remove", s.target, tt, s.value, vt)
+
+    @_STMT.on(A.ClearStmt)
+    def _check_clear(self, s: A.ClearStmt, scope: dict[str, Type], ctx: StmtContext) -> None:
+        self.target(s.target, scope)
+
+    @_STMT.on(A.LetStmt)
+    def _check_let(self, s: A.LetStmt, scope: dict[str, Type], ctx: StmtContext) -> None:
+        m = self.m
+        if isinstance(s.value, A.Call):  # the one place a chance call may stand
+            vt = narrowed(s.value, self.call(s.value, scope, allow_chance=True), scope)
+            m.types[id(s.value)] = vt
+        else:
+            vt = self.expr(s.value, scope)
+        if s.name in m.vars or s.name in m.consts:
+            self.err("E217", f"'let {s.name}' would hide the state or constant '{s.name}'", s.span)
+        self.bind(scope, s.name, vt)
+
+    @_STMT.on(A.MoveStmt)
+    def _check_move(self, s: A.MoveStmt, scope: dict[str, Type], ctx: StmtContext) -> None:
+        it = self.expr(s.item, scope)
+        src = self.target(s.source, scope).base
+        dst = self.target(s.dest, scope).base
+        self.check_put("move", s.source, src, s.item, it)
+        self.check_put("move", s.dest, dst, s.item, it)
+
+    @_STMT.on(A.DrawStmt)
+    def _check_draw(self, s: A.DrawStmt, scope: dict[str, Type], ctx: StmtContext) -> None:
+        ct = self.need(s.count, self.expr(s.count, scope), "'draw'")
+        if not is_int(ct):
+            self.err("E207", f"'draw' needs a number of items, not {ct}", s.count.span)
+        for zone in (s.source, s.dest):
+            zt = self.target(zone, scope).base
+            if not isinstance(zt, (ListOf, SetOf)) and zt != ANY:
+                self.err("E216", f"'draw' takes items from a list or set to a list or set, not {zt}", zone.span)
+
+    @_STMT.on(A.ShuffleStmt)
+    def _check_shuffle(self, s: A.ShuffleStmt, scope: dict[str, Type], ctx: StmtContext) -> None:
+        tt = self.target(s.target, scope).base
+        if not isinstance(tt, ListOf) and tt != ANY:
+            self.err("E216", f"only a list can be shuffled, not {tt}", s.target.span)
+
+    @_STMT.on(A.RequireStmt)
+    def _check_require(self, s: A.RequireStmt, scope: dict[str, Type], ctx: StmtContext) -> None:
+        self.want_bool(s.test, self.expr(s.test, scope))
+        scope.update(self.with_facts(s.test, {}, True))
+        if ctx.kind == "action" and ctx.effects_started:
+            self.err("E303", "'require' after an effect: preconditions come first", s.span,
+                     "move it above the first effect, or use 'if'")
+
+    @_STMT.on(A.FinishStmt)
+    def _check_finish(self, s: A.FinishStmt, scope: dict[str, Type], ctx: StmtContext) -> bool:
+        inner = {**scope, s.var: PLAYER} if s.var else scope
+        for x in s.exprs:
+            t = self.need(x, self.expr(x, inner), f"'finish {s.kind}'")
+            if s.kind == "ranking" and not is_int(t) and not isinstance(t.base, ListOf):
+                self.err("E216", f"a ranking key is a number or a list of numbers, not {t}", x.span)
+            if s.kind == "winner" and not is_player(t) and t.base != ListOf(PLAYER):
+                self.err("E216", f"a winner is a player or a list of players, not {t}", x.span)
+        return False
+
+    @_STMT.on(A.DoStmt)
+    def _check_do(self, s: A.DoStmt, scope: dict[str, Type], ctx: StmtContext) -> None:
+        m = self.m
+        p = m.procedures.get(s.name)
+        argtypes = [self.expr(a, scope) for a in s.args]
+        if p is None:
+            self.err("E218", f"unknown procedure '{s.name}'", s.span, did_you_mean(s.name, m.procedures))
+        elif len(p.params) != len(s.args):
+            self.err("E212", f"'{s.name}' takes {len(p.params)} argument(s), got {len(s.args)}", s.span)
+        else:
+            self.check_args(s.name, p.params, s.args, argtypes)
+
+    @_STMT.on(A.PlayStmt)
+    def _check_play(self, s: A.PlayStmt, scope: dict[str, Type], ctx: StmtContext) -> None:
+        m = self.m
+        if m.triggers:  # the triggers tested at the decision may change what was tested
+            forget(scope, self.all_state)
+        for a in s.actions:
+            if a not in m.actions:
+                self.err("E219", f"unknown action '{a}'", s.span, did_you_mean(a, m.actions))
+            self.offered.add(a)
+        if s.by is not None:
+            self.want_player(s.by, self.need(s.by, self.expr(s.by, scope), "'play ... by'"), "'by' names")
+        if ctx.kind == "action":
+            self.err("E304", "'play' offers actions: use it in the flow or a procedure", s.span,
+                     "inside an action, use 'choose'")
+
+    @_STMT.on(A.ChooseStmt)
+    def _check_choose(self, s: A.ChooseStmt, scope: dict[str, Type], ctx: StmtContext) -> bool:
+        if self.m.triggers:  # the options are worked out after the triggers tested at the decision
+            forget(scope, self.all_state)
+        dt = self.need(s.domain, self.expr(s.domain, scope), f"'choose {s.name} in'")
+        inner = dict(scope)
+        self.bind(inner, s.name, dt.item)
+        if s.where is not None:
+            self.want_bool(s.where, self.expr(s.where, inner))
+        if s.by is not None:
+            self.want_player(s.by, self.need(s.by, self.expr(s.by, scope), "'choose ... by'"), "'by' names")
+        forget(scope, self.all_state)  # a decision: other rules may run before it is made
+        self.bind(scope, s.name, dt.item)
+        if s.where is not None:  # what is chosen met the condition
+            local = set(scope) - self.all_state
+            scope.update({k: t for k, t in self.with_facts(s.where, {}, True).items()
+                          if self.fact_reads(k) <= local})
         return True
+
+    @_STMT.on(A.BreakStmt)
+    def _check_break(self, s: A.BreakStmt, scope: dict[str, Type], ctx: StmtContext) -> bool:
+        if not ctx.loop:
+            self.err("E305", "'break' outside a loop", s.span)
+        return False
+
+    @_STMT.on(A.GotoStmt)
+    def _check_goto(self, s: A.GotoStmt, scope: dict[str, Type], ctx: StmtContext) -> bool:
+        self.goto_targets.add(s.phase)
+        self.gotos.append(s)  # the phases are known once the whole flow is checked (E221, E222)
+        return False
+
+    @_STMT.on(A.LogStmt)
+    def _check_log(self, s: A.LogStmt, scope: dict[str, Type], ctx: StmtContext) -> None:
+        """A message: nothing to check."""
+
+    @_STMT.on(A.RevealStmt)
+    def _check_reveal(self, s: A.RevealStmt, scope: dict[str, Type], ctx: StmtContext) -> None:
+        self.expr(s.value, scope)
+        if s.to is not None:
+            self.want_player(s.to, self.need(s.to, self.expr(s.to, scope), "'reveal ... to'"),
+                             "'reveal ... to' names")
+
+    @_STMT.on(A.AbandonStmt)
+    def _check_abandon(self, s: A.AbandonStmt, scope: dict[str, Type], ctx: StmtContext) -> bool:
+        if ctx.kind != "action":
+            self.err("E310", "'abandon' belongs in an action: it takes the action back", s.span)
+        return False
+
+    @_STMT.on(A.ResultStmt)
+    def _check_result(self, s: A.ResultStmt, scope: dict[str, Type], ctx: StmtContext) -> bool:
+        t = self.expr(s.value, scope)
+        if s.detail is not None:
+            self.expr(s.detail, scope)
+        if ctx.kind != "device_roll":
+            self.err("E309", "'result' belongs in a device's roll part", s.span)
+        elif not compatible(ctx.result_type, t):
+            self.err("E216", f"the device's outcome is {ctx.result_type}, not {t}", s.value.span)
+        return False
+
+    @_STMT.on(A.IfStmt)
+    def _check_if(self, s: A.IfStmt, scope: dict[str, Type], ctx: StmtContext) -> bool:
+        cur = scope
+        ends = []  # the scopes of the ways that reach the statement after the if
+        for test, body in s.branches:
+            self.want_bool(test, self.expr(test, cur))
+            falls, end = self.block_scope(body, self.with_facts(test, cur, True), ctx)
+            if falls:
+                ends.append(end)
+            cur = self.with_facts(test, cur, False)
+        if s.orelse:
+            falls, end = self.block_scope(s.orelse, cur, ctx)
+            if falls:
+                ends.append(end)
+        else:
+            ends.append(cur)
+        joined = common(ends)
+        for key in [k for k in scope if k.startswith("?")]:
+            del scope[key]
+        scope.update(joined)
+        return bool(ends)
+
+    @_STMT.on(A.ForStmt)
+    def _check_for(self, s: A.ForStmt, scope: dict[str, Type], ctx: StmtContext) -> None:
+        dt = self.need(s.domain, self.expr(s.domain, scope), f"'for {s.var} in'")
+        self.forget_writes(s, scope)  # the body's writes hold when it runs again
+        inner = dict(scope)
+        self.bind(inner, s.var, dt.item)
+        self.block(s.body, inner, replace(ctx, loop=True))
+
+    @_STMT.on(A.RepeatStmt)
+    def _check_repeat(self, s: A.RepeatStmt, scope: dict[str, Type], ctx: StmtContext) -> bool | None:
+        if s.times is not None:
+            t = self.need(s.times, self.expr(s.times, scope), "'repeat'")
+            if not is_int(t):
+                self.err("E207", f"'repeat' needs a number of times, not {t}", s.times.span)
+        self.forget_writes(s, scope)
+        self.block(s.body, scope, replace(ctx, loop=True))
+        return _has_break(s.body) if s.times is None else None  # a loop without end runs on by a break
+
+    @_STMT.on(A.WhileStmt)
+    def _check_while(self, s: A.WhileStmt, scope: dict[str, Type], ctx: StmtContext) -> None:
+        self.forget_writes(s, scope)
+        self.want_bool(s.test, self.expr(s.test, scope))
+        self.block(s.body, self.with_facts(s.test, scope, True), replace(ctx, loop=True))
+
+    @_STMT.on(A.TurnStmt)
+    def _check_turn(self, s: A.TurnStmt, scope: dict[str, Type], ctx: StmtContext) -> bool:
+        if s.player is not None:
+            self.want_player(s.player, self.need(s.player, self.expr(s.player, scope), "'turn'"), "'turn' names")
+        if ctx.kind not in ("flow", "procedure"):
+            self.err("E304", "'turn' belongs in the flow or a procedure", s.span)
+        forget(scope, self.all_state)
+        return self.block(s.body, scope, ctx)
+
+    @_STMT.on(A.SimultaneousStmt)
+    def _check_simultaneous(self, s: A.SimultaneousStmt, scope: dict[str, Type], ctx: StmtContext) -> bool:
+        dt = self.need(s.domain, self.expr(s.domain, scope), f"'simultaneously for {s.var} in'")
+        if not (dt.base == ANY or (dt.base.is_collection and is_player(dt.base.item))):
+            self.err("E216", f"'simultaneously for {s.var} in' goes over players, not {dt}", s.domain.span)
+        if ctx.kind not in ("flow", "procedure"):
+            self.err("E304", "'simultaneously' belongs in the flow or a procedure", s.span)
+        if ctx.window:
+            self.err("E248", "a part of 'simultaneously' cannot hold another", s.span)
+        forget(scope, self.all_state)
+        inner = dict(scope)
+        self.bind(inner, s.var, PLAYER)
+        self.block(s.body, inner, replace(ctx, window=s.var, loop=False))
+        forget(scope, self.all_state)
+        return True
+
+    @_STMT.on(A.PhaseStmt)
+    def _check_phase(self, s: A.PhaseStmt, scope: dict[str, Type], ctx: StmtContext) -> bool:
+        m = self.m
+        if ctx.kind != "flow":
+            self.err("E304", "'phase' belongs in the flow", s.span)
+        if s.name in m.phases:
+            self.err("E102", f"duplicate phase '{s.name}'", s.span, f"first at {m.phases[s.name].span}")
+        m.phases[s.name] = s
+        if ctx.depth == 0:
+            self.top_phases.append(s.name)
+        forget(scope, self.all_state)  # a goto may enter here from anywhere
+        return self.block(s.body, scope, replace(ctx, depth=ctx.depth + 1))
+
+    def want_player(self, e: A.Node, t: Type, what: str) -> None:
+        """E216 unless `t` is a player (`play ... by P`, `turn P`, `reveal ... to P`)."""
+        if not is_player(t):
+            self.err("E216", f"{what} a player, not {t}", e.span)
 
     def check_args(self, name: str, params: tuple, args: tuple, argtypes: list[Type]) -> None:
         """A procedure's arguments against its parameters' declared types."""
@@ -621,32 +745,22 @@ class _Checker(ExprChecker):
         return cache[id(s)][1]
 
     def _writes(self, s: A.Node) -> frozenset[str] | None:
-        m = self.m
         if isinstance(s, (A.SetStmt, A.AddStmt, A.RemoveStmt, A.ClearStmt, A.ShuffleStmt)):
             return self.with_triggers({s.target.root, ANY_STATE})
         if isinstance(s, (A.MoveStmt, A.DrawStmt)):
             return self.with_triggers({s.source.root, s.dest.root, ANY_STATE})
         if isinstance(s, A.LetStmt):
-            if isinstance(s.value, A.Call) and (s.value.func in m.devices or s.value.func in CHANCE_NAMES):
-                return None
-            return frozenset({s.name})
+            return None if self.draws_chance(s) else frozenset({s.name})
         if isinstance(s, (A.DoStmt, A.PlayStmt, A.ChooseStmt, A.TurnStmt, A.PhaseStmt, A.GotoStmt,
                           A.SimultaneousStmt)):
             return None
-        out: set[str] = set()
-        if isinstance(s, A.IfStmt):
-            parts = [x for _, body in s.branches for x in body] + list(s.orelse)
-        elif isinstance(s, (A.ForStmt, A.RepeatStmt, A.WhileStmt)):
-            parts = list(s.body)
-            if isinstance(s, A.ForStmt):
-                out.add(s.var)
-        else:
-            return frozenset()
-        for x in parts:
-            w = self.writes(x)
-            if w is None:
-                return None
-            out |= w
+        out: set[str] = {s.var} if isinstance(s, A.ForStmt) else set()
+        for body in A.bodies(s):  # an `if`'s branches, a loop's body
+            for x in body:
+                w = self.writes(x)
+                if w is None:
+                    return None
+                out |= w
         return frozenset(out)
 
     def with_triggers(self, names: set[str]) -> frozenset[str] | None:
@@ -665,93 +779,28 @@ class _Checker(ExprChecker):
 
     # ---------------------------------------------------------------- whole model
     def run(self, modules: list[A.Module]) -> Model:
+        """Check the whole model, in an order where each part knows the types it reads."""
         self.collect(modules)
         m = self.m
         check_names(modules, m.graphs, m.boards, self.err)
-        self.offered: set[str] = set()
-        self.gotos: list[A.GotoStmt] = []
-        self.top_phases: list[str] = []
         self.name_types()
-        for r in m.records.values():
-            m.record_fields[r.name] = {f: self.declared(ft) for f, ft in r.fields}
-        for d in m.data.values():
-            m.data_types[d.name] = self.declared(d.type)
-            self.load_data(d)
-        for v in m.vars.values():
-            m.var_types[v.name] = as_state(self.declared(v.type))
-        for o in m.options.values():  # all types first: a default may name a later option
-            m.option_types[o.name] = self.declared(o.type)
+        self.declared_types()
         self.fixed_values = True  # worked out by check_constants, which says what fails (E244)
-        for o in m.options.values():
-            ot, dt = m.option_types[o.name], self.expr(o.default, {})
-            if not fits(ot, dt):
-                self.err("E216", f"the default {dt} does not fit option '{o.name}' of type {ot}",
-                         o.default.span)
+        self.option_defaults()
         for c in m.consts.values():
             m.const_types[c.name] = self.expr(c.value, {})
-        for v in m.vars.values():
-            vt = m.var_types[v.name]
-            if v.default is not None:
-                dt = self.expr(v.default, {})
-                target = vt.val if isinstance(vt, MapOf) else vt
-                if not fits(target, dt) and not fits(vt, dt):
-                    self.err("E216", f"default {dt} does not fit {vt}", v.default.span)
-            else:
-                leaf = vt
-                while isinstance(leaf, MapOf):
-                    leaf = leaf.val
-                if not isinstance(vt, Opt) and isinstance(leaf, Elem):
-                    self.err("E220", f"'{v.name}' of type {vt} needs a default value",
-                             v.span, "add '= <value>' or make the type optional with '?'")
+        self.state_defaults()
         self.fixed_values = False
-        for d in m.defines.values():
-            self.params(d.params, {})
-            m.define_types[d.name] = self.declared(d.type)
-        for d in m.defines.values():
-            scope = self.params(d.params, {})
-            result = self.expr(d.value, scope)
-            declared = None if d.type is None else self.resolve(d.type)
-            if declared is not None and not fits(declared, result):
-                self.err("E216", f"'{d.name}' is declared {declared}, but its value is {result}",
-                         d.value.span)
-            m.define_types[d.name] = result if declared is None else declared
-        for a in m.actions.values():
-            scope = self.params(a.params, {}, action=True)
-            self.block(a.body, scope, {"kind": "action"})
-        for p in m.procedures.values():
-            self.block(p.body, self.params(p.params, {}), {"kind": "procedure"})
-        for dv in m.devices.values():
-            scope = self.params(dv.params, {})
-            rt = self.declared(dv.type)
-            falls = self.block(dv.roll, scope, {"kind": "device_roll", "result_type": rt})
-            if falls:
-                self.err("E308", f"device '{dv.name}': its roll part must end with 'result <outcome>'", dv.span)
-            inner = dict(scope)
-            inner["outcome"] = rt
-            inner["detail"] = ANY  # what `result ... with` passed on; none when scripted
-            for r in dv.requires:
-                self.want_bool(r.test, self.expr(r.test, inner))
-            self.block(dv.settle, inner, {"kind": "device_settle"})
-        for t in m.triggers:
-            self.want_bool(t.test, self.expr(t.test, {}))
-            self.block(t.body, {}, {"kind": "trigger"})
-        for h in m.hooks:
-            self.block(h.body, {}, {"kind": "hook"})
-            if _suspends(h.body, self.suspending_procedures()):
-                self.err("E304", f"'on {h.event}' cannot stop for a decision", h.span,
-                         "make the choice in the flow, or in a trigger ('when')")
+        self.definitions()
+        self.rule_bodies()
         if m.scoring is not None:
             t = self.expr(m.scoring.value, {})
             if not (isinstance(t, MapOf) and t.key == PLAYER) and t != ANY:
                 self.err("E216", f"'scoring' names a map from Player to int, not {t}", m.scoring.span)
         if m.flow is not None:
-            self.block(m.flow.body, {}, {"kind": "flow", "depth": 0})
+            self.block(m.flow.body, {}, StmtContext("flow"))
             self.unreachable_phases(m.flow)
-        for g in self.gotos:
-            if g.phase not in m.phases:
-                self.err("E221", f"unknown phase '{g.phase}'", g.span, did_you_mean(g.phase, m.phases))
-            elif g.phase not in self.top_phases:
-                self.err("E222", f"'goto {g.phase}': only phases at the top of the flow can be jumped to", g.span)
+        self.goto_phases()
         for name, a in m.actions.items():
             if name not in self.offered:
                 self.diags.append(Diagnostic("W001", f"action '{name}' is never offered by a 'play'",
@@ -768,6 +817,105 @@ class _Checker(ExprChecker):
         check_hidden_legality(m, self.err)
         check_windows(m, self.err)
         return m
+
+    def declared_types(self) -> None:
+        """The written types of records, data tables (whose files are then read), state and
+        options."""
+        m = self.m
+        for r in m.records.values():
+            m.record_fields[r.name] = {f: self.declared(ft) for f, ft in r.fields}
+        for d in m.data.values():
+            m.data_types[d.name] = self.declared(d.type)
+            self.load_data(d)
+        for v in m.vars.values():
+            m.var_types[v.name] = as_state(self.declared(v.type))
+        for o in m.options.values():  # all types first: a default may name a later option
+            m.option_types[o.name] = self.declared(o.type)
+
+    def option_defaults(self) -> None:
+        m = self.m
+        for o in m.options.values():
+            ot, dt = m.option_types[o.name], self.expr(o.default, {})
+            if not fits(ot, dt):
+                self.err("E216", f"the default {dt} does not fit option '{o.name}' of type {ot}",
+                         o.default.span)
+
+    def state_defaults(self) -> None:
+        """A state variable's default fits its type; one that holds a board's or enum's value
+        needs one (E220)."""
+        m = self.m
+        for v in m.vars.values():
+            vt = m.var_types[v.name]
+            if v.default is not None:
+                dt = self.expr(v.default, {})
+                target = vt.val if isinstance(vt, MapOf) else vt
+                if not fits(target, dt) and not fits(vt, dt):
+                    self.err("E216", f"default {dt} does not fit {vt}", v.default.span)
+                continue
+            leaf = vt
+            while isinstance(leaf, MapOf):
+                leaf = leaf.val
+            if not isinstance(vt, Opt) and isinstance(leaf, Elem):
+                self.err("E220", f"'{v.name}' of type {vt} needs a default value",
+                         v.span, "add '= <value>' or make the type optional with '?'")
+
+    def definitions(self) -> None:
+        """Every definition's declared type first (a definition may call a later one), then
+        the values."""
+        m = self.m
+        for d in m.defines.values():
+            self.params(d.params, {})
+            m.define_types[d.name] = self.declared(d.type)
+        for d in m.defines.values():
+            scope = self.params(d.params, {})
+            result = self.expr(d.value, scope)
+            declared = None if d.type is None else self.resolve(d.type)
+            if declared is not None and not fits(declared, result):
+                self.err("E216", f"'{d.name}' is declared {declared}, but its value is {result}",
+                         d.value.span)
+            m.define_types[d.name] = result if declared is None else declared
+
+    def rule_bodies(self) -> None:
+        """The statements of actions, procedures, devices, triggers and hooks."""
+        m = self.m
+        for a in m.actions.values():
+            scope = self.params(a.params, {}, action=True)
+            self.block(a.body, scope, StmtContext("action"))
+        for p in m.procedures.values():
+            self.block(p.body, self.params(p.params, {}), StmtContext("procedure"))
+        for dv in m.devices.values():
+            self.device(dv)
+        for t in m.triggers:
+            self.want_bool(t.test, self.expr(t.test, {}))
+            self.block(t.body, {}, StmtContext("trigger"))
+        for h in m.hooks:
+            self.block(h.body, {}, StmtContext("hook"))
+            if _suspends(h.body, self.suspending_procedures()):
+                self.err("E304", f"'on {h.event}' cannot stop for a decision", h.span,
+                         "make the choice in the flow, or in a trigger ('when')")
+
+    def device(self, dv: A.DeviceDecl) -> None:
+        """A device's roll part ends with its outcome; its requires and settle part read it."""
+        scope = self.params(dv.params, {})
+        rt = self.declared(dv.type)
+        falls = self.block(dv.roll, scope, StmtContext("device_roll", result_type=rt))
+        if falls:
+            self.err("E308", f"device '{dv.name}': its roll part must end with 'result <outcome>'", dv.span)
+        inner = dict(scope)
+        inner["outcome"] = rt
+        inner["detail"] = ANY  # what `result ... with` passed on; none when scripted
+        for r in dv.requires:
+            self.want_bool(r.test, self.expr(r.test, inner))
+        self.block(dv.settle, inner, StmtContext("device_settle"))
+
+    def goto_phases(self) -> None:
+        """Each `goto` names a phase at the top of the flow (E221, E222)."""
+        m = self.m
+        for g in self.gotos:
+            if g.phase not in m.phases:
+                self.err("E221", f"unknown phase '{g.phase}'", g.span, did_you_mean(g.phase, m.phases))
+            elif g.phase not in self.top_phases:
+                self.err("E222", f"'goto {g.phase}': only phases at the top of the flow can be jumped to", g.span)
 
     def params(self, params: tuple, scope: dict[str, Type], action: bool = False) -> dict[str, Type]:
         scope = dict(scope)
@@ -815,7 +963,7 @@ class _Checker(ExprChecker):
     def scenario(self, sc: A.ScenarioDecl) -> None:
         for st in sc.steps:
             if st.kind in ("given", "before_start"):
-                self.block(st.body, {}, {"kind": "given"})
+                self.block(st.body, {}, StmtContext("given"))
             elif st.kind == "start_phase" and st.value not in self.top_phases:
                 self.err("E221", f"unknown top-level phase '{st.value}'", st.span,
                          did_you_mean(st.value, self.top_phases))
@@ -824,9 +972,7 @@ class _Checker(ExprChecker):
                 if st.kind == "expect":
                     self.want_bool(st.value, t)
             if st.by is not None:
-                t = self.expr(st.by, {})
-                if not is_player(t):
-                    self.err("E216", f"'by' names a player, not {t}", st.by.span)
+                self.want_player(st.by, self.expr(st.by, {}), "'by' names")
             elif st.kind == "script":
                 name, value = st.value
                 if name not in self.m.devices and name not in CHANCE_NAMES:
@@ -872,27 +1018,23 @@ def _graph_of_paths(paths: tuple) -> tuple[list[str], list[tuple[str, str]]]:
 
 
 def _has_break(body: tuple) -> bool:
+    """Whether a `break` in `body` leaves the loop around it (one inside a nested loop leaves that)."""
     for s in body:
         if isinstance(s, A.BreakStmt):
             return True
-        if isinstance(s, A.IfStmt):
-            if any(_has_break(b) for _, b in s.branches) or _has_break(s.orelse):
-                return True
-        if isinstance(s, (A.TurnStmt, A.PhaseStmt)) and _has_break(s.body):
+        if isinstance(s, (A.IfStmt, A.TurnStmt, A.PhaseStmt)) and any(_has_break(b) for b in A.bodies(s)):
             return True
     return False  # a part of `simultaneously` has no loose break (E305 inside it)
 
 
 def _suspends(body: tuple, procs: set[str]) -> bool:
+    """Whether `body` can stop for a decision, calling the procedures `procs` that can."""
     for s in body:
         if isinstance(s, (A.PlayStmt, A.ChooseStmt, A.TurnStmt, A.PhaseStmt, A.GotoStmt, A.SimultaneousStmt)):
             return True
         if isinstance(s, A.DoStmt) and s.name in procs:
             return True
-        if isinstance(s, A.IfStmt):
-            if any(_suspends(b, procs) for _, b in s.branches) or _suspends(s.orelse, procs):
-                return True
-        if isinstance(s, (A.ForStmt, A.RepeatStmt, A.WhileStmt)) and _suspends(s.body, procs):
+        if any(_suspends(b, procs) for b in A.bodies(s)):  # an `if`'s branches, a loop's body
             return True
     return False
 

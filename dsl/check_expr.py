@@ -7,11 +7,13 @@ names with "did you mean", indexing, arithmetic, comparisons, calls) and records
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from . import ast as A
 from .check_narrow import facts, forget, narrowed
 from .diagnostics import did_you_mean
+from .dispatch import NodeTable
 from .types import (
     ANY,
     BOOL,
@@ -39,6 +41,7 @@ DIRECTIONS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 KEYWORD_VALUES = {"current", "players", "player_count", "round", "current_phase"}
 AGG_RESULT = {"all": BOOL, "any": BOOL, "count": INT, "sum": INT, "streak": INT}
 CHANCE_NAMES = ("roll", "random", "shuffled", "bernoulli")
+_LITERAL_TYPES: dict[type, Type] = {A.IntLit: INT, A.StrLit: TEXT, A.BoolLit: BOOL, A.NoneLit: NONE}
 
 
 def _first_known(types: list[Type]) -> Type:
@@ -69,9 +72,11 @@ def _join(a: Type, b: Type) -> Type:
 
 
 class ExprChecker:
-    """Mixed into the checker: needs `self.m` (the Model) and `self.err`."""
+    """Mixed into the checker: needs `self.m` (the Model) and `self.err`. Each expression class
+    has its handler in `_EXPR` (dsl/dispatch.py), which works out its type."""
 
     m: Any
+    _EXPR: NodeTable[Callable[..., Type]] = NodeTable("an expression")
 
     def err(self, code: str, msg: str, span: A.Span, help: str | None = None) -> None:
         raise NotImplementedError
@@ -125,96 +130,107 @@ class ExprChecker:
         scope[name] = t
 
     def _expr(self, e: A.Node, scope: dict[str, Type]) -> Type:
-        if isinstance(e, A.IntLit):
-            return INT
-        if isinstance(e, A.StrLit):
-            return TEXT
-        if isinstance(e, A.BoolLit):
-            return BOOL
-        if isinstance(e, A.NoneLit):
-            return NONE
-        if isinstance(e, A.Name):
-            return self.name(e, scope)
-        if isinstance(e, A.ListLit):
-            return ListOf(_first_known([self.expr(x, scope) for x in e.items]))
-        if isinstance(e, A.SetLit):
-            return SetOf(_first_known([self.expr(x, scope) for x in e.items]))
-        if isinstance(e, A.MapLit):
-            kt: Type = ANY
-            vt: Type = ANY
-            for k, v in e.items:
-                kt, vt = self.expr(k, scope), self.expr(v, scope)
-            return MapOf(kt, vt)
-        if isinstance(e, A.Index):
-            bt = self.need(e.base, self.expr(e.base, scope), "indexing")
-            kt = self.expr(e.key, scope)
-            base = bt.base
-            if isinstance(base, MapOf) and not isinstance(base.key, Opt):
-                kt = self.need(e.key, kt, "a map key")
-            elif isinstance(base, ListOf):
-                kt = self.need(e.key, kt, "a list index")
-            if isinstance(base, MapOf):
-                if not compatible(base.key, kt):
-                    self.err("E204", f"map key should be {base.key}, not {kt}", e.key.span)
-                self.check_entry(e, scope)
-                return base.val
-            if isinstance(base, ListOf):
-                if not compatible(INT, kt):
-                    self.err("E204", f"list index should be int, not {kt}", e.key.span)
-                return base.elem
-            if base != ANY:
-                self.err("E205", f"cannot index a value of type {bt}", e.span)
-            return ANY
-        if isinstance(e, A.Field):
-            bt = self.need(e.base, self.expr(e.base, scope), f"reading its field '{e.name}'")
-            return self.field_type(bt.base, e.name, e.span)
-        if isinstance(e, A.RecordLit):
-            return self.record_literal(e, scope)
-        if isinstance(e, A.Call):
-            return self.call(e, scope)
-        if isinstance(e, A.BinOp):
-            lt, rt = self.expr(e.left, scope), self.expr(e.right, scope)
-            lt = self.need(e.left, lt, f"'{e.op}'")
-            rt = self.need(e.right, rt, f"'{e.op}'")
-            if e.op == "+" and isinstance(lt.base, ListOf) and isinstance(rt.base, ListOf):
-                return ListOf(_join(lt.base.elem, rt.base.elem))
-            for side, t in ((e.left, lt), (e.right, rt)):
-                if not is_int(t):
-                    self.err("E207", f"'{e.op}' needs numbers, not {t}", side.span)
-            return INT
-        if isinstance(e, A.Compare):
-            return self.compare(e, scope)
-        if isinstance(e, A.BoolOp):
-            inner = scope  # `x != none and x > 2`: each part is checked where the earlier ones held
-            for x in e.items:
-                self.want_bool(x, self.expr(x, inner))
-                inner = self.with_facts(x, inner, e.op == "and")
-            return BOOL
-        if isinstance(e, A.Not):
-            self.want_bool(e.operand, self.expr(e.operand, scope))
-            return BOOL
-        if isinstance(e, A.Neg):
-            t = self.need(e.operand, self.expr(e.operand, scope), "'-'")
-            if not is_int(t):
-                self.err("E207", f"'-' needs a number, not {t}", e.span)
-            return INT
-        if isinstance(e, A.Range):
-            for x in (e.low, e.high):
-                t = self.need(x, self.expr(x, scope), "a range")
-                if not is_int(t):
-                    self.err("E207", f"a range needs numbers, not {t}", x.span)
-            return RANGE
-        if isinstance(e, A.CondExpr):
-            self.want_bool(e.test, self.expr(e.test, scope))
-            a = self.expr(e.then, self.with_facts(e.test, scope, True))
-            b = self.expr(e.orelse, self.with_facts(e.test, scope, False))
-            if NONE in (a, b):  # `if c then x else none` is an optional x
-                return optional(b if a == NONE else a)
-            return a if a != ANY else b
-        if isinstance(e, A.Aggregate):
-            return self.aggregate(e, scope)
+        """The type of `e` by the handler of its class (`_EXPR`); ANY for what is no expression."""
+        handler = self._EXPR.get(type(e))
+        return ANY if handler is None else handler(self, e, scope)
+
+    @_EXPR.on(*_LITERAL_TYPES)
+    def _type_literal(self, e: A.Node, scope: dict[str, Type]) -> Type:
+        return _LITERAL_TYPES[type(e)]
+
+    @_EXPR.on(A.ListLit)
+    def _type_list(self, e: A.ListLit, scope: dict[str, Type]) -> Type:
+        return ListOf(_first_known([self.expr(x, scope) for x in e.items]))
+
+    @_EXPR.on(A.SetLit)
+    def _type_set(self, e: A.SetLit, scope: dict[str, Type]) -> Type:
+        return SetOf(_first_known([self.expr(x, scope) for x in e.items]))
+
+    @_EXPR.on(A.MapLit)
+    def _type_map(self, e: A.MapLit, scope: dict[str, Type]) -> Type:
+        kt: Type = ANY
+        vt: Type = ANY
+        for k, v in e.items:
+            kt, vt = self.expr(k, scope), self.expr(v, scope)
+        return MapOf(kt, vt)
+
+    @_EXPR.on(A.Index)
+    def _type_index(self, e: A.Index, scope: dict[str, Type]) -> Type:
+        bt = self.need(e.base, self.expr(e.base, scope), "indexing")
+        kt = self.expr(e.key, scope)
+        base = bt.base
+        if isinstance(base, MapOf) and not isinstance(base.key, Opt):
+            kt = self.need(e.key, kt, "a map key")
+        elif isinstance(base, ListOf):
+            kt = self.need(e.key, kt, "a list index")
+        if isinstance(base, MapOf):
+            if not compatible(base.key, kt):
+                self.err("E204", f"map key should be {base.key}, not {kt}", e.key.span)
+            self.check_entry(e, scope)
+            return base.val
+        if isinstance(base, ListOf):
+            if not compatible(INT, kt):
+                self.err("E204", f"list index should be int, not {kt}", e.key.span)
+            return base.elem
+        if base != ANY:
+            self.err("E205", f"cannot index a value of type {bt}", e.span)
         return ANY
 
+    @_EXPR.on(A.Field)
+    def _type_field(self, e: A.Field, scope: dict[str, Type]) -> Type:
+        bt = self.need(e.base, self.expr(e.base, scope), f"reading its field '{e.name}'")
+        return self.field_type(bt.base, e.name, e.span)
+
+    @_EXPR.on(A.BinOp)
+    def _type_binop(self, e: A.BinOp, scope: dict[str, Type]) -> Type:
+        lt, rt = self.expr(e.left, scope), self.expr(e.right, scope)
+        lt = self.need(e.left, lt, f"'{e.op}'")
+        rt = self.need(e.right, rt, f"'{e.op}'")
+        if e.op == "+" and isinstance(lt.base, ListOf) and isinstance(rt.base, ListOf):
+            return ListOf(_join(lt.base.elem, rt.base.elem))
+        for side, t in ((e.left, lt), (e.right, rt)):
+            if not is_int(t):
+                self.err("E207", f"'{e.op}' needs numbers, not {t}", side.span)
+        return INT
+
+    @_EXPR.on(A.BoolOp)
+    def _type_boolop(self, e: A.BoolOp, scope: dict[str, Type]) -> Type:
+        inner = scope  # `x != none and x > 2`: each part is checked where the earlier ones held
+        for x in e.items:
+            self.want_bool(x, self.expr(x, inner))
+            inner = self.with_facts(x, inner, e.op == "and")
+        return BOOL
+
+    @_EXPR.on(A.Not)
+    def _type_not(self, e: A.Not, scope: dict[str, Type]) -> Type:
+        self.want_bool(e.operand, self.expr(e.operand, scope))
+        return BOOL
+
+    @_EXPR.on(A.Neg)
+    def _type_neg(self, e: A.Neg, scope: dict[str, Type]) -> Type:
+        t = self.need(e.operand, self.expr(e.operand, scope), "'-'")
+        if not is_int(t):
+            self.err("E207", f"'-' needs a number, not {t}", e.span)
+        return INT
+
+    @_EXPR.on(A.Range)
+    def _type_range(self, e: A.Range, scope: dict[str, Type]) -> Type:
+        for x in (e.low, e.high):
+            t = self.need(x, self.expr(x, scope), "a range")
+            if not is_int(t):
+                self.err("E207", f"a range needs numbers, not {t}", x.span)
+        return RANGE
+
+    @_EXPR.on(A.CondExpr)
+    def _type_cond(self, e: A.CondExpr, scope: dict[str, Type]) -> Type:
+        self.want_bool(e.test, self.expr(e.test, scope))
+        a = self.expr(e.then, self.with_facts(e.test, scope, True))
+        b = self.expr(e.orelse, self.with_facts(e.test, scope, False))
+        if NONE in (a, b):  # `if c then x else none` is an optional x
+            return optional(b if a == NONE else a)
+        return a if a != ANY else b
+
+    @_EXPR.on(A.Name)
     def name(self, e: A.Name, scope: dict[str, Type]) -> Type:
         m = self.m
         n = e.name
@@ -248,6 +264,7 @@ class ExprChecker:
         self.err("E202", f"unknown name '{n}'", e.span, did_you_mean(n, self.visible_names(scope)))
         return ANY
 
+    @_EXPR.on(A.RecordLit)
     def record_literal(self, e: A.RecordLit, scope: dict[str, Type]) -> Type:
         m = self.m
         given = {fname: self.expr(fv, scope) for fname, fv in e.fields}
@@ -265,6 +282,7 @@ class ExprChecker:
             self.err("E226", f"{e.record}(...) is missing field(s) {', '.join(missing)}", e.span)
         return Record(e.record)
 
+    @_EXPR.on(A.Compare)
     def compare(self, e: A.Compare, scope: dict[str, Type]) -> Type:
         lt, rt = self.expr(e.left, scope), self.expr(e.right, scope)
         for lit, other in ((e.left, rt), (e.right, lt)):  # `pool == {}`: the empty set
@@ -290,6 +308,7 @@ class ExprChecker:
             self.err("E209", f"comparing {lt} with {rt} is always {'false' if e.op == '==' else 'true'}", e.span)
         return BOOL
 
+    @_EXPR.on(A.Aggregate)
     def aggregate(self, e: A.Aggregate, scope: dict[str, Type]) -> Type:
         dt = self.need(e.domain, self.expr(e.domain, scope), f"'{e.kind} {e.var} in'")
         inner = dict(scope)
@@ -390,6 +409,7 @@ class ExprChecker:
         self.err("E206", f"record {record_type} has no field '{name}'", span, did_you_mean(name, fields))
         return ANY
 
+    @_EXPR.on(A.Call)  # and `count ... one per`, which stands for a call
     def call(self, e: A.Call, scope: dict[str, Type], allow_chance: bool = False) -> Type:
         t = self._call(e, scope, allow_chance)
         self.m.types[id(e)] = t

@@ -157,7 +157,7 @@ def _nesting(root: A.Node, report: Report) -> None:
     generated Python can hold (CPython allows 20 nested blocks and 200 nested brackets)."""
     def stmts(body: tuple, depth: int) -> None:
         for s in body:
-            children = _child_bodies(s)
+            children = A.bodies(s)
             if children and depth + 1 > MAX_STATEMENT_DEPTH:
                 report("E005", f"statements nested deeper than {MAX_STATEMENT_DEPTH} levels", s.span,
                        "move the inner part into a procedure")
@@ -172,14 +172,6 @@ def _nesting(root: A.Node, report: Report) -> None:
     if deep is not None:
         report("E005", f"an expression nested deeper than {MAX_EXPRESSION_DEPTH} levels", deep.span,
                "split it with let")
-
-
-def _child_bodies(s: A.Node) -> list[tuple]:
-    if isinstance(s, A.IfStmt):
-        return [b for _t, b in s.branches] + ([s.orelse] if s.orelse else [])
-    body = getattr(s, "body", None)
-    return [body] if isinstance(body, tuple) and isinstance(s, A.Node) and not isinstance(
-        s, (A.ActionDecl, A.ProcedureDecl)) else []
 
 
 def _too_deep(root: A.Node) -> A.Node | None:

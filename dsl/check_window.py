@@ -83,12 +83,9 @@ class WindowCheck:
                 if key not in self.done:
                     self.done.add(key)
                     self.body(p.body, own | {"current"}, f"procedure '{s.name}', called inside {where}")
-        elif isinstance(s, A.IfStmt):
-            for _test, branch in s.branches:
-                self.body(branch, me, where)
-            self.body(s.orelse, me, where)
-        elif isinstance(s, (A.ForStmt, A.RepeatStmt, A.WhileStmt)):
-            self.body(s.body, me, where)
+        else:
+            for body in A.bodies(s):  # an `if`'s branches, a loop's body
+                self.body(body, me, where)
 
     def target(self, t: A.Target, s: A.Node, me: frozenset[str], where: str) -> None:
         if t.root not in self.m.vars:

@@ -1,9 +1,16 @@
-"""print_*: AST → canonical rules text. `regelwerk fmt` uses it; parse(print(ast)) == ast."""
+"""print_*: AST → canonical rules text. `regelwerk fmt` uses it; parse(print(ast)) == ast.
+
+Each expression, statement and declaration class has its printer in a table (`_EXPR`, `_STMT`,
+`_DECL`, dsl/dispatch.py); the sugar's classes have their own, which print the sentence.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+
 from . import ast as A
 from . import sugar
+from .dispatch import NodeTable
 
 INDENT = "    "
 
@@ -37,58 +44,125 @@ def _wrap(e: A.Node, min_prec: int) -> str:
     return f"({text})" if _prec(e) < min_prec else text
 
 
+# One printer per expression class: expression -> its text.
+_EXPR: NodeTable[Callable[[A.Node], str]] = NodeTable("an expression")
+
+
 def expr_text(e: A.Node) -> str:
     """The canonical source text of an expression."""
-    if isinstance(e, A.IntLit):
-        return str(e.value)
-    if isinstance(e, A.StrLit):
-        return _q(e.value)
-    if isinstance(e, A.BoolLit):
-        return "true" if e.value else "false"
-    if isinstance(e, A.NoneLit):
-        return "none"
-    if isinstance(e, A.Name):
-        return e.name
-    if isinstance(e, A.ListLit):
-        return "[" + ", ".join(expr_text(x) for x in e.items) + "]"
-    if isinstance(e, A.SetLit):
-        return "{" + ", ".join(expr_text(x) for x in e.items) + "}"
-    if isinstance(e, A.MapLit):
-        return "{" + ", ".join(f"{expr_text(k)}: {expr_text(v)}" for k, v in e.items) + "}"
-    if isinstance(e, A.Index):
-        return f"{_wrap(e.base, 9)}[{expr_text(e.key)}]"
-    if isinstance(e, A.Field):
-        return f"{_wrap(e.base, 9)}.{e.name}"
-    if isinstance(e, A.RecordLit):
-        return f"{e.record}(" + ", ".join(f"{n}: {expr_text(v)}" for n, v in e.fields) + ")"
-    if isinstance(e, A.CountOnePer):
-        return sugar.count_one_per_text(e, expr_text, _wrap)
-    if isinstance(e, A.Call):
-        return f"{e.func}(" + ", ".join(expr_text(a) for a in e.args) + ")"
-    if isinstance(e, A.BinOp):
-        p = _prec(e)
-        return f"{_wrap(e.left, p)} {e.op} {_wrap(e.right, p + 1)}"
-    if isinstance(e, A.Compare):
-        return f"{_wrap(e.left, 5)} {e.op} {_wrap(e.right, 5)}"
-    if isinstance(e, A.Range):
-        return f"{_wrap(e.low, 5)}..{_wrap(e.high, 5)}"
-    if isinstance(e, A.BoolOp):
-        p = _PREC[e.op]
-        return f" {e.op} ".join(_wrap(x, p + 1) for x in e.items)
-    if isinstance(e, A.Not):
-        return f"not {_wrap(e.operand, 3)}"
-    if isinstance(e, A.Neg):
-        return f"-{_wrap(e.operand, 7)}"
-    if isinstance(e, A.CondExpr):
-        return f"if {expr_text(e.test)} then {_wrap(e.then, 1)} else {expr_text(e.orelse)}"
-    if isinstance(e, A.Aggregate):
-        text = f"{e.kind} {e.var} in {_wrap(e.domain, 1)}"
-        if e.where is not None:
-            text += f" where {_wrap(e.where, 1)}"
-        if e.body is not None:
-            text += f": {expr_text(e.body)}"
-        return text
-    raise TypeError(f"not an expression: {type(e).__name__}")
+    return _EXPR[type(e)](e)
+
+
+@_EXPR.on(A.IntLit)
+def _print_int(e: A.IntLit) -> str:
+    return str(e.value)
+
+
+@_EXPR.on(A.StrLit)
+def _print_str(e: A.StrLit) -> str:
+    return _q(e.value)
+
+
+@_EXPR.on(A.BoolLit)
+def _print_bool(e: A.BoolLit) -> str:
+    return "true" if e.value else "false"
+
+
+@_EXPR.on(A.NoneLit)
+def _print_none(e: A.NoneLit) -> str:
+    return "none"
+
+
+@_EXPR.on(A.Name)
+def _print_name(e: A.Name) -> str:
+    return e.name
+
+
+@_EXPR.on(A.ListLit)
+def _print_list(e: A.ListLit) -> str:
+    return "[" + ", ".join(expr_text(x) for x in e.items) + "]"
+
+
+@_EXPR.on(A.SetLit)
+def _print_set_lit(e: A.SetLit) -> str:
+    return "{" + ", ".join(expr_text(x) for x in e.items) + "}"
+
+
+@_EXPR.on(A.MapLit)
+def _print_map(e: A.MapLit) -> str:
+    return "{" + ", ".join(f"{expr_text(k)}: {expr_text(v)}" for k, v in e.items) + "}"
+
+
+@_EXPR.on(A.Index)
+def _print_index(e: A.Index) -> str:
+    return f"{_wrap(e.base, 9)}[{expr_text(e.key)}]"
+
+
+@_EXPR.on(A.Field)
+def _print_field(e: A.Field) -> str:
+    return f"{_wrap(e.base, 9)}.{e.name}"
+
+
+@_EXPR.on(A.RecordLit)
+def _print_record_lit(e: A.RecordLit) -> str:
+    return f"{e.record}(" + ", ".join(f"{n}: {expr_text(v)}" for n, v in e.fields) + ")"
+
+
+@_EXPR.on(A.CountOnePer)
+def _print_count_one_per(e: A.CountOnePer) -> str:
+    return sugar.count_one_per_text(e, expr_text, _wrap)
+
+
+@_EXPR.on(A.Call)
+def _print_call(e: A.Call) -> str:
+    return f"{e.func}(" + ", ".join(expr_text(a) for a in e.args) + ")"
+
+
+@_EXPR.on(A.BinOp)
+def _print_binop(e: A.BinOp) -> str:
+    p = _prec(e)
+    return f"{_wrap(e.left, p)} {e.op} {_wrap(e.right, p + 1)}"
+
+
+@_EXPR.on(A.Compare)
+def _print_compare(e: A.Compare) -> str:
+    return f"{_wrap(e.left, 5)} {e.op} {_wrap(e.right, 5)}"
+
+
+@_EXPR.on(A.Range)
+def _print_range(e: A.Range) -> str:
+    return f"{_wrap(e.low, 5)}..{_wrap(e.high, 5)}"
+
+
+@_EXPR.on(A.BoolOp)
+def _print_boolop(e: A.BoolOp) -> str:
+    p = _PREC[e.op]
+    return f" {e.op} ".join(_wrap(x, p + 1) for x in e.items)
+
+
+@_EXPR.on(A.Not)
+def _print_not(e: A.Not) -> str:
+    return f"not {_wrap(e.operand, 3)}"
+
+
+@_EXPR.on(A.Neg)
+def _print_neg(e: A.Neg) -> str:
+    return f"-{_wrap(e.operand, 7)}"
+
+
+@_EXPR.on(A.CondExpr)
+def _print_cond(e: A.CondExpr) -> str:
+    return f"if {expr_text(e.test)} then {_wrap(e.then, 1)} else {expr_text(e.orelse)}"
+
+
+@_EXPR.on(A.Aggregate)
+def _print_aggregate(e: A.Aggregate) -> str:
+    text = f"{e.kind} {e.var} in {_wrap(e.domain, 1)}"
+    if e.where is not None:
+        text += f" where {_wrap(e.where, 1)}"
+    if e.body is not None:
+        text += f": {expr_text(e.body)}"
+    return text
 
 
 def type_text(t: A.Node) -> str:
@@ -155,112 +229,204 @@ def _stmts(body: tuple, depth: int, cm: _Comments | None = None) -> list[str]:
     return out
 
 
+# One printer per statement class: (statement, its indent, its depth, the comments) -> lines.
+_STMT: NodeTable[Callable[..., list[str]]] = NodeTable("a statement")
+
+
 def _stmt(s: A.Node, depth: int, cm: _Comments | None = None) -> list[str]:
-    ind = INDENT * depth
-    if isinstance(s, A.SetStmt):
-        return [f"{ind}set {_target(s.target)} = {expr_text(s.value)}"]
-    if isinstance(s, A.AddStmt):
-        return [f"{ind}add {expr_text(s.value)} to {_target(s.target)}"]
-    if isinstance(s, A.RemoveStmt):
-        return [f"{ind}remove {expr_text(s.value)} from {_target(s.target)}"]
-    if isinstance(s, A.ClearStmt):
-        return [f"{ind}clear {_target(s.target)}"]
-    if isinstance(s, A.LetStmt):
-        return [f"{ind}let {s.name} = {expr_text(s.value)}"]
-    if isinstance(s, A.MoveStmt):
-        return [f"{ind}move {expr_text(s.item)} from {_target(s.source)} to {_target(s.dest)}"]
-    if isinstance(s, A.DrawStmt):
-        return [f"{ind}draw {expr_text(s.count)} from {_target(s.source)} to {_target(s.dest)}"]
-    if isinstance(s, A.ShuffleStmt):
-        return [f"{ind}shuffle {_target(s.target)}"]
-    if isinstance(s, A.RequireStmt):
-        tail = f" else {_q(s.message)}" if s.message is not None else ""
-        return [f"{ind}require {expr_text(s.test)}{tail}"]
-    if isinstance(s, A.FinishStmt):
-        if s.kind == "draw":
-            return [f"{ind}finish draw"]
-        if s.kind == "winner":
-            return [f"{ind}finish winner {expr_text(s.exprs[0])}"]
-        return [f"{ind}finish ranking {s.var} by " + " then ".join(expr_text(x) for x in s.exprs)]
-    if isinstance(s, A.DoStmt):
-        args = "(" + ", ".join(expr_text(a) for a in s.args) + ")" if s.args else ""
-        return [f"{ind}do {s.name}{args}"]
-    if isinstance(s, A.PlayStmt):
-        head = "play "
-        if s.up_to > 1 or (s.optional and s.up_to != 1):
-            head += f"up to {s.up_to} of "
-        elif s.optional:
-            head += "optional "
-        tail = f" by {expr_text(s.by)}" if s.by is not None else ""
-        return [ind + head + ", ".join(s.actions) + tail]
-    if isinstance(s, A.ChooseStmt):
-        text = f"{ind}choose {s.name} in {expr_text(s.domain)}"
-        if s.where is not None:
-            text += f" where {expr_text(s.where)}"
-        if s.by is not None:
-            text += f" by {expr_text(s.by)}"
-        if s.prompt is not None:
-            text += " " + _q(s.prompt)
-        return [text]
-    if isinstance(s, A.BreakStmt):
-        return [ind + "break"]
-    if isinstance(s, A.AbandonStmt):
-        return [f"{ind}abandon {_q(s.reason)}"]
-    if isinstance(s, A.ResultStmt):
-        tail = f" with {expr_text(s.detail)}" if s.detail is not None else ""
-        return [f"{ind}result {expr_text(s.value)}{tail}"]
-    if isinstance(s, A.GotoStmt):
-        return [f"{ind}goto {s.phase}"]
-    if isinstance(s, A.RevealStmt):
-        tail = f" to {expr_text(s.to)}" if s.to is not None else ""
-        return [f"{ind}reveal {expr_text(s.value)}{tail}"]
-    if isinstance(s, A.LogStmt):
-        return [f"{ind}log {_q(s.message)}"]
-    if isinstance(s, A.ChooseOnePer):
-        n, var, items, slot, slots, fits, by, prompt, body = sugar.choose_one_per_parts(s)
-        head = (f"{ind}choose {_wrap(n, 5)} of {var} in {_wrap(items, 1)} one per {slot} in "
-                f"{_wrap(slots, 1)} where {_wrap(fits, 1)}")
-        head += (f" by {expr_text(by)}" if by is not None else "") + (" " + _q(prompt) if prompt else "")
-        return [head] + _stmts(body, depth + 1, cm)
-    if isinstance(s, A.ForChosen):
-        var, items, optional, by, prompt, body = sugar.for_chosen_parts(s)
-        head = f"{ind}for {var} in {expr_text(items)} chosen" + (" optional" if optional else "")
-        head += (f" by {expr_text(by)}" if by is not None else "") + (" " + _q(prompt) if prompt else "")
-        return [head] + _stmts(body, depth + 1, cm)
-    if isinstance(s, A.IfStmt):
-        out = []
-        branches = list(s.branches)
-        if isinstance(s, A.IfLet):
-            name, value, body, elifs, _orelse = sugar.if_let_parts(s)
-            out.append(f"{ind}if let {name} = {expr_text(value)}")
-            out.extend(_stmts(body, depth + 1, cm))
-            branches = [None, *elifs]
-        for i, branch in enumerate(branches):
-            if branch is None:
-                continue
-            test, body = branch
-            out.append(f"{ind}{'if' if i == 0 else 'elif'} {expr_text(test)}")
-            out.extend(_stmts(body, depth + 1, cm))
-        if s.orelse:
-            out.append(ind + "else")
-            out.extend(_stmts(s.orelse, depth + 1, cm))
-        return out
-    if isinstance(s, A.ForStmt):
-        return [f"{ind}for {s.var} in {expr_text(s.domain)}"] + _stmts(s.body, depth + 1, cm)
-    if isinstance(s, A.RepeatStmt):
-        head = "repeat" if s.times is None else f"repeat {expr_text(s.times)} times"
-        return [ind + head] + _stmts(s.body, depth + 1, cm)
-    if isinstance(s, A.WhileStmt):
-        return [f"{ind}while {expr_text(s.test)}"] + _stmts(s.body, depth + 1, cm)
-    if isinstance(s, A.TurnStmt):
-        head = "turn" if s.player is None else f"turn {expr_text(s.player)}"
-        return [ind + head] + _prov(s.prov, ind + INDENT) + _stmts(s.body, depth + 1, cm)
-    if isinstance(s, A.PhaseStmt):
-        return [f"{ind}phase {s.name}"] + _prov(s.prov, ind + INDENT) + _stmts(s.body, depth + 1, cm)
-    if isinstance(s, A.SimultaneousStmt):
-        return ([f"{ind}simultaneously for {s.var} in {expr_text(s.domain)}"] + _prov(s.prov, ind + INDENT)
-                + _stmts(s.body, depth + 1, cm))
-    raise TypeError(f"not a statement: {type(s).__name__}")
+    return _STMT[type(s)](s, INDENT * depth, depth, cm)
+
+
+@_STMT.on(A.SetStmt)
+def _print_set(s: A.SetStmt, ind: str, depth: int, cm: _Comments | None) -> list[str]:
+    return [f"{ind}set {_target(s.target)} = {expr_text(s.value)}"]
+
+
+@_STMT.on(A.AddStmt)
+def _print_add(s: A.AddStmt, ind: str, depth: int, cm: _Comments | None) -> list[str]:
+    return [f"{ind}add {expr_text(s.value)} to {_target(s.target)}"]
+
+
+@_STMT.on(A.RemoveStmt)
+def _print_remove(s: A.RemoveStmt, ind: str, depth: int, cm: _Comments | None) -> list[str]:
+    return [f"{ind}remove {expr_text(s.value)} from {_target(s.target)}"]
+
+
+@_STMT.on(A.ClearStmt)
+def _print_clear(s: A.ClearStmt, ind: str, depth: int, cm: _Comments | None) -> list[str]:
+    return [f"{ind}clear {_target(s.target)}"]
+
+
+@_STMT.on(A.LetStmt)
+def _print_let(s: A.LetStmt, ind: str, depth: int, cm: _Comments | None) -> list[str]:
+    return [f"{ind}let {s.name} = {expr_text(s.value)}"]
+
+
+@_STMT.on(A.MoveStmt)
+def _print_move(s: A.MoveStmt, ind: str, depth: int, cm: _Comments | None) -> list[str]:
+    return [f"{ind}move {expr_text(s.item)} from {_target(s.source)} to {_target(s.dest)}"]
+
+
+@_STMT.on(A.DrawStmt)
+def _print_draw(s: A.DrawStmt, ind: str, depth: int, cm: _Comments | None) -> list[str]:
+    return [f"{ind}draw {expr_text(s.count)} from {_target(s.source)} to {_target(s.dest)}"]
+
+
+@_STMT.on(A.ShuffleStmt)
+def _print_shuffle(s: A.ShuffleStmt, ind: str, depth: int, cm: _Comments | None) -> list[str]:
+    return [f"{ind}shuffle {_target(s.target)}"]
+
+
+@_STMT.on(A.RequireStmt)
+def _print_require(s: A.RequireStmt, ind: str, depth: int, cm: _Comments | None) -> list[str]:
+    tail = f" else {_q(s.message)}" if s.message is not None else ""
+    return [f"{ind}require {expr_text(s.test)}{tail}"]
+
+
+@_STMT.on(A.FinishStmt)
+def _print_finish(s: A.FinishStmt, ind: str, depth: int, cm: _Comments | None) -> list[str]:
+    if s.kind == "draw":
+        return [f"{ind}finish draw"]
+    if s.kind == "winner":
+        return [f"{ind}finish winner {expr_text(s.exprs[0])}"]
+    return [f"{ind}finish ranking {s.var} by " + " then ".join(expr_text(x) for x in s.exprs)]
+
+
+@_STMT.on(A.DoStmt)
+def _print_do(s: A.DoStmt, ind: str, depth: int, cm: _Comments | None) -> list[str]:
+    args = "(" + ", ".join(expr_text(a) for a in s.args) + ")" if s.args else ""
+    return [f"{ind}do {s.name}{args}"]
+
+
+@_STMT.on(A.PlayStmt)
+def _print_play(s: A.PlayStmt, ind: str, depth: int, cm: _Comments | None) -> list[str]:
+    head = "play "
+    if s.up_to > 1 or (s.optional and s.up_to != 1):
+        head += f"up to {s.up_to} of "
+    elif s.optional:
+        head += "optional "
+    tail = f" by {expr_text(s.by)}" if s.by is not None else ""
+    return [ind + head + ", ".join(s.actions) + tail]
+
+
+@_STMT.on(A.ChooseStmt)
+def _print_choose(s: A.ChooseStmt, ind: str, depth: int, cm: _Comments | None) -> list[str]:
+    text = f"{ind}choose {s.name} in {expr_text(s.domain)}"
+    if s.where is not None:
+        text += f" where {expr_text(s.where)}"
+    if s.by is not None:
+        text += f" by {expr_text(s.by)}"
+    if s.prompt is not None:
+        text += " " + _q(s.prompt)
+    return [text]
+
+
+@_STMT.on(A.BreakStmt)
+def _print_break(s: A.BreakStmt, ind: str, depth: int, cm: _Comments | None) -> list[str]:
+    return [ind + "break"]
+
+
+@_STMT.on(A.AbandonStmt)
+def _print_abandon(s: A.AbandonStmt, ind: str, depth: int, cm: _Comments | None) -> list[str]:
+    return [f"{ind}abandon {_q(s.reason)}"]
+
+
+@_STMT.on(A.ResultStmt)
+def _print_result(s: A.ResultStmt, ind: str, depth: int, cm: _Comments | None) -> list[str]:
+    tail = f" with {expr_text(s.detail)}" if s.detail is not None else ""
+    return [f"{ind}result {expr_text(s.value)}{tail}"]
+
+
+@_STMT.on(A.GotoStmt)
+def _print_goto(s: A.GotoStmt, ind: str, depth: int, cm: _Comments | None) -> list[str]:
+    return [f"{ind}goto {s.phase}"]
+
+
+@_STMT.on(A.RevealStmt)
+def _print_reveal(s: A.RevealStmt, ind: str, depth: int, cm: _Comments | None) -> list[str]:
+    tail = f" to {expr_text(s.to)}" if s.to is not None else ""
+    return [f"{ind}reveal {expr_text(s.value)}{tail}"]
+
+
+@_STMT.on(A.LogStmt)
+def _print_log(s: A.LogStmt, ind: str, depth: int, cm: _Comments | None) -> list[str]:
+    return [f"{ind}log {_q(s.message)}"]
+
+
+@_STMT.on(A.ChooseOnePer)
+def _print_choose_one_per(s: A.ChooseOnePer, ind: str, depth: int, cm: _Comments | None) -> list[str]:
+    n, var, items, slot, slots, fits, by, prompt, body = sugar.choose_one_per_parts(s)
+    head = (f"{ind}choose {_wrap(n, 5)} of {var} in {_wrap(items, 1)} one per {slot} in "
+            f"{_wrap(slots, 1)} where {_wrap(fits, 1)}")
+    head += (f" by {expr_text(by)}" if by is not None else "") + (" " + _q(prompt) if prompt else "")
+    return [head] + _stmts(body, depth + 1, cm)
+
+
+@_STMT.on(A.ForChosen)
+def _print_for_chosen(s: A.ForChosen, ind: str, depth: int, cm: _Comments | None) -> list[str]:
+    var, items, optional, by, prompt, body = sugar.for_chosen_parts(s)
+    head = f"{ind}for {var} in {expr_text(items)} chosen" + (" optional" if optional else "")
+    head += (f" by {expr_text(by)}" if by is not None else "") + (" " + _q(prompt) if prompt else "")
+    return [head] + _stmts(body, depth + 1, cm)
+
+
+@_STMT.on(A.IfStmt)
+def _print_if(s: A.IfStmt, ind: str, depth: int, cm: _Comments | None) -> list[str]:
+    return _print_branches(s.branches, "if", s.orelse, ind, depth, cm)
+
+
+@_STMT.on(A.IfLet)
+def _print_if_let(s: A.IfLet, ind: str, depth: int, cm: _Comments | None) -> list[str]:
+    name, value, body, elifs, _orelse = sugar.if_let_parts(s)
+    out = [f"{ind}if let {name} = {expr_text(value)}"] + _stmts(body, depth + 1, cm)
+    return out + _print_branches(elifs, "elif", s.orelse, ind, depth, cm)
+
+
+def _print_branches(branches: Iterable[tuple[A.Node, tuple]], first: str, orelse: tuple, ind: str,
+                    depth: int, cm: _Comments | None) -> list[str]:
+    """The tested branches of an `if` (the first one led by `first`, the others by `elif`),
+    then its `else`."""
+    out = []
+    for i, (test, body) in enumerate(branches):
+        out.append(f"{ind}{first if i == 0 else 'elif'} {expr_text(test)}")
+        out.extend(_stmts(body, depth + 1, cm))
+    if orelse:
+        out.append(ind + "else")
+        out.extend(_stmts(orelse, depth + 1, cm))
+    return out
+
+
+@_STMT.on(A.ForStmt)
+def _print_for(s: A.ForStmt, ind: str, depth: int, cm: _Comments | None) -> list[str]:
+    return [f"{ind}for {s.var} in {expr_text(s.domain)}"] + _stmts(s.body, depth + 1, cm)
+
+
+@_STMT.on(A.RepeatStmt)
+def _print_repeat(s: A.RepeatStmt, ind: str, depth: int, cm: _Comments | None) -> list[str]:
+    head = "repeat" if s.times is None else f"repeat {expr_text(s.times)} times"
+    return [ind + head] + _stmts(s.body, depth + 1, cm)
+
+
+@_STMT.on(A.WhileStmt)
+def _print_while(s: A.WhileStmt, ind: str, depth: int, cm: _Comments | None) -> list[str]:
+    return [f"{ind}while {expr_text(s.test)}"] + _stmts(s.body, depth + 1, cm)
+
+
+@_STMT.on(A.TurnStmt)
+def _print_turn(s: A.TurnStmt, ind: str, depth: int, cm: _Comments | None) -> list[str]:
+    head = "turn" if s.player is None else f"turn {expr_text(s.player)}"
+    return [ind + head] + _prov(s.prov, ind + INDENT) + _stmts(s.body, depth + 1, cm)
+
+
+@_STMT.on(A.PhaseStmt)
+def _print_phase(s: A.PhaseStmt, ind: str, depth: int, cm: _Comments | None) -> list[str]:
+    return [f"{ind}phase {s.name}"] + _prov(s.prov, ind + INDENT) + _stmts(s.body, depth + 1, cm)
+
+
+@_STMT.on(A.SimultaneousStmt)
+def _print_simultaneous(s: A.SimultaneousStmt, ind: str, depth: int, cm: _Comments | None) -> list[str]:
+    return ([f"{ind}simultaneously for {s.var} in {expr_text(s.domain)}"] + _prov(s.prov, ind + INDENT)
+            + _stmts(s.body, depth + 1, cm))
 
 
 def _call_text(c: A.ActionCall) -> str:
@@ -315,94 +481,170 @@ def _scenario_step(st: A.ScenarioStep, cm: _Comments | None = None) -> list[str]
     raise TypeError(k)
 
 
+# One printer per declaration class: (declaration, the comments) -> lines.
+_DECL: NodeTable[Callable[..., list[str]]] = NodeTable("a declaration")
+
+
 def _decl(d: A.Node, cm: _Comments | None = None) -> list[str]:
-    if isinstance(d, A.GameDecl):
-        return [f"game {_q(d.title)}"] + _prov(d.prov, INDENT)
-    if isinstance(d, A.PlayersDecl):
-        if d.min_count == d.max_count == len(d.names):
-            return ["players " + ", ".join(d.names)]
-        return [f"players {d.min_count}..{d.max_count} from " + ", ".join(d.names)]
-    if isinstance(d, A.EnumDecl):
-        return [f"enum {d.name} = " + ", ".join(d.members)]
-    if isinstance(d, A.GridDecl):
-        if d.path is not None:
-            return [f"board {d.name} = grid from {_q(d.path)}"]
-        return [f"board {d.name} = grid {d.width} x {d.height}"]
-    if isinstance(d, A.GraphDecl):
-        return [f"board {d.name} = graph"] + [INDENT + " - ".join(p) for p in d.paths]
-    if isinstance(d, A.GraphFileDecl):
-        return [f"board {d.name} = graph from {_q(d.path)}"]
-    if isinstance(d, A.DeviceDecl):
-        out = [f"device {d.name}{_params(d.params)}: {_type_text(d.type)}"] + _prov(d.prov, INDENT)
-        out += [INDENT + "roll"] + _stmts(d.roll, 2, cm)
-        out += _stmts(d.requires, 1, cm)
-        if d.settle:
-            out += [INDENT + "settle"] + _stmts(d.settle, 2, cm)
-        return out
-    if isinstance(d, A.InvariantDecl):
-        tail = f" else {_q(d.message)}" if d.message is not None else ""
-        if d.conserve:
-            items, *zones = d.test.args
-            head = f"conserve {expr_text(items)} across {', '.join(z.name for z in zones)}"
-            return [head + tail] + _prov(d.prov, INDENT)
-        return [f"invariant {expr_text(d.test)}{tail}"] + _prov(d.prov, INDENT)
-    if isinstance(d, A.DisplayDecl):
-        return [f"display {d.board}: " + ", ".join(d.layers)]
-    if isinstance(d, A.RecordDecl):
-        return [f"record {d.name}(" + ", ".join(f"{n}: {_type_text(t)}" for n, t in d.fields) + ")"]
-    if isinstance(d, A.DataDecl):
-        tail = f" legend {expr_text(d.legend)}" if d.legend is not None else ""
-        return [f"data {d.name}: {_type_text(d.type)} from {_q(d.path)}{tail}"]
-    if isinstance(d, A.StateDecl):
-        out = ["state"]
-        for v in d.vars:
-            if cm is not None:
-                out.extend(cm.before(v.span.line, INDENT))
-            line = f"{INDENT}{v.name}: {_type_text(v.type)}"
-            if v.default is not None:
-                line += f" = {expr_text(v.default)}"
-            if v.hidden == "all":
-                line += " hidden"
-            elif v.hidden == "owner":
-                line += " hidden except owner"
-            out.append(line)
-        return out
-    if isinstance(d, A.ConstDecl):
-        return [f"const {d.name} = {expr_text(d.value)}"]
-    if isinstance(d, A.OptionDecl):
-        tail = f" {_q(d.doc)}" if d.doc else ""
-        return [f"option {d.name}: {_type_text(d.type)} = {expr_text(d.default)}{tail}"]
-    if isinstance(d, A.DefineDecl):
-        typ = f": {_type_text(d.type)}" if d.type is not None else ""
-        head = f"define {d.name}{_params(d.params)}{typ} ="
-        body = expr_text(d.value)
-        if len(head) + 1 + len(body) <= 100:
-            return [f"{head} {body}"]
-        return [head, INDENT + body]
-    if isinstance(d, A.ActionDecl):
-        return [f"action {d.name}{_params(d.params)}"] + _prov(d.prov, INDENT) + _stmts(d.body, 1, cm)
-    if isinstance(d, A.ProcedureDecl):
-        return [f"procedure {d.name}{_params(d.params)}"] + _prov(d.prov, INDENT) + _stmts(d.body, 1, cm)
-    if isinstance(d, A.TriggerDecl):
-        return [f"when {expr_text(d.test)}"] + _prov(d.prov, INDENT) + _stmts(d.body, 1, cm)
-    if isinstance(d, A.HookDecl):
-        return [f"on {d.event}"] + _prov(d.prov, INDENT) + _stmts(d.body, 1, cm)
-    if isinstance(d, A.FlowDecl):
-        return ["flow"] + _prov(d.prov, INDENT) + _stmts(d.body, 1, cm)
-    if isinstance(d, A.ScoringDecl):
-        return [f"scoring {expr_text(d.value)}"]
-    if isinstance(d, A.UmpireDecl):
-        return [f"umpire {_q(d.reason)}"]
-    if isinstance(d, A.IncludeDecl):
-        return [f"include {_q(d.path)}" + (" without scenarios" if d.without_scenarios else "")]
-    if isinstance(d, A.ScenarioDecl):
-        out = [f"scenario {_q(d.name)}"] + _prov(d.prov, INDENT)
-        for st in d.steps:
-            if cm is not None:
-                out.extend(cm.before(st.span.line, INDENT))
-            out.extend(_scenario_step(st, cm))
-        return out
-    raise TypeError(f"not a declaration: {type(d).__name__}")
+    return _DECL[type(d)](d, cm)
+
+
+@_DECL.on(A.GameDecl)
+def _print_game(d: A.GameDecl, cm: _Comments | None) -> list[str]:
+    return [f"game {_q(d.title)}"] + _prov(d.prov, INDENT)
+
+
+@_DECL.on(A.PlayersDecl)
+def _print_players(d: A.PlayersDecl, cm: _Comments | None) -> list[str]:
+    if d.min_count == d.max_count == len(d.names):
+        return ["players " + ", ".join(d.names)]
+    return [f"players {d.min_count}..{d.max_count} from " + ", ".join(d.names)]
+
+
+@_DECL.on(A.EnumDecl)
+def _print_enum(d: A.EnumDecl, cm: _Comments | None) -> list[str]:
+    return [f"enum {d.name} = " + ", ".join(d.members)]
+
+
+@_DECL.on(A.GridDecl)
+def _print_grid(d: A.GridDecl, cm: _Comments | None) -> list[str]:
+    if d.path is not None:
+        return [f"board {d.name} = grid from {_q(d.path)}"]
+    return [f"board {d.name} = grid {d.width} x {d.height}"]
+
+
+@_DECL.on(A.GraphDecl)
+def _print_graph(d: A.GraphDecl, cm: _Comments | None) -> list[str]:
+    return [f"board {d.name} = graph"] + [INDENT + " - ".join(p) for p in d.paths]
+
+
+@_DECL.on(A.GraphFileDecl)
+def _print_graph_file(d: A.GraphFileDecl, cm: _Comments | None) -> list[str]:
+    return [f"board {d.name} = graph from {_q(d.path)}"]
+
+
+@_DECL.on(A.DeviceDecl)
+def _print_device(d: A.DeviceDecl, cm: _Comments | None) -> list[str]:
+    out = [f"device {d.name}{_params(d.params)}: {_type_text(d.type)}"] + _prov(d.prov, INDENT)
+    out += [INDENT + "roll"] + _stmts(d.roll, 2, cm)
+    out += _stmts(d.requires, 1, cm)
+    if d.settle:
+        out += [INDENT + "settle"] + _stmts(d.settle, 2, cm)
+    return out
+
+
+@_DECL.on(A.InvariantDecl)
+def _print_invariant(d: A.InvariantDecl, cm: _Comments | None) -> list[str]:
+    tail = f" else {_q(d.message)}" if d.message is not None else ""
+    if d.conserve:
+        items, *zones = d.test.args
+        head = f"conserve {expr_text(items)} across {', '.join(z.name for z in zones)}"
+        return [head + tail] + _prov(d.prov, INDENT)
+    return [f"invariant {expr_text(d.test)}{tail}"] + _prov(d.prov, INDENT)
+
+
+@_DECL.on(A.DisplayDecl)
+def _print_display(d: A.DisplayDecl, cm: _Comments | None) -> list[str]:
+    return [f"display {d.board}: " + ", ".join(d.layers)]
+
+
+@_DECL.on(A.RecordDecl)
+def _print_record(d: A.RecordDecl, cm: _Comments | None) -> list[str]:
+    return [f"record {d.name}(" + ", ".join(f"{n}: {_type_text(t)}" for n, t in d.fields) + ")"]
+
+
+@_DECL.on(A.DataDecl)
+def _print_data(d: A.DataDecl, cm: _Comments | None) -> list[str]:
+    tail = f" legend {expr_text(d.legend)}" if d.legend is not None else ""
+    return [f"data {d.name}: {_type_text(d.type)} from {_q(d.path)}{tail}"]
+
+
+@_DECL.on(A.StateDecl)
+def _print_state(d: A.StateDecl, cm: _Comments | None) -> list[str]:
+    out = ["state"]
+    for v in d.vars:
+        if cm is not None:
+            out.extend(cm.before(v.span.line, INDENT))
+        line = f"{INDENT}{v.name}: {_type_text(v.type)}"
+        if v.default is not None:
+            line += f" = {expr_text(v.default)}"
+        if v.hidden == "all":
+            line += " hidden"
+        elif v.hidden == "owner":
+            line += " hidden except owner"
+        out.append(line)
+    return out
+
+
+@_DECL.on(A.ConstDecl)
+def _print_const(d: A.ConstDecl, cm: _Comments | None) -> list[str]:
+    return [f"const {d.name} = {expr_text(d.value)}"]
+
+
+@_DECL.on(A.OptionDecl)
+def _print_option(d: A.OptionDecl, cm: _Comments | None) -> list[str]:
+    tail = f" {_q(d.doc)}" if d.doc else ""
+    return [f"option {d.name}: {_type_text(d.type)} = {expr_text(d.default)}{tail}"]
+
+
+@_DECL.on(A.DefineDecl)
+def _print_define(d: A.DefineDecl, cm: _Comments | None) -> list[str]:
+    typ = f": {_type_text(d.type)}" if d.type is not None else ""
+    head = f"define {d.name}{_params(d.params)}{typ} ="
+    body = expr_text(d.value)
+    if len(head) + 1 + len(body) <= 100:
+        return [f"{head} {body}"]
+    return [head, INDENT + body]
+
+
+@_DECL.on(A.ActionDecl)
+def _print_action(d: A.ActionDecl, cm: _Comments | None) -> list[str]:
+    return [f"action {d.name}{_params(d.params)}"] + _prov(d.prov, INDENT) + _stmts(d.body, 1, cm)
+
+
+@_DECL.on(A.ProcedureDecl)
+def _print_procedure(d: A.ProcedureDecl, cm: _Comments | None) -> list[str]:
+    return [f"procedure {d.name}{_params(d.params)}"] + _prov(d.prov, INDENT) + _stmts(d.body, 1, cm)
+
+
+@_DECL.on(A.TriggerDecl)
+def _print_trigger(d: A.TriggerDecl, cm: _Comments | None) -> list[str]:
+    return [f"when {expr_text(d.test)}"] + _prov(d.prov, INDENT) + _stmts(d.body, 1, cm)
+
+
+@_DECL.on(A.HookDecl)
+def _print_hook(d: A.HookDecl, cm: _Comments | None) -> list[str]:
+    return [f"on {d.event}"] + _prov(d.prov, INDENT) + _stmts(d.body, 1, cm)
+
+
+@_DECL.on(A.FlowDecl)
+def _print_flow(d: A.FlowDecl, cm: _Comments | None) -> list[str]:
+    return ["flow"] + _prov(d.prov, INDENT) + _stmts(d.body, 1, cm)
+
+
+@_DECL.on(A.ScoringDecl)
+def _print_scoring(d: A.ScoringDecl, cm: _Comments | None) -> list[str]:
+    return [f"scoring {expr_text(d.value)}"]
+
+
+@_DECL.on(A.UmpireDecl)
+def _print_umpire(d: A.UmpireDecl, cm: _Comments | None) -> list[str]:
+    return [f"umpire {_q(d.reason)}"]
+
+
+@_DECL.on(A.IncludeDecl)
+def _print_include(d: A.IncludeDecl, cm: _Comments | None) -> list[str]:
+    return [f"include {_q(d.path)}" + (" without scenarios" if d.without_scenarios else "")]
+
+
+@_DECL.on(A.ScenarioDecl)
+def _print_scenario(d: A.ScenarioDecl, cm: _Comments | None) -> list[str]:
+    out = [f"scenario {_q(d.name)}"] + _prov(d.prov, INDENT)
+    for st in d.steps:
+        if cm is not None:
+            out.extend(cm.before(st.span.line, INDENT))
+        out.extend(_scenario_step(st, cm))
+    return out
 
 
 class _Comments:
