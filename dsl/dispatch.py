@@ -58,3 +58,12 @@ class NodeTable(Generic[H]):
         if handler is None:
             raise TypeError(f"not {self.what}: {cls.__name__}")
         return handler
+
+
+def node_table(what: str, handlers: dict[type, H]) -> NodeTable[H]:
+    """A table filled from a mapping (for handlers registered after their class, as the code
+    generator's, which are methods named `_ex_<kind>` and `_stmt_<kind>`)."""
+    table: NodeTable[H] = NodeTable(what)
+    for cls, handler in handlers.items():
+        table.on(cls)(handler)
+    return table

@@ -706,3 +706,8 @@ def print_module(m: A.Module, source: str | None = None) -> str:
     if tail:
         chunks.append("\n".join(tail))
     return "\n\n".join(chunks) + "\n"
+
+
+def scenario_step_text(st: A.ScenarioStep) -> list[str]:
+    """One line of a scenario as `regelwerk fmt` writes it (a `given` with its block)."""
+    return [line.strip("\n") for line in _scenario_step(st)]

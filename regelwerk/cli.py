@@ -602,6 +602,21 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return 1 if result.report["significant"] else 0
 
 
+def cmd_book(args: argparse.Namespace) -> int:
+    """The ruleset as one readable, self-contained page: structure, every rule in the order of
+    play with its quote, note, spec ids, text and worked examples (regelwerk/book/)."""
+    from .book import build_book
+    from .interpreter.tools.trace import write_atomic
+
+    r = _load(args.file, args.root)
+    out = Path(args.out) if args.out else Path(Path(args.file).stem + "-book.html")
+    if not out.resolve().parent.is_dir():
+        raise CliError(f"{out}: error: no folder {out.parent} to write into", 2)
+    write_atomic(str(out), build_book(r, out.resolve().parent))
+    print(f"{out}: written")
+    return 0
+
+
 def cmd_perft(args: argparse.Namespace) -> int:
     """Count move sequences per depth; with --chance, chance outcomes are plies too (explicit
     chance: every die face and every next card a branch, not one seeded deal)."""
@@ -837,6 +852,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--report", metavar="DIR", help="write DIR/index.html with plots (the report extra)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress display")
     p.set_defaults(fn=cmd_compare)
+
+    p = sub.add_parser("book", help="the ruleset as a readable rulebook page: every rule with its "
+                       "quote, note, spec ids, text and worked examples")
+    root_arg(p)
+    p.add_argument("file")
+    p.add_argument("--out", metavar="FILE.html", help="where to write the page (default: NAME-book.html here)")
+    p.set_defaults(fn=cmd_book)
 
     p = sub.add_parser("perft", help="count action sequences per depth")
     game_args(p)

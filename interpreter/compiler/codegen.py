@@ -25,6 +25,7 @@ from ...dsl import ast as A
 from ...dsl.ast import iter_nodes
 from ...dsl.check import Model
 from ...dsl.check_expr import DIRECTIONS
+from ...dsl.dispatch import NodeTable, node_table
 from ...dsl.printer import expr_text
 from ...dsl.types import (
     ANY,
@@ -78,16 +79,6 @@ def write_depths(targets: list[A.Target]) -> dict[str, int]:
     return depths
 
 
-def _dispatch(table: dict[type, Callable[..., Any]], cls: type) -> Callable[..., Any]:
-    """The method of a node class in a class-keyed table: its own, else its nearest base's
-    (`IfLet` is an `IfStmt`; every class is an `A.Node`, whose entry is the fallback). A
-    subclass found through its base is entered in the table, so each is looked up once."""
-    method = table.get(cls)
-    if method is None:
-        method = table[cls] = next(table[c] for c in cls.__mro__ if c in table)
-    return method
-
-
 @dataclass(frozen=True)
 class Choice:
     """One optimisation the compiler applied, said in the rules' own terms: tests and readers
@@ -120,10 +111,10 @@ class CodeGen:
     """Generates the Python source of one program; its functions are exec'd together. What
     the functions refer to besides the runtime (tables, data) is collected in `constants`.
     Expressions and statements are written by one method per node class, `_ex_*` and
-    `_stmt_*`, found in `_EXPRS` and `_STMTS` (set below the class; `_dispatch`)."""
+    `_stmt_*`, found in `_EXPRS` and `_STMTS` (set below the class; dsl/dispatch.py)."""
 
-    _EXPRS: ClassVar[dict[type, Callable[..., str]]]
-    _STMTS: ClassVar[dict[type, Callable[..., None]]]
+    _EXPRS: ClassVar[NodeTable[Callable[..., str]]]
+    _STMTS: ClassVar[NodeTable[Callable[..., None]]]
 
     def __init__(self, model: Model, record: bool, elements: dict[str, tuple], boards: Any = None,
                  players: tuple[str, ...] = (), facts: ModelFacts | None = None):
@@ -237,7 +228,7 @@ class CodeGen:
 
     def _ex(self, e: A.Node, sc: dict, rec: list | None) -> str:
         """One method per node class (_EXPRS); a subclass takes its base's."""
-        return _dispatch(self._EXPRS, type(e))(self, e, sc, rec)
+        return self._EXPRS[type(e)](self, e, sc, rec)
 
     def _ex_other(self, e: A.Node, sc: dict, rec: list | None) -> str:
         raise RuleFailure(f"cannot compile {type(e).__name__}", e.span)
@@ -898,7 +889,7 @@ class CodeGen:
 
     def _stmt(self, s: A.Node, sc: dict, out: list[str], ind: str) -> None:
         """One method per node class (_STMTS); a subclass takes its base's."""
-        return _dispatch(self._STMTS, type(s))(self, s, sc, out, ind)
+        return self._STMTS[type(s)](self, s, sc, out, ind)
 
     def _stmt_other(self, s: A.Node, sc: dict, out: list[str], ind: str) -> None:
         raise RuleFailure(f"'{type(s).__name__}' cannot run here", s.span)
@@ -1301,7 +1292,7 @@ def _changed(adding: bool, old: str, val: str, ty: Type) -> str:
     return f"_add({old}, {val})" if adding else f"_remove({old}, {val})"
 
 
-CodeGen._STMTS = {
+CodeGen._STMTS = node_table("a statement", {
     A.SetStmt: CodeGen._stmt_set,
     A.AddStmt: CodeGen._stmt_add_or_remove,
     A.RemoveStmt: CodeGen._stmt_add_or_remove,
@@ -1323,10 +1314,10 @@ CodeGen._STMTS = {
     A.RepeatStmt: CodeGen._stmt_loop,
     A.WhileStmt: CodeGen._stmt_loop,
     A.Node: CodeGen._stmt_other,
-}
+})
 
 
-CodeGen._EXPRS = {
+CodeGen._EXPRS = node_table("an expression", {
     A.IntLit: CodeGen._ex_literal,
     A.StrLit: CodeGen._ex_literal,
     A.BoolLit: CodeGen._ex_literal,
@@ -1348,4 +1339,4 @@ CodeGen._EXPRS = {
     A.CondExpr: CodeGen._ex_cond_expr,
     A.Aggregate: CodeGen._ex_aggregate,
     A.Node: CodeGen._ex_other,
-}
+})

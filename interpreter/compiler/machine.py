@@ -20,6 +20,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from ...dsl import ast as A
+from ...dsl.dispatch import NodeTable, node_table
 from ..engine.limits import CALL_WORK, SKIPPED_PLAY_WORK
 from ..engine.recording import EVENTS, KEY, auto_step_code, kept_close_code
 from . import ir
@@ -45,7 +46,7 @@ def _target(op: ir.Op) -> int | None:
 class MachineBuilder:
     """Writes the Python source of block functions into a CodeGen's program."""
 
-    _OPS: ClassVar[dict[type, Callable[..., None]]]  # op class -> its method (set below the class)
+    _OPS: ClassVar[NodeTable[Callable[..., None]]]  # op class -> its method (set below the class)
 
     def __init__(self, g: CodeGen, record: bool, blocks: list[ir.Block], procedures: dict[str, tuple[str, Any]],
                  actions: dict[str, Any], triggers: bool, hooks: set[str], phase_labels: dict[str, int]):
@@ -150,10 +151,7 @@ class MachineBuilder:
         """The code of op `k`: one method per kind of op (`_OPS`)."""
         if not isinstance(op, (ir.TurnBegin, ir.TurnEnd)):  # only a turn's ends leave the open step known
             self.step_known = None
-        emit = self._OPS.get(type(op))
-        if emit is None:  # pragma: no cover - the builder makes only the ops below
-            raise AssertionError(f"unknown op {op!r}")
-        emit(self, k, op, out, ind)
+        self._OPS[type(op)](self, k, op, out, ind)  # a TypeError names a stray op class
 
     def _op_seg(self, k: int, op: ir.Seg, out: list[str], ind: str) -> None:
         stmts, names = op.stmts, op.names
@@ -467,7 +465,7 @@ class MachineBuilder:
             out.append(f"{ind}    return True")
 
 
-MachineBuilder._OPS = {
+MachineBuilder._OPS = node_table("an op", {
     ir.Seg: MachineBuilder._op_seg,
     ir.Play: MachineBuilder._op_play,
     ir.Choose: MachineBuilder._op_choose,
@@ -486,4 +484,4 @@ MachineBuilder._OPS = {
     ir.Window: MachineBuilder._op_window,
     ir.Goto: MachineBuilder._op_goto,
     ir.Ret: MachineBuilder._op_ret,
-}
+})

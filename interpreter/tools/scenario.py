@@ -235,6 +235,19 @@ def run_scenario(ruleset: Any, sc: A.ScenarioDecl) -> ScenarioResult:
     return ScenarioResult(sc.name, sc.span, True, specs=sc.prov.specs)
 
 
+def scenario_position(ruleset: Any, sc: A.ScenarioDecl) -> Any:
+    """The game as the scenario leaves it (after its last line, or the line that failed);
+    None when it never set one up. For pictures of worked examples (regelwerk book)."""
+    run = _Run(ruleset, sc)
+    for st in sc.steps:
+        try:
+            if run.step(st) is not None:
+                break
+        except EngineError:
+            break
+    return run.game
+
+
 def run_scenarios(ruleset: Any) -> list[ScenarioResult]:
     return [run_scenario(ruleset, sc) for sc in ruleset.model.scenarios]
 

@@ -173,7 +173,7 @@ _COMPLETION_KINDS = {
 }
 
 
-def build_server() -> RulesServer:
+def build_server() -> RulesServer:  # noqa: C901 - a table of the request handlers, one nested function each
     """A server with every feature registered (not started)."""
     server = RulesServer()
 

@@ -1,4 +1,4 @@
-"""Pictures of the viewer for the docs: a Khan, a Shogun and a Root position.
+"""Pictures of the viewer for the docs: a Khan, a Shogun and a Root position; and Khan's book.
 
     .venv/bin/python tests/viewer/screenshots.py [docs/img]
 
@@ -61,6 +61,20 @@ def main(out: Path) -> None:
             assert opened.errors == [], opened.errors
             opened.close()
             print(out / f"viewer-{name}.png")
+        book_shot(browser, out, folder)
+
+
+def book_shot(browser, out: Path, folder: Path) -> None:
+    """Khan's book (`regelwerk book`) at its first action with a worked example."""
+    from regelwerk.book import build_book
+
+    page = folder / "khan-book.html"
+    page.write_text(build_book(regelwerk.load(ROOT / "rulesets/khan/khan.rules"), folder), encoding="utf-8")
+    tab = browser.new_page(viewport={"width": 1100, "height": 1300})
+    tab.goto(page.resolve().as_uri() + "#action-conquer")
+    tab.screenshot(path=str(out / "book-khan.png"))
+    tab.close()
+    print(out / "book-khan.png")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,120 @@
+"""`regelwerk book FILE.rules` (issue 28, part 2): the ruleset as one self-contained page, every
+rule in the order of play with its Dutch quote, our note (marked as such), its spec ids, its
+text and the scenarios that exercise it, with a picture of their position; the spec index."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+import regelwerk
+from regelwerk.book import build_book
+from regelwerk.book.collect import flow_order
+from regelwerk.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+KHAN = ROOT / "rulesets" / "khan" / "khan.rules"
+TTT = ROOT / "rulesets" / "classic" / "tictactoe.rules"
+
+
+@pytest.fixture(scope="module")
+def khan_page(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("book") / "khan.html"
+    assert main(["book", str(KHAN), "--out", str(out)]) == 0
+    return out
+
+
+def test_the_rules_come_in_the_order_of_play():
+    model = regelwerk.load(KHAN).model
+    names = [(e.kind, e.name) for e in flow_order(model)]
+    assert names[0] == ("procedure", "setup")  # the flow's first `do`
+    assert names.index(("action", "invade")) < names.index(("action", "conquer")) < names.index(("procedure", "lay"))
+    kinds = [k for k, _ in names]
+    assert kinds.index("definition") > max(i for i, k in enumerate(kinds) if k in ("action", "procedure"))
+    assert {n for k, n in names if k == "action"} == set(model.actions)  # every rule, once
+    assert len(names) == len(set(names))
+
+
+def test_every_quote_note_spec_and_scenario_is_on_the_page(khan_page):
+    html = khan_page.read_text(encoding="utf-8")
+    model = regelwerk.load(KHAN).model
+    from html import escape
+
+    for decl in [*model.actions.values(), *model.procedures.values()]:
+        if decl.prov.quote:
+            assert f"<blockquote lang=nl>{escape(decl.prov.quote)}</blockquote>" in html, decl.name
+        if decl.prov.note:
+            assert f"<div class=note>{escape(decl.prov.note)}</div>" in html, decl.name
+        for s in decl.prov.specs:
+            assert f"href='#spec-{s}'" in html
+    for i, sc in enumerate(model.scenarios):
+        assert f"id='scenario-{i}'" in html and escape(sc.name) in html
+    # a quote is the rulebook's, a note is ours: the page says which is which
+    assert "content: 'Rulebook'" in html and "Note — not in the rulebook" in html
+    # the rules text, with the keywords marked, and the source named
+    assert "<span class=k>action</span> conquer(" in html and "khan.rules:304" in html
+    # the worked example of conquer's majority rule, with its board
+    start = html.index("Worked example: example 1: majority against neutral yurts")
+    assert "<svg class=board" in html[start:start + 20_000]
+    # every id the rules cite is in the index, linked to where it is cited
+    for sid in {s for d in model.actions.values() for s in d.prov.specs}:
+        assert f"<tr id='spec-{sid}'" in html
+
+
+def test_the_page_needs_nothing_from_outside(khan_page):
+    html = khan_page.read_text(encoding="utf-8")
+    assert "<script" not in html and "http://" not in html and "https://" not in html
+    assert not re.search(r"<link|@import|url\(", html)
+
+
+def test_the_book_in_a_browser_shows_the_dutch_sentences_and_the_examples(khan_page):
+    """Headless Chromium opens the page from disk: no request leaves it, no error, and a reader
+    sees the Dutch rulebook sentences and the worked examples."""
+    sys.path.insert(0, str(ROOT / "tests" / "viewer"))
+    from viewer_browser import chromium
+
+    with chromium() as browser:
+        page = browser.new_page(viewport={"width": 1100, "height": 900})
+        requests, errors = [], []
+        url = khan_page.resolve().as_uri()
+        page.on("request", lambda r: requests.append(r.url) if not r.url.startswith(url) else None)
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(url + "#action-conquer")
+        text = page.inner_text("body")
+        assert "De speler pakt een veroveringstegel" in text  # conquer's Dutch sentence
+        assert "Worked example: example 1: majority against neutral yurts" in text
+        assert page.locator("svg.board").count() > 10
+        quote = page.locator("#action-conquer ~ blockquote").first
+        assert quote.evaluate("e => getComputedStyle(e).fontStyle") == "italic"
+        assert requests == [] and errors == []
+        page.close()
+
+
+def test_a_ruleset_without_scenarios_or_inventory_still_has_its_book(tmp_path):
+    rules = tmp_path / "tiny.rules"
+    rules.write_text('game "Tiny"\nplayers A, B\naction go\n    "Go."\n    spec T-1\n    finish winner current\n'
+                     'flow\n    turn\n        play go\n', encoding="utf-8")
+    html = build_book(regelwerk.load(rules), tmp_path)
+    assert "<blockquote lang=nl>Go.</blockquote>" in html and "T-1" in html
+    assert "not reachable from here" in html  # no shared/spec above a temporary folder
+
+
+def test_bad_input_is_a_message_not_a_traceback(tmp_path, capsys):
+    assert main(["book", str(tmp_path / "none.rules")]) == 2
+    assert "no such file" in capsys.readouterr().err
+    assert main(["book", str(TTT), "--out", str(tmp_path / "no" / "such" / "x.html")]) == 2
+    assert "no folder" in capsys.readouterr().err
+
+
+def test_the_documented_example_runs_as_written(tmp_path, monkeypatch, capsys):
+    text = (ROOT / "docs" / "book.md").read_text(encoding="utf-8")
+    block = re.search(r"```console\n\$ regelwerk (book .*?)\n(.*?)```", text, re.S)
+    args, shown = block.group(1).split(), block.group(2)
+    monkeypatch.chdir(tmp_path)
+    args[1] = str(ROOT / args[1])  # the ruleset, from the repository's root as the docs say
+    assert main(args) == 0
+    assert capsys.readouterr().out == shown
+    assert (tmp_path / "ttt-book.html").read_text(encoding="utf-8").startswith("<!doctype html>")
