@@ -617,56 +617,6 @@ def cmd_book(args: argparse.Namespace) -> int:
     return 0
 
 
-def _served_rulesets(paths: list[str]) -> dict[str, Ruleset]:
-    """The rulesets `serve` offers: each file given, and in each folder given every rules file
-    that is a whole game (one that only an include uses does not load on its own)."""
-    out: dict[str, Ruleset] = {}
-    for given in paths:
-        p = Path(given)
-        if p.is_dir():
-            found = 0
-            for f in main_files(sorted(p.rglob("*.rules"))):
-                try:
-                    r = load(f)
-                except (RulesError, OSError, EngineError):
-                    continue
-                if r.model.game is None or f.stem in out:
-                    continue
-                out[f.stem] = r
-                found += 1
-            if not found:
-                raise CliError(f"{given}: error: no ruleset that loads on its own in this folder", 2)
-            continue
-        r = _load(given)
-        if p.stem in out:
-            raise CliError(f"{given}: error: a second ruleset named {p.stem!r}", 2)
-        out[p.stem] = r
-    return out
-
-
-def cmd_serve(args: argparse.Namespace) -> int:
-    """Host games of the rulesets given for people in browsers (regelwerk/serve/, docs/serve.md)."""
-    try:
-        import uvicorn
-
-        from .serve.app import build_app
-        from .serve.host import GameHost
-        from .serve.store import open_store
-    except ModuleNotFoundError as err:
-        raise CliError(f"error: 'regelwerk serve' needs the serve extra ({err.name} is missing): "
-                       "pip install 'regelwerk[serve]'", 2) from None
-    rulesets = _served_rulesets(args.paths)
-    try:
-        store = open_store(args.db)
-    except ValueError as err:
-        raise CliError(f"--db: error: {err}", 2) from None
-    app = build_app(GameHost(rulesets, store))
-    _err(f"serving {', '.join(sorted(rulesets))} on http://{args.host}:{args.port}/ "
-         f"(games in {args.db or 'regelwerk-serve.sqlite'})")
-    uvicorn.run(app, host=args.host, port=args.port, access_log=False, log_level="warning")
-    return 0
-
-
 def cmd_perft(args: argparse.Namespace) -> int:
     """Count move sequences per depth; with --chance, chance outcomes are plies too (explicit
     chance: every die face and every next card a branch, not one seeded deal)."""
@@ -909,13 +859,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file")
     p.add_argument("--out", metavar="FILE.html", help="where to write the page (default: NAME-book.html here)")
     p.set_defaults(fn=cmd_book)
-
-    p = sub.add_parser("serve", help="host games of the rulesets given for people in browsers (the serve extra)")
-    p.add_argument("paths", nargs="+", metavar="PATH", help="rules files or folders of them")
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=8000)
-    p.add_argument("--db", metavar="FILE.sqlite", help="where games are kept (default regelwerk-serve.sqlite)")
-    p.set_defaults(fn=cmd_serve)
 
     p = sub.add_parser("perft", help="count action sequences per depth")
     game_args(p)
