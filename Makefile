@@ -12,7 +12,7 @@ export REGELWERK_CHROMIUM := $(CHROMIUM)
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test,browser,lsp,report,dask,openspiel]'
+	$(BIN)/pip install --quiet -e '.[test,browser,lsp,report,dask,openspiel,serve]'
 	# byte-compiled once, so a fresh `regelwerk check` does not compile the package each time
 	$(BIN)/python -m compileall -q dsl interpreter regelwerk >/dev/null
 	touch $(STAMP)
