@@ -28,13 +28,14 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..interpreter.engine.errors import EngineError
+from .board import board_data, board_script
 from .catalogue import Catalogue
 from .hub import Hub
 from .session import ApiError, Table, create_game
 from .store import GameStore, StoreError
 
 PAGE = Path(__file__).resolve().parent / "page"
-ASSETS = {"serve.js": "text/javascript", "serve.css": "text/css", "board.js": "text/javascript"}
+ASSETS = {"serve.js": "text/javascript", "lobby.js": "text/javascript", "serve.css": "text/css"}
 MAX_BODY = 64 * 1024  # a move or a create request is a few hundred bytes
 log = logging.getLogger("regelwerk.serve")
 
@@ -233,8 +234,14 @@ class Server:
     async def play_page(self, request: Request) -> Response:
         return FileResponse(PAGE / "play.html", media_type="text/html")
 
+    async def board(self, request: Request) -> Response:
+        table = await self.table(request.path_params["id"])
+        return JSONResponse(await to_thread.run_sync(board_data, table.rules, table.game))
+
     async def asset(self, request: Request) -> Response:
         name = request.path_params["name"]
+        if name == "board.js":
+            return Response(board_script(), media_type="text/javascript")
         if name not in ASSETS:
             raise ApiError(404, "no such file")
         return FileResponse(PAGE / name, media_type=ASSETS[name])
@@ -274,11 +281,13 @@ def build_app(catalogue: Catalogue, store: GameStore) -> Starlette:
             Route("/", server.lobby),
             Route("/play/{id}", server.play_page),
             Route("/static/{name}", server.asset),
+            Route("/favicon.ico", lambda request: Response(status_code=204)),
             Route("/api/rulesets", server.rulesets),
             Route("/api/games", server.create, methods=["POST"]),
             Route("/api/games/{id}", server.state),
             Route("/api/games/{id}/moves", server.move, methods=["POST"]),
             Route("/api/games/{id}/trace", server.trace),
+            Route("/api/games/{id}/board", server.board),
             WebSocketRoute("/ws/games/{id}", server.socket),
         ],
         exception_handlers={ApiError: _api_error, HTTPException: _http_error, Exception: _internal},
