@@ -5,7 +5,9 @@ choice inside an effect, a reconnect after a server restart."""
 
 from __future__ import annotations
 
+import os
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,7 +22,8 @@ from .server_proc import ROOT, ServerProcess  # noqa: E402
 
 RULES = [str(ROOT / "rulesets/classic/tictactoe.rules"), str(ROOT / "rulesets/examples/kuhn.rules"),
          str(ROOT / "rulesets/khan/khan.rules")]
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "img"
+# screenshots for a person to judge; docs/img/serve-*.png were made with REGELWERK_SERVE_SHOTS=docs/img
+SHOTS = Path(os.environ.get("REGELWERK_SERVE_SHOTS") or tempfile.gettempdir())
 
 
 @pytest.fixture(scope="module")
