@@ -6,6 +6,8 @@ STAMP := $(VENV)/.installed
 # The viewer's browser tests drive Debian's Chromium (headless); installed when missing.
 CHROMIUM ?= $(or $(REGELWERK_CHROMIUM),/usr/bin/chromium)
 export REGELWERK_CHROMIUM := $(CHROMIUM)
+# `regelwerk serve`'s PostgreSQL tests start a throw-away cluster with the local server's initdb.
+PG_CTLCLUSTER := /usr/bin/pg_ctlcluster
 
 .PHONY: demo test bench lint clean
 
@@ -26,7 +28,12 @@ $(CHROMIUM):
 	apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 
-test: $(STAMP) $(CHROMIUM)
+$(PG_CTLCLUSTER):
+	@command -v apt-get >/dev/null || { echo "no PostgreSQL: install it or set REGELWERK_PG_URL"; exit 1; }
+	apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
+
+test: $(STAMP) $(CHROMIUM) $(PG_CTLCLUSTER)
 	$(BIN)/ruff check .
 	REGELWERK_REQUIRE_EXTRAS=1 $(BIN)/python -m pytest -q -p no:cacheprovider
 
