@@ -31,8 +31,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: `regelwerk serve` needs the serve extra (pip install 'regelwerk[serve]'): {err}",
               file=sys.stderr)
         return 2
+    from .backends import open_store
     from .catalogue import Catalogue, CatalogueError
-    from .store import StoreError, open_store
+    from .store import StoreError
 
     try:
         catalogue = Catalogue(args.paths)

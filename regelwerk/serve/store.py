@@ -179,11 +179,3 @@ class SqliteStore:
         with self._lock:
             self._db.close()
 
-
-def open_store(db: str) -> GameStore:
-    """The store `--db` names: a `postgresql://` (or `postgres://`) URL, else a sqlite file."""
-    if db.startswith(("postgresql://", "postgres://")):
-        from .store_pg import PostgresStore
-
-        return PostgresStore(db)
-    return SqliteStore(db)

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from regelwerk.serve.app import build_app
+from regelwerk.serve.backends import open_store
 from regelwerk.serve.store import (
     Conflict,
     GameStore,
@@ -19,7 +20,6 @@ from regelwerk.serve.store import (
     SqliteStore,
     StoredGame,
     StoreError,
-    open_store,
 )
 
 from .conftest import TestClient
