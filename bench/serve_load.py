@@ -93,9 +93,9 @@ def run(backend: str, db: str, games: int, seconds: float) -> dict:
     server = ServerProcess(RULES, db, folder)
     server.start()
     try:
-        out = asyncio.run(load(server.base, games, seconds))
-        out["kib_per_connect4_game"] = asyncio.run(memory(server, "connect4", 2, 300))
-        out["kib_per_khan_game"] = asyncio.run(memory(server, "khan", 3, 60))
+        out: dict = {"kib_per_connect4_game": asyncio.run(memory(server, "connect4", 2, 300)),
+                     "kib_per_khan_game": asyncio.run(memory(server, "khan", 3, 100))}  # on a fresh server
+        out.update(asyncio.run(load(server.base, games, seconds)))
     finally:
         server.stop()
     return out
