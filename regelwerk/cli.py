@@ -885,6 +885,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("lsp", help="the language server for editors, over stdin/stdout")
     p.set_defaults(fn=cmd_lsp)
+    from .serve.command import add_parser as add_serve  # games in the browser (docs/serve.md)
+    add_serve(sub)
     return ap
 
 

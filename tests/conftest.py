@@ -12,7 +12,8 @@ import regelwerk
 # Their tests skip where an extra is missing; `make test` sets REGELWERK_REQUIRE_EXTRAS=1, so
 # in CI a missing extra fails the run instead of skipping its tests quietly.
 EXTRAS = {"playwright": "browser", "pygls": "lsp", "pygments": "lsp", "matplotlib": "report",
-          "distributed": "dask", "pyspiel": "openspiel"}
+          "distributed": "dask", "pyspiel": "openspiel", "starlette": "serve",
+          "uvicorn": "serve", "psycopg": "serve"}
 
 
 def pytest_configure(config: pytest.Config) -> None:
