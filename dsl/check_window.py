@@ -42,10 +42,11 @@ class WindowCheck:
         self.report("E248", f"{what} inside {where}", node.span, HELP)
 
     def body(self, stmts: tuple, me: frozenset[str], where: str) -> None:
-        for s in stmts:
-            self.stmt(s, me, where)
+        for s in stmts:  # a `let` naming the part's player again holds for the statements after it
+            me = self.stmt(s, me, where)
 
-    def stmt(self, s: A.Node, me: frozenset[str], where: str) -> None:
+    def stmt(self, s: A.Node, me: frozenset[str], where: str) -> frozenset[str]:
+        """Check one statement; the names of the part's own player after it (`let q = p` adds q)."""
         m = self.m
         if isinstance(s, _WRITES):
             self.target(s.target, s, me, where)
@@ -57,6 +58,8 @@ class WindowCheck:
                 self.err(s, f"'{s.value.func}' draws on chance, a public event,", where)
             if isinstance(s.value, A.Name) and s.value.name in me:
                 me = me | {s.name}
+            else:  # the name now holds something else, whatever it held before
+                me = me - {s.name}
         elif isinstance(s, (A.TurnStmt, A.PhaseStmt, A.GotoStmt, A.FinishStmt, A.SimultaneousStmt)):
             word = {A.TurnStmt: "turn", A.PhaseStmt: "phase", A.GotoStmt: "goto", A.FinishStmt: "finish",
                     A.SimultaneousStmt: "simultaneously"}[type(s)]
@@ -86,6 +89,7 @@ class WindowCheck:
         else:
             for body in A.bodies(s):  # an `if`'s branches, a loop's body
                 self.body(body, me, where)
+        return me
 
     def target(self, t: A.Target, s: A.Node, me: frozenset[str], where: str) -> None:
         if t.root not in self.m.vars:

@@ -220,3 +220,28 @@ def test_legal_and_explain_as_a_player_in_a_window(tmp_path, capsys):
     assert capsys.readouterr().out.startswith("play_card(2) is legal")
     assert main(["explain", str(goof), "--state", str(state), "play_card(2)", "--player", "Ann"]) == 1
     assert "Bob decides now: only they may ask" in capsys.readouterr().out
+
+
+ALIAS = """game "Alias"
+players A, B
+state
+    bid: Player -> int = 0 hidden except owner
+flow
+    simultaneously for p in players
+        let q = p
+        set bid[q] = 1
+        let q = other(p)
+        set bid[q] = 2
+    finish draw
+"""
+
+
+def test_a_let_naming_the_parts_player_holds_for_the_statements_after_it():
+    """`let q = p` inside a part: a write through `q` is the part's own (it was reported as
+    E248 because the alias was forgotten at the next statement); once `q` names another
+    player, a write through it is refused again."""
+    with pytest.raises(regelwerk.RulesError) as info:
+        regelwerk.load_text(ALIAS, "alias.rules")
+    found = [(d.code, d.span.line) for d in info.value.diagnostics]
+    assert found == [("E248", 10)]
+    assert regelwerk.load_text(ALIAS.replace("        let q = other(p)\n        set bid[q] = 2\n", ""), "alias.rules")
