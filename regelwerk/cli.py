@@ -479,7 +479,6 @@ def _results_path(args: argparse.Namespace) -> str | None:
 def cmd_simulate(args: argparse.Namespace) -> int:
     """Many seeded games over processes or a Dask cluster; one report whatever the backend
     (imported late: only `simulate` needs the simulation package)."""
-    from .interpreter.tools.agents import AgentSpecError, assign_agents
     from .interpreter.tools.trace import write_atomic
     from .simulation import PlaySettings, report_json, report_text, run_simulation
     from .simulation.bundle import BundleError
@@ -491,10 +490,6 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     r = _limited(_load(args.file, args.root), args)
     if args.games < 1:
         raise CliError(f"--games {args.games}: play at least one game", 2)
-    if args.jobs is not None and args.jobs < 1:
-        raise CliError(f"--jobs {args.jobs}: at least one job", 2)
-    if args.dask not in (None, "local") and args.jobs is not None:
-        raise CliError("--jobs counts processes on this machine; a Dask cluster has its own workers", 2)
     options = _options(args.option, r)
     try:  # bad counts fail here, once; a game that fails as it starts fails in each game's record
         players = r.new_game(players=args.players, options=options, start=False).players
@@ -502,24 +497,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         from .interpreter.engine.locate import locate
 
         raise locate(err) from None
-    try:
-        agents = assign_agents(args.agent or [], players)
-    except AgentSpecError as err:
-        raise CliError(f"--agent: {err}", 2) from None
-    for out in (args.json, args.results):
-        if out and not Path(out).resolve().parent.is_dir():
-            raise CliError(f"{out}: error: no folder {Path(out).parent} to write into", 2)
+    agents = _checked_batch(args, players, (args.json, args.results))
     results = _results_path(args)
     if args.resume and results is None:
         raise CliError("--resume needs the results file: --results FILE.jsonl (or the --json or "
                        "--report of the interrupted run)", 2)
-    if args.report:
-        from .simulation.plots import PlotsUnavailable, require_matplotlib
-
-        try:
-            require_matplotlib()
-        except PlotsUnavailable as err:
-            raise CliError(f"error: {err}", 2) from None
     settings = PlaySettings(args.players, args.seed, options, agents, args.max_steps, not args.no_firings,
                             dict(r.limits))
     try:
@@ -544,11 +526,37 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 1 if run.report["failed"] else 0
 
 
+def _checked_batch(args: argparse.Namespace, players: tuple[str, ...], outputs: tuple[str | None, ...]) -> dict:
+    """The checks `simulate` and `compare` share, before any game is played: the job count,
+    --dask with --jobs, the agents (returned, one per player), the folders of the files to
+    write, matplotlib for --report. Each refusal is bad input: exit 2."""
+    from .interpreter.tools.agents import AgentSpecError, assign_agents
+
+    if args.jobs is not None and args.jobs < 1:
+        raise CliError(f"--jobs {args.jobs}: at least one job", 2)
+    if args.dask not in (None, "local") and args.jobs is not None:
+        raise CliError("--jobs counts processes on this machine; a Dask cluster has its own workers", 2)
+    try:
+        agents = assign_agents(args.agent or [], players)
+    except AgentSpecError as err:
+        raise CliError(f"--agent: {err}", 2) from None
+    for out in outputs:
+        if out and not Path(out).resolve().parent.is_dir():
+            raise CliError(f"{out}: error: no folder {Path(out).parent} to write into", 2)
+    if args.report:
+        from .simulation.plots import PlotsUnavailable, require_matplotlib
+
+        try:
+            require_matplotlib()
+        except PlotsUnavailable as err:
+            raise CliError(f"error: {err}", 2) from None
+    return agents
+
+
 def cmd_compare(args: argparse.Namespace) -> int:
     """Both versions of a ruleset on the same seeds and agents: what the change did
     (regelwerk/compare/). Exit 0 when nothing changed significantly, 1 when something did."""
     from .compare import CompareError, compare, report_json, report_text
-    from .interpreter.tools.agents import AgentSpecError, assign_agents
     from .interpreter.tools.trace import write_atomic
     from .simulation import PlaySettings
     from .simulation.bundle import BundleError
@@ -562,28 +570,13 @@ def cmd_compare(args: argparse.Namespace) -> int:
         raise CliError(err.format(), 2) from None
     if args.games < 2:
         raise CliError(f"--games {args.games}: compare at least two games", 2)
-    if args.jobs is not None and args.jobs < 1:
-        raise CliError(f"--jobs {args.jobs}: at least one job", 2)
     options = _options(args.option, old)
     try:
         players = old.new_game(players=args.players, options=options, start=False).players
         new.new_game(players=args.players, options=options, start=False)
     except EngineError as err:
         raise CliError(f"error: {err}", 2) from None
-    try:
-        agents = assign_agents(args.agent or [], players)
-    except AgentSpecError as err:
-        raise CliError(f"--agent: {err}", 2) from None
-    for out in (args.json,):
-        if out and not Path(out).resolve().parent.is_dir():
-            raise CliError(f"{out}: error: no folder {Path(out).parent} to write into", 2)
-    if args.report:
-        from .simulation.plots import PlotsUnavailable, require_matplotlib
-
-        try:
-            require_matplotlib()
-        except PlotsUnavailable as err:
-            raise CliError(f"error: {err}", 2) from None
+    agents = _checked_batch(args, players, (args.json,))
     settings = PlaySettings(args.players, args.seed, options, agents, args.max_steps)
     try:
         result = compare(old, new, args.games, settings, jobs=args.jobs, dask=args.dask,
@@ -728,6 +721,20 @@ class _Version(argparse.Action):
         parser.exit(0)
 
 
+def _batch_args(p: argparse.ArgumentParser, what: str) -> None:
+    """The options of many seeded games on a backend, shared by `simulate` and `compare`."""
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--jobs", type=int, metavar="J",
+                   help="worker processes (default: all cores); with --dask local, its workers")
+    p.add_argument("--dask", metavar="ADDRESS|local",
+                   help="run on a Dask scheduler, or 'local' for a LocalCluster (the dask extra)")
+    p.add_argument("--agent", action="append", metavar="[PLAYER=]SPEC",
+                   help="random, first, mcts:ITERATIONS (information-set search: it sees only what the player sees) or mcts-cheat:ITERATIONS (it peeks at hidden state), for everybody or one player (repeatable)")
+    p.add_argument("--max-steps", type=int, default=100_000, help="decisions before a game counts as failed")
+    p.add_argument("--json", metavar="OUT.json", help=f"also write the {what} as JSON")
+    p.add_argument("--report", metavar="DIR", help="write DIR/index.html with plots (the report extra)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="regelwerk", description="Board-game rules as text: check, play, explain.")
     ap.add_argument("--version", action=_Version)
@@ -815,16 +822,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("simulate", help="many seeded games over processes or a cluster: win rates, "
                        "lengths, rule firings, failures")
     game_args(p)
-    p.add_argument("--games", type=int, default=100)
-    p.add_argument("--jobs", type=int, metavar="J",
-                   help="worker processes (default: all cores); with --dask local, its workers")
-    p.add_argument("--dask", metavar="ADDRESS|local",
-                   help="run on a Dask scheduler, or 'local' for a LocalCluster (the dask extra)")
-    p.add_argument("--agent", action="append", metavar="[PLAYER=]SPEC",
-                   help="random, first, mcts:ITERATIONS (information-set search: it sees only what the player sees) or mcts-cheat:ITERATIONS (it peeks at hidden state), for everybody or one player (repeatable)")
-    p.add_argument("--max-steps", type=int, default=100_000, help="decisions before a game counts as failed")
-    p.add_argument("--json", metavar="OUT.json", help="also write the report as JSON")
-    p.add_argument("--report", metavar="DIR", help="write DIR/index.html with plots (the report extra)")
+    _batch_args(p, "report")
     p.add_argument("--results", metavar="FILE.jsonl",
                    help="stream every game's record here (default: next to --json, or in --report)")
     p.add_argument("--resume", action="store_true", help="play only the games the results file lacks")
@@ -842,14 +840,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, default=None)
     p.add_argument("--seed", type=int, default=0, help="game i is played with seed SEED + i")
     p.add_argument("--option", action="append", metavar="NAME=VALUE")
-    p.add_argument("--games", type=int, default=100)
-    p.add_argument("--jobs", type=int, metavar="J", help="processes on this machine (default: every core)")
-    p.add_argument("--dask", metavar="ADDRESS|local", help="play on a Dask cluster (the dask extra)")
-    p.add_argument("--agent", action="append", metavar="[PLAYER=]SPEC",
-                   help="random (default), first, mcts:N, mcts-cheat:N; the same on both versions")
-    p.add_argument("--max-steps", type=int, default=100_000, help="decisions before a game counts as failed")
-    p.add_argument("--json", metavar="OUT.json", help="also write the comparison as JSON")
-    p.add_argument("--report", metavar="DIR", help="write DIR/index.html with plots (the report extra)")
+    _batch_args(p, "comparison")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress display")
     p.set_defaults(fn=cmd_compare)
 

@@ -56,6 +56,10 @@ def test_every_quote_note_spec_and_scenario_is_on_the_page(khan_page):
     assert "content: 'Rulebook'" in html and "Note — not in the rulebook" in html
     # the rules text, with the keywords marked, and the source named
     assert "<span class=k>action</span> conquer(" in html and "khan.rules:304" in html
+    # a declaration's text and link stop at its own last line, not where the next one begins
+    conquer = html[html.index("id='action-conquer'"):]
+    conquer = conquer[:conquer.index("</pre>")]
+    assert "khan.rules:304–326" in conquer and "lay(t: Tile" not in conquer
     # the worked example of conquer's majority rule, with its board
     start = html.index("Worked example: example 1: majority against neutral yurts")
     assert "<svg class=board" in html[start:start + 20_000]

@@ -165,6 +165,9 @@ class _Solver:
         self.win_so_far = [w + mass * float(x) for w, x in zip(win, out[0], strict=True)]
         self.draw_so_far += mass * float(out[1])
 
+    def _done_text(self) -> str:
+        return f" ({100 * self.done:.1f}% of the tree worked out)"
+
     def _limits(self, key: str) -> None:
         if key in self.open:
             raise EngineError("the game can come back to a position it has been in (a cycle): exact "
@@ -172,13 +175,12 @@ class _Solver:
         if len(self.open) >= MAX_DEPTH:
             raise EngineError(f"more than {MAX_DEPTH} moves and chance outcomes deep: too deep to work "
                               "out exactly (simulate instead)")
-        done = f" ({100 * self.done:.1f}% of the tree worked out)"
         if len(self.memo) >= self.max_positions:
-            raise EngineError(f"more than {self.max_positions:,} positions{done}: too large to work out "
-                              "exactly (raise --max-positions, or simulate instead)")
+            raise EngineError(f"more than {self.max_positions:,} positions{self._done_text()}: too large to "
+                              "work out exactly (raise --max-positions, or simulate instead)")
         now = time.monotonic()
         if self.deadline is not None and now > self.deadline:
-            raise EngineError(f"out of time{done}: too large to work out exactly (simulate instead)")
+            raise EngineError(f"out of time{self._done_text()}: too large to work out exactly (simulate instead)")
         if self.on_progress is not None and now >= self.next_report:
             self.next_report = now + self.every
             self.on_progress(self.progress())

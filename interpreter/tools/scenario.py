@@ -222,8 +222,9 @@ def _short(text: str, n: int = 120) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
-def run_scenario(ruleset: Any, sc: A.ScenarioDecl) -> ScenarioResult:
-    """Run one scenario; a failure names the line and says what was seen."""
+def _played(ruleset: Any, sc: A.ScenarioDecl) -> tuple[_Run, str | None, A.ScenarioStep | None]:
+    """The scenario run up to its end or its first failing line: the run, the failure and
+    that line (None, None when every line held)."""
     run = _Run(ruleset, sc)
     for st in sc.steps:
         try:
@@ -231,21 +232,22 @@ def run_scenario(ruleset: Any, sc: A.ScenarioDecl) -> ScenarioResult:
         except EngineError as err:
             failure = f"error: {err.message}"
         if failure is not None:
-            return ScenarioResult(sc.name, sc.span, False, failure, st.span, sc.prov.specs)
+            return run, failure, st
+    return run, None, None
+
+
+def run_scenario(ruleset: Any, sc: A.ScenarioDecl) -> ScenarioResult:
+    """Run one scenario; a failure names the line and says what was seen."""
+    _, failure, st = _played(ruleset, sc)
+    if failure is not None:
+        return ScenarioResult(sc.name, sc.span, False, failure, st.span, sc.prov.specs)
     return ScenarioResult(sc.name, sc.span, True, specs=sc.prov.specs)
 
 
 def scenario_position(ruleset: Any, sc: A.ScenarioDecl) -> Any:
     """The game as the scenario leaves it (after its last line, or the line that failed);
     None when it never set one up. For pictures of worked examples (regelwerk book)."""
-    run = _Run(ruleset, sc)
-    for st in sc.steps:
-        try:
-            if run.step(st) is not None:
-                break
-        except EngineError:
-            break
-    return run.game
+    return _played(ruleset, sc)[0].game
 
 
 def run_scenarios(ruleset: Any) -> list[ScenarioResult]:

@@ -150,7 +150,8 @@ class Book:
             if f.prov.note:
                 out.append(f"<div class=note>{escape(f.prov.note)}</div>")
             text = _lines(self.r.sources, f.span.file, f.span.line, f.span.end_line)
-            out.append(f"<p class=meta>The flow ({_where(f.span.file, f.span.line, f.span.end_line, self.out_dir)}):</p>")
+            last = f.span.line + text.count("\n")
+            out.append(f"<p class=meta>The flow ({_where(f.span.file, f.span.line, last, self.out_dir)}):</p>")
             out.append(f"<pre>{_highlight(text)}</pre>")
         if m.options:
             out.append("<p>Options: " + ", ".join(f"<code>{escape(n)}</code>" for n in m.options) + ".</p>")
@@ -163,11 +164,12 @@ class Book:
         if e.note:
             out.append(f"<div class=note>{escape(e.note)}</div>")
         meta = [f"<a class=spec href='#spec-{escape(s)}'>{escape(s)}</a>" for s in e.specs]
-        meta.append(_where(e.file, e.line, e.end_line, self.out_dir))
+        text = _lines(self.r.sources, e.file, e.line, e.end_line)
+        meta.append(_where(e.file, e.line, e.line + text.count("\n"), self.out_dir))
         if e.sources:
             meta.append("source " + escape(", ".join(e.sources)))
         out.append(f"<p class=meta>{' · '.join(meta)}</p>")
-        out.append(f"<pre>{_highlight(_lines(self.r.sources, e.file, e.line, e.end_line))}</pre>")
+        out.append(f"<pre>{_highlight(text)}</pre>")
         for sc in e.scenarios:
             i = self.index[id(sc)]
             if i in self.shown:

@@ -92,7 +92,7 @@ def compare(old: Any, new: Any, games: int, settings: PlaySettings, *, jobs: int
         runs.append([run.records[i] for i in range(games)])
     old_recs, new_recs = runs
     t = time.perf_counter()
-    identical = [i for i in range(games) if _same_game(old_recs[i], new_recs[i])]
+    identical = {i for i in range(games) if _same_game(old_recs[i], new_recs[i])}
     var = _scoring_var(old, new)
     parted = []
     for i in range(games):

@@ -5,6 +5,7 @@ interrupted; and whatever it printed holds no seat's token."""
 from __future__ import annotations
 
 import hashlib
+import http.client
 import json
 import random
 import threading
@@ -64,7 +65,7 @@ def play_all(server: ServerProcess, kills: int, rnd: random.Random) -> tuple[lis
                             accepted.append((i, who, state["steps"], body["steps"]))
             if not pending:
                 break
-        except (OSError, ConnectionError) as err:
+        except (OSError, ConnectionError, http.client.HTTPException) as err:  # also a body cut short
             assert timer is not None, f"the server failed without being killed: {err}"
         if timer is not None and not timer.is_alive():  # it was killed: start it again
             timer.join()
