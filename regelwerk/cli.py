@@ -667,7 +667,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         raise CliError(f"--max-positions {args.max_positions}: at least one", 2)
     progress = tree_progress_for(sys.stderr, args.quiet, "analyze")
     try:
-        out = expected_outcome(game, args.max_positions, args.time_limit, progress)
+        out = expected_outcome(game, args.max_positions, args.time_limit, progress, symmetry=args.symmetry)
     except Interrupted as stop:
         progress.close()  # before the table: the bar's last line is not left under it
         print(partial_text(r.title, stop.partial))
@@ -871,6 +871,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="give up beyond N distinct positions (default 2,000,000)")
     p.add_argument("--time-limit", type=float, default=None, metavar="SECONDS", help="give up after this long")
     p.add_argument("--json", action="store_true", help="the fractions as JSON")
+    p.add_argument("--no-symmetry", dest="symmetry", action="store_false",
+                   help="work out every position, not one of each family of rotations and reflections")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress display")
     p.set_defaults(fn=cmd_analyze)
 

@@ -11,7 +11,6 @@ not 255,168 games.
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -19,8 +18,9 @@ from fractions import Fraction
 from typing import Any
 
 from ..engine.errors import EngineError
-from ..engine.values import jsonable
 from .liveness import history_only_vars
+from .positions import position_key
+from .symmetry import SymmetricKeys, Symmetries, board_symmetries
 
 MAX_POSITIONS = 2_000_000
 MAX_DEPTH = 500  # moves and outcomes on one path; deeper games are simulated
@@ -60,21 +60,6 @@ def count_terminal(game: Any, depth: int) -> int:
     return total
 
 
-def position_key(game: Any, history_only: frozenset[str] = frozenset()) -> str:
-    """What makes two positions the same for the rest of the game: the state, whose turn, the
-    running blocks and decision, and a chance event half-way; not the history, nor the
-    variables that only record it (`history_only`, liveness.history_only_vars)."""
-    node = game.chance_node
-    state = game.vars if not history_only else {k: v for k, v in game.vars.items() if k not in history_only}
-    parts = [jsonable(state), game.current, game.phase, game.round,
-             [[f[0], f[1], jsonable(f[2]), f[3]] for f in game.frames], jsonable(game.pending),
-             jsonable(game.result), list(game.trig_last), jsonable(game.scripted), game.abandoned,
-             None if node is None else node.to_json()]
-    if game.abandon is not None:  # a move that can still be taken back: where it goes back to
-        parts.append(position_key(game.abandon[0], history_only))
-    return json.dumps(parts, sort_keys=True, separators=(",", ":"), default=str)
-
-
 @dataclass
 class Outcome:
     """Exact results of uniform random play from a position."""
@@ -90,6 +75,8 @@ class Outcome:
     # `finish ranking`, or `finish winner [A, B]`: a shared win, not a draw), and that anyone does
     shared: dict[str, Fraction] = field(default_factory=dict)
     shared_win: Fraction = Fraction(0)
+    # the board symmetries positions were merged by (symmetry.py), or why there were none
+    symmetry: Symmetries = field(default_factory=lambda: Symmetries(None, (), "not looked for"))
 
     @property
     def outright(self) -> dict[str, Fraction]:
@@ -139,13 +126,15 @@ class Interrupted(EngineError):
 
 class _Solver:
     def __init__(self, max_positions: int, time_limit: float | None, history_only: frozenset[str] = frozenset(),
-                 on_progress: Callable[[Progress], None] | None = None, every: float = 1.0):
+                 on_progress: Callable[[Progress], None] | None = None, every: float = 1.0,
+                 key: Callable[[Any], str] | None = None):
         self.memo: dict[str, tuple] = {}
         self.max_positions = max_positions
         self.deadline = None if time_limit is None else time.monotonic() + time_limit
         self.terminal = 0
         self.open: set[str] = set()  # positions on the path being worked out
         self.history_only = history_only
+        self.key = key or (lambda g: position_key(g, history_only))  # a position's memo key
         self.on_progress, self.every = on_progress, every
         self.started = time.monotonic()
         self.next_report = self.started + every
@@ -188,7 +177,7 @@ class _Solver:
     def value(self, game: Any, mass: float = 1.0) -> tuple:
         """(win chances, draw chance, expected scores or None, shared-win chances, chance of a
         shared win), the per-player ones as tuples. `mass`: the chance of reaching `game`."""
-        key = position_key(game, self.history_only)
+        key = self.key(game)
         hit = self.memo.get(key)
         if hit is not None:
             self._finished(mass, hit)
@@ -240,16 +229,22 @@ def _final(game: Any) -> tuple:
 
 
 def expected_outcome(game: Any, max_positions: int = MAX_POSITIONS, time_limit: float | None = None,
-                     on_progress: Callable[[Progress], None] | None = None, every: float = 1.0) -> Outcome:
+                     on_progress: Callable[[Progress], None] | None = None, every: float = 1.0,
+                     symmetry: bool = True) -> Outcome:
     """Each player's exact chance to win and expected final score under uniform random play,
     from `game` on (a game with explicit chance: every chance event is weighed exactly).
     Positions are recognised by their state, leaving out variables that only record the past
-    (liveness.py). `on_progress` is called about every `every` seconds; Ctrl-C raises
-    `Interrupted` with the bounds known so far."""
+    (liveness.py), and with `symmetry`, up to the board's rotations and reflections the rules
+    cannot tell apart (symmetry.py). `on_progress` is called about every `every` seconds;
+    Ctrl-C raises `Interrupted` with the bounds known so far."""
     if not game.explicit:
         raise EngineError("exact analysis needs a game with explicit chance: new_game(chance=\"explicit\")")
     started = time.perf_counter()
-    solver = _Solver(max_positions, time_limit, history_only_vars(game.prog.model), on_progress, every)
+    model = game.prog.model
+    history_only = history_only_vars(model)
+    sym = board_symmetries(model, game.prog.boards) if symmetry else Symmetries(None, (), "turned off")
+    key = SymmetricKeys(model, sym, history_only).key if sym else None
+    solver = _Solver(max_positions, time_limit, history_only, on_progress, every, key)
     players = tuple(game.players)
     game = game.clone()
     game._observing = False  # no information states are asked for: not worth noting them
@@ -262,7 +257,7 @@ def expected_outcome(game: Any, max_positions: int = MAX_POSITIONS, time_limit: 
     return Outcome(players, dict(zip(players, win, strict=True)), draw,
                    None if score is None else dict(zip(players, score, strict=True)),
                    len(solver.memo), time.perf_counter() - started, solver.terminal,
-                   dict(zip(players, shared, strict=True)), tie)
+                   dict(zip(players, shared, strict=True)), tie, sym)
 
 
 def partial_text(title: str, part: Partial) -> str:
@@ -280,7 +275,8 @@ def partial_text(title: str, part: Partial) -> str:
 def outcome_text(title: str, out: Outcome) -> str:
     """The table `regelwerk analyze` prints."""
     rows = [f"{title}: {len(out.players)} players, every move uniformly at random, chance exact",
-            f"positions worked out: {out.positions:,} ({out.terminal:,} finished) in {out.seconds:.2f} s", ""]
+            f"positions worked out: {out.positions:,} ({out.terminal:,} finished) in {out.seconds:.2f} s",
+            symmetry_text(out.symmetry), ""]
     sharing = out.shared_win != 0
     width = max(10 if sharing else 6, *(len(p) for p in out.players))
     head = f"{'player':<{width}}  {'wins':>22}"
@@ -305,13 +301,22 @@ def outcome_text(title: str, out: Outcome) -> str:
     return "\n".join(rows)
 
 
+def symmetry_text(sym: Symmetries) -> str:
+    """One line on the board symmetries used, or why none were."""
+    if sym:
+        return (f"positions that are rotations or reflections of each other worked out once "
+                f"({len(sym.maps)} symmetries of the board besides itself)")
+    return f"no board symmetry used: {sym.reason}"
+
+
 def outcome_json(title: str, out: Outcome) -> dict:
     return {"ruleset": title, "players": list(out.players),
             "win": {p: str(v) for p, v in out.win.items()}, "draw": str(out.draw),
             "outright": {p: str(v) for p, v in out.outright.items()},
             "shared": {p: str(out.shared.get(p, 0)) for p in out.players}, "shared_win": str(out.shared_win),
             "score": None if out.score is None else {p: str(v) for p, v in out.score.items()},
-            "positions": out.positions, "finished_positions": out.terminal}
+            "positions": out.positions, "finished_positions": out.terminal,
+            "symmetries": len(out.symmetry.maps), "symmetry_note": symmetry_text(out.symmetry)}
 
 
 def _frac(x: Fraction) -> str:

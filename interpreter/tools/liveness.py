@@ -28,7 +28,7 @@ from ...dsl.check import Model
 _SELF_WRITES = (A.SetStmt, A.AddStmt, A.ClearStmt, A.ShuffleStmt)
 
 
-def _rule_parts(m: Model) -> list[A.Node]:
+def rule_parts(m: Model) -> list[A.Node]:
     """Every part of the rules that runs or decides: not displays, scenarios or visibility."""
     parts: list[A.Node] = [*m.defines.values(), *m.actions.values(), *m.procedures.values(),
                            *m.triggers, *m.hooks, *m.devices.values(), *m.invariants]
@@ -45,7 +45,7 @@ def history_only_vars(m: Model) -> frozenset[str]:
     reads: Counter[str] = Counter()  # every Name of a state variable in the rules
     own: Counter[str] = Counter()  # those inside a write of the same variable
     shadowed: set[str] = set()  # a parameter or local of the same name: assume the worst
-    for part in _rule_parts(m):
+    for part in rule_parts(m):
         for n in iter_nodes(part):
             if isinstance(n, A.Name) and n.name in m.vars:
                 reads[n.name] += 1
