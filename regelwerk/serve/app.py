@@ -15,6 +15,7 @@ import json
 import logging
 import secrets
 import threading
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,7 @@ from ..interpreter.engine.errors import EngineError
 from .board import board_data, board_script
 from .catalogue import Catalogue
 from .hub import Hub
+from .limits import IDLE_AFTER, MAX_LIVE
 from .session import ApiError, Table, create_game
 from .store import GameStore, StoreError
 
@@ -66,11 +68,19 @@ async def read_json(request: Request, limit: int = MAX_BODY) -> dict:
 
 
 class Server:
-    """The games being served: the catalogue, the store, the live tables and the hub."""
+    """The games being served: the catalogue, the store, the live tables and the hub.
 
-    def __init__(self, catalogue: Catalogue, store: GameStore):
+    The store holds every game; memory holds the tables in use. A table nobody asked for in
+    `idle_after` seconds, with no page watching and no bot moving, is dropped, and so is the
+    least recently used beyond `max_live`; its next request rebuilds it from the store, as
+    after a restart. Dropping happens when a table is added, so memory only grows by one
+    table at a time past the limit."""
+
+    def __init__(self, catalogue: Catalogue, store: GameStore, idle_after: float = IDLE_AFTER,
+                 max_live: int = MAX_LIVE):
         self.catalogue = catalogue
         self.store = store
+        self.idle_after, self.max_live = idle_after, max_live
         self.tables: dict[str, Table] = {}
         self.hub = Hub()
         self._loading = threading.Lock()
@@ -96,8 +106,31 @@ class Server:
             except EngineError as err:
                 log.error("%s", err.message)
                 raise ApiError(503, f"game {game_id} cannot be restored from the database") from None
-            self.tables[game_id] = table
+            self._add(table)
             return table
+
+    def _keep(self, table: Table) -> None:
+        with self._loading:
+            self._add(table)
+
+    def _add(self, table: Table) -> None:
+        """Keep a new live table, first letting idle ones go (the class docstring). Called with
+        `_loading` held."""
+        now = time.monotonic()
+        busy = set(self.hub.rooms) | self._driving
+        by_age = sorted(self.tables.items(), key=lambda kv: kv[1].used)
+        over = len(self.tables) + 1 - self.max_live
+        for gid, old in by_age:
+            if gid in busy or not (over > 0 or now - old.used > self.idle_after):
+                continue
+            if old.lock.acquire(blocking=False):  # not while a request is playing on it
+                try:
+                    old.broken = True  # a request still holding it rebuilds from the store
+                    del self.tables[gid]
+                    over -= 1
+                finally:
+                    old.lock.release()
+        self.tables[table.id] = table
 
     async def table(self, game_id: str) -> Table:
         if not isinstance(game_id, str) or len(game_id) > 64:
@@ -108,6 +141,7 @@ class Server:
             if table is None:
                 raise ApiError(404, f"no game {game_id!r}")
             self.drive(table)
+        table.used = time.monotonic()
         return table
 
     def seat(self, table: Table, token: object) -> str | None:
@@ -172,7 +206,7 @@ class Server:
             raise ApiError(422, f"no ruleset {name!r} on this server (" + ", ".join(self.catalogue.rulesets) + ")")
         game_id = secrets.token_urlsafe(9)
         table, tokens = await to_thread.run_sync(create_game, self.store, rules, name, body, game_id)
-        self.tables[game_id] = table
+        await to_thread.run_sync(self._keep, table)
         self.drive(table)
         seats = {p: {"token": t, "url": self.url(game_id, t)} for p, t in tokens.items()}
         return JSONResponse({"id": game_id, "seats": seats, "watch": self.url(game_id, None)}, status_code=201)
@@ -265,9 +299,10 @@ def _internal(request: Request, err: Exception) -> Response:
     return _error(500, "internal error")
 
 
-def build_app(catalogue: Catalogue, store: GameStore) -> Starlette:
-    """The app for these rulesets and this store."""
-    server = Server(catalogue, store)
+def build_app(catalogue: Catalogue, store: GameStore, idle_after: float = IDLE_AFTER,
+              max_live: int = MAX_LIVE) -> Starlette:
+    """The app for these rulesets and this store (memory: see `Server`)."""
+    server = Server(catalogue, store, idle_after, max_live)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

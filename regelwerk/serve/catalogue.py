@@ -14,6 +14,7 @@ from ..api import Ruleset, load
 from ..dsl import ast as A
 from ..dsl.diagnostics import RulesError
 from ..dsl.sources import parse_file
+from .limits import TIME_LIMIT, WORK_BUDGET
 
 
 class CatalogueError(Exception):
@@ -27,10 +28,13 @@ def _declares_game(path: Path) -> bool:
         return True  # loaded below, where its errors are reported
 
 
-class Catalogue:
-    """Name -> loaded Ruleset, for the paths given; programs compiled up front."""
 
-    def __init__(self, paths: list[str]):
+
+class Catalogue:
+    """Name -> loaded Ruleset, for the paths given; programs compiled up front, every game of
+    them held to `time_limit` seconds and `work_budget` steps of work between decisions."""
+
+    def __init__(self, paths: list[str], time_limit: float = TIME_LIMIT, work_budget: int = WORK_BUDGET):
         files: list[Path] = []
         for p in paths:
             path = Path(p)
@@ -53,6 +57,7 @@ class Catalogue:
                 raise CatalogueError(str(err)) from None
             if rules.model.players is None:
                 raise CatalogueError(f"{f}: error: no `players` declaration: not a game to serve")
+            rules.set_limits(work_budget=work_budget, time_limit=time_limit)
             rules.program(True)  # compiled now, once: games start in worker threads later
             self.rulesets[name] = rules
             self.paths[name] = f

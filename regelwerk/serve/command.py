@@ -10,6 +10,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .limits import IDLE_AFTER, MAX_LIVE, TIME_LIMIT, WORK_BUDGET
+
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("serve", help="host games of rulesets in the browser: lobby, one page per seat "
@@ -19,6 +21,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     p.add_argument("--db", default="regelwerk-games.sqlite",
                    help="a sqlite file (default regelwerk-games.sqlite) or a postgresql://... URL")
+    p.add_argument("--time-limit", type=float, default=TIME_LIMIT, metavar="SECONDS",
+                   help=f"how long a game's rules may run between two decisions (default {TIME_LIMIT:g})")
+    p.add_argument("--work-budget", type=int, default=WORK_BUDGET, metavar="STEPS",
+                   help=f"steps of work the rules may take between two decisions (default {WORK_BUDGET:,})")
+    p.add_argument("--max-live", type=int, default=MAX_LIVE, metavar="N",
+                   help=f"games kept in memory at most; others wait in the database (default {MAX_LIVE})")
+    p.add_argument("--idle-after", type=float, default=IDLE_AFTER, metavar="SECONDS",
+                   help=f"a game nobody asked for or watched this long leaves memory (default {IDLE_AFTER:g})")
     p.set_defaults(fn=run)
 
 
@@ -35,8 +45,13 @@ def run(args: argparse.Namespace) -> int:
     from .catalogue import Catalogue, CatalogueError
     from .store import StoreError
 
+    for flag, value in (("--time-limit", args.time_limit), ("--work-budget", args.work_budget),
+                        ("--max-live", args.max_live), ("--idle-after", args.idle_after)):
+        if not value > 0:
+            print(f"error: {flag} {value}: must be above 0", file=sys.stderr)
+            return 2
     try:
-        catalogue = Catalogue(args.paths)
+        catalogue = Catalogue(args.paths, args.time_limit, args.work_budget)
     except CatalogueError as err:
         print(err, file=sys.stderr)
         return 1
@@ -48,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     names = ", ".join(catalogue.rulesets)
     print(f"serving {names} on http://{args.host}:{args.port}/ (games in {_safe_db(args.db)})", flush=True)
     try:
-        uvicorn.run(build_app(catalogue, store), host=args.host, port=args.port, access_log=False,
+        uvicorn.run(build_app(catalogue, store, args.idle_after, args.max_live), host=args.host, port=args.port, access_log=False,
                     log_level="warning", ws_max_size=64 * 1024)
     finally:
         store.close()

@@ -16,6 +16,7 @@ import hmac
 import json
 import secrets
 import threading
+import time
 from typing import Any
 
 from ..api import Ruleset
@@ -77,6 +78,7 @@ class Table:
         self.store = store
         self.lock = threading.Lock()
         self.broken = False  # the store failed under this table: rebuild it from the store
+        self.used = time.monotonic()  # the last request for it (app.Server lets idle tables go)
         game = rules.new_game(players=stored.players, seed=stored.seed, options=stored.options or None,
                               record=True)
         for i, m in enumerate(stored.moves):
