@@ -27,9 +27,12 @@ from .visibility import observer
 EMPTY = "0" * 32  # the record of a player who has observed nothing yet
 
 
+# one encoder for every view: json.dumps with options would build a new one per call
+_VIEW_JSON = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+
+
 def _view_text(game: Any, player: str) -> str:
-    return json.dumps(observer(game.prog.model, player).view(game), sort_keys=True,
-                      separators=(",", ":"), ensure_ascii=False, default=str)
+    return _VIEW_JSON.encode(observer(game.prog.model, player).view(game))
 
 
 def move_as_seen(game: Any, move: Action | None, pending: dict | None, player: str) -> str:

@@ -59,10 +59,46 @@ class Observer:
             secrets_of(model) if model is not None else secrets if secrets is not None else UnknownSecrets())
         names = model.players.names if model is not None and model.players is not None else players
         self.players = frozenset(names)
+        self._plan: dict[str, tuple] | None = None  # _var_plan, made on first use
 
     # ------------------------------------------------------------------ positions
+    def _var_plan(self) -> dict[str, tuple]:
+        """Per state variable that is not public: how this player sees it, worked out once
+        (information states ask for views after every move: tools/openspiel's hot path)."""
+        plan: dict[str, tuple] = {}
+        for name, decl in self.model.vars.items():
+            t = self.model.var_types.get(name)
+            if decl.hidden == "all":
+                plan[name] = ("all", t)
+            elif decl.hidden == "owner":
+                plan[name] = ("owner", t.base.val if isinstance(t, MapOf) else None, t)
+        return plan
+
     def vars(self, values: dict[str, Any]) -> dict[str, Any]:
         """The state variables as JSON, hidden parts replaced by their sizes."""
+        if self.model is None:
+            return self._vars_slowly(values)
+        plan = self._plan
+        if plan is None:
+            plan = self._plan = self._var_plan()
+        out = {}
+        model, me = self.model, self.player
+        for name, v in values.items():
+            how = plan.get(name)
+            if how is None:  # public: most variables, and most of them plain values
+                t = type(v)
+                out[name] = v if t is int or t is str or v is None or t is bool else jsonable(v)
+            elif how[0] == "all":
+                out[name] = _hide(v, how[1], model)
+            elif isinstance(v, dict):
+                inner = how[1]
+                out[name] = {k: (jsonable(x) if k == me else _hide(x, inner, model)) for k, x in v.items()}
+            else:
+                out[name] = jsonable(v)
+        return out
+
+    def _vars_slowly(self, values: dict[str, Any]) -> dict[str, Any]:
+        """`vars` for any model (an undeclared name is public), declaration by declaration."""
         out = {}
         for name, v in values.items():
             decl = self.model.vars.get(name)
