@@ -65,6 +65,19 @@ _LISTED_DECLS: dict[type, str] = {
 _STATE_CHANGES = (A.SetStmt, A.AddStmt, A.RemoveStmt, A.ClearStmt, A.MoveStmt, A.DrawStmt, A.ShuffleStmt)
 _DECISIONS = (A.PlayStmt, A.ChooseStmt, A.TurnStmt, A.PhaseStmt, A.GotoStmt)
 
+def _after_effect(s: A.RequireStmt, end: A.Node) -> str:
+    """E303's message: the `require` stands after (or inside) the statement that ended the
+    preconditions; an effect unless that is a `choose`, an `if` or a loop, named then."""
+    what = _NOT_EFFECTS.get(type(end))
+    if what is None:
+        return "'require' after an effect: preconditions come first"
+    inside = any(n is s for n in A.iter_nodes(end))
+    return f"'require' {'inside' if inside else 'after'} {what}: preconditions come first"
+
+
+_NOT_EFFECTS = {A.ChooseStmt: "a 'choose'", A.IfStmt: "an 'if'", A.ForStmt: "a 'for' loop",
+                A.RepeatStmt: "a 'repeat' loop", A.WhileStmt: "a 'while' loop"}
+
 BodyKind = Literal["action", "procedure", "device_roll", "device_settle", "trigger", "hook", "flow", "given"]
 
 
@@ -80,9 +93,12 @@ class StmtContext:
     E309, E310) depends on it."""
     result_type: Type = ANY
     """The outcome type of the device whose roll part this is, which `result` must give (E216)."""
-    effects_started: bool = False
-    """An action has done more than `let` and `require`: a `require` after that is E303. Set
-    on the context the statement was checked in, so a loop's body does not pass it out."""
+    preconditions_end: A.Node | None = None
+    """The statement of an action that ended its preconditions: the first top-level one that is
+    not a `require` or a plain `let` (an effect, a chance `let`, a `choose`, an `if`, a loop,
+    ...: interpreter/compiler/blocks.py, action_preconditions). A `require` after it, or inside
+    it, is not a precondition: E303. Set on the context the statement was checked in, before
+    its bodies are checked."""
     loop: bool = False
     """Inside a loop's body, where `break` belongs (E305); not inside a `simultaneously` part."""
     window: str | None = None
@@ -424,6 +440,8 @@ class _Checker(ExprChecker):
         """Check one statement by the handler of its class (`_STMT`); return whether control can
         fall off its end. A handler that returns None lets control run on to the next statement,
         and the statement is then judged as one of its body (`runs_on`)."""
+        if ctx.kind == "action" and ctx.preconditions_end is None and not self.is_precondition(s):
+            ctx.preconditions_end = s  # the compiler's split: what follows runs as effects
         handler = self._STMT.get(type(s))
         falls = None if handler is None else handler(self, s, scope, ctx)
         if falls is None:
@@ -431,12 +449,13 @@ class _Checker(ExprChecker):
             return True
         return falls
 
+    def is_precondition(self, s: A.Node) -> bool:
+        """A `require` or a `let` that draws on no chance: what an action's preconditions are made of."""
+        return isinstance(s, A.RequireStmt) or isinstance(s, A.LetStmt) and not self.draws_chance(s)
+
     def runs_on(self, s: A.Node, ctx: StmtContext) -> None:
-        """What a statement that runs on to the next one tells of the body it stands in: an
-        action's effects have started (a `require` after it is E303), a device's roll part
-        changes the state (E307) or a device stops for a decision (E304)."""
-        if ctx.kind == "action" and (not isinstance(s, (A.LetStmt, A.RequireStmt)) or self.draws_chance(s)):
-            ctx.effects_started = True
+        """What a statement that runs on to the next one tells of the body it stands in: a
+        device's roll part changes the state (E307) or a device stops for a decision (E304)."""
         if ctx.kind == "device_roll" and isinstance(s, _STATE_CHANGES):
             self.err("E307", "a device's roll part may not change the state; do that in 'settle'", s.span,
                      "a scripted outcome skips the roll part, so changes there would differ")
@@ -507,9 +526,12 @@ class _Checker(ExprChecker):
     def _check_require(self, s: A.RequireStmt, scope: dict[str, Type], ctx: StmtContext) -> None:
         self.want_bool(s.test, self.expr(s.test, scope))
         scope.update(self.with_facts(s.test, {}, True))
-        if ctx.kind == "action" and ctx.effects_started:
-            self.err("E303", "'require' after an effect: preconditions come first", s.span,
-                     "move it above the first effect, or use 'if'")
+        end = ctx.preconditions_end if ctx.kind == "action" else None
+        if end is not None:
+            self.err("E303", _after_effect(s, end), s.span,
+                     f"an action's preconditions are its leading 'require' and 'let' lines, and they end "
+                     f"at line {end.span.line}: move this one above that line, or test it with 'if' "
+                     "(and 'abandon' to take the move back)")
 
     @_STMT.on(A.FinishStmt)
     def _check_finish(self, s: A.FinishStmt, scope: dict[str, Type], ctx: StmtContext) -> bool:

@@ -16,6 +16,7 @@ from .interpreter.engine.errors import (
     BudgetExceeded,
     EngineError,
     IllegalAction,
+    InvariantBroken,
     RuleFailure,
     SaveError,
 )
@@ -38,6 +39,7 @@ __all__ = [
     "EngineError",
     "Game",
     "IllegalAction",
+    "InvariantBroken",
     "RuleFailure",
     "Ruleset",
     "RulesError",

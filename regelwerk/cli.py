@@ -404,7 +404,7 @@ def cmd_test(args: argparse.Namespace) -> int:
             _err(err.format())
             failed += 1
             continue
-        for res in run_scenarios(r):
+        for res in run_scenarios(r, record=args.traced):
             if res.passed:
                 passed += 1
                 if args.verbose:
@@ -799,6 +799,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("test", help="run the scenario blocks of rules files or folders")
     p.add_argument("paths", nargs="+")
     p.add_argument("-v", "--verbose", action="store_true")
+    p.add_argument("--traced", action="store_true",
+                   help="play each scenario as a traced game (the verdicts are the same)")
     root_arg(p)
     _add_limits(p)
     p.set_defaults(fn=cmd_test)

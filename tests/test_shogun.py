@@ -130,14 +130,7 @@ def test_battle_10_is_a_condition_of_its_own(shogun):
     sc = next(s for s in r.model.scenarios if s.name.startswith("a defender who would win with peasants alone"))
     from regelwerk.interpreter.tools.scenario import _Run
 
-    class Traced:  # the scenario's game, recorded
-        def __getattr__(self, name):
-            return getattr(r, name)
-
-        def new_game(self, **kw):
-            return r.new_game(record=True, **kw)
-
-    run = _Run(Traced(), sc)
+    run = _Run(r, sc, record=True)  # the scenario's game, recorded
     assert [run.step(st) for st in sc.steps] == [None] * len(sc.steps)
     step = next(s for s in run.game.trace if s.get("rule") == "peasants_alone_draw")
     assert step["quote"].startswith("Opmerking: Als er voor de verdediger enkel boeren")

@@ -32,6 +32,15 @@ class RuleFailure(EngineError):
     """A rule could not be carried out (a failed assertion, an empty choice, a bad index)."""
 
 
+class InvariantBroken(RuleFailure):
+    """The state breaks one or more of the ruleset's invariants; `broken` lists each as
+    'file:line:col: message' (`Game.broken_invariants()`)."""
+
+    def __init__(self, broken: list[str]):
+        super().__init__("the state breaks an invariant: " + "; ".join(broken))
+        self.broken = broken
+
+
 class Abandoned(Exception):  # noqa: N818 - control flow, not an error the user sees
     """Raised by `abandon "reason"` inside an action; the engine rolls the action back."""
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ..stdlib import rng
 from . import explicit as _explicit
 from .errors import RULE_ERRORS as _RULE_ERRORS
-from .errors import Abandoned, EngineError, IllegalAction, RuleFailure
+from .errors import Abandoned, EngineError, IllegalAction, InvariantBroken, RuleFailure
 from .limits import (
     TIME_LIMIT,
     WORK_BUDGET,
@@ -627,7 +627,7 @@ class Game(RuleCalls, TraceRecorder):
         written = None if since is None else {entry[4][0] for entry in self.journal[since:]}
         broken = self.broken_invariants(written)
         if broken:
-            raise RuleFailure("the state breaks an invariant: " + "; ".join(broken))
+            raise InvariantBroken(broken)
 
     # ------------------------------------------------------------------ undo
     def _keep_undo(self, a: Action) -> None:

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from ...dsl import ast as A
 from ...dsl.ast import iter_nodes
 from ...dsl.printer import expr_text
-from ..engine.errors import EngineError, IllegalAction
+from ..engine.errors import EngineError, IllegalAction, InvariantBroken
 from ..engine.game import Action, Game
 from ..engine.values import value_text
 from . import conserve
@@ -25,25 +25,38 @@ class ScenarioResult:
     specs: tuple[str, ...] = field(default_factory=tuple)
 
 
+class _Failed(Exception):  # noqa: N818 - control flow: a line fails, possibly blaming an earlier one
+    def __init__(self, failure: str, at: A.ScenarioStep | None = None):
+        super().__init__(failure)
+        self.failure = failure
+        self.at = at
+
+
 class _Run:
-    """One scenario being run: the game it sets up and plays, line by line."""
+    """One scenario being run: the game it sets up and plays, line by line.
+
+    The ruleset's invariants are checked on the scenario's position, traced or not, so the
+    verdict never depends on tracing: after the start (blaming the `before start` or `start in
+    phase` line that made the position, if any), after `given`, and after every `do`."""
 
     _STEPS: ClassVar[dict[str, Callable[[_Run, A.ScenarioStep], str | None]]]  # kind -> method (below)
 
-    def __init__(self, ruleset: Any, sc: A.ScenarioDecl):
+    def __init__(self, ruleset: Any, sc: A.ScenarioDecl, record: bool = False):
         self.ruleset = ruleset
         self.sc = sc
+        self.record = record  # a traced game: the same verdict, and `game.trace` to look at
         self.players: int | None = None
         self.seed = 0
         self.options: dict = {}
         self.game: Game | None = None
         self.phase: str | None = None  # `start in phase NAME`
+        self.setup: A.ScenarioStep | None = None  # the last `before start` / `start in phase` line
 
     def created(self) -> Game:
         """The game, built but not yet started (so scripts can queue outcomes first)."""
         if self.game is None:
             self.game = self.ruleset.new_game(players=self.players, seed=self.seed, options=self.options,
-                                              start=False)
+                                              record=self.record, start=False)
             self.started = False
         return self.game
 
@@ -51,8 +64,23 @@ class _Run:
         g = self.created()
         if not self.started:
             self.started = True
-            g.start(self.phase)
+            try:  # a traced game checks the invariants as it starts, an untraced one here
+                g.start(self.phase)
+            except InvariantBroken:
+                pass  # said below, in the same words as untraced
+            failure = self.broken("the position the game starts from")
+            if failure:
+                raise _Failed(failure, self.setup)
         return g
+
+    def broken(self, what: str) -> str | None:
+        """What the position breaks, naming each invariant (file:line:col and its message) and,
+        for a `conserve`, the pieces out of place; None when every invariant holds."""
+        g = self.game
+        broken = g.broken_invariants()
+        if broken:
+            return f"{what} breaks an invariant: " + "; ".join(broken + conserve.details(g))
+        return None
 
     def value(self, e: A.Node) -> Any:
         g = self.ensure()
@@ -105,11 +133,13 @@ class _Run:
         return None
 
     def _line_before_start(self, st: A.ScenarioStep) -> str | None:
+        self.setup = st
         g = self.created().prepare()
         _compiled().compile_stmts(g.prog, st.body)(g)
         return None
 
     def _line_start_phase(self, st: A.ScenarioStep) -> str | None:
+        self.setup = self.setup or st
         self.phase = st.value
         return None
 
@@ -121,9 +151,7 @@ class _Run:
         g.invalidate()
         if problem:
             return problem
-        broken = g.broken_invariants()
-        if broken:
-            return "the position breaks the rules: " + "; ".join(broken + conserve.details(g))
+        return self.broken("the position 'given' sets up")
 
     def _line_do(self, st: A.ScenarioStep) -> str | None:
         g = self.ensure()
@@ -132,6 +160,9 @@ class _Run:
             g.apply(a, player=self.value(st.by) if st.by is not None else None)
         except IllegalAction as err:
             return f"'{a}' was refused: {err.message}"
+        except InvariantBroken:
+            pass  # a traced game checks after the move: said below, in the same words as untraced
+        return self.broken(f"the position after '{a}'")
 
     def _line_expect(self, st: A.ScenarioStep) -> str | None:
         g = self.ensure()
@@ -222,13 +253,16 @@ def _short(text: str, n: int = 120) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
-def _played(ruleset: Any, sc: A.ScenarioDecl) -> tuple[_Run, str | None, A.ScenarioStep | None]:
+def _played(ruleset: Any, sc: A.ScenarioDecl,
+            record: bool = False) -> tuple[_Run, str | None, A.ScenarioStep | None]:
     """The scenario run up to its end or its first failing line: the run, the failure and
     that line (None, None when every line held)."""
-    run = _Run(ruleset, sc)
+    run = _Run(ruleset, sc, record)
     for st in sc.steps:
         try:
             failure = run.step(st)
+        except _Failed as f:
+            failure, st = f.failure, f.at or st
         except EngineError as err:
             failure = f"error: {err.message}"
         if failure is not None:
@@ -236,9 +270,10 @@ def _played(ruleset: Any, sc: A.ScenarioDecl) -> tuple[_Run, str | None, A.Scena
     return run, None, None
 
 
-def run_scenario(ruleset: Any, sc: A.ScenarioDecl) -> ScenarioResult:
-    """Run one scenario; a failure names the line and says what was seen."""
-    _, failure, st = _played(ruleset, sc)
+def run_scenario(ruleset: Any, sc: A.ScenarioDecl, record: bool = False) -> ScenarioResult:
+    """Run one scenario; a failure names the line and says what was seen. `record=True` plays
+    it traced; the verdict is the same either way."""
+    _, failure, st = _played(ruleset, sc, record)
     if failure is not None:
         return ScenarioResult(sc.name, sc.span, False, failure, st.span, sc.prov.specs)
     return ScenarioResult(sc.name, sc.span, True, specs=sc.prov.specs)
@@ -250,8 +285,8 @@ def scenario_position(ruleset: Any, sc: A.ScenarioDecl) -> Any:
     return _played(ruleset, sc)[0].game
 
 
-def run_scenarios(ruleset: Any) -> list[ScenarioResult]:
-    return [run_scenario(ruleset, sc) for sc in ruleset.model.scenarios]
+def run_scenarios(ruleset: Any, record: bool = False) -> list[ScenarioResult]:
+    return [run_scenario(ruleset, sc, record) for sc in ruleset.model.scenarios]
 
 
 def _compiled():
