@@ -133,7 +133,7 @@ def _domain_code(g: CodeGen, a: A.ActionDecl, i: int, scope: dict, as_set: bool 
     if p.domain is not None:  # a value offered twice is one move, not two
         return f"_uniq(_seq({g.ex(p.domain, scope)}))"
     t = p.type.name  # the checker allows only finite types here (E223)
-    return "G.players" if t == "Player" else g.element_list(t)
+    return "G.player_list" if t == "Player" else g.element_list(t)
 
 
 def _depths(a: A.ActionDecl, pre: list) -> tuple[list[int], dict[str, int]]:

@@ -382,7 +382,7 @@ class CodeGen:
         if n == "current":
             return self.current()
         if n in ("players", "Player"):
-            return "G.players"
+            return "G.player_list"
         if n == "player_count":
             return "len(G.players)"
         if n == "round":
@@ -399,7 +399,7 @@ class CodeGen:
         """The values of a board, enum, Direction or bool, as a constant of the program."""
         key = ("elements", type_name)
         if key not in self._tables:
-            self._tables[key] = self.const(self.elements[type_name], "E")
+            self._tables[key] = self.const(list(self.elements[type_name]), "E")  # a list value, as the type says
         return self._tables[key]
 
     def call(self, e: A.Call, sc: dict, rec: list | None) -> str:

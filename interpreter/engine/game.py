@@ -92,6 +92,7 @@ class Game(RuleCalls, TraceRecorder):
         self.ruleset = ruleset  # where the program came from (saves of nested games load with it)
         self.record = prog.record
         self.players = players
+        self.player_list = list(players)  # `Player` as a value of the rules: a list, as its type says
         self.seed = seed
         self.options = options
         self.consts = prog.constants(options)

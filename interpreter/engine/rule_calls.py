@@ -2,7 +2,8 @@
 
 Generated functions (interpreter/compiler/) receive the game as `G`. Besides its state fields
 (`G.vars`, `G.current`, `G.phase`, `G.round`, `G.frames`, `G.pending`, `G.result`, ...; the
-engine declares them once, engine/saves.py `DYNAMIC`), its constants (`G.consts`, `G.players`)
+engine declares them once, engine/saves.py `DYNAMIC`), its constants (`G.consts`, `G.players`;
+`G.player_list`, the same as a list: `Player` as a value)
 and the work counter (`G.work`, `G.work_budget`), they call only the methods of this class and
 the recording calls of `TraceRecorder` (engine/recording.py: `_open`, `_close`, `_auto`,
 `push_rule`, `pop_rule`, `note_chance`, `note_log`, in the traced variant). The user API is

@@ -233,8 +233,9 @@ def _mod(a: int, b: int) -> int:
 
 
 def _joined(G: Any, a: list, b: list, span: Any) -> list:
-    """`a + b` on lists: a copy of both, charged to the work budget by its length."""
-    value = a + b
+    """`a + b` on lists: a copy of both, charged to the work budget by its length (a
+    library function's list may be a tuple: the result is a list all the same)."""
+    value = a + b if type(a) is list and type(b) is list else [*a, *b]
     G.work -= len(value)
     if G.work < 0:
         G.out_of_work(span)
