@@ -1,11 +1,13 @@
-"""The speed baseline of `make bench`: the three classic games written plainly by hand.
+"""The speed baseline of `make bench`: the classic games written plainly by hand.
 
 Mutable objects with lists of cells, moves applied in place, a `clone()` for search, and a
 random playout that picks uniformly among the legal moves: the way a competent engineer
 writes a game engine for one game in an hour, with no bitboards and no C. regelwerk's
 random-playout rate is reported as a ratio against these (`bench/run.py`); they are checked
 against the independent immutable versions in `bench/handwritten.py` by
-tests/test_handwritten_baselines.py, so a ratio never compares against a wrong game.
+tests/test_handwritten_baselines.py, so a ratio never compares against a wrong game (checkers,
+which has no immutable version there, against the published perft counts and, move for move,
+against rulesets/classic/checkers.rules).
 
 Cells hold 0 (empty), 1 (first player) or 2 (second player).
 """
@@ -185,8 +187,141 @@ class Breakthrough:
         self.player = 3 - p
 
 
+# ---------------------------------------------------------------------- checkers
+CK = 8
+_CK_DIRS = ((1, 1), (-1, 1), (1, -1), (-1, -1))  # NE, NW, SE, SW as (column, row) steps
+_CK_FORWARD = {1: (0, 1), 2: (2, 3)}  # the men's directions (indices into _CK_DIRS) per player
+_CK_ALL = (0, 1, 2, 3)
+
+
+def _ck_tables() -> tuple:
+    """For each square (row * 8 + column) and direction: the next square, and (over, landing)
+    of a jump; -1 off the board."""
+    step, jump = [], []
+    for s in range(CK * CK):
+        c, r = s % CK, s // CK
+        srow, jrow = [], []
+        for dc, dr in _CK_DIRS:
+            c1, r1, c2, r2 = c + dc, r + dr, c + 2 * dc, r + 2 * dr
+            srow.append(r1 * CK + c1 if 0 <= c1 < CK and 0 <= r1 < CK else -1)
+            jrow.append((r1 * CK + c1, r2 * CK + c2) if 0 <= c2 < CK and 0 <= r2 < CK else (-1, -1))
+        step.append(tuple(srow))
+        jump.append(tuple(jrow))
+    return tuple(step), tuple(jump)
+
+
+_CK_STEP, _CK_JUMP = _ck_tables()
+
+
+class Checkers:
+    """English draughts. Black (1) starts on the dark squares of rows 0-2 and its men move up;
+    White (2) on rows 5-7 and moves down; kings move both ways. A move is the path of squares
+    the piece visits: a step is (from, to), a multi-jump (from, landing, landing, ...), taken
+    as one move. Captures are compulsory and a series goes on while it can; a man that reaches
+    the far row is crowned and stops. Pieces taken leave the board when the move is complete.
+    A player who cannot move loses; 80 moves in a row without a capture or a man moving are a
+    draw (as in rulesets/classic/checkers.rules)."""
+
+    __slots__ = ("board", "king", "player", "winner", "quiet", "moves", "over")
+
+    def __init__(self) -> None:
+        b = [0] * (CK * CK)
+        for s in range(CK * CK):
+            c, r = s % CK, s // CK
+            if (c + r) % 2 == 0:
+                b[s] = 1 if r <= 2 else 2 if r >= 5 else 0
+        self.board = b
+        self.king = [False] * (CK * CK)
+        self.player = 1
+        self.winner = 0
+        self.quiet = 0
+        self.over = False
+        self.moves = self._generate()
+
+    def clone(self) -> Checkers:
+        c = Checkers.__new__(Checkers)
+        c.board, c.king = self.board[:], self.king[:]
+        c.player, c.winner, c.quiet, c.over, c.moves = self.player, self.winner, self.quiet, self.over, self.moves
+        return c
+
+    def is_terminal(self) -> bool:
+        return self.over
+
+    def legal_actions(self) -> list[tuple[int, ...]]:
+        return self.moves[:]
+
+    def _generate(self) -> list[tuple[int, ...]]:
+        """The legal moves of the player to move: every complete series of jumps if there is
+        one, otherwise every step."""
+        b, kings, p = self.board, self.king, self.player
+        forward, enemy = _CK_FORWARD[p], 3 - p
+        jumps: list[tuple[int, ...]] = []
+        for s in range(CK * CK):
+            if b[s] == p:
+                dirs = _CK_ALL if kings[s] else forward
+                jrow = _CK_JUMP[s]
+                for d in dirs:
+                    over, land = jrow[d]
+                    if land >= 0 and b[over] == enemy and b[land] == 0:
+                        b[s] = 0  # the piece has left its square while it jumps
+                        self._extend([s, land], [over], dirs, kings[s], jumps)
+                        b[s] = p
+        if jumps:
+            return jumps
+        steps = []
+        for s in range(CK * CK):
+            if b[s] == p:
+                srow = _CK_STEP[s]
+                for d in _CK_ALL if kings[s] else forward:
+                    to = srow[d]
+                    if to >= 0 and b[to] == 0:
+                        steps.append((s, to))
+        return steps
+
+    def _extend(self, path: list[int], taken: list[int], dirs: tuple, is_king: bool, out: list) -> None:
+        """Add every complete series that continues `path` (the pieces `taken` stay on the
+        board until the move is complete, and are not jumped twice)."""
+        at = path[-1]
+        if not is_king and at // CK == (CK - 1 if self.player == 1 else 0):
+            out.append(tuple(path))  # crowned: the move ends here
+            return
+        b, enemy, jrow, went_on = self.board, 3 - self.player, _CK_JUMP[at], False
+        for d in dirs:
+            over, land = jrow[d]
+            if land >= 0 and b[over] == enemy and b[land] == 0 and over not in taken:
+                went_on = True
+                path.append(land)
+                taken.append(over)
+                self._extend(path, taken, dirs, is_king, out)
+                path.pop()
+                taken.pop()
+        if not went_on:
+            out.append(tuple(path))
+
+    def apply_action(self, move: tuple[int, ...]) -> None:
+        b, kings, p = self.board, self.king, self.player
+        src, dst = move[0], move[-1]
+        was_king = kings[src]
+        b[src], kings[src] = 0, False
+        if abs(move[1] - src) in (7, 9):  # a step
+            self.quiet = self.quiet + 1 if was_king else 0
+        else:
+            for a, z in zip(move, move[1:], strict=False):
+                mid = (a + z) // 2
+                b[mid], kings[mid] = 0, False
+            self.quiet = 0
+        b[dst] = p
+        kings[dst] = was_king or dst // CK == (CK - 1 if p == 1 else 0)
+        self.player = 3 - p
+        if self.quiet == 80:
+            self.over, self.moves = True, []
+            return
+        self.moves = self._generate()
+        if not self.moves:
+            self.over, self.winner = True, p
+
 # ---------------------------------------------------------------------- measuring
-GAMES = {"tictactoe": TicTacToe, "connect4": ConnectFour, "breakthrough": Breakthrough}
+GAMES = {"tictactoe": TicTacToe, "connect4": ConnectFour, "breakthrough": Breakthrough, "checkers": Checkers}
 
 
 def playout(cls: type, rng: random.Random) -> int:

@@ -32,8 +32,8 @@ from regelwerk.interpreter.tools.agents import perft  # noqa: E402
 import regelwerk  # noqa: E402
 from bench import plain  # noqa: E402
 
-CLASSIC = ["tictactoe", "connect4", "breakthrough"]
-PERFT = [("connect4", 6), ("breakthrough", 3)]
+CLASSIC = ["tictactoe", "connect4", "breakthrough", "checkers"]
+PERFT = [("connect4", 6), ("breakthrough", 3), ("checkers", 6)]
 SEED_RULESETS = [("khan", "rulesets/khan/khan.rules", 3), ("shogun", "rulesets/shogun/shogun.rules", 4),
                  ("root", "rulesets/root/root.rules", 2)]
 

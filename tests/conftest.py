@@ -34,6 +34,7 @@ RULESETS = {
     "tictactoe": (CLASSIC / "tictactoe.rules", (2,)),
     "connect4": (CLASSIC / "connect4.rules", (2,)),
     "breakthrough": (CLASSIC / "breakthrough.rules", (2,)),
+    "checkers": (CLASSIC / "checkers.rules", (2,)),
     "pig": (ROOT / "rulesets" / "examples" / "pig.rules", (3, 2, 4)),
     "climb": (ROOT / "rulesets" / "examples" / "climb.rules", (3, 2, 4)),
     "khan": (ROOT / "rulesets" / "khan" / "khan.rules", (3, 2, 4)),

@@ -120,7 +120,7 @@ def test_save_with_a_bad_value_is_located(capsys, tmp_path):
 def test_test_command_counts(capsys):
     code, out, _ = run(capsys, "test", CLASSIC)
     assert code == 0
-    assert out.splitlines()[-1] == "5 passed, 0 failed"
+    assert out.splitlines()[-1] == "11 passed, 0 failed"
 
 
 def test_test_command_reports_a_failing_scenario(capsys, tmp_path):

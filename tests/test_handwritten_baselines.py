@@ -391,3 +391,61 @@ def test_plain_baseline_plays_the_same_game(oracle, cls, seed: int) -> None:
     (plain.TicTacToe, 5, 15120), (plain.ConnectFour, 5, 16807), (plain.Breakthrough, 3, 11132)])
 def test_plain_baseline_perft(cls, depth: int, expected: int) -> None:
     assert plain.perft(cls(), depth) == expected
+
+
+# --------------------------------------------------------------------------
+# Checkers: bench/plain.py only (no immutable version); the published perft counts of English
+# draughts, and the same game as rulesets/classic/checkers.rules move for move
+# --------------------------------------------------------------------------
+CHECKERS_PERFT = [7, 49, 302, 1469, 7361, 36768, 179740, 845931]
+
+
+@pytest.mark.parametrize("depth", [*range(1, 8), pytest.param(8, marks=pytest.mark.slow)])
+def test_plain_checkers_perft(depth: int) -> None:
+    assert plain.perft(plain.Checkers(), depth) == CHECKERS_PERFT[depth - 1]
+
+
+def _square(name: str) -> int:
+    return (int(name[1:]) - 1) * 8 + ord(name[0]) - ord("a")
+
+
+_STEP = {"NE": 9, "NW": 7, "SE": -7, "SW": -9}
+
+
+def _path(action) -> tuple[int, ...]:
+    """A move of rulesets/classic/checkers.rules as plain.Checkers writes it: the squares visited."""
+    if action.name == "step":
+        start = _square(action.args[0])
+        return (start, start + _STEP[action.args[1]])
+    return tuple(_square(s) for s in action.args[0])
+
+
+@pytest.fixture(scope="module")
+def checkers_rules():
+    import regelwerk
+
+    return regelwerk.load(Path(_ROOT) / "rulesets" / "classic" / "checkers.rules")
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000))
+def test_plain_checkers_plays_the_rulesets_game(checkers_rules, seed: int) -> None:
+    """Replay one random game on both: the same legal moves at every turn (multi-jumps, kings,
+    crowning included), the same end and winner."""
+    rng = random.Random(seed)
+    game, fast = checkers_rules.new_game(seed=seed), plain.Checkers()
+    while True:
+        actions = [] if game.is_over else game.legal_actions()
+        moves = {_path(a): a for a in actions}
+        assert len(moves) == len(actions)
+        assert sorted(moves) == sorted(fast.legal_actions())
+        assert game.is_over == fast.is_terminal()
+        if not moves:
+            break
+        move = rng.choice(sorted(moves))
+        game.apply(moves[move])
+        copy = fast.clone()
+        before = list(fast.board)
+        fast.apply_action(move)
+        assert copy.board == before != fast.board, "a clone is independent of the original"
+    assert [{"Black": 1, "White": 2}[w] for w in game.winners] == ([fast.winner] if fast.winner else [])

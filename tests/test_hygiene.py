@@ -31,7 +31,7 @@ import regelwerk
 
 ROOT = Path(__file__).resolve().parent.parent
 BUNDLED = ["rulesets/classic/tictactoe.rules", "rulesets/classic/connect4.rules",
-           "rulesets/classic/breakthrough.rules", "rulesets/examples/pig.rules",
+           "rulesets/classic/breakthrough.rules", "rulesets/classic/checkers.rules", "rulesets/examples/pig.rules",
            "rulesets/examples/climb.rules", "rulesets/examples/kuhn.rules", "rulesets/examples/leduc.rules",
            "rulesets/examples/goofspiel.rules", "rulesets/khan/khan.rules", "rulesets/shogun/shogun.rules",
            "rulesets/root/root.rules"]

@@ -35,7 +35,7 @@ def test_a_database_that_cannot_be_opened(tmp_path: Path, capsys: pytest.Capture
 
 def test_folders_host_the_files_that_declare_a_game() -> None:
     names = set(Catalogue([str(ROOT / "rulesets/khan"), str(ROOT / "rulesets/classic")]).rulesets)
-    assert names == {"khan", "tictactoe", "connect4", "breakthrough"}  # no scenario files
+    assert names == {"khan", "tictactoe", "connect4", "breakthrough", "checkers"}  # no scenario files
 
 
 def test_two_rulesets_of_one_name_are_refused(tmp_path: Path) -> None:
