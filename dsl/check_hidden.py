@@ -61,6 +61,7 @@ class HiddenLegality:
         self.owner = {n for n, d in model.vars.items() if d.hidden == "owner"}
         self.by_of: dict[str, list[A.Node | None]] = {}  # action -> the `by` of each play offering it
         self._define_memo: dict[tuple, str | None] = {}
+        self._zone_busy: set[str] = set()  # definitions being read by zone()
         self._proc_done: set[tuple] = set()
         self._calling: set[str] = set()  # procedures being walked now (a procedure may call itself)
         self.reported: set[tuple] = set()
@@ -133,9 +134,13 @@ class HiddenLegality:
             return e.name in self.hidden_all or e.name in self.owner
         if isinstance(e, A.Index) and isinstance(e.base, A.Name) and e.base.name in self.owner | self.hidden_all:
             return self.hidden(e.key, env) is None
-        if isinstance(e, A.Call) and e.func in self.m.defines:
+        if isinstance(e, A.Call) and e.func in self.m.defines and e.func not in self._zone_busy:
             d = self.m.defines[e.func]
-            return all(self.hidden(a, env) is None for a in e.args) and self.zone(d.value, _Env())
+            self._zone_busy.add(e.func)  # a definition that calls itself is read once
+            try:
+                return all(self.hidden(a, env) is None for a in e.args) and self.zone(d.value, _Env())
+            finally:
+                self._zone_busy.discard(e.func)
         return False
 
     def taint(self, e: A.Node, env: _Env) -> tuple[str, str | None] | None:

@@ -2,9 +2,9 @@
 
 A rules file that checks clean must not hang or crash the engine. The work budget stops
 loops at run time (docs/architecture.md §13); these checks catch earlier what can be seen in
-the text: a division by a constant zero (E240), definitions that call themselves (E241), an
-action whose preconditions ask `possible` of itself (E242), an aggregate over a number (E243),
-and nesting deeper than the generated Python can hold (E005).
+the text: a division by a constant zero (E240), definitions that call themselves without a
+declared type (E241), an action whose preconditions ask `possible` of itself (E242), an
+aggregate over a number (E243), and nesting deeper than the generated Python can hold (E005).
 """
 
 from __future__ import annotations
@@ -99,15 +99,24 @@ def _calls(node: A.Node, names: dict) -> set[str]:
     return {f for f in _facts(node).calls if f in names}
 
 
-def _recursive_defines(m: object, report: Report) -> None:
-    """A definition that calls itself, directly or through others, never ends when it is
-    evaluated by expanding; rules express repetition with aggregates and loops instead."""
+def recursive_defines(m: object) -> dict[str, list[str]]:
+    """The definitions that call themselves, directly or through others: name -> a circle."""
     calls = {name: _calls(d.value, m.defines) for name, d in m.defines.items()}
-    for name, d in m.defines.items():
-        path = _cycle(name, calls)
-        if path:
-            report("E241", f"definition '{name}' calls itself: {' → '.join(path)}", d.span,
-                   "a definition may not depend on itself; use an aggregate (count, any, sum, ...)")
+    return {name: path for name in m.defines if (path := _cycle(name, calls))}
+
+
+def _recursive_defines(m: object, report: Report) -> None:
+    """A definition may call itself, directly or through others, when every definition on the
+    circle declares its type (`define f(...): T = ...`): its value's type cannot come from
+    itself. At run time each such call costs work, so one that never stops is stopped by the
+    work budget or Python's depth limit, with the rules' message (docs/language.md)."""
+    for name, path in recursive_defines(m).items():
+        untyped = [n for n in dict.fromkeys(path) if m.defines[n].type is None]
+        if untyped:
+            d = m.defines[name]
+            report("E241", f"definition '{name}' calls itself ({' → '.join(path)}) without a declared "
+                   f"type", d.span, f"declare the type of '{untyped[0]}' (define {untyped[0]}(...): T = ...) "
+                   "to let it call itself, or use an aggregate (count, any, sum, list, ...)")
 
 
 def _cycle(start: str, calls: dict[str, set[str]]) -> list[str] | None:

@@ -20,10 +20,11 @@ from typing import Any
 from ...dsl import ast as A
 from ...dsl.check import Model, suspends
 from ...dsl.check_expr import DIRECTIONS
+from ...dsl.check_runaway import recursive_defines
 from ...dsl.printer import expr_text
 from ...dsl.types import BOOL, INT, TEXT, Elem, Type
 from ..engine.errors import RULE_ERRORS, Abandoned, BudgetExceeded, EngineError, RuleFailure
-from ..engine.limits import WORK_BUDGET
+from ..engine.limits import RECURSIVE_CALL_WORK, WORK_BUDGET
 from ..engine.locate import plain
 from ..engine.moves import Action
 from ..engine.runtime import MISSING, RUNTIME, make_order, seq_by
@@ -341,6 +342,7 @@ def compile_model(model: Model, record: bool, identity: Identity) -> Program:
         prog.rules[f"device:{name}"] = prov_info(name, dv.prov, dv.span, model.base_dir)
     g.fire_here = True
     remembered = state_free(model)
+    recursive = recursive_defines(model)
     for name, d in model.defines.items():  # definitions: pure functions
         g.rule_now = f"define {name}"
         sc = {p.name: (f"p{i}", None) for i, p in enumerate(d.params)}
@@ -349,6 +351,9 @@ def compile_model(model: Model, record: bool, identity: Identity) -> Program:
         g.still = True  # a definition only reads
         value = g.value(d.value, sc, lines, "    ")
         g.still = False
+        if name in recursive:  # each call costs work: one that never stops is stopped
+            lines[:0] = [f"    G.work -= {RECURSIVE_CALL_WORK}", "    if G.work < 0:",
+                         f"        G.out_of_work(SPANS[{g.span_id(d.span)}])"]
         if name in remembered:  # reads only its arguments and fixed data (memo.py)
             g.chose("remember")
             table = g.const({}, "T")

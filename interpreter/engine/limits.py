@@ -15,6 +15,7 @@ TIME_LIMIT = 10.0  # seconds a rule may run between two decisions
 # in a row, in seconds, instead of after the time limit.
 SKIPPED_PLAY_WORK = 10_000
 CALL_WORK = 1_000  # steps of work a procedure call costs
+RECURSIVE_CALL_WORK = 100  # and a call of a definition that calls itself (directly or not)
 MAX_TRIGGER_CHAIN = 200  # triggers firing each other without a decision between
 MAX_BITS = 4096  # a number in a rule is at most this many bits long
 MEMO_LIMIT = 50_000  # answers a remembered definition keeps

@@ -18,7 +18,7 @@ from typing import Any
 
 from . import explicit as _explicit
 from .errors import BudgetExceeded, RuleFailure, SaveError
-from .limits import CALL_WORK, MAX_TRIGGER_CHAIN, SKIPPED_PLAY_WORK, WORK_CHUNK
+from .limits import CALL_WORK, MAX_TRIGGER_CHAIN, RECURSIVE_CALL_WORK, SKIPPED_PLAY_WORK, WORK_CHUNK
 from .locate import plain, statement_span
 from .moves import Action
 from .runtime import MISSING
@@ -63,17 +63,31 @@ class RuleCalls:
         self.work = WORK_CHUNK
         if used > self.work_budget:
             why = (f"more than {self.work_budget:,} steps of work since the last decision "
-                   f"(loop rounds, items gone over, {CALL_WORK:,} for each procedure call and "
+                   f"(loop rounds, items gone over, {CALL_WORK:,} for each procedure call, "
+                   f"{RECURSIVE_CALL_WORK} for each call of a definition that calls itself and "
                    f"{SKIPPED_PLAY_WORK:,} for each play nobody could make): a rule that never ends?")
         elif time.monotonic() - self._clock > self.time_limit:
             why = f"more than {self.time_limit:g} s of work since the last decision: a rule that never ends?"
         else:
             return
         frames = self.frames
+        defined = self._definition_at(span)
+        if defined is not None:  # a definition that calls itself: it is what runs on
+            raise BudgetExceeded(f"definition '{defined}' (line {span.line}): {why}", span)
         rule = self._rule_at(span) or (self._rule_key(frames[-1]) if frames else "flow")
         info = self.prog.rules.get(rule, {})
         where = f" at line {span.line}" if span is not None and getattr(span, "line", 0) else ""
         raise BudgetExceeded(f"rule '{info.get('name', rule)}' ({info.get('at', '?')}){where}: {why}", span)
+
+    def _definition_at(self, span: Any) -> str | None:
+        """The definition whose first line `span` is (the span a recursive definition's calls
+        are charged at), or None."""
+        if span is None or not getattr(span, "line", 0):
+            return None
+        for name, d in self.prog.model.defines.items():
+            if d.span.file == span.file and d.span.line == span.line and d.span.column == span.column:
+                return name
+        return None
 
     def _rule_at(self, span: Any) -> str | None:
         """The key of the rule whose text holds `span` (an action's effect runs without a frame
