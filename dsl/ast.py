@@ -261,6 +261,7 @@ class PlayStmt(Node):
     up_to: int  # how many actions at most; 1 for a plain `play`
     optional: bool  # whether passing is allowed (always true for `up to`)
     by: Node | None
+    otherwise: Node | None = None  # `play ... else STATEMENT`: what happens when nothing is legal
 
 
 @dataclass(frozen=True, slots=True)
@@ -645,13 +646,15 @@ def iter_nodes(node) -> Iterator:
 
 def bodies(s: Node) -> tuple[tuple[Node, ...], ...]:
     """The statement lists directly inside the statement `s`: an `if`'s branches and its `else`
-    (when written), the body of a loop, a `turn`, a `phase` or a `simultaneously`; none for a
-    simple statement. The walks over nested statements share it (the checker's, E005's, E248's),
+    (when written), the body of a loop, a `turn`, a `phase` or a `simultaneously`, the `else` of
+    a `play`; none for a simple statement. The walks over nested statements share it (the checker's, E005's, E248's),
     so a statement that holds others is named here once."""
     if isinstance(s, IfStmt):
         return tuple(body for _test, body in s.branches) + ((s.orelse,) if s.orelse else ())
     if isinstance(s, (ForStmt, RepeatStmt, WhileStmt, TurnStmt, PhaseStmt, SimultaneousStmt)):
         return (s.body,)
+    if isinstance(s, PlayStmt) and s.otherwise is not None:
+        return ((s.otherwise,),)
     return ()
 
 

@@ -570,7 +570,12 @@ class _Checker(ExprChecker):
         if ctx.kind == "action":
             self.err("E304", "'play' offers actions: use it in the flow or a procedure", s.span,
                      "inside an action, use 'choose'")
-
+        if s.otherwise is not None:
+            if s.optional:
+                self.err("E311", "this 'else' never runs: the player may always pass", s.otherwise.span,
+                         "drop 'optional' (or 'up to'), or the 'else'")
+            self.block((s.otherwise,), scope, ctx)  # what happens when nothing is legal
+        return None  # a move made goes on to the next statement, whatever the `else` does
     @_STMT.on(A.ChooseStmt)
     def _check_choose(self, s: A.ChooseStmt, scope: dict[str, Type], ctx: StmtContext) -> bool:
         if self.m.triggers:  # the options are worked out after the triggers tested at the decision
@@ -1044,7 +1049,7 @@ def _has_break(body: tuple) -> bool:
     for s in body:
         if isinstance(s, A.BreakStmt):
             return True
-        if isinstance(s, (A.IfStmt, A.TurnStmt, A.PhaseStmt)) and any(_has_break(b) for b in A.bodies(s)):
+        if isinstance(s, (A.IfStmt, A.TurnStmt, A.PhaseStmt, A.PlayStmt)) and any(_has_break(b) for b in A.bodies(s)):
             return True
     return False  # a part of `simultaneously` has no loose break (E305 inside it)
 

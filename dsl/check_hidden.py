@@ -233,6 +233,8 @@ class HiddenLegality:
             elif isinstance(s, A.PlayStmt):
                 who = expr_text(s.by) if s.by is not None else "current"
                 self.decision(s, guard, who, frozenset({who}) | (env.me if who in env.me else frozenset()))
+                if s.otherwise is not None:  # whether anything is legal is public (E247)
+                    self.body((s.otherwise,), env.copy(), guard)
             elif isinstance(s, A.IfStmt):
                 g = guard
                 for test, branch in s.branches:

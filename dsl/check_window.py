@@ -78,6 +78,8 @@ class WindowCheck:
                 if a is not None and ("action", name) not in self.done:
                     self.done.add(("action", name))
                     self.body(a.body, frozenset({"current"}), f"action '{name}', offered inside {where}")
+            for body in A.bodies(s):  # its `else`
+                self.body(body, me, where)
         elif isinstance(s, A.DoStmt):
             p = m.procedures.get(s.name)
             if p is not None:

@@ -525,12 +525,12 @@ class _Builder(Transformer):
         return c[0]
 
     def play_stmt(self, meta, c):
-        count, names, by = c
+        count, names, by, otherwise = c
         up_to, optional = 1, False
         if count is not None:
             kind, n = count
             up_to, optional = n, True
-        return A.PlayStmt(self._s(meta), names, up_to, optional, by)
+        return A.PlayStmt(self._s(meta), names, up_to, optional, by, otherwise)
 
     def choose_stmt(self, meta, c):
         name, domain, where, by, prompt = c

@@ -306,6 +306,8 @@ def _print_play(s: A.PlayStmt, ind: str, depth: int, cm: _Comments | None) -> li
     elif s.optional:
         head += "optional "
     tail = f" by {expr_text(s.by)}" if s.by is not None else ""
+    if s.otherwise is not None:  # one simple statement, on the same line
+        tail += " else " + _stmt(s.otherwise, 0)[0].strip()
     return [ind + head + ", ".join(s.actions) + tail]
 
 

@@ -118,6 +118,8 @@ TEXTS = {
              3, 5, "'result' belongs in a device's roll part"),
     'E310': (G + "procedure p\n    abandon \"no\"\n" + A + F,
              3, 5, "'abandon' belongs in an action: it takes the action back"),
+    'E311': (G + A + "flow\n    repeat\n        turn\n            play optional a else finish draw\n",
+             7, 34, "this 'else' never runs: the player may always pass"),
     'E230': (G + "state\n    pile: list int = []\n    n: int = 0\nconserve [1, 2] across pile, n\n" + A + F,
              5, 30, "zone 'n' is int: a zone is a list or set, or a map of them"),
     'E240': (G + "const C = 1 // 0\n" + A + F,

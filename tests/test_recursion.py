@@ -5,6 +5,7 @@ traces, saves)."""
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -13,6 +14,8 @@ from hypothesis import strategies as st
 import regelwerk
 from regelwerk import BudgetExceeded, RuleFailure, RulesError
 from regelwerk.cli import main
+
+CHECKERS = Path(__file__).resolve().parent.parent / "rulesets/classic/checkers.rules"
 
 RULES = """players A, B
 
@@ -104,9 +107,8 @@ def test_checkers_series_of_jumps_save_and_load_mid_game(seed):
     and loaded goes on to the same end."""
     import random
 
-    from conftest import BUNDLED
 
-    r = regelwerk.load(BUNDLED["checkers"])
+    r = regelwerk.load(CHECKERS)
     g = r.new_game(seed=seed)
     rnd = random.Random(seed)
     for _ in range(rnd.randrange(0, 60)):

@@ -93,7 +93,7 @@ class BlockBuilder:
             elif isinstance(s, A.BreakStmt):
                 ops.append(_Break(loops[-1]))
             elif isinstance(s, A.PlayStmt):
-                self._play(s, here, blk)
+                self._play(s, here, blk, loops)
             elif isinstance(s, A.ChooseStmt):
                 ops.append(ir.Choose(s.name, s.domain, s.where, s.by, s.prompt, s.span, here))
                 self._typed(blk, s.name, self.model.type_of(s.domain).base.item)
@@ -157,10 +157,17 @@ class BlockBuilder:
         known = blk.local_types.get(name)
         blk.local_types[name] = t if known is None or known == t else ANY
 
-    def _play(self, s: A.PlayStmt, here: tuple, blk: ir.Block) -> None:
+    def _play(self, s: A.PlayStmt, here: tuple, blk: ir.Block, loops: list) -> None:
         ops = blk.ops
         if s.up_to == 1:
             pc = len(ops)
+            if s.otherwise is not None:  # a move goes past the `else`; nothing legal goes into it
+                ops.append(ir.Ret())  # placeholders: patched below
+                ops.append(ir.Ret())
+                self._emit((s.otherwise,), list(here), blk, loops)
+                ops[pc] = ir.Play(tuple(s.actions), s.optional, s.by, None, s.span, here, pc + 2)
+                ops[pc + 1] = ir.Jump(len(ops))
+                return
             ops.append(ir.Play(tuple(s.actions), s.optional, s.by, pc + 1 if s.optional else None, s.span, here))
             return
         slot, pc = self._slot(blk, ir.CountInit), len(ops)
@@ -248,4 +255,6 @@ def _has_loose_break(s: A.Node) -> bool:
             _has_loose_break(x) for x in s.orelse)
     if isinstance(s, (A.TurnStmt, A.PhaseStmt)):
         return any(_has_loose_break(x) for x in s.body)
+    if isinstance(s, A.PlayStmt) and s.otherwise is not None:  # `play ... else break`
+        return _has_loose_break(s.otherwise)
     return False

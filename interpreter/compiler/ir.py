@@ -40,6 +40,7 @@ class Play(Op):
     pass_to: int | None
     span: A.Span
     names: tuple[str, ...]
+    otherwise: int | None = None  # `play ... else`: where to go when nothing is legal (else the next op)
 
 
 @dataclass(frozen=True, slots=True)

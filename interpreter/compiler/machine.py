@@ -40,6 +40,8 @@ def _target(op: ir.Op) -> int | None:
             return target
         case ir.ForNext(_, _, end) | ir.CountNext(_, end):
             return end
+        case ir.Play() if op.otherwise is not None:  # `play ... else`: nothing legal
+            return op.otherwise
     return None  # a play's `pass_to` is reached only by a decision (a pass)
 
 
@@ -102,7 +104,7 @@ class MachineBuilder:
         itself (a play nobody can make): then the round needs no charge of its own. Only a
         loop body of straight-line ops that nothing jumps into qualifies."""
         body = self.ops[head:back]
-        if not all(isinstance(op, _STRAIGHT) for op in body):
+        if not all(isinstance(op, _STRAIGHT) and _target(op) is None for op in body):
             return False
         if not any(isinstance(op, (ir.Play, ir.Choose)) for op in body):
             return False
@@ -221,7 +223,7 @@ class MachineBuilder:
         out.append(f"{ind}G.pending = None")  # nobody can be asked to do the impossible
         if self.record:
             self.event("('no legal action', who)", out, ind)  # a player's event, made a record when read
-        out.append(nxt)
+        out.append(nxt if op.otherwise is None else f"{ind}pc = {op.otherwise}")  # `play ... else`
         out.append(f"{ind}G.work -= {SKIPPED_PLAY_WORK}")  # it listed every candidate
         out.append(f"{ind}if G.work < 0:")
         out.append(f"{ind}    F[1] = pc")

@@ -377,6 +377,8 @@ class _Builder:
                 if tok is not None:
                     after = (tok.line, tok.end_column)
             self.expr(s.by, scope)
+            if s.otherwise is not None:
+                self.block((s.otherwise,), scope)
         elif isinstance(s, A.ChooseStmt):
             self.expr(s.domain, scope)
             self.expr(s.by, scope)
