@@ -122,3 +122,84 @@ def test_the_documented_example_runs_as_written(tmp_path, monkeypatch, capsys):
     assert main(args) == 0
     assert capsys.readouterr().out == shown
     assert (tmp_path / "ttt-book.html").read_text(encoding="utf-8").startswith("<!doctype html>")
+
+
+SPEC = ROOT.parent / "shared" / "spec"
+
+
+def _spec_rows(page: str) -> dict[str, str]:
+    """Spec id -> its title cell in the page's index."""
+    return dict(re.findall(r"<tr id='spec-([^']+)'[^>]*><td>[^<]*</td><td>(.*?)</td>", page))
+
+
+@pytest.mark.skipif(not (SPEC / "ids.txt").is_file(), reason="the inventories (../shared/spec) are not here")
+def test_every_inventory_id_has_its_own_title():
+    """An id's entry is the line it starts, not an earlier line that mentions it: KHAN-1-09 was
+    found at `**Reading:** ... counts as a ruler removal for KHAN-1-09 / KHAN-EF-01`, and 5 Khan,
+    12 Shogun and 63 Root ids had a wrong or empty title in the hover and the book's index."""
+    from regelwerk.lsp.specs import SpecInventory, entry_title
+
+    inv = SpecInventory(str(SPEC))
+    entry = inv.lookup("KHAN-1-09", str(KHAN))
+    assert entry is not None and entry.file.endswith("khan.md") and entry.line == 114
+    assert entry_title(entry, "KHAN-1-09") == "fifth removal starts the end phase"
+    bad = []
+    for line in (SPEC / "ids.txt").read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        _, sid = line.split()
+        entry = inv.lookup(sid, str(KHAN))
+        title = entry_title(entry, sid) if entry is not None else None
+        if not title or title.startswith("/") or sid not in entry.text.splitlines()[0]:
+            bad.append((sid, title))
+    assert bad == []
+
+
+@pytest.mark.skipif(not (SPEC / "ids.txt").is_file(), reason="the inventories (../shared/spec) are not here")
+def test_khans_spec_index_titles_each_id(khan_page):
+    rows = _spec_rows(khan_page.read_text(encoding="utf-8"))
+    assert rows["KHAN-1-09"].startswith("fifth removal starts the end phase <span class=meta>khan.md:114")
+    assert len(rows) == 118 and all(t and not t.startswith(("/", "<")) for t in rows.values())
+
+
+def test_an_ids_entry_is_its_heading_not_an_earlier_mention(tmp_path: Path):
+    """A line that mentions an id beside other bold text (`**Reading:** ... for LUCKY-2`)
+    before the id's own entry is not its entry, nor is a mention in an earlier file."""
+    from regelwerk.lsp.specs import SpecInventory, entry_title
+
+    spec = tmp_path / "spec"
+    spec.mkdir()
+    (spec / "lucky.md").write_text(
+        "1. **LUCKY-1: seven wins**\n   - **Reading:** counts as a win for LUCKY-2 / OTHER-1. It does\n\n"
+        "2. **LUCKY-2: a second rule**\n   - Rule: ...\n", encoding="utf-8")
+    (spec / "a-notes.md").write_text("- **Note:** LUCKY-1 is read as in LUCKY-2.\n", encoding="utf-8")
+    inv = SpecInventory(str(spec))
+    entry = inv.lookup("LUCKY-2", str(tmp_path / "x.rules"))
+    assert entry is not None and entry.line == 4 and entry.text.startswith("2. **LUCKY-2")
+    assert entry_title(entry, "LUCKY-2") == "a second rule"
+    entry = inv.lookup("LUCKY-1", str(tmp_path / "x.rules"))  # its entry, in a later file
+    assert entry is not None and entry.file.endswith("lucky.md") and entry.line == 1
+
+
+@pytest.mark.parametrize(("entry", "title"), [
+    ("1. **LUCKY-1: seven wins**\n- Rule: the first to seven wins.", "seven wins"),
+    ("### LUCKY-1: seven wins (F2:5-7)\n- Source: ...", "seven wins (F2:5-7)"),
+    ("**6. `LUCKY-1`** — effect\n- Rule: The first to seven wins.", "The first to seven wins. (effect)"),
+    ("- **LUCKY-1** (clarification): seven is seven.", "(clarification): seven is seven."),
+    ("| id | rule |\n|---|---|\n| LUCKY-1 | seven wins |", "seven wins"),
+])
+def test_spec_titles_in_each_inventory_format(tmp_path: Path, entry: str, title: str):
+    """Khan's `**ID: title**`, Shogun's `### ID: title` and `- **ID** (kind): text`, Root's
+    `**6. `ID`** — kind` with its Rule line, and a table row each give their title in the
+    book's index, past an earlier line that mentions the id."""
+    spec = tmp_path / "shared" / "spec"
+    spec.mkdir(parents=True)
+    (spec / "ids.txt").write_text("lucky LUCKY-1\n", encoding="utf-8")
+    (spec / "lucky.md").write_text(f"See LUCKY-1 below.\n\n{entry}\n", encoding="utf-8")
+    rules = tmp_path / "lucky.rules"
+    rules.write_text('game "Lucky"\nplayers A, B\naction go\n    spec LUCKY-1\n    finish winner current\n'
+                     'flow\n    turn\n        play go\n', encoding="utf-8")
+    from html import escape
+
+    rows = _spec_rows(build_book(regelwerk.load(rules), tmp_path))
+    assert rows["LUCKY-1"].startswith(f"{escape(title)} <span class=meta>lucky.md:"), rows

@@ -16,7 +16,7 @@ from typing import Any
 from ..dsl import ast as A
 from ..dsl.printer import scenario_step_text
 from ..interpreter.tools.scenario import scenario_position
-from ..lsp.specs import SpecInventory
+from ..lsp.specs import SpecInventory, entry_title
 from .boards_svg import boards_svg
 from .collect import Entry, cited, flow_order
 
@@ -214,7 +214,10 @@ class Book:
         rows = []
         for sid in sorted(set(where) | set(known)):
             entry = inventory.lookup(sid, rules_file)
-            head = escape(entry.text.splitlines()[0].strip(" *#")) if entry else ""
+            head = ""
+            if entry is not None:
+                title = entry_title(entry, sid) or ""
+                head = f"{escape(title)} <span class=meta>{escape(Path(entry.file).name)}:{entry.line}</span>"
             refs = ", ".join(f"<a href='#{escape(a)}'>{escape(names.get(a, a))}</a>" for a in dict.fromkeys(where.get(sid, [])))
             cls = "" if sid in where else " class=uncited"
             rows.append(f"<tr id='spec-{escape(sid)}'{cls}><td>{escape(sid)}</td><td>{head}</td>"
