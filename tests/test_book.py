@@ -4,6 +4,7 @@ text and the scenarios that exercise it, with a picture of their position; the s
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 from pathlib import Path
@@ -60,18 +61,40 @@ def test_every_quote_note_spec_and_scenario_is_on_the_page(khan_page):
     conquer = html[html.index("id='action-conquer'"):]
     conquer = conquer[:conquer.index("</pre>")]
     assert "khan.rules:304–326" in conquer and "lay(t: Tile" not in conquer
-    # the worked example of conquer's majority rule, with its board
+    # the worked example of conquer's majority rule, with its boards (drawn by the page's script)
     start = html.index("Worked example: example 1: majority against neutral yurts")
-    assert "<svg class=board" in html[start:start + 20_000]
+    assert "<div class=example-boards data-example=" in html[start:start + 20_000]
     # every id the rules cite is in the index, linked to where it is cited
     for sid in {s for d in model.actions.values() for s in d.prov.specs}:
         assert f"<tr id='spec-{sid}'" in html
 
 
 def test_the_page_needs_nothing_from_outside(khan_page):
+    """Its style, program and data are inlined, and its Content-Security-Policy forbids every
+    request: the page opens from disk and by mail."""
     html = khan_page.read_text(encoding="utf-8")
-    assert "<script" not in html and "http://" not in html and "https://" not in html
-    assert not re.search(r"<link|@import|url\(", html)
+    csp = re.search(r'<meta http-equiv=Content-Security-Policy content="([^"]*)">', html).group(1)
+    assert csp.startswith("default-src 'none';") and "connect-src" not in csp and "http" not in csp
+    assert html.index("Content-Security-Policy") < html.index("<style>")  # before anything it governs
+    assert re.findall(r"<script[^>]*>", html) == ["<script type=application/json id=regelwerk-data>", "<script>"]
+    text = html.replace('"http://www.w3.org/2000/svg"', "")  # the SVG namespace is a name, not a fetch
+    assert "http://" not in text and "https://" not in text
+    assert not re.search(r"<link|@import|url\(|fetch\(|XMLHttpRequest|WebSocket", text)
+
+
+def test_the_pages_boards_are_the_viewers_drawing():
+    """One drawing for the viewer, the seat pages and the book: the page inlines the viewer's
+    boards.js as it is, and each worked example carries its positions before its first move
+    and at its end."""
+    from regelwerk.viewer.page import boards_script
+
+    html = build_book(regelwerk.load(TTT), TTT.parent)
+    assert boards_script() in html
+    data = json.loads(re.search(r"<script type=application/json id=regelwerk-data>(.*?)</script>", html).group(1))
+    assert [b["name"] for b in data["boards"]] == ["Square"] and data["colours"].keys() == {"X", "O"}
+    ex = data["examples"]["0"]
+    assert ex["before"] == {"cell": {}} or not any(ex["before"]["cell"].values())  # nothing placed yet
+    assert {k: v for k, v in ex["after"]["cell"].items() if v} == {"a1": "X", "b1": "O", "b2": "X", "c1": "O", "c3": "X"}
 
 
 def test_the_book_in_a_browser_shows_the_dutch_sentences_and_the_examples(khan_page):
@@ -90,7 +113,14 @@ def test_the_book_in_a_browser_shows_the_dutch_sentences_and_the_examples(khan_p
         text = page.inner_text("body")
         assert "De speler pakt een veroveringstegel" in text  # conquer's Dutch sentence
         assert "Worked example: example 1: majority against neutral yurts" in text
-        assert page.locator("svg.board").count() > 10
+        # 48 of Khan's 59 examples play a move: each board before and after, the changes outlined
+        assert page.locator("figure.board[data-when=before]").count() == 48
+        assert page.locator("figure.board[data-when=after]").count() == 48
+        example = page.locator(".example", has_text="example 1: majority against neutral yurts").first
+        after = example.locator("figure.board[data-when=after]")
+        assert "Land, after (" in after.inner_text() and after.locator("svg .hl").count() >= 1
+        assert example.locator("figure.board[data-when=before] svg .hl").count() == 0
+        assert example.locator(".legend").count() == 1
         quote = page.locator("#action-conquer ~ blockquote").first
         assert quote.evaluate("e => getComputedStyle(e).fontStyle") == "italic"
         assert requests == [] and errors == []

@@ -173,6 +173,18 @@ function boardChanges(step) {
   return out;
 }
 
+// Between two whole positions (a worked example's before and after): square -> [[what, before,
+// after]] for each square whose facts differ, by the same facts the board draws.
+function positionChanges(board, before, after) {
+  const a = squareFacts(before, board), b = squareFacts(after, board);
+  const out = new Map();
+  for (const sq of new Set([...a.keys(), ...b.keys()])) {
+    const x = (a.get(sq) || []).map(factText).join("; "), y = (b.get(sq) || []).map(factText).join("; ");
+    if (x !== y) out.set(sq, [["square", x || "empty", y || "empty"]]);
+  }
+  return out;
+}
+
 // ------------------------------------------------------------------ boards
 function layerValue(st, layer) {
   return layer.source === "const" ? DATA.consts[layer.name] : st[layer.name];
