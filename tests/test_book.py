@@ -39,6 +39,26 @@ def test_the_rules_come_in_the_order_of_play():
     assert len(names) == len(set(names))
 
 
+def test_each_rule_says_what_it_calls_and_what_calls_it(khan_page):
+    """A rule's calls (the actions it plays, the procedures it does, the definitions and chance
+    devices it uses), in its text's order, and its callers, each both ways and linked."""
+    entries = {e.anchor: e for e in flow_order(regelwerk.load(KHAN).model)}
+    conquer, lay = entries["action-conquer"], entries["procedure-lay"]
+    assert conquer.calls.index("definition-has_majority") < conquer.calls.index("procedure-lay")
+    assert "action-conquer" in lay.called_by and lay.calls == ["procedure-lay_bridge", "procedure-lay_tile"]
+    assert entries["procedure-setup"].called_by == ["flow"]
+    for a, e in entries.items():  # the two lists agree
+        assert all(a in entries[c].called_by for c in e.calls) and len(set(e.calls)) == len(e.calls)
+    html = khan_page.read_text(encoding="utf-8")
+    part = html[html.index("id='procedure-lay'"):]
+    part = part[:part.index("<pre>")]
+    assert ("<b>Calls</b> <a href='#procedure-lay_bridge'>lay_bridge</a> <span class=kind>procedure</span>, "
+            "<a href='#procedure-lay_tile'>lay_tile</a>") in part
+    assert "<b>called by</b> <a href='#action-conquer'>conquer</a>" in part
+    setup = html[html.index("id='procedure-setup'"):]
+    assert "<b>called by</b> <a href='#flow'>the flow</a>" in setup[:setup.index("<pre>")] and "id=flow>" in html
+
+
 def test_every_quote_note_spec_and_scenario_is_on_the_page(khan_page):
     html = khan_page.read_text(encoding="utf-8")
     model = regelwerk.load(KHAN).model

@@ -53,7 +53,7 @@ svg .hl { fill: none; stroke: #000; stroke-dasharray: 2 1.2; pointer-events: non
 svg .hl-under { fill: none; stroke: #fff; pointer-events: none; }
 @media print { .example { break-inside: avoid; } }
 table { border-collapse: collapse; font: .85em system-ui, sans-serif; } td, th { padding: .15em .6em; text-align: left; vertical-align: top; border-bottom: 1px solid #eee; }
-.uncited { color: #b03a2e; } nav ol { columns: 2; font: .9em system-ui, sans-serif; }
+.uncited { color: #b03a2e; } .calls .kind { color: #999; font-size: .85em; } nav ol { columns: 2; font: .9em system-ui, sans-serif; }
 .k { color: #7d2e8e; font-weight: 600; } .s { color: #2e7d32; } .c { color: #888; font-style: italic; } .n { color: #a34c00; }
 """
 
@@ -108,6 +108,7 @@ class Book:
     def __init__(self, ruleset: Any, out_dir: Path):
         self.r, self.m, self.out_dir = ruleset, ruleset.model, out_dir
         self.entries = flow_order(self.m)
+        self.by_anchor = {e.anchor: e for e in self.entries}
         self.shown: set[int] = set()  # scenarios drawn in full once, linked elsewhere
         self.index = {id(sc): i for i, sc in enumerate(self.m.scenarios)}
         self.boards = describe_boards(self.m)
@@ -175,7 +176,7 @@ class Book:
                 out.append(f"<div class=note>{escape(f.prov.note)}</div>")
             text = _lines(self.r.sources, f.span.file, f.span.line, f.span.end_line)
             last = f.span.line + text.count("\n")
-            out.append(f"<p class=meta>The flow ({_where(f.span.file, f.span.line, last, self.out_dir)}):</p>")
+            out.append(f"<p class=meta id=flow>The flow ({_where(f.span.file, f.span.line, last, self.out_dir)}):</p>")
             out.append(f"<pre>{_highlight(text)}</pre>")
         if m.options:
             out.append("<p>Options: " + ", ".join(f"<code>{escape(n)}</code>" for n in m.options) + ".</p>")
@@ -193,6 +194,13 @@ class Book:
         if e.sources:
             meta.append("source " + escape(", ".join(e.sources)))
         out.append(f"<p class=meta>{' · '.join(meta)}</p>")
+        links = []
+        if e.calls:
+            links.append("<b>Calls</b> " + ", ".join(self._ref(a) for a in e.calls))
+        if e.called_by:
+            links.append("<b>called by</b> " + ", ".join(self._ref(a) for a in e.called_by))
+        if links:
+            out.append(f"<p class='meta calls'>{' · '.join(links)}</p>")
         out.append(f"<pre>{_highlight(text)}</pre>")
         for sc in e.scenarios:
             i = self.index[id(sc)]
@@ -202,6 +210,13 @@ class Book:
                 self.shown.add(i)
                 out.append(self._scenario(sc))
         return "\n".join(out)
+
+    def _ref(self, anchor: str) -> str:
+        """A link to a rule of the book (or to the flow), by its name and kind."""
+        if anchor == "flow":
+            return "<a href='#flow'>the flow</a>"
+        e = self.by_anchor[anchor]
+        return f"<a href='#{escape(anchor)}'>{escape(e.name)}</a> <span class=kind>{e.kind}</span>"
 
     def _scenario(self, sc: A.ScenarioDecl) -> str:
         i = self.index[id(sc)]
