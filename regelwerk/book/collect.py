@@ -27,10 +27,16 @@ class Entry:
     line: int
     end_line: int
     scenarios: list[A.ScenarioDecl] = field(default_factory=list)
+    calls: list[str] = field(default_factory=list)  # anchors of the rules it plays, does or uses
+    called_by: list[str] = field(default_factory=list)  # anchors of the rules that call it ("flow": the flow)
 
     @property
     def anchor(self) -> str:
-        return f"{self.kind}-{self.name}".replace(" ", "-")
+        return anchor(self.kind, self.name)
+
+
+def anchor(kind: str, name: str) -> str:
+    return f"{kind}-{name}".replace(" ", "-")
 
 
 def _entry(kind: str, name: str, decl: A.Node) -> Entry:
@@ -81,7 +87,44 @@ def flow_order(model: Any) -> list[Entry]:
     out += [_entry("procedure", name, d) for name, d in model.procedures.items() if ("procedure", name) not in seen]
     out += [_entry("definition", name, d) for name, d in model.defines.items()]
     _attach_scenarios(out, model.scenarios)
+    _attach_calls(out, model)
     return out
+
+
+def calls_of(node: A.Node | tuple, model: Any) -> list[tuple[str, str]]:
+    """What a rule (or the flow) leads to, in source order, once each: the actions it plays,
+    the procedures it does, the definitions and chance devices it uses."""
+    out: list[tuple[str, str]] = []
+    for n in iter_nodes(node):
+        found: list[tuple[str, str]] = []
+        if isinstance(n, A.PlayStmt):
+            found = [("action", a) for a in n.actions]
+        elif isinstance(n, A.DoStmt):
+            found = [("procedure", n.name)]
+        elif isinstance(n, A.Call) and n.func in model.defines:
+            found = [("definition", n.func)]
+        elif isinstance(n, A.Call) and n.func in model.devices:
+            found = [("device", n.func)]
+        elif isinstance(n, A.Name) and n.name in model.defines:
+            found = [("definition", n.name)]
+        out += [f for f in found if f not in out]
+    return out
+
+
+def _attach_calls(entries: list[Entry], model: Any) -> None:
+    """Each rule's calls and callers, among the book's rules; the flow calls as "flow"."""
+    by_anchor = {e.anchor: e for e in entries}
+    if model.flow is not None:
+        for key in calls_of(model.flow.body, model):
+            if anchor(*key) in by_anchor:
+                by_anchor[anchor(*key)].called_by.append("flow")
+    for e in entries:
+        for key in calls_of(e.decl, model):
+            target = by_anchor.get(anchor(*key))
+            if target is None or target is e:
+                continue
+            e.calls.append(target.anchor)
+            target.called_by.append(e.anchor)
 
 
 def _names_in(sc: A.ScenarioDecl) -> set[str]:

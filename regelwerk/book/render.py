@@ -1,6 +1,8 @@
-"""The book as one self-contained HTML page: inline CSS and SVG, no script, nothing fetched.
+"""The book as one self-contained HTML page: its style, program and data inlined, nothing
+fetched (its Content-Security-Policy forbids every request), so it opens from disk and by mail.
 
-Rulebook quotes are shown as quotes (in Dutch, `lang=nl`), our notes as notes, marked "not in
+The worked examples' boards are drawn before and after by the viewer's own drawing code
+(regelwerk/viewer/page/boards.js, with page/book.js); everything else is plain HTML. Rulebook quotes are shown as quotes (in Dutch, `lang=nl`), our notes as notes, marked "not in
 the rulebook"; the rules text is highlighted with the project's Pygments lexer when Pygments is
 installed (the `lsp` extra), else shown plain.
 """
@@ -10,15 +12,17 @@ from __future__ import annotations
 import os
 import re
 from html import escape
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from ..dsl import ast as A
 from ..dsl.printer import scenario_step_text
-from ..interpreter.tools.scenario import scenario_position
-from ..lsp.specs import SpecInventory
-from .boards_svg import boards_svg
+from ..lsp.specs import SpecInventory, entry_title
+from ..viewer.boards import describe_boards, layer_constants, player_colours
+from ..viewer.page import boards_script, data_json
 from .collect import Entry, cited, flow_order
+from .positions import before_and_after, layer_state
 
 CSS = """
 body { font: 16px/1.5 Georgia, 'DejaVu Serif', serif; margin: 0 auto; max-width: 940px; padding: 1.5em; color: #222; }
@@ -37,11 +41,19 @@ pre { background: #fafafa; border: 1px solid #e3e3e3; padding: .6em .8em; overfl
 .example h4 { margin: .4em 0; font: 600 .95em system-ui, sans-serif; }
 .example ol { margin: .2em 0; padding-left: 1.3em; font: .88em ui-monospace, monospace; }
 .example .w { font: 600 .85em system-ui, sans-serif; color: #4f9d69; margin-right: .4em; }
-svg.board { margin: .4em .6em .4em 0; vertical-align: top; font: 9px system-ui, sans-serif; }
-svg.board .sq { fill: #fff; stroke: #bbb; } svg.board .edge { stroke: #999; } svg.board .node { stroke: #555; }
-svg.board text { text-anchor: middle; fill: #222; }
+.pair { display: flex; flex-wrap: wrap; gap: 1em; } figure.board { margin: .4em 0; width: 24em; max-width: 100%; }
+figure.board svg { width: 100%; height: auto; display: block; } svg text { font-family: system-ui, 'DejaVu Sans', sans-serif; }
+figcaption { font: .8em system-ui, sans-serif; color: #666; }
+.legend { display: flex; flex-wrap: wrap; gap: .1em .8em; font: .75em system-ui, sans-serif; margin-top: .2em; }
+.legend span { display: inline-flex; align-items: center; gap: .25em; }
+.swatch { display: inline-block; width: .8em; height: .8em; border: 1px solid #777; border-radius: .15em; }
+.player-chip { display: inline-flex; align-items: center; gap: .25em; font-weight: 600; white-space: nowrap; }
+.dot { display: inline-block; width: .8em; height: .8em; border-radius: 50%; border: 1px solid #333; }
+svg .hl { fill: none; stroke: #000; stroke-dasharray: 2 1.2; pointer-events: none; }
+svg .hl-under { fill: none; stroke: #fff; pointer-events: none; }
+@media print { .example { break-inside: avoid; } }
 table { border-collapse: collapse; font: .85em system-ui, sans-serif; } td, th { padding: .15em .6em; text-align: left; vertical-align: top; border-bottom: 1px solid #eee; }
-.uncited { color: #b03a2e; } nav ol { columns: 2; font: .9em system-ui, sans-serif; }
+.uncited { color: #b03a2e; } .calls .kind { color: #999; font-size: .85em; } nav ol { columns: 2; font: .9em system-ui, sans-serif; }
 .k { color: #7d2e8e; font-weight: 600; } .s { color: #2e7d32; } .c { color: #888; font-style: italic; } .n { color: #a34c00; }
 """
 
@@ -96,13 +108,17 @@ class Book:
     def __init__(self, ruleset: Any, out_dir: Path):
         self.r, self.m, self.out_dir = ruleset, ruleset.model, out_dir
         self.entries = flow_order(self.m)
+        self.by_anchor = {e.anchor: e for e in self.entries}
         self.shown: set[int] = set()  # scenarios drawn in full once, linked elsewhere
         self.index = {id(sc): i for i, sc in enumerate(self.m.scenarios)}
+        self.boards = describe_boards(self.m)
+        self.examples: dict[str, dict[str, Any]] = {}  # scenario index -> its positions, for book.js
 
     def page(self) -> str:
         title = self.m.title
         parts = ["<!doctype html><html lang=en><meta charset=utf-8>",
                  "<meta name=viewport content='width=device-width, initial-scale=1'>",
+                 f"<meta http-equiv=Content-Security-Policy content=\"{CSP}\">",
                  f"<title>{escape(title)} — the rules</title><style>{CSS}</style>",
                  f"<h1>{escape(title)}</h1>", self._intro(), self._contents(), self._structure(),
                  "<h2 id=rules>The rules, in the order of play</h2>"]
@@ -112,7 +128,15 @@ class Book:
             parts.append("<h2 id=more-examples>More worked examples</h2>")
             parts += [self._scenario(sc) for sc in rest]
         parts.append(self._spec_index())
+        if self.examples:
+            data = {"boards": self.boards, "colours": player_colours(self._players()), "consts": {},
+                    "players": self._players(), "examples": self.examples}
+            parts.append(f"<script type=application/json id=regelwerk-data>{data_json(data)}</script>")
+            parts.append(f"<script>\n{_script()}\n</script>")
         return "\n".join(parts) + "\n"
+
+    def _players(self) -> list[str]:
+        return list(self.m.players.names) if self.m.players else []
 
     def _intro(self) -> str:
         p = self.m.players
@@ -125,7 +149,8 @@ class Book:
             out.append(f"<div class=note>{escape(game.prov.note)}</div>")
         out.append("<p class=meta>Quotes are the rulebook's own words, as each rule cites them; notes are "
                    "ours. Each rule shows its spec ids, its text in the rules file, and the worked "
-                   "examples (scenarios) that exercise it, with the position they end in.</p>")
+                   "examples (scenarios) that exercise it, with their boards before the first move and after "
+                   "it, the squares that changed outlined (drawn by the page's script).</p>")
         return "\n".join(out)
 
     def _contents(self) -> str:
@@ -151,7 +176,7 @@ class Book:
                 out.append(f"<div class=note>{escape(f.prov.note)}</div>")
             text = _lines(self.r.sources, f.span.file, f.span.line, f.span.end_line)
             last = f.span.line + text.count("\n")
-            out.append(f"<p class=meta>The flow ({_where(f.span.file, f.span.line, last, self.out_dir)}):</p>")
+            out.append(f"<p class=meta id=flow>The flow ({_where(f.span.file, f.span.line, last, self.out_dir)}):</p>")
             out.append(f"<pre>{_highlight(text)}</pre>")
         if m.options:
             out.append("<p>Options: " + ", ".join(f"<code>{escape(n)}</code>" for n in m.options) + ".</p>")
@@ -169,6 +194,13 @@ class Book:
         if e.sources:
             meta.append("source " + escape(", ".join(e.sources)))
         out.append(f"<p class=meta>{' · '.join(meta)}</p>")
+        links = []
+        if e.calls:
+            links.append("<b>Calls</b> " + ", ".join(self._ref(a) for a in e.calls))
+        if e.called_by:
+            links.append("<b>called by</b> " + ", ".join(self._ref(a) for a in e.called_by))
+        if links:
+            out.append(f"<p class='meta calls'>{' · '.join(links)}</p>")
         out.append(f"<pre>{_highlight(text)}</pre>")
         for sc in e.scenarios:
             i = self.index[id(sc)]
@@ -178,6 +210,13 @@ class Book:
                 self.shown.add(i)
                 out.append(self._scenario(sc))
         return "\n".join(out)
+
+    def _ref(self, anchor: str) -> str:
+        """A link to a rule of the book (or to the flow), by its name and kind."""
+        if anchor == "flow":
+            return "<a href='#flow'>the flow</a>"
+        e = self.by_anchor[anchor]
+        return f"<a href='#{escape(anchor)}'>{escape(e.name)}</a> <span class=kind>{e.kind}</span>"
 
     def _scenario(self, sc: A.ScenarioDecl) -> str:
         i = self.index[id(sc)]
@@ -192,11 +231,15 @@ class Book:
             else:
                 text = re.sub(r"^(do|expect) ", "", lines[0].strip())
                 steps.append(f"<li><span class=w>{word}</span>{escape(text)}</li>")
-        try:
-            game = scenario_position(self.r, sc)
-        except Exception:  # noqa: BLE001 - a picture is a courtesy: the example is shown without it
-            game = None
-        board = boards_svg(game) if game is not None else ""
+        board = ""
+        if self.boards:
+            before, after = before_and_after(self.r, sc)
+            if after is not None:
+                self.examples[str(i)] = {
+                    "before": layer_state(before, self.boards) if before is not None else None,
+                    "after": layer_state(after, self.boards), "players": list(after.players),
+                    "consts": layer_constants(self.boards, after.consts)}
+                board = f"<div class=example-boards data-example='{i}'></div>"
         specs = " ".join(f"<a class=spec href='#spec-{escape(s)}'>{escape(s)}</a>" for s in sc.prov.specs)
         note = f"<div class=note>{escape(sc.prov.note)}</div>" if sc.prov.note else ""
         quote = f"<blockquote lang=nl>{escape(sc.prov.quote)}</blockquote>" if sc.prov.quote else ""
@@ -214,7 +257,10 @@ class Book:
         rows = []
         for sid in sorted(set(where) | set(known)):
             entry = inventory.lookup(sid, rules_file)
-            head = escape(entry.text.splitlines()[0].strip(" *#")) if entry else ""
+            head = ""
+            if entry is not None:
+                title = entry_title(entry, sid) or ""
+                head = f"{escape(title)} <span class=meta>{escape(Path(entry.file).name)}:{entry.line}</span>"
             refs = ", ".join(f"<a href='#{escape(a)}'>{escape(names.get(a, a))}</a>" for a in dict.fromkeys(where.get(sid, [])))
             cls = "" if sid in where else " class=uncited"
             rows.append(f"<tr id='spec-{escape(sid)}'{cls}><td>{escape(sid)}</td><td>{head}</td>"
@@ -240,6 +286,17 @@ def _inventory_ids(inventory: SpecInventory, rules_file: str, cited_ids: set[str
             if line.strip() and not line.startswith("#")]
     games = {g for g, i in rows if i in cited_ids}
     return [i for g, i in rows if g in games]
+
+
+CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:"
+
+
+def _script() -> str:
+    """The page's program: the viewer's board drawing (boards.js), then book.js."""
+    js = boards_script() + "\n" + resources.files(__package__).joinpath("page", "book.js").read_text(encoding="utf-8")
+    if "</script" in js.lower():
+        raise ValueError("the book's script must not contain a closing tag")  # a packaging mistake
+    return js
 
 
 def build_book(ruleset: Any, out_dir: Path | None = None) -> str:

@@ -19,6 +19,20 @@ def _asset(name: str) -> str:
     return resources.files(__package__).joinpath("page", name).read_text(encoding="utf-8")
 
 
+def boards_script() -> str:
+    """The board drawing shared by the viewer's page, the seat pages of `regelwerk serve` and
+    the rulebook page (page/boards.js): it reads the page's `DATA` when called."""
+    return _asset("boards.js")
+
+
+def script(name: str) -> str:
+    """A page's program: the shared board drawing (boards.js), then the page's own file."""
+    text = boards_script() + "\n" + _asset(name)
+    if "</script" in text.lower():
+        raise ValueError(f"{name} must not contain a closing tag")  # a packaging mistake, not user input
+    return text
+
+
 def data_json(data: Any) -> str:
     """JSON that is safe inside a script element, and the same bytes for the same data."""
     text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
@@ -29,10 +43,9 @@ def data_json(data: Any) -> str:
 
 def render(data: dict) -> str:
     """The whole page as one string."""
-    css, js = _asset("viewer.css"), _asset("viewer.js")
-    for name, text in (("viewer.css", css), ("viewer.js", js)):
-        if "</" + ("style" if name.endswith("css") else "script") in text.lower():
-            raise ValueError(f"{name} must not contain a closing tag")  # a packaging mistake, not user input
+    css, js = _asset("viewer.css"), script("viewer.js")
+    if "</style" in css.lower():
+        raise ValueError("viewer.css must not contain a closing tag")  # a packaging mistake, not user input
     title = html.escape(f"{data['title']} · regelwerk view" + (f" · {data['viewer']}" if data.get("viewer") else ""))
     page = _asset("viewer.html")
     # one pass, so inlined text can never be mistaken for a later placeholder

@@ -138,3 +138,18 @@ def test_unknown_paths_and_internal_errors_are_json(client: TestClient) -> None:
     assert r.status_code == 404 and r.json()["error"]
     r = client.get("/static/../app.py")
     assert r.status_code == 404
+
+
+def test_the_seat_page_draws_with_the_viewers_one_board_file(client: TestClient) -> None:
+    """/static/board.js is the viewer's boards.js as it is, and the viewer's page inlines the
+    same file: the drawing lives in one place (viewer.js keeps none of it)."""
+    from importlib import resources
+
+    from regelwerk.viewer.page import script
+
+    shared = resources.files("regelwerk.viewer").joinpath("page", "boards.js").read_text(encoding="utf-8")
+    served = client.get("/static/board.js")
+    assert served.status_code == 200 and "javascript" in served.headers["content-type"]
+    assert served.text.endswith(shared) and "function drawBoards(" in shared
+    viewer = resources.files("regelwerk.viewer").joinpath("page", "viewer.js").read_text(encoding="utf-8")
+    assert "function drawGrid(" not in viewer and script("viewer.js") == shared + "\n" + viewer

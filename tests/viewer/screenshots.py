@@ -1,6 +1,6 @@
 """Pictures of the viewer for the docs: a Khan, a Shogun and a Root position; and Khan's book.
 
-    .venv/bin/python tests/viewer/screenshots.py [docs/img]
+    .venv/bin/python tests/viewer/screenshots.py [docs/img] [--book-only]
 
 Each game is played with a seeded random agent; the picture shows the first decision past
 the middle of the game that changed something on the board, so the highlight is visible.
@@ -40,11 +40,11 @@ def interesting(lines: list[dict], layers: set[str], start: float) -> int:
     return len(steps) // 2
 
 
-def main(out: Path) -> None:
+def main(out: Path, book_only: bool = False) -> None:
     out.mkdir(parents=True, exist_ok=True)
     folder = Path(tempfile.mkdtemp(prefix="viewer-shots-"))
     with chromium() as browser:
-        for name, rules, players, seed, start in SHOTS:
+        for name, rules, players, seed, start in [] if book_only else SHOTS:
             ruleset = regelwerk.load(ROOT / rules)
             game = ruleset.new_game(players=players, seed=seed, record=True)
             agent = RandomAgent(seed)
@@ -65,17 +65,27 @@ def main(out: Path) -> None:
 
 
 def book_shot(browser, out: Path, folder: Path) -> None:
-    """Khan's book (`regelwerk book`) at its first action with a worked example."""
+    """Khan's book (`regelwerk book`) at the action conquer: its Dutch sentence, spec ids, calls
+    and callers, rules text, and its first worked example with the boards before and after."""
     from regelwerk.book import build_book
 
     page = folder / "khan-book.html"
     page.write_text(build_book(regelwerk.load(ROOT / "rulesets/khan/khan.rules"), folder), encoding="utf-8")
     tab = browser.new_page(viewport={"width": 1100, "height": 1300})
+    errors: list[str] = []
+    tab.on("pageerror", lambda e: errors.append(str(e)))
     tab.goto(page.resolve().as_uri() + "#action-conquer")
-    tab.screenshot(path=str(out / "book-khan.png"))
+    top = tab.locator("#action-conquer").bounding_box()["y"] + tab.evaluate("scrollY")
+    example = tab.locator("#action-conquer ~ .example").first
+    box = example.bounding_box()
+    bottom = box["y"] + tab.evaluate("scrollY") + box["height"]
+    tab.screenshot(path=str(out / "book-khan.png"), full_page=True,
+                   clip={"x": 0, "y": top - 10, "width": 1100, "height": bottom - top + 20})
+    assert errors == [], errors
     tab.close()
     print(out / "book-khan.png")
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "img")
+    args = [a for a in sys.argv[1:] if a != "--book-only"]
+    main(Path(args[0]) if args else ROOT / "docs" / "img", book_only="--book-only" in sys.argv[1:])
