@@ -179,8 +179,9 @@ def _timed(fn) -> float:
 
 def openspiel_bridge() -> list[dict]:
     """The OpenSpiel bridge against OpenSpiel's own Python and C++ games in this process: CFR
-    iterations and an exploitability call on Kuhn poker, and every tic-tac-toe state to depth 5
-    (regelwerk's bundled rulesets of the same games). Skipped without the openspiel extra."""
+    iterations and an exploitability call on Kuhn poker, every tic-tac-toe state to depth 5, and
+    one CFR iteration on Leduc hold'em (no Python game of OpenSpiel's: against C++ only), each
+    on regelwerk's bundled ruleset of the same game. Skipped without the openspiel extra."""
     try:
         import open_spiel.python.games  # noqa: F401 - registers python_kuhn_poker, python_tic_tac_toe
         import pyspiel
@@ -200,6 +201,7 @@ def openspiel_bridge() -> list[dict]:
                 "python": pyspiel.load_game("python_kuhn_poker"), "cpp": pyspiel.load_game("kuhn_poker")}
         ttt = {"regelwerk": load_game(ROOT / "rulesets/classic/tictactoe.rules"),
                "python": pyspiel.load_game("python_tic_tac_toe"), "cpp": pyspiel.load_game("tic_tac_toe")}
+        leduc = {"regelwerk": load_game(ROOT / "rulesets/examples/leduc.rules"), "cpp": pyspiel.load_game("leduc_poker")}
 
     def cfr_run(game: Any, iterations: int = 30) -> Any:
         solver = cfr.CFRSolver(game)
@@ -218,14 +220,17 @@ def openspiel_bridge() -> list[dict]:
     rows = [("Kuhn CFR, 30 iterations", {k: _timed(lambda g=g: cfr_run(g)) for k, g in kuhn.items()}),
             ("Kuhn exploitability", {k: _timed(lambda g=g, k=k: exploitability.exploitability(g, policies[k]))
                                      for k, g in kuhn.items()}),
-            ("tic-tac-toe states to depth 5", {k: _timed(lambda g=g: states(g)) for k, g in ttt.items()})]
+            ("tic-tac-toe states to depth 5", {k: _timed(lambda g=g: states(g)) for k, g in ttt.items()}),
+            ("Leduc CFR: set-up, 1 iteration", {k: _timed(lambda g=g: cfr_run(g, 1)) for k, g in leduc.items()})]
     out = []
     for label, t in rows:
-        row = {"measure": label, "regelwerk_s": t["regelwerk"], "python_s": t["python"], "cpp_s": t["cpp"],
-               "vs_python": t["regelwerk"] / t["python"], "vs_cpp": t["regelwerk"] / t["cpp"]}
+        python = t.get("python")
+        row = {"measure": label, "regelwerk_s": t["regelwerk"], "python_s": python, "cpp_s": t["cpp"],
+               "vs_python": None if python is None else t["regelwerk"] / python, "vs_cpp": t["regelwerk"] / t["cpp"]}
         out.append(row)
-        print(f"{label:<34}{t['regelwerk']:>10.3f}s{t['python']:>12.3f}s{t['cpp']:>9.3f}s"
-              f"{row['vs_python']:>10.1f}x{row['vs_cpp']:>7.0f}x")
+        shown = ("-", "-") if python is None else (f"{python:.3f}s", f"{row['vs_python']:.1f}x")
+        print(f"{label:<34}{t['regelwerk']:>10.3f}s{shown[0]:>13}{t['cpp']:>9.3f}s"
+              f"{shown[1]:>11}{row['vs_cpp']:>7.0f}x")
     print("(time taken, best of 3; the ratios are regelwerk's time over the other's: lower is better)")
     return out
 
