@@ -52,3 +52,17 @@ GOLDEN_GAMES = ["tictactoe", "connect4", "breakthrough", "pig", "climb"]
 @pytest.fixture(scope="session")
 def rulesets() -> dict[str, regelwerk.Ruleset]:
     return {name: regelwerk.load(path) for name, path in BUNDLED.items()}
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One headless Chromium for every browser test of the run (viewer, book, serve). Playwright's
+    sync API runs one instance per thread: when the viewer's session browser was still open as
+    the serve tests started their own, those failed ("Sync API inside the asyncio loop")."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent / "viewer"))
+    from viewer_browser import chromium
+
+    with chromium() as b:
+        yield b

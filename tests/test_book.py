@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from pathlib import Path
 
 import pytest
@@ -117,34 +116,31 @@ def test_the_pages_boards_are_the_viewers_drawing():
     assert {k: v for k, v in ex["after"]["cell"].items() if v} == {"a1": "X", "b1": "O", "b2": "X", "c1": "O", "c3": "X"}
 
 
-def test_the_book_in_a_browser_shows_the_dutch_sentences_and_the_examples(khan_page):
+def test_the_book_in_a_browser_shows_the_dutch_sentences_and_the_examples(khan_page, browser):
     """Headless Chromium opens the page from disk: no request leaves it, no error, and a reader
-    sees the Dutch rulebook sentences and the worked examples."""
-    sys.path.insert(0, str(ROOT / "tests" / "viewer"))
-    from viewer_browser import chromium
-
-    with chromium() as browser:
-        page = browser.new_page(viewport={"width": 1100, "height": 900})
-        requests, errors = [], []
-        url = khan_page.resolve().as_uri()
-        page.on("request", lambda r: requests.append(r.url) if not r.url.startswith(url) else None)
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(url + "#action-conquer")
-        text = page.inner_text("body")
-        assert "De speler pakt een veroveringstegel" in text  # conquer's Dutch sentence
-        assert "Worked example: example 1: majority against neutral yurts" in text
-        # 48 of Khan's 59 examples play a move: each board before and after, the changes outlined
-        assert page.locator("figure.board[data-when=before]").count() == 48
-        assert page.locator("figure.board[data-when=after]").count() == 48
-        example = page.locator(".example", has_text="example 1: majority against neutral yurts").first
-        after = example.locator("figure.board[data-when=after]")
-        assert "Land, after (" in after.inner_text() and after.locator("svg .hl").count() >= 1
-        assert example.locator("figure.board[data-when=before] svg .hl").count() == 0
-        assert example.locator(".legend").count() == 1
-        quote = page.locator("#action-conquer ~ blockquote").first
-        assert quote.evaluate("e => getComputedStyle(e).fontStyle") == "italic"
-        assert requests == [] and errors == []
-        page.close()
+    sees the Dutch rulebook sentences and the worked examples (the session's browser,
+    tests/conftest.py)."""
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    requests, errors = [], []
+    url = khan_page.resolve().as_uri()
+    page.on("request", lambda r: requests.append(r.url) if not r.url.startswith(url) else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url + "#action-conquer")
+    text = page.inner_text("body")
+    assert "De speler pakt een veroveringstegel" in text  # conquer's Dutch sentence
+    assert "Worked example: example 1: majority against neutral yurts" in text
+    # 48 of Khan's 59 examples play a move: each board before and after, the changes outlined
+    assert page.locator("figure.board[data-when=before]").count() == 48
+    assert page.locator("figure.board[data-when=after]").count() == 48
+    example = page.locator(".example", has_text="example 1: majority against neutral yurts").first
+    after = example.locator("figure.board[data-when=after]")
+    assert "Land, after (" in after.inner_text() and after.locator("svg .hl").count() >= 1
+    assert example.locator("figure.board[data-when=before] svg .hl").count() == 0
+    assert example.locator(".legend").count() == 1
+    quote = page.locator("#action-conquer ~ blockquote").first
+    assert quote.evaluate("e => getComputedStyle(e).fontStyle") == "italic"
+    assert requests == [] and errors == []
+    page.close()
 
 
 def test_a_ruleset_without_scenarios_or_inventory_still_has_its_book(tmp_path):

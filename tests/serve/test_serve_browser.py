@@ -6,7 +6,6 @@ choice inside an effect, a reconnect after a server restart."""
 from __future__ import annotations
 
 import os
-import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,9 +14,6 @@ from typing import Any
 import pytest
 
 pytest.importorskip("playwright", reason="the browser extra is not installed")
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "viewer"))
-from viewer_browser import chromium  # noqa: E402
-
 from .server_proc import ROOT, ServerProcess  # noqa: E402
 
 RULES = [str(ROOT / "rulesets/classic/tictactoe.rules"), str(ROOT / "rulesets/examples/kuhn.rules"),
@@ -33,12 +29,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     srv.start()
     yield srv
     srv.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as b:
-        yield b
 
 
 class Seat:

@@ -1,5 +1,5 @@
 """Shared set-up for the viewer's tests: games played once per session, their traces and
-pages, and one headless Chromium for all browser tests."""
+pages (the headless Chromium they share with every browser test is tests/conftest.py's)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from regelwerk.interpreter.engine.values import jsonable
 from regelwerk.interpreter.tools.agents import RandomAgent
 from regelwerk.interpreter.tools.trace import write_trace
-from viewer_browser import Opened, chromium
+from viewer_browser import Opened
 
 import regelwerk
 from regelwerk.viewer import page_for
@@ -70,12 +70,6 @@ def play(name: str, folder: Path) -> Played:
 def played(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Played]:
     folder = tmp_path_factory.mktemp("viewer")
     return {name: play(name, folder) for name in GAMES}
-
-
-@pytest.fixture(scope="session")
-def browser() -> Any:
-    with chromium() as b:
-        yield b
 
 
 @pytest.fixture
