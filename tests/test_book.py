@@ -109,6 +109,7 @@ def test_the_pages_boards_are_the_viewers_drawing():
 
     html = build_book(regelwerk.load(TTT), TTT.parent)
     assert boards_script() in html
+    assert "<noscript><p class=meta>The example boards are drawn by this page's own script" in html
     data = json.loads(re.search(r"<script type=application/json id=regelwerk-data>(.*?)</script>", html).group(1))
     assert [b["name"] for b in data["boards"]] == ["Square"] and data["colours"].keys() == {"X", "O"}
     ex = data["examples"]["0"]

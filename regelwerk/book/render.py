@@ -120,7 +120,10 @@ class Book:
                  "<meta name=viewport content='width=device-width, initial-scale=1'>",
                  f"<meta http-equiv=Content-Security-Policy content=\"{CSP}\">",
                  f"<title>{escape(title)} — the rules</title><style>{CSS}</style>",
-                 f"<h1>{escape(title)}</h1>", self._intro(), self._contents(), self._structure(),
+                 f"<h1>{escape(title)}</h1>",
+                 "<noscript><p class=meta>The example boards are drawn by this page's own script, "
+                 "which is off: everything else reads without it.</p></noscript>",
+                 self._intro(), self._contents(), self._structure(),
                  "<h2 id=rules>The rules, in the order of play</h2>"]
         parts += [self._entry(e) for e in self.entries]
         rest = [sc for sc in self.m.scenarios if self.index[id(sc)] not in self.shown]
