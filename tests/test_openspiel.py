@@ -71,6 +71,26 @@ def test_the_action_index_is_mixed_radix_over_the_parameters_domains():
         state.apply_action(legal[len(legal) // 2])
 
 
+def test_checkers_jump_series_play_through_the_bridge_by_position():
+    """A move whose parameter is a whole list of squares (checkers' jump series, from a
+    definition that calls itself) has no fixed index: the bridge numbers the legal moves by
+    their place in the list, and random games still end with a winner."""
+    import random
+
+    game = load_game(RULES / "classic" / "checkers.rules")
+    assert game.action_index.describe() == [
+        "positional: action jump(path in jump_paths(current)): the domain is not a finite type"]
+    rnd = random.Random(3)
+    for _ in range(2):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            moves = [str(m) for m in state.regelwerk_game().legal_actions()]
+            assert [state.action_to_string(a) for a in legal] == moves
+            state.apply_action(rnd.choice(legal))
+        assert sorted(state.returns()) == [-1.0, 1.0] or state.returns() == [0.0, 0.0]
+
+
 TINY = """\
 players A, B
 
