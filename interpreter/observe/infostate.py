@@ -59,12 +59,20 @@ def move_as_seen(game: Any, move: Action | None, pending: dict | None, player: s
 
 
 def observe(game: Any, move: Action | None, pending: dict | None) -> None:
-    """A move (or the start) is done: add what each player saw to their record."""
+    """A move (or the start) is done: add what each player saw to their record. A player's
+    view is the part all see alike (written once) and their own part: the two together are
+    the view, so the record tells apart exactly the histories the views do."""
     if game.seen is None:
         return
+    model = game.prog.model
+    shared = None
     out = []
     for p, before in zip(game.players, game.seen, strict=True):
-        seen = f"{before}\n{move_as_seen(game, move, pending, p)}\n{_view_text(game, p)}"
+        seer = observer(model, p)
+        if shared is None:
+            shared = _VIEW_JSON.encode(seer.shared_view(game))
+        own = _VIEW_JSON.encode(seer.own_view(game))
+        seen = f"{before}\n{move_as_seen(game, move, pending, p)}\n{shared}\n{own}"
         out.append(hashlib.sha256(seen.encode("utf-8")).hexdigest()[:32])
     game.seen = tuple(out)
 

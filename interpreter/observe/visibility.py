@@ -74,10 +74,10 @@ class Observer:
                 plan[name] = ("owner", t.base.val if isinstance(t, MapOf) else None, t)
         return plan
 
-    def vars(self, values: dict[str, Any]) -> dict[str, Any]:
-        """The state variables as JSON, hidden parts replaced by their sizes."""
-        if self.model is None:
-            return self._vars_slowly(values)
+    def vars(self, values: dict[str, Any], part: str | None = None) -> dict[str, Any]:
+        """The state variables as JSON, hidden parts replaced by their sizes: all of them, or
+        `part` "shared" (those every player sees alike) or "own" (the `hidden except owner`
+        ones, which differ per player)."""
         plan = self._plan
         if plan is None:
             plan = self._plan = self._var_plan()
@@ -85,11 +85,16 @@ class Observer:
         model, me = self.model, self.player
         for name, v in values.items():
             how = plan.get(name)
-            if how is None:  # public: most variables, and most of them plain values
-                t = type(v)
-                out[name] = v if t is int or t is str or v is None or t is bool else jsonable(v)
-            elif how[0] == "all":
-                out[name] = _hide(v, how[1], model)
+            if how is None or how[0] == "all":
+                if part == "own":
+                    continue
+                if how is None:  # public: most variables, and most of them plain values
+                    t = type(v)
+                    out[name] = v if t is int or t is str or v is None or t is bool else jsonable(v)
+                else:
+                    out[name] = _hide(v, how[1], model)
+            elif part == "shared":
+                continue
             elif isinstance(v, dict):
                 inner = how[1]
                 out[name] = {k: (jsonable(x) if k == me else _hide(x, inner, model)) for k, x in v.items()}
@@ -97,27 +102,26 @@ class Observer:
                 out[name] = jsonable(v)
         return out
 
-    def _vars_slowly(self, values: dict[str, Any]) -> dict[str, Any]:
-        """`vars` for any model (an undeclared name is public), declaration by declaration."""
-        out = {}
-        for name, v in values.items():
-            decl = self.model.vars.get(name)
-            t = self.model.var_types.get(name)
-            hidden = decl.hidden if decl is not None else None
-            if hidden == "all":
-                out[name] = _hide(v, t, self.model)
-            elif hidden == "owner" and isinstance(v, dict):
-                inner = t.base.val if isinstance(t, MapOf) else None
-                out[name] = {k: (jsonable(x) if k == self.player else _hide(x, inner, self.model))
-                             for k, x in v.items()}
-            else:
-                out[name] = jsonable(v)
+    def view(self, game: Any) -> dict:
+        """The position as this player may see it, with what was revealed to them: the shared
+        part and this player's own part, together."""
+        out = self.shared_view(game)
+        own = self.own_view(game)
+        out["vars"].update(own.pop("vars"))
+        out.update(own)
         return out
 
-    def view(self, game: Any) -> dict:
-        """The position as this player may see it, with what was revealed to them."""
-        out = {"player": self.player, "current": game.current, "phase": game.phase, "round": game.round,
-               "vars": self.vars(game.vars), "pending": self.pending(game), "result": game.result}
+    def shared_view(self, game: Any) -> dict:
+        """The part of the view that is the same for every player (information states write it
+        once a move, not once per player)."""
+        return {"current": game.current, "phase": game.phase, "round": game.round,
+                "vars": self.vars(game.vars, "shared"), "result": game.result}
+
+    def own_view(self, game: Any) -> dict:
+        """The part of the view that is this player's own: their name, their entries of
+        `hidden except owner` state, the pending decision as they see it, what was revealed
+        to them."""
+        out = {"player": self.player, "vars": self.vars(game.vars, "own"), "pending": self.pending(game)}
         shown = self.revealed(game)
         if shown:
             out["revealed"] = shown
