@@ -73,6 +73,7 @@ def test_a_rectangle_has_three_symmetries_and_the_same_result_with_them():
     ("sorted", "the rules call sorted() on squares"),
     ("direction", "the rules name direction N"),
     ("constant", "constant 'START' holds squares"),
+    ("record", "constant 'SPOTS' holds squares"),
 ])
 def test_rules_that_tell_a_square_from_its_image_have_no_symmetry(change, reason):
     text = {
@@ -88,6 +89,10 @@ def test_rules_that_tell_a_square_from_its_image_have_no_symmetry(change, reason
         "direction": SMALL.replace("    cell: Square -> Player? = none\n",
                                    "    cell: Square -> Player? = none\n    facing: Direction = N\n"),
         "constant": SMALL.replace("state\n", "const START = b1\n\nstate\n"),
+        # a square inside a record inside a map: found through the record's fields
+        "record": SMALL.replace("state\n", "record Spot(at: Square, n: int)\n\nconst SPOTS = {1: Spot(at: b1, n: 1)}\n\n"
+                                "state\n").replace("require cell[s] == none",
+                                                    "require cell[s] == none and s != SPOTS[1].at"),
     }[change]
     sym = _symmetries(text)
     assert not sym and sym.reason.startswith(reason), sym.reason

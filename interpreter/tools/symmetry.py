@@ -60,16 +60,19 @@ class Symmetries:
         return bool(self.maps)
 
 
-def _mentions(t: Type, board: str) -> bool:
-    """Whether values of type `t` can hold a square of `board`."""
+def _mentions(t: Type, board: str, records: dict | None = None, seen: frozenset = frozenset()) -> bool:
+    """Whether values of type `t` can hold a square of `board` (inside records too, given
+    `records`: record name -> field name -> type)."""
     if isinstance(t, Elem):
         return t.name == board
     if isinstance(t, Opt):
-        return _mentions(t.inner, board)
+        return _mentions(t.inner, board, records, seen)
     if isinstance(t, (ListOf, SetOf)):
-        return _mentions(t.elem, board)
+        return _mentions(t.elem, board, records, seen)
     if isinstance(t, MapOf):
-        return _mentions(t.key, board) or _mentions(t.val, board)
+        return _mentions(t.key, board, records, seen) or _mentions(t.val, board, records, seen)
+    if isinstance(t, Record) and records is not None and t.name not in seen:
+        return any(_mentions(ft, board, records, seen | {t.name}) for ft in records.get(t.name, {}).values())
     return False
 
 
@@ -80,6 +83,7 @@ def _elem_of(t: Type) -> Type | None:
 def _why_not(m: Model, board: str) -> str:
     """The first thing in the rules that tells a square from its image, or "" if none does."""
     squares = {name for name, t in m.element_type.items() if t == board}
+    recs = m.record_fields
     for part in rule_parts(m):
         for n in A.iter_nodes(part):
             line = f" (line {n.span.line})" if getattr(n, "span", None) is not None else ""
@@ -90,30 +94,29 @@ def _why_not(m: Model, board: str) -> str:
             if isinstance(n, A.Call):
                 if n.func in ORIENTED:
                     return f"the rules call {n.func}(){line}, which sees the board's orientation"
-                if n.func in ORDERED and any(_mentions(m.type_of(a), board) for a in n.args):
+                if n.func in ORDERED and any(_mentions(m.type_of(a), board, recs) for a in n.args):
                     return f"the rules call {n.func}() on squares{line}, which depends on their order"
                 if n.func == "placements" and len(n.args) > 2 and not (
                         isinstance(n.args[2], A.Name) and n.args[2].name == "true"):
                     return f"the rules call placements() without mirror images{line}"
             if isinstance(n, A.Aggregate):
                 elem = _elem_of(m.type_of(n.domain))
-                if n.kind in ORDERED_AGGREGATES and elem is not None and _mentions(elem, board):
+                if n.kind in ORDERED_AGGREGATES and elem is not None and _mentions(elem, board, recs):
                     return f"the rules take '{n.kind}' over squares{line}, which depends on their order"
-                if n.kind in ("max", "min") and n.body is not None and _mentions(m.type_of(n.body), board):
+                if n.kind in ("max", "min") and n.body is not None and _mentions(m.type_of(n.body), board, recs):
                     return f"the rules take '{n.kind}' of squares{line}, which depends on their order"
             if isinstance(n, A.ForStmt):
                 elem = _elem_of(m.type_of(n.domain))
-                if elem is not None and _mentions(elem, board):
+                if elem is not None and _mentions(elem, board, recs):
                     return f"the rules loop over squares with 'for'{line}, which goes in the board's order"
-            if isinstance(n, A.Compare) and n.op in ("<", "<=", ">", ">=") and _mentions(m.type_of(n.left), board):
+            if isinstance(n, A.Compare) and n.op in ("<", "<=", ">", ">=") and _mentions(m.type_of(n.left), board, recs):
                 return f"the rules compare squares with '{n.op}'{line}"
             if isinstance(n, A.Index) and isinstance(m.type_of(n.base), ListOf) and \
-                    _mentions(m.type_of(n.base), board):
+                    _mentions(m.type_of(n.base), board, recs):
                 return f"the rules index a list of squares{line}, whose order is the board's"
     for kind, types in (("constant", m.const_types), ("option", m.option_types), ("data", m.data_types)):
         for name, t in types.items():
-            if _mentions(t, board) or isinstance(t, Record) and any(
-                    _mentions(ft, board) for ft in m.record_fields.get(t.name, {}).values()):
+            if _mentions(t, board, recs):
                 return f"{kind} '{name}' holds squares"
     return ""
 
