@@ -164,3 +164,29 @@ def test_analyze_says_what_symmetry_it_used(capsys):
     out = capsys.readouterr().out
     assert "positions worked out: 5,478" in out and "no board symmetry used: turned off" in out
     assert main(["analyze", str(ROOT / "rulesets/classic/connect4.rules"), "-q", "--max-positions", "5"]) != 0
+
+
+def test_squares_inside_records_inside_lists_are_mapped_too():
+    """A position's image maps a square held in a record in a list, not only the board map:
+    else two positions that are no images of each other could share a key."""
+    text = SMALL.replace("state\n", "record Mark(at: Square, by: Player)\n\nstate\n").replace(
+        "    cell: Square -> Player? = none\n", "    cell: Square -> Player? = none\n    marks: list Mark = []\n").replace(
+        "    set cell[s] = current\n", "    set cell[s] = current\n    set marks = marks + [Mark(at: s, by: current)]\n")
+    rules = regelwerk.load_text(text, "t.rules")
+    prog = rules.program(False)
+    sym = board_symmetries(prog.model, prog.boards)
+    assert sym, sym.reason
+    keys = SymmetricKeys(prog.model, sym)
+    g = rules.new_game(chance="explicit")
+    g.apply("place(a1)")
+    flip = next(m for m in sym.maps if m["a1"] == "c1")
+    image = g.clone()
+    image.vars["cell"] = {flip[s]: v for s, v in g.vars["cell"].items()}
+    image.vars["marks"] = [{**m, "at": flip[m["at"]]} for m in g.vars["marks"]]
+    assert keys.key(image) == keys.key(g)
+    half = g.clone()  # the board mirrored, the record not: no image of g
+    half.vars["cell"] = image.vars["cell"]
+    assert keys.key(half) != keys.key(g)
+    merged = expected_outcome(rules.new_game(chance="explicit"))
+    every = expected_outcome(rules.new_game(chance="explicit"), symmetry=False)
+    assert (merged.win, merged.draw) == (every.win, every.draw) and merged.positions < every.positions

@@ -169,7 +169,7 @@ class _Opaque(Exception):
 
 def _image(v: Any, t: Type, sq: dict[str, str], board: str, records: dict) -> Any:
     """`v` (of type `t`) with every square of the board replaced by its image."""
-    if not _mentions(t, board) and not isinstance(t, Record):
+    if not _mentions(t, board, records):  # nothing to map, down to records' fields
         return v
     if v is None:
         return None
