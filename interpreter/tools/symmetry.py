@@ -215,9 +215,11 @@ class SymmetricKeys:
         """The smallest key among the position's images (its own when it cannot be mapped)."""
         parts = key_parts(game, self.history_only)
         own = json.dumps(parts, sort_keys=True, separators=(",", ":"), default=str)
-        # the parts besides the variables must hold no square (their types are not known), and
-        # a move that can still be taken back keys its way back unmapped: keep the own key
-        if game.abandon is not None or _holds_square(parts[1:], self.squares):
+        # the parts besides the variables must hold no square (their types are not known); a
+        # move that can still be taken back keys its way back unmapped, and moves taken back or
+        # a chance event half-way name their move as text: keep the own key
+        if game.abandon is not None or game.abandoned or game.chance_node is not None or \
+                _holds_square(parts[1:], self.squares):
             return own
         state = live_state(game, self.history_only)
         best = own
