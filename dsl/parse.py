@@ -22,7 +22,7 @@ from lark.indenter import Indenter
 from . import ast as A
 from . import sugar
 from .ast import iter_nodes as iter_nodes  # re-exported: walks used to live here
-from .brackets import OPENING, brackets
+from .brackets import CLOSING, OPENING, brackets
 from .cache import cache_folder
 from .diagnostics import Diagnostic, RulesError
 from .files import MAX_SOURCE_BYTES
@@ -136,9 +136,47 @@ def _describe(tok: Token) -> str:
     return f"'{tok.value}'"
 
 
+def _unclosed(text: str) -> tuple[str, int, int] | None:
+    """The innermost bracket the text opens and never closes: (bracket, line, column)."""
+    stack: list[tuple[str, int, int]] = []
+    for ch, line, col in brackets(text):
+        if ch in OPENING:
+            stack.append((ch, line, col))
+        elif stack and OPENING.index(stack[-1][0]) == CLOSING.index(ch):
+            stack.pop()
+    return stack[-1] if stack else None
+
+
+def _never_closed(err: UnexpectedInput, path: str, text: str) -> Diagnostic | None:
+    """A syntax error after a bracket that is never closed is that bracket's fault: everything
+    up to the next declaration was read as its inside, so the error shows far from it."""
+    if isinstance(err, UnexpectedCharacters):
+        return None
+    opened = _unclosed(text)
+    if opened is None:
+        return None
+    ch, line, col = opened
+    tok = getattr(err, "token", None)
+    at = (getattr(tok, "line", None) or getattr(err, "line", 0) or 0, getattr(tok, "column", None) or 0)
+    if not isinstance(err, UnexpectedEOF) and getattr(tok, "type", "") != "$END" and at < (line, col):
+        return None  # the error comes before the bracket: said as it is
+    closer = CLOSING[OPENING.index(ch)]
+    if at[0] == line:
+        why = f"add its '{closer}'"
+    else:
+        shown = f"line {at[0]}" if at[0] else "the end of the file"
+        why = f"add its '{closer}'; without it, everything up to {shown} was read as its inside"
+    at_end = isinstance(err, UnexpectedEOF) or getattr(tok, "type", "") == "$END"  # the file ends inside it
+    return Diagnostic("E002" if at_end else "E003", f"'{ch}' is never closed", A.Span(path, line, col, line, col + 1),
+                      why)
+
+
 def _syntax_diagnostic(err: UnexpectedInput, path: str, text: str) -> Diagnostic:
     line = getattr(err, "line", 0) or 0
     col = getattr(err, "column", 0) or 0
+    unclosed = _never_closed(err, path, text)
+    if unclosed is not None:
+        return unclosed
     if isinstance(err, UnexpectedCharacters):
         ch = text[err.pos_in_stream] if 0 <= err.pos_in_stream < len(text) else "?"
         span = A.Span(path, line, col, line, col + 1)

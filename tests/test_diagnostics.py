@@ -110,3 +110,23 @@ def test_labelled_syntax_errors(text, message, help_text):
     out = info.value.format()
     assert out.startswith("f.rules:" + message)
     assert out.endswith(help_text)
+
+
+def test_a_bracket_never_closed_is_reported_where_it_opens():
+    """Everything after an unclosed bracket is read as its inside, so the parser stumbles at the
+    next declaration; the error names the bracket instead (a checkers author met this)."""
+    text = ("players A, B\nstate\n    n: int = 0\ndefine big(k: int) = (k > 3 and\n    k < 10\n\n"
+            "action go\n    add 1 to n\nflow\n    repeat\n        turn\n            play go\n")
+    with pytest.raises(RulesError) as err:
+        regelwerk.load_text(text, "b.rules")
+    d = err.value.diagnostics[0]
+    assert (d.span.line, d.span.column, d.code, d.message) == (4, 22, "E003", "'(' is never closed")
+    assert d.help == "add its ')'; without it, everything up to line 7 was read as its inside"
+    with pytest.raises(RulesError) as err:
+        regelwerk.load_text("players A, B\nflow\n    finish winner (A\n", "b.rules")
+    d = err.value.diagnostics[0]
+    assert (d.span.line, d.span.column, d.message, d.help) == (3, 19, "'(' is never closed", "add its ')'")
+    # a bracket that is closed further on is not blamed for an error before its end
+    with pytest.raises(RulesError) as err:
+        regelwerk.load_text("players A, B\nflow\n    finish winner (A +\n        )\n", "b.rules")
+    assert "never closed" not in err.value.diagnostics[0].message

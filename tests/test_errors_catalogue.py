@@ -23,7 +23,7 @@ TEXTS = {
     'E001': (G + "flow\n    finish draw $\n",
              3, 17, "unexpected character '$'"),
     'E002': (G + "action a(s: int\n",
-             2, 16, 'unexpected end of file'),
+             2, 9, "'(' is never closed"),
     'E003': (G + "actoin place\n",
              2, 1, "unknown keyword 'actoin'"),
     'E005': (G + "const a = " + "[" * 61 + "1" + "]" * 61 + "\n" + "flow\n    finish draw\n",
