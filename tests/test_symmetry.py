@@ -205,8 +205,13 @@ def test_a_chance_event_half_way_through_a_move_keeps_its_own_key():
     g = rules.new_game(chance="explicit")
     g.apply("place(a1)")  # the coin is tossed half-way through the move
     assert g.chance_node is not None and keys.key(g) == position_key(g)
-    # (a merged key would let place(a1) over a position and over its mirror image share one
-    # key while the move text stays unmapped; this board's results happen to agree either way)
+    unlucky = next(x for x, _p in g.chance_outcomes() if x in (False, "false"))
+    g.apply(unlucky)
+    g.apply("place(a2)")  # O's move, half-way: X's a1 on the board
+    other = g.clone()  # the same move text over the mirror image of the board: no image of g
+    other.vars["cell"] = {s.replace("a", "_").replace("c", "a").replace("_", "c"): v
+                          for s, v in g.vars["cell"].items()}
+    assert other.vars["cell"]["c1"] == "X" and keys.key(other) != keys.key(g)
     merged = expected_outcome(rules.new_game(chance="explicit"))
     every = expected_outcome(rules.new_game(chance="explicit"), symmetry=False)
     assert len(merged.symmetry.maps) == 3

@@ -25,6 +25,7 @@ from ...dsl import ast as A
 from ...dsl.ast import iter_nodes
 from ...dsl.check import Model
 from ...dsl.check_expr import DIRECTIONS
+from ...dsl.check_runaway import recursive_defines
 from ...dsl.dispatch import NodeTable, node_table
 from ...dsl.printer import expr_text
 from ...dsl.types import (
@@ -1263,21 +1264,9 @@ def _post_order_always(e: A.Node) -> list[A.Node]:
 
 def inlinable_defines(model: Model) -> set[str]:
     """Definitions small enough to inline and not (even indirectly) calling themselves."""
-    calls = {name: {n.func for n in iter_nodes(d.value) if isinstance(n, A.Call) and n.func in model.defines}
-             for name, d in model.defines.items()}
-    out = set()
-    for name, d in model.defines.items():
-        if sum(1 for _ in iter_nodes(d.value)) > MAX_INLINE_NODES:
-            continue
-        seen, todo = set(), list(calls[name])
-        while todo:
-            c = todo.pop()
-            if c not in seen:
-                seen.add(c)
-                todo.extend(calls.get(c, ()))
-        if name not in seen:
-            out.add(name)
-    return out
+    recursive = recursive_defines(model)
+    return {name for name, d in model.defines.items()
+            if name not in recursive and sum(1 for _ in iter_nodes(d.value)) <= MAX_INLINE_NODES}
 
 
 def _changed(adding: bool, old: str, val: str, ty: Type) -> str:

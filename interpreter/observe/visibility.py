@@ -71,7 +71,7 @@ class Observer:
             if decl.hidden == "all":
                 plan[name] = ("all", t)
             elif decl.hidden == "owner":
-                plan[name] = ("owner", t.base.val if isinstance(t, MapOf) else None, t)
+                plan[name] = ("owner", t.base.val if isinstance(t, MapOf) else None)  # entries' type
         return plan
 
     def vars(self, values: dict[str, Any], part: str | None = None) -> dict[str, Any]:
