@@ -14,6 +14,7 @@ measured on Kuhn poker. Needs the `openspiel` extra (`pip install 'regelwerk[ope
 
 from __future__ import annotations
 
+import copyreg
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +34,7 @@ from .interpreter.compiler import ir
 from .interpreter.engine.game import Game
 from .interpreter.engine.moves import Action, parse_action
 from .interpreter.engine.values import value_text
+from .openspiel_memo import Answers, Box, Memo
 
 __all__ = ["SHORT_NAME", "ActionIndex", "RegelwerkGame", "RegelwerkState", "load_game"]
 
@@ -54,6 +56,7 @@ PARAMETERS: dict[str, Any] = {
     "max_chance_outcomes": 0,  # 0: as established, else DEFAULT_MAX_CHANCE_OUTCOMES
     "min_utility": -1000.0,  # score returns that could not be established: their bounds
     "max_utility": 1000.0,
+    "memo": 200_000,  # histories whose answers are kept (0: none); only where the history decides the position
 }
 OUTCOME_EXPLORE = 1_000  # outcome returns have exact bounds: walk only a small tree, for the other facts
 DEFAULT_MAX_GAME_LENGTH = 100_000  # the same bound as `regelwerk simulate --max-steps`
@@ -490,12 +493,35 @@ class RegelwerkGame(pyspiel.Game):
         self._template = start
         self._seed = int(params["seed"])
         self._made = 0
+        capacity = int(params["memo"])
+        if capacity < 0:
+            raise ValueError(f"memo={capacity}: the number of histories to keep, 0 for none")
+        # sampled chance: the seed decides as much as the history, so histories are not keys
+        self.memo = Memo(capacity) if capacity and (explicit or not stochastic) else None
+
+    def replay(self, g: Game, action: int) -> None:
+        """Play one OpenSpiel action on `g`: a chance outcome's index, or a move's."""
+        if _is_chance(g):
+            outcomes = g.chance_outcomes()
+            if not 0 <= action < len(outcomes):
+                raise ValueError(f"chance outcome {action} out of range (0..{len(outcomes) - 1})")
+            g.apply(outcomes[action][0])
+        else:
+            g.apply(_move(self, g, action))
 
     def new_initial_state(self, state: Any = None) -> RegelwerkState:
         """A state at the start of the game (its regelwerk game is made when first used)."""
         if state is not None:
             raise ValueError("a regelwerk state starts from the rules, not from a description")
         return RegelwerkState(self)
+
+    def start_box(self) -> Box:
+        """The box of a new initial state: sharing the start position (explicit chance or none:
+        OpenSpiel's algorithms make many new initial states, most of which are only asked what
+        the memo knows), or holding a start with the next seed (sampled chance)."""
+        if self.explicit or self.get_type().chance_mode == _Mode.DETERMINISTIC:
+            return Box.sharing(self._template, self.memo, self.replay)
+        return Box(self.start_game(), self.memo, self.replay)
 
     def start_game(self) -> Game:
         """The regelwerk game of a new initial state: the start position (explicit chance or
@@ -604,46 +630,64 @@ def _utility(returns: str, n: int, facts: _Facts | None, params: dict, title: st
     return _Utility.GENERAL_SUM, low, high, None
 
 
-class _Box:
-    """Holds a state's regelwerk game. OpenSpiel clones a Python state by deep-copying its
-    attributes and serialises it by pickling them: the box makes those a `Game.clone()` and a
-    versioned save, never a copy of the compiled program."""
-
-    __slots__ = ("game",)
-
-    def __init__(self, game: Game):
-        self.game = game
-
-    def __deepcopy__(self, memo: dict) -> _Box:
-        return _Box(self.game.clone())
-
-    def __reduce__(self) -> tuple:
-        return (_unbox, (self.game.ruleset.path, self.game.to_json()))
+def _pickled_box(box: Box) -> tuple:
+    """A state's box pickles as its game's versioned save (OpenSpiel pickles Python states)."""
+    g = box.game()
+    return (_unbox, (g.ruleset.path, g.to_json()))
 
 
-def _unbox(path: str, data: dict) -> _Box:
-    return _Box(Game.from_json(data, _ruleset(path)))
+copyreg.pickle(Box, _pickled_box)
+
+
+def _unbox(path: str, data: dict) -> Box:
+    """A state read back from a pickle: its game, without the memo of the process that wrote
+    it (so never with moves deferred, and nothing to replay)."""
+    return Box(Game.from_json(data, _ruleset(path)), None, None)
 
 
 class RegelwerkState(pyspiel.State):
-    """A position of a regelwerk game, as OpenSpiel sees it."""
+    """A position of a regelwerk game, as OpenSpiel sees it. Its game is shared with the
+    state it was cloned from until one of them moves, and its answers are kept by history
+    when the game has a memo (regelwerk/openspiel_memo.py)."""
 
     def __init__(self, game: RegelwerkGame):
         super().__init__(game)
-        self._box: _Box | None = None  # made on first use, so Clone's fresh state costs nothing
+        self._box: Box | None = None  # made on first use, so Clone's fresh state costs nothing
+
+    def _boxed(self) -> Box:
+        box = self._box
+        if box is None:
+            box = self._box = self.get_game().start_box()
+        return box
 
     @property
     def g(self) -> Game:
-        """The regelwerk game behind this state (changing it behind OpenSpiel's back breaks
-        the state's history)."""
-        box = self._box
-        if box is None:
-            box = self._box = _Box(self.get_game().start_game())
-        return box.game
+        """The regelwerk game behind this state, to read (it may be shared with other states)."""
+        return self._boxed().game()
 
     # OpenSpiel's state API
     def current_player(self) -> int:
-        g = self.g
+        box = self._box or self._boxed()
+        answers = box.memo and box.memo.answers(box.key)
+        if answers is not None and answers.player is not None:
+            return answers.player
+        g = box.game()
+        if answers is not None:
+            self._learn(answers, g)
+            return answers.player
+        return self._current_player(g)
+
+    def _learn(self, answers: Answers, g: Game) -> None:
+        """Keep the answers that cost next to nothing once the game is made (whose turn, and
+        whether and how it ended), so that a later walk need not make the game for them."""
+        if answers.player is None:
+            answers.player = self._current_player(g)
+        if answers.terminal is None:
+            answers.terminal = g.is_over
+            if g.is_over:
+                answers.returns = self.get_game().returns_of(g)
+
+    def _current_player(self, g: Game) -> int:
         if g.is_over:
             return pyspiel.PlayerId.TERMINAL
         if _is_chance(g):
@@ -656,14 +700,24 @@ class RegelwerkState(pyspiel.State):
         return self.get_game().seat[who]
 
     def _legal_actions(self, player: int) -> list[int]:
-        g = self.g
+        box = self._box or self._boxed()
+        answers = box.memo and box.memo.answers(box.key)
+        if answers is not None:
+            found = answers.legal.get(player)
+            if found is None:
+                found = answers.legal[player] = self._legal(box.game(), player)
+            return found
+        return self._legal(box.game(), player)
+
+    def _legal(self, g: Game, player: int) -> list[int]:
         game = self.get_game()
-        if self.current_player() == pyspiel.PlayerId.SIMULTANEOUS:
+        now = self.current_player()
+        if now == pyspiel.PlayerId.SIMULTANEOUS:
             name = game.player_names[player]
             if name not in g.pending["players"]:  # done with its part, or not in it: one move, none
                 return [game.noop]
             return self._indices(g.legal_actions(player=name))
-        if g.is_over or player != self.current_player():
+        if g.is_over or player != now:
             return []
         return self._indices(g.legal_actions())
 
@@ -677,42 +731,46 @@ class RegelwerkState(pyspiel.State):
         return sorted(game.action_index.index(m) for m in legal)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        g = self.g
-        if not _is_chance(g):
-            return []
-        return [(i, float(p)) for i, (_v, p) in enumerate(g.chance_outcomes())]
+        box = self._box or self._boxed()
+        answers = box.memo and box.memo.answers(box.key)
+        if answers is not None and answers.chance is not None:
+            return list(answers.chance)  # a copy: callers may change what they get
+        g = box.game()
+        found = [(i, float(p)) for i, (_v, p) in enumerate(g.chance_outcomes())] if _is_chance(g) else []
+        if answers is not None:
+            answers.chance = found
+            return list(found)
+        return found
 
     def _apply_action(self, action: int) -> None:
-        g = self.g
-        if _is_chance(g):
-            outcomes = g.chance_outcomes()
-            if not 0 <= action < len(outcomes):
-                raise ValueError(f"chance outcome {action} out of range (0..{len(outcomes) - 1})")
-            g.apply(outcomes[action][0])
+        box = self._box or self._boxed()
+        if box.memo is not None and self._known_legal(box, action):
+            box.defer(action)  # the game is made when a question needs it
             return
-        g.apply(self._move(action))
+        self.get_game().replay(box.own(), action)
+        box.played(action)
+
+    def _known_legal(self, box: Box, action: int) -> bool:
+        """Whether the memo already says `action` is legal here (then it need not be played now)."""
+        answers = box.memo.answers(box.key)
+        if answers is None:
+            return False
+        player = answers.player
+        if player == pyspiel.PlayerId.CHANCE:
+            return answers.chance is not None and 0 <= action < len(answers.chance)
+        legal = answers.legal.get(player) if player is not None and player >= 0 else None
+        return legal is not None and action in legal
 
     def _apply_actions(self, actions: list[int]) -> None:
         """A simultaneous node: every player still to choose commits their action, in seat
         order (each part runs against the same position, so the order changes nothing)."""
-        g = self.g
+        box = self._box or self._boxed()
+        g = box.own()
         game = self.get_game()
         for name in list(g.pending["players"]):
             seat = game.seat[name]
-            g.apply(self._move(actions[seat], name), player=name)
-
-    def _move(self, action: int, player: str | None = None) -> Action:
-        legal = self.g.legal_actions(player=player) if player is not None else self.g.legal_actions()
-        index = self.get_game().action_index
-        if index.positional:
-            if not 0 <= action < len(legal):
-                raise ValueError(f"action {action} is not legal: {len(legal)} legal moves")
-            return legal[action]
-        for m in legal:
-            if index.index(m) == action:
-                return m
-        shown = index.move(action)
-        raise ValueError(f"action {action} ({shown if shown is not None else 'no move'}) is not legal now")
+            g.apply(_move(game, g, actions[seat], name), player=name)
+        box.played(tuple(actions))
 
     def _action_to_string(self, player: int, action: int) -> str:
         g = self.g
@@ -735,21 +793,48 @@ class RegelwerkState(pyspiel.State):
         return str(move) if move is not None else f"move #{action}"
 
     def is_terminal(self) -> bool:
-        return self.g.is_over
+        box = self._box or self._boxed()
+        answers = box.memo and box.memo.answers(box.key)
+        if answers is not None:
+            if answers.terminal is None:
+                self._learn(answers, box.game())
+            return answers.terminal
+        return box.game().is_over
 
     def returns(self) -> list[float]:
-        g = self.g
+        box = self._box or self._boxed()
+        answers = box.memo and box.memo.answers(box.key)
+        if answers is not None and answers.returns is not None:
+            return list(answers.returns)
+        g = box.game()
         game = self.get_game()
-        if not g.is_over:
-            return [0.0] * len(game.player_names)
-        return game.returns_of(g)
+        if answers is not None:
+            self._learn(answers, g)
+            return list(answers.returns) if g.is_over else [0.0] * len(game.player_names)
+        return game.returns_of(g) if g.is_over else [0.0] * len(game.player_names)
 
     def __str__(self) -> str:
         return state_text(self.g)
 
     def regelwerk_game(self) -> Game:
-        """The regelwerk game behind this state (read it; changing it breaks the history)."""
-        return self.g
+        """The regelwerk game behind this state, its own copy (read it; changing it breaks the
+        state's history)."""
+        return self._boxed().own()
+
+
+def _move(game: RegelwerkGame, g: Game, action: int, player: str | None = None) -> Action:
+    """The move an action index stands for in `g` (for `player` at a simultaneous node)."""
+    legal = g.legal_actions(player=player) if player is not None else g.legal_actions()
+    index = game.action_index
+    if index.positional:
+        if not 0 <= action < len(legal):
+            raise ValueError(f"action {action} is not legal: {len(legal)} legal moves")
+        return legal[action]
+    for m in legal:
+        if index.index(m) == action:
+            return m
+    shown = index.move(action)
+    raise ValueError(f"action {action} ({shown if shown is not None else 'no move'}) is not legal now")
 
 
 def state_text(g: Game) -> str:
@@ -791,18 +876,32 @@ class RegelwerkObserver:
     def set_from(self, state: RegelwerkState, player: int) -> None:
         if self.tensor is None:
             return
-        name = state.get_game().player_names[player]
-        values = state.g.observation_tensor(name)
-        self.tensor[:] = np.asarray(values, dtype=np.float32)
+        box = state._boxed()
+        answers = box.answers()
+        values = answers.tensor.get(player) if answers is not None else None
+        if values is None:
+            values = np.asarray(box.game().observation_tensor(state.get_game().player_names[player]),
+                                dtype=np.float32)
+            if answers is not None:
+                answers.tensor[player] = values
+        self.tensor[:] = values
 
     def string_from(self, state: RegelwerkState, player: int) -> str:
-        g = state.g
+        if self.perfect_recall and not state.get_game().hidden:
+            return state.history_str()  # perfect information: the history says it all
+        box = state._box or state._boxed()
+        answers = box.memo and box.memo.answers(box.key)
+        kept = None if answers is None else answers.info if self.perfect_recall else answers.observation
+        if kept is not None:
+            found = kept.get(player)
+            if found is not None:
+                return found
+        g = box.game()
         name = state.get_game().player_names[player]
-        if self.perfect_recall:
-            if not state.get_game().hidden:
-                return state.history_str()  # perfect information: the history says it all
-            return g.information_state(name)
-        return g.observation(name)
+        found = g.information_state(name) if self.perfect_recall else g.observation(name)
+        if kept is not None:
+            kept[player] = found
+        return found
 
 
 pyspiel.register_game(

@@ -162,10 +162,8 @@ def advance(game: Any, move: Action | None, phase: str | None, pending: dict | N
         raise EngineError("the replayed move needed fewer chance outcomes than were chosen")
     trial._feed = deque()
     game.__dict__ = trial.__dict__
-    if game._observing:
-        from ..observe.infostate import observe
-
-        observe(game, move, pending)
+    if game._observing:  # noted when next needed (infostate.settle): a last move's never is
+        game._unobserved = (move, pending)
 
 
 def _index(game: Any, move: Action, player: str) -> int:

@@ -85,6 +85,10 @@ class Explanation(NamedTuple):
 class Game(RuleCalls, TraceRecorder):
     """One game in progress. Build it with `Ruleset.new_game`; see docs/architecture.md."""
 
+    # the move (and the decision it answered) whose observation is not yet in `seen`:
+    # interpreter/observe/infostate.py notes it when asked, or before the game changes again
+    _unobserved: tuple | None = None
+
     def __init__(self, prog: Program, players: tuple[str, ...], seed: int, options: dict,
                  ruleset: Any = None, chance: str = "sampled", history: bool = False):
         # fixed for the whole game
@@ -840,6 +844,10 @@ class Game(RuleCalls, TraceRecorder):
     # ------------------------------------------------------------------ copies and saves
     def clone(self) -> Game:
         """An independent copy: the same state, frames, generator and pending decision."""
+        if self._unobserved is not None:  # before either copy moves on, while this is the position
+            from ..observe.infostate import settle
+
+            settle(self)
         g = _new(type(self))
         d = self.__dict__.copy()  # fixed fields, and the dynamic ones that are never changed in place
         prog = self.prog

@@ -69,7 +69,7 @@ def same_value(a: Any, b: Any) -> bool:
 
 
 def same_move(a: Action, b: Action) -> bool:
-    return a.name == b.name and same_value(a.args, b.args)
+    return a is b or (a.name == b.name and (a.args is b.args or same_value(a.args, b.args)))
 
 
 def parse_action(text: str) -> Action:

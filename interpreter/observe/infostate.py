@@ -58,6 +58,17 @@ def move_as_seen(game: Any, move: Action | None, pending: dict | None, player: s
     return f"{by}: {move.name}(" + ", ".join(shown) + ")"
 
 
+def settle(game: Any) -> None:
+    """Note the observation of the last move, if it is not noted yet. A game notes it only
+    when it is needed: by `information_state`, by a save, or when the game is copied (every
+    move starts with a copy: interpreter/engine/explicit.py), so the position is still the one
+    right after that move. The position a search only looks at (a finished game) never pays."""
+    waiting = game._unobserved
+    if waiting is not None:
+        game._unobserved = None
+        observe(game, *waiting)
+
+
 def observe(game: Any, move: Action | None, pending: dict | None) -> None:
     """A move (or the start) is done: add what each player saw to their record. A player's
     view is the part all see alike (written once) and their own part: the two together are
@@ -95,5 +106,6 @@ def information_state(game: Any, player: str) -> str:
     if game.seen is None:
         raise EngineError("information states need a game that keeps its history: "
                           "new_game(history=True) or new_game(chance=\"explicit\")")
+    settle(game)
     now = observation(game, player)
     return f"{game.seen[game.players.index(player)]}\n{now}"

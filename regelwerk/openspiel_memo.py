@@ -1,0 +1,136 @@
+"""The bridge's states: games shared until they differ, and answers kept by history.
+
+OpenSpiel's algorithms make nearly every state as `parent.child(action)`, a clone and one
+move, and CFR walks the same tree once per iteration asking every state the same questions:
+whose turn, which moves, the information state, the returns. Two things make that cheap:
+
+- **Copy on write** (`Box`): a clone shares its parent's regelwerk game and notes the moves
+  played since. The game is made (the shared one copied, those moves replayed) only when a
+  question needs it; a shared game is never changed in place.
+- **Answers by history** (`Memo`): when a position is a function of the moves and chance
+  outcomes that led to it (explicit chance, or none: not sampled chance, where the seed
+  decides too), each history's answers are kept once worked out. A state whose questions
+  are all answered never makes its game. The memo holds at most `capacity` histories (the
+  `memo` game parameter); beyond that, new histories are answered without being kept.
+
+The answers are the ones the game would give: information states are each player's own
+(interpreter/observe/infostate.py), so keeping them shows nothing to anybody else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .interpreter.engine.game import Game
+
+__all__ = ["Answers", "Box", "Memo"]
+
+Entry = Any  # one step of a history: an action index, or a tuple of them (a simultaneous node)
+
+
+class Answers:
+    """What one history's state answered so far (None: not asked yet)."""
+
+    __slots__ = ("player", "legal", "chance", "terminal", "returns", "info", "observation", "tensor")
+
+    def __init__(self) -> None:
+        self.player: int | None = None
+        self.legal: dict[int, list[int]] = {}
+        self.chance: list[tuple[int, float]] | None = None
+        self.terminal: bool | None = None
+        self.returns: list[float] | None = None
+        self.info: dict[int, str] = {}
+        self.observation: dict[int, str] = {}
+        self.tensor: dict[int, Any] = {}
+
+
+class Memo:
+    """Answers by history, for at most `capacity` histories."""
+
+    __slots__ = ("capacity", "entries")
+
+    def __init__(self, capacity: int):
+        self.capacity = capacity
+        self.entries: dict[tuple, Answers] = {}
+
+    def answers(self, key: tuple) -> Answers | None:
+        """The answers kept for `key`, new ones while there is room, else None."""
+        found = self.entries.get(key)
+        if found is None and len(self.entries) < self.capacity:
+            found = self.entries[key] = Answers()
+        return found
+
+
+class Box:
+    """A state's regelwerk game, made when first needed and copied on write.
+
+    `key` is the history from the initial state (kept only with a memo). Either `made` is the
+    game at that history, or `base` is a game no one changes any more and `since` the history
+    entries that lead from it to this state. OpenSpiel clones a Python state by deep-copying
+    its attributes: `__deepcopy__` makes the copy share the game instead. (It pickles them
+    too: regelwerk/openspiel.py registers how a box is pickled, as its game's save.)"""
+
+    __slots__ = ("made", "shared", "base", "since", "key", "memo", "replay")
+
+    def __init__(self, game: Game, memo: Memo | None, replay: Callable[[Game, Entry], None] | None):
+        self.made: Game | None = game
+        self.shared = False  # `made` is also another box's base: change a copy of it
+        self.base: Game | None = None
+        self.since: tuple = ()
+        self.key: tuple = ()
+        self.memo = memo
+        self.replay = replay
+
+    @classmethod
+    def sharing(cls, game: Game, memo: Memo | None, replay: Callable[[Game, Entry], None] | None) -> Box:
+        """A box whose game is a copy of `game`, made when first needed (`game` is never changed)."""
+        box = cls(game, memo, replay)
+        box.made, box.base = None, game
+        return box
+
+    def game(self) -> Game:
+        """The game at this state, to read."""
+        g = self.made
+        if g is None:
+            g = self.base.clone()
+            for entry in self.since:
+                self.replay(g, entry)
+            self.made, self.base, self.since = g, None, ()
+        return g
+
+    def own(self) -> Game:
+        """The game at this state, to change in place (copied first if another box shares it)."""
+        g = self.game()
+        if self.shared:
+            g = self.made = g.clone()
+            self.shared = False
+        return g
+
+    def answers(self) -> Answers | None:
+        memo = self.memo
+        return None if memo is None else memo.answers(self.key)
+
+    def played(self, entry: Entry) -> None:
+        """`entry` was applied to the game in place: the history grows by it."""
+        if self.memo is not None:
+            self.key = (*self.key, entry)
+
+    def defer(self, entry: Entry) -> None:
+        """Play `entry` later, when a question needs the game (its legality is known)."""
+        g = self.made
+        if g is not None:
+            self.base, self.since, self.made, self.shared = g, (entry,), None, False
+        else:
+            self.since = (*self.since, entry)
+        self.key = (*self.key, entry)
+
+    def __deepcopy__(self, memo: dict) -> Box:
+        copy = Box.__new__(Box)
+        copy.made, copy.shared, copy.key, copy.memo, copy.replay = None, False, self.key, self.memo, self.replay
+        if self.made is not None:
+            self.shared = True
+            copy.base, copy.since = self.made, ()
+        else:
+            copy.base, copy.since = self.base, self.since
+        return copy
