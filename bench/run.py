@@ -185,8 +185,8 @@ def _timed(make, run, prepare=None) -> float:
 def openspiel_bridge() -> list[dict]:
     """The OpenSpiel bridge against OpenSpiel's own Python and C++ games in this process: CFR
     iterations and an exploitability call on Kuhn poker, every tic-tac-toe state to depth 5, and
-    CFR's set-up with one iteration on Leduc hold'em and one iteration after that (no Python game
-    of OpenSpiel's: against C++ only), each on regelwerk's bundled ruleset of the same game and
+    CFR's set-up with one iteration on Leduc hold'em, one iteration after that, and set-up with
+    ten iterations (no Python game of OpenSpiel's: against C++ only), each on regelwerk's bundled ruleset of the same game and
     on a game loaded afresh for every timing. Skipped without the openspiel extra."""
     try:
         import open_spiel.python.games  # noqa: F401 - registers python_kuhn_poker, python_tic_tac_toe
@@ -238,7 +238,8 @@ def openspiel_bridge() -> list[dict]:
                                      for k, m in kuhn.items()}),
             ("tic-tac-toe states to depth 5", {k: _timed(m, states) for k, m in ttt.items()}),
             ("Leduc CFR: set-up, 1 iteration", {k: _timed(m, lambda g: cfr_run(g, 1)) for k, m in leduc.items()}),
-            ("Leduc CFR: one more iteration", {k: _timed(m, None, after_one) for k, m in leduc.items()})]
+            ("Leduc CFR: one more iteration", {k: _timed(m, None, after_one) for k, m in leduc.items()}),
+            ("Leduc CFR: set-up, 10 iterations", {k: _timed(m, lambda g: cfr_run(g, 10)) for k, m in leduc.items()})]
     out = []
     for label, t in rows:
         python = t.get("python")

@@ -668,7 +668,7 @@ class RegelwerkState(pyspiel.State):
     # OpenSpiel's state API
     def current_player(self) -> int:
         box = self._box or self._boxed()
-        answers = box.memo and box.memo.answers(box.key)
+        answers = box.answers()
         if answers is not None and answers.player is not None:
             return answers.player
         g = box.game()
@@ -701,7 +701,7 @@ class RegelwerkState(pyspiel.State):
 
     def _legal_actions(self, player: int) -> list[int]:
         box = self._box or self._boxed()
-        answers = box.memo and box.memo.answers(box.key)
+        answers = box.answers()
         if answers is not None:
             found = answers.legal.get(player)
             if found is None:
@@ -732,7 +732,7 @@ class RegelwerkState(pyspiel.State):
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         box = self._box or self._boxed()
-        answers = box.memo and box.memo.answers(box.key)
+        answers = box.answers()
         if answers is not None and answers.chance is not None:
             return list(answers.chance)  # a copy: callers may change what they get
         g = box.game()
@@ -752,7 +752,7 @@ class RegelwerkState(pyspiel.State):
 
     def _known_legal(self, box: Box, action: int) -> bool:
         """Whether the memo already says `action` is legal here (then it need not be played now)."""
-        answers = box.memo.answers(box.key)
+        answers = box.answers()
         if answers is None:
             return False
         player = answers.player
@@ -794,7 +794,7 @@ class RegelwerkState(pyspiel.State):
 
     def is_terminal(self) -> bool:
         box = self._box or self._boxed()
-        answers = box.memo and box.memo.answers(box.key)
+        answers = box.answers()
         if answers is not None:
             if answers.terminal is None:
                 self._learn(answers, box.game())
@@ -803,7 +803,7 @@ class RegelwerkState(pyspiel.State):
 
     def returns(self) -> list[float]:
         box = self._box or self._boxed()
-        answers = box.memo and box.memo.answers(box.key)
+        answers = box.answers()
         if answers is not None and answers.returns is not None:
             return list(answers.returns)
         g = box.game()
@@ -890,7 +890,7 @@ class RegelwerkObserver:
         if self.perfect_recall and not state.get_game().hidden:
             return state.history_str()  # perfect information: the history says it all
         box = state._box or state._boxed()
-        answers = box.memo and box.memo.answers(box.key)
+        answers = box.answers()
         kept = None if answers is None else answers.info if self.perfect_recall else answers.observation
         if kept is not None:
             found = kept.get(player)

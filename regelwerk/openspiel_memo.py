@@ -71,7 +71,7 @@ class Box:
     its attributes: `__deepcopy__` makes the copy share the game instead. (It pickles them
     too: regelwerk/openspiel.py registers how a box is pickled, as its game's save.)"""
 
-    __slots__ = ("made", "shared", "base", "since", "key", "memo", "replay")
+    __slots__ = ("made", "shared", "base", "since", "key", "memo", "replay", "found")
 
     def __init__(self, game: Game, memo: Memo | None, replay: Callable[[Game, Entry], None] | None):
         self.made: Game | None = game
@@ -81,6 +81,7 @@ class Box:
         self.key: tuple = ()
         self.memo = memo
         self.replay = replay
+        self.found: Answers | None = None  # the memo's answers for `key`, once looked up
 
     @classmethod
     def sharing(cls, game: Game, memo: Memo | None, replay: Callable[[Game, Entry], None] | None) -> Box:
@@ -108,13 +109,17 @@ class Box:
         return g
 
     def answers(self) -> Answers | None:
-        memo = self.memo
-        return None if memo is None else memo.answers(self.key)
+        """This history's answers (None: no memo, or a full one that does not hold it)."""
+        found = self.found
+        if found is None and self.memo is not None:
+            found = self.found = self.memo.answers(self.key)
+        return found
 
     def played(self, entry: Entry) -> None:
         """`entry` was applied to the game in place: the history grows by it."""
         if self.memo is not None:
             self.key = (*self.key, entry)
+            self.found = None
 
     def defer(self, entry: Entry) -> None:
         """Play `entry` later, when a question needs the game (its legality is known)."""
@@ -124,10 +129,12 @@ class Box:
         else:
             self.since = (*self.since, entry)
         self.key = (*self.key, entry)
+        self.found = None
 
     def __deepcopy__(self, memo: dict) -> Box:
         copy = Box.__new__(Box)
         copy.made, copy.shared, copy.key, copy.memo, copy.replay = None, False, self.key, self.memo, self.replay
+        copy.found = self.found
         if self.made is not None:
             self.shared = True
             copy.base, copy.since = self.made, ()

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from json import encoder as json_encoder
 from typing import Any
 
 from ..engine.errors import EngineError
@@ -29,10 +30,20 @@ EMPTY = "0" * 32  # the record of a player who has observed nothing yet
 
 # one encoder for every view: json.dumps with options would build a new one per call
 _VIEW_JSON = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+# ... and its C core made once too (JSONEncoder.encode makes one per call), where there is one
+_C_ENCODE = None if json_encoder.c_make_encoder is None else json_encoder.c_make_encoder(
+    None, str, json_encoder.encode_basestring, None, ":", ",", True, False, True)
+
+
+def view_json(view: Any) -> str:
+    """A view as compact JSON with sorted keys (views are trees: no cycle check needed)."""
+    if _C_ENCODE is None:
+        return _VIEW_JSON.encode(view)
+    return "".join(_C_ENCODE(view, 0))
 
 
 def _view_text(game: Any, player: str) -> str:
-    return _VIEW_JSON.encode(observer(game.prog.model, player).view(game))
+    return view_json(observer(game.prog.model, player).view(game))
 
 
 def move_as_seen(game: Any, move: Action | None, pending: dict | None, player: str) -> str:
@@ -81,8 +92,8 @@ def observe(game: Any, move: Action | None, pending: dict | None) -> None:
     for p, before in zip(game.players, game.seen, strict=True):
         seer = observer(model, p)
         if shared is None:
-            shared = _VIEW_JSON.encode(seer.shared_view(game))
-        own = _VIEW_JSON.encode(seer.own_view(game))
+            shared = view_json(seer.shared_view(game))
+        own = view_json(seer.own_view(game))
         seen = f"{before}\n{move_as_seen(game, move, pending, p)}\n{shared}\n{own}"
         out.append(hashlib.sha256(seen.encode("utf-8")).hexdigest()[:32])
     game.seen = tuple(out)

@@ -60,6 +60,7 @@ class Observer:
         names = model.players.names if model is not None and model.players is not None else players
         self.players = frozenset(names)
         self._plan: dict[str, tuple] | None = None  # _var_plan, made on first use
+        self._owned: list[tuple] | None = None  # the plan's `hidden except owner` variables, in order
 
     # ------------------------------------------------------------------ positions
     def _var_plan(self) -> dict[str, tuple]:
@@ -83,6 +84,15 @@ class Observer:
             plan = self._plan = self._var_plan()
         out = {}
         model, me = self.model, self.player
+        if part == "own":  # a player's own part: only the few `hidden except owner` variables
+            owned = self._owned
+            if owned is None:
+                owned = self._owned = [(name, how[1]) for name, how in plan.items() if how[0] == "owner"]
+            for name, inner in owned:
+                if name in values:
+                    v = values[name]
+                    out[name] = _owned(v, inner, me, model)
+            return out
         for name, v in values.items():
             how = plan.get(name)
             if how is None or how[0] == "all":
@@ -95,11 +105,8 @@ class Observer:
                     out[name] = _hide(v, how[1], model)
             elif part == "shared":
                 continue
-            elif isinstance(v, dict):
-                inner = how[1]
-                out[name] = {k: (jsonable(x) if k == me else _hide(x, inner, model)) for k, x in v.items()}
             else:
-                out[name] = jsonable(v)
+                out[name] = _owned(v, how[1], me, model)
         return out
 
     def view(self, game: Any) -> dict:
@@ -438,6 +445,13 @@ def _tokens(v: Any, out: set[str]) -> None:
         return
     elif isinstance(v, (int, str)):
         out.add(str(v))
+
+
+def _owned(v: Any, inner: Type | None, me: str, model: Model) -> Any:
+    """A `hidden except owner` value as `me` sees it: their own entry whole, the others hidden."""
+    if isinstance(v, dict):
+        return {k: (jsonable(x) if k == me else _hide(x, inner, model)) for k, x in v.items()}
+    return jsonable(v)
 
 
 def _hide(v: Any, t: Type | None, model: Model) -> Any:
