@@ -135,6 +135,7 @@ def advance(game: Any, move: Action | None, phase: str | None, pending: dict | N
     """Play `move` (or the start) on a copy with the outcomes `fed`; the copy becomes the game
     when the move is done, or the game becomes a chance node when it needs another outcome."""
     trial = game.clone()
+    resumed = trial.chance_node is not None  # the move waited for chance: its decision comes back
     trial.chance_node = None
     window = trial.window is not None  # the move commits a part of an open `simultaneously`
     if window:
@@ -142,7 +143,8 @@ def advance(game: Any, move: Action | None, phase: str | None, pending: dict | N
                                                              if p in trial.window["pending"]]}
     else:
         trial.pending = pending
-    trial._legal = None
+    if resumed or window or move is None:  # else the moves listed at the decision still hold
+        trial._legal = None
     trial._feed = deque(fed)
     try:
         if move is None:
