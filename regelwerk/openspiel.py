@@ -56,7 +56,7 @@ PARAMETERS: dict[str, Any] = {
     "max_chance_outcomes": 0,  # 0: as established, else DEFAULT_MAX_CHANCE_OUTCOMES
     "min_utility": -1000.0,  # score returns that could not be established: their bounds
     "max_utility": 1000.0,
-    "memo": 200_000,  # histories whose answers are kept (0: none); only where the history decides the position
+    "memo": 100_000,  # histories whose answers are kept (0: none); only where the history decides the position
 }
 OUTCOME_EXPLORE = 1_000  # outcome returns have exact bounds: walk only a small tree, for the other facts
 DEFAULT_MAX_GAME_LENGTH = 100_000  # the same bound as `regelwerk simulate --max-steps`
@@ -703,9 +703,9 @@ class RegelwerkState(pyspiel.State):
         box = self._box or self._boxed()
         answers = box.answers()
         if answers is not None:
-            found = answers.legal.get(player)
+            found = answers.get(Answers.LEGAL, player)
             if found is None:
-                found = answers.legal[player] = self._legal(box.game(), player)
+                found = answers.put(Answers.LEGAL, player, self._legal(box.game(), player))
             return found
         return self._legal(box.game(), player)
 
@@ -758,7 +758,7 @@ class RegelwerkState(pyspiel.State):
         player = answers.player
         if player == pyspiel.PlayerId.CHANCE:
             return answers.chance is not None and 0 <= action < len(answers.chance)
-        legal = answers.legal.get(player) if player is not None and player >= 0 else None
+        legal = answers.get(Answers.LEGAL, player) if player is not None and player >= 0 else None
         return legal is not None and action in legal
 
     def _apply_actions(self, actions: list[int]) -> None:
@@ -878,12 +878,12 @@ class RegelwerkObserver:
             return
         box = state._boxed()
         answers = box.answers()
-        values = answers.tensor.get(player) if answers is not None else None
+        values = answers.get(Answers.TENSOR, player) if answers is not None else None
         if values is None:
             values = np.asarray(box.game().observation_tensor(state.get_game().player_names[player]),
                                 dtype=np.float32)
             if answers is not None:
-                answers.tensor[player] = values
+                answers.put(Answers.TENSOR, player, values)
         self.tensor[:] = values
 
     def string_from(self, state: RegelwerkState, player: int) -> str:
@@ -891,16 +891,16 @@ class RegelwerkObserver:
             return state.history_str()  # perfect information: the history says it all
         box = state._box or state._boxed()
         answers = box.answers()
-        kept = None if answers is None else answers.info if self.perfect_recall else answers.observation
-        if kept is not None:
-            found = kept.get(player)
+        kind = Answers.INFO if self.perfect_recall else Answers.OBSERVATION
+        if answers is not None:
+            found = answers.get(kind, player)
             if found is not None:
                 return found
         g = box.game()
         name = state.get_game().player_names[player]
         found = g.information_state(name) if self.perfect_recall else g.observation(name)
-        if kept is not None:
-            kept[player] = found
+        if answers is not None:
+            answers.put(kind, player, found)
         return found
 
 

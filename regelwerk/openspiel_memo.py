@@ -30,19 +30,31 @@ Entry = Any  # one step of a history: an action index, or a tuple of them (a sim
 
 
 class Answers:
-    """What one history's state answered so far (None: not asked yet)."""
+    """What one history's state answered so far (None: not asked yet). What differs per player
+    (legal moves, information state, observation) sits in one small map, made when first
+    needed: most histories are asked for one player's, many for nobody's."""
 
-    __slots__ = ("player", "legal", "chance", "terminal", "returns", "info", "observation", "tensor")
+    __slots__ = ("player", "chance", "terminal", "returns", "by_player")
+
+    LEGAL, INFO, OBSERVATION, TENSOR = range(4)
 
     def __init__(self) -> None:
         self.player: int | None = None
-        self.legal: dict[int, list[int]] = {}
         self.chance: list[tuple[int, float]] | None = None
         self.terminal: bool | None = None
         self.returns: list[float] | None = None
-        self.info: dict[int, str] = {}
-        self.observation: dict[int, str] = {}
-        self.tensor: dict[int, Any] = {}
+        self.by_player: dict[int, Any] | None = None  # 4 * player + kind -> answer
+
+    def get(self, kind: int, player: int) -> Any:
+        kept = self.by_player
+        return None if kept is None else kept.get(4 * player + kind)
+
+    def put(self, kind: int, player: int, value: Any) -> Any:
+        kept = self.by_player
+        if kept is None:
+            kept = self.by_player = {}
+        kept[4 * player + kind] = value
+        return value
 
 
 class Memo:

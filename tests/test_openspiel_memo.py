@@ -81,7 +81,7 @@ STEP = st.tuples(st.integers(0, 7), st.sampled_from(["child", "clone", "apply", 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(steps=st.lists(STEP, max_size=40), capacity=st.sampled_from([200_000, 3]))
+@given(steps=st.lists(STEP, max_size=40), capacity=st.sampled_from([100_000, 3]))
 def test_memo_and_shared_games_answer_as_plain_states_do(name, steps, capacity):
     """The same walk of clones, children, moves in place and questions on a game with the memo
     (large, or nearly full at 3 histories) and on one without: every state answers alike. A
@@ -120,7 +120,7 @@ def _joint_child(state: object, moves: list) -> object:
 def test_a_clone_keeps_its_position_when_the_original_moves_on():
     """Copy on write: the original's move in place must not reach the clone sharing its game,
     nor a child made before."""
-    game = _game("tictactoe", 200_000)
+    game = _game("tictactoe", 100_000)
     state = game.new_initial_state()
     state.apply_action(4)
     copy = state.clone()
@@ -138,7 +138,7 @@ def test_a_clone_keeps_its_position_when_the_original_moves_on():
 
 
 def test_an_illegal_action_is_refused_whether_or_not_its_answers_are_kept():
-    game = _game("tictactoe", 200_000)
+    game = _game("tictactoe", 100_000)
     state = game.new_initial_state()
     state.apply_action(4)
     state.legal_actions()  # kept: the next move could be deferred
@@ -148,7 +148,7 @@ def test_an_illegal_action_is_refused_whether_or_not_its_answers_are_kept():
 
 
 def test_what_a_caller_gets_is_a_copy_of_what_is_kept():
-    game = _game("pig", 200_000)
+    game = _game("pig", 100_000)
     state = game.new_initial_state()
     for _ in range(10):
         if state.is_chance_node():
@@ -157,7 +157,7 @@ def test_what_a_caller_gets_is_a_copy_of_what_is_kept():
     outcomes = state.chance_outcomes()
     outcomes.clear()
     assert state.chance_outcomes()
-    kuhn = _game("kuhn", 200_000).new_initial_state()
+    kuhn = _game("kuhn", 100_000).new_initial_state()
     for _ in range(10):
         if kuhn.is_terminal():
             break
@@ -169,7 +169,7 @@ def test_what_a_caller_gets_is_a_copy_of_what_is_kept():
 
 def test_the_regelwerk_game_handed_out_is_the_states_own():
     """Changing it may break that state's history (as documented), never a clone's."""
-    game = _game("tictactoe", 200_000)
+    game = _game("tictactoe", 100_000)
     state = game.new_initial_state()
     state.apply_action(0)
     copy = state.clone()
@@ -178,7 +178,7 @@ def test_the_regelwerk_game_handed_out_is_the_states_own():
 
 
 def test_a_state_with_moves_deferred_pickles_as_its_position():
-    game = _game("leduc", 200_000)
+    game = _game("leduc", 100_000)
     state = game.new_initial_state()
     walk = [state]
     for pick in (0, 1, 0, 1, 1):  # two cards dealt, call, raise, call
@@ -194,6 +194,6 @@ def test_sampled_chance_keeps_no_memo_and_memo_0_turns_it_off():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert load_game(GAMES["pig"], chance="sampled").memo is None
-    assert _game("kuhn", 0).memo is None and _game("kuhn", 200_000).memo is not None
+    assert _game("kuhn", 0).memo is None and _game("kuhn", 100_000).memo is not None
     with pytest.raises(Exception, match="memo=-1"):
         load_game(GAMES["kuhn"], memo=-1)
