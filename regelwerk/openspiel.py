@@ -493,11 +493,12 @@ class RegelwerkGame(pyspiel.Game):
         self._template = start
         self._seed = int(params["seed"])
         self._made = 0
+        self.one_start = explicit or not stochastic  # every new initial state is the same position
         capacity = int(params["memo"])
         if capacity < 0:
             raise ValueError(f"memo={capacity}: the number of histories to keep, 0 for none")
         # sampled chance: the seed decides as much as the history, so histories are not keys
-        self.memo = Memo(capacity) if capacity and (explicit or not stochastic) else None
+        self.memo = Memo(capacity) if capacity and self.one_start else None
 
     def replay(self, g: Game, action: int) -> None:
         """Play one OpenSpiel action on `g`: a chance outcome's index, or a move's."""
@@ -519,14 +520,14 @@ class RegelwerkGame(pyspiel.Game):
         """The box of a new initial state: sharing the start position (explicit chance or none:
         OpenSpiel's algorithms make many new initial states, most of which are only asked what
         the memo knows), or holding a start with the next seed (sampled chance)."""
-        if self.explicit or self.get_type().chance_mode == _Mode.DETERMINISTIC:
+        if self.one_start:
             return Box.sharing(self._template, self.memo, self.replay)
         return Box(self.start_game(), self.memo, self.replay)
 
     def start_game(self) -> Game:
         """The regelwerk game of a new initial state: the start position (explicit chance or
         none), or a start with the next seed (sampled chance)."""
-        if self.explicit or self.get_type().chance_mode == _Mode.DETERMINISTIC:
+        if self.one_start:
             return self._template.clone()
         seed = self._seed + self._made
         self._made += 1
