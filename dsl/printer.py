@@ -165,6 +165,13 @@ def _print_aggregate(e: A.Aggregate) -> str:
     return text
 
 
+@_EXPR.on(A.LetExpr)
+def _print_let_expr(e: A.LetExpr) -> str:
+    """A definition's `let` lines on one line, for messages and hover texts only: `regelwerk
+    fmt` writes them as lines (`_print_define`)."""
+    return f"let {e.name} = {expr_text(e.value)}; {expr_text(e.body)}"
+
+
 def type_text(t: A.Node) -> str:
     """A written type as rules write it (`Square -> Player?`)."""
     return _type_text(t)
@@ -593,6 +600,17 @@ def _print_option(d: A.OptionDecl, cm: _Comments | None) -> list[str]:
 def _print_define(d: A.DefineDecl, cm: _Comments | None) -> list[str]:
     typ = f": {_type_text(d.type)}" if d.type is not None else ""
     head = f"define {d.name}{_params(d.params)}{typ} ="
+    if isinstance(d.value, A.LetExpr):  # its `let` lines, then the value, each on its own line
+        out = [head]
+        value: A.Node = d.value
+        while isinstance(value, A.LetExpr):
+            if cm is not None:
+                out.extend(cm.before(value.span.line, INDENT))
+            out.append(f"{INDENT}let {value.name} = {expr_text(value.value)}")
+            value = value.body
+        if cm is not None:
+            out.extend(cm.before(value.span.line, INDENT))
+        return out + [INDENT + expr_text(value)]
     body = expr_text(d.value)
     if len(head) + 1 + len(body) <= 100:
         return [f"{head} {body}"]

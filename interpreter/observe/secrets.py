@@ -241,6 +241,8 @@ class Secrets:
             out.add(node.func)
         elif isinstance(node, A.Aggregate):
             bound.add(node.var)
+        elif isinstance(node, A.LetExpr):
+            bound.add(node.name)
         for name in node.__dataclass_fields__:
             if name != "span":
                 self._exposed(getattr(node, name), out, bound)
