@@ -401,3 +401,39 @@ def test_every_walker_that_knows_an_aggregate_s_variable_knows_a_let():
                     and rel not in _NO_SCOPES and "isinstance" in text:
                 missing.append(rel)
     assert missing == []
+
+
+SYMMETRIC = """players A, B
+
+board Square = grid 3 x 3
+
+state
+    cell: Square -> Player? = none
+
+define free_near(s: Square) =
+    let around = neighbours(s)
+    count t in around where cell[t] == none
+
+action put(s: Square)
+    require cell[s] == none and free_near(s) >= 0
+    set cell[s] = current
+
+flow
+    repeat 9 times
+        turn
+            play put
+"""
+
+
+def test_symmetry_reads_the_local_s_type():
+    """A `let` line holding squares is read like any expression: indexing its list of squares
+    depends on the board's order, so the board's symmetries are not used."""
+    from regelwerk.interpreter.tools.symmetry import board_symmetries
+
+    prog = _load(SYMMETRIC).program(False)
+    assert board_symmetries(prog.model, prog.boards).maps
+    indexed = SYMMETRIC.replace("    count t in around where cell[t] == none",
+                                "    if around == [] then 0 else (if cell[around[0]] == none then 1 else 0)")
+    prog = _load(indexed).program(False)
+    why = board_symmetries(prog.model, prog.boards).reason
+    assert why == f"the rules index a list of squares (line {_line(indexed, 'cell[around[0]]')}), whose order is the board's"
