@@ -437,3 +437,49 @@ def test_symmetry_reads_the_local_s_type():
     prog = _load(indexed).program(False)
     why = board_symmetries(prog.model, prog.boards).reason
     assert why == f"the rules index a list of squares (line {_line(indexed, 'cell[around[0]]')}), whose order is the board's"
+
+
+UMPIRE = """players A, B
+
+umpire "the umpire knows the secret"
+
+state
+    secret: int = 3 hidden
+    n: int = 0
+
+define peek = secret > 2
+
+define peeks_too =
+    let peek = 1
+    peek == 1 and peek()
+
+define peeks_three = any peek in [1]: peek()
+
+action go
+    require peeks_too()
+    set n = 1
+    finish winner current
+
+flow
+    repeat
+        turn
+            play go
+"""
+
+
+def test_a_local_named_as_a_definition_does_not_unmask_the_definition_s_secret():
+    """`let peek = 1` beside a call of the secret definition `peek()`: the name the local
+    binds is not the call's, so `peeks_too()` reads hidden state and its value in a check is
+    masked for the other player (before, the local's name struck the call's from the names
+    read, and the value was shown; an aggregate's variable did the same)."""
+    from regelwerk.interpreter.observe.secrets import secrets_of
+    from regelwerk.interpreter.observe.visibility import HIDDEN
+    from regelwerk.interpreter.tools.trace import filter_step
+
+    r = _load(UMPIRE)
+    assert {"peeks_too", "peeks_three"} <= secrets_of(r.model).secret_defines
+    g = r.new_game(record=True)
+    g.apply("go")
+    step = next(s for s in g.trace if s.get("rule") == "go")
+    assert step["checks"][0]["values"]["peeks_too()"] is True
+    assert filter_step(step, "B", r.model)["checks"][0]["values"]["peeks_too()"] == HIDDEN
