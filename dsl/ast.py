@@ -169,6 +169,17 @@ class CondExpr(Node):
 
 
 @dataclass(frozen=True, slots=True)
+class LetExpr(Node):
+    """`let name = value` written on its own line before a definition's value: `body` is
+    worked out with `name` bound to `value` (worked out once). The body is the value, or the
+    next `let`."""
+
+    name: str
+    value: Node
+    body: Node
+
+
+@dataclass(frozen=True, slots=True)
 class Aggregate(Node):
     """`all|any|count|sum|max|min|argmax|argmin|first|streak|list|set|map x in D where C: E`."""
 

@@ -898,8 +898,11 @@ class _Checker(ExprChecker):
             result = self.expr(d.value, scope)
             declared = None if d.type is None else self.resolve(d.type)
             if declared is not None and not fits(declared, result):
+                result_node = d.value
+                while isinstance(result_node, A.LetExpr):  # the value is below its `let` lines
+                    result_node = result_node.body
                 self.err("E216", f"'{d.name}' is declared {declared}, but its value is {result}",
-                         d.value.span)
+                         result_node.span)
             m.define_types[d.name] = result if declared is None else declared
 
     def rule_bodies(self) -> None:

@@ -230,6 +230,35 @@ class ExprChecker:
             return optional(b if a == NONE else a)
         return a if a != ANY else b
 
+    @_EXPR.on(A.LetExpr)
+    def _type_let(self, e: A.LetExpr, scope: dict[str, Type]) -> Type:
+        """`let x = E` lines of a definition: the body is checked with `x` bound, and only
+        the body sees it. Like the `let` statement, it may not hide state or a constant
+        (E217), and rebinding a local makes a new one for the lines below."""
+        m = self.m
+        if isinstance(e.value, A.Call) and self.chance_call(e.value):
+            self.call(e.value, scope, allow_chance=True)  # reported here, with the way out
+            self.err("E215", f"'{e.value.func}' draws on chance, and a definition may not: use "
+                     f"it in a rule, as the statement 'let {e.name} = {e.value.func}(...)', and pass "
+                     "the value to the definition", e.value.span)
+            vt: Type = ANY
+        else:
+            vt = self.expr(e.value, scope)
+        if e.name in m.vars or e.name in m.consts:
+            self.err("E217", f"'let {e.name}' would hide the state or constant '{e.name}'", e.span)
+        inner = dict(scope)
+        self.bind(inner, e.name, vt)
+        return self.expr(e.body, inner)
+
+    def chance_call(self, e: A.Call) -> bool:
+        """Whether a call draws on chance: a device, or a library function that does."""
+        from ..interpreter.stdlib.library import LIBRARY
+
+        if e.func in self.m.devices:
+            return True
+        sig = LIBRARY.get(e.func)
+        return sig is not None and sig.chance and e.func not in self.m.defines
+
     @_EXPR.on(A.Name)
     def name(self, e: A.Name, scope: dict[str, Type]) -> Type:
         m = self.m

@@ -99,6 +99,13 @@ class HiddenLegality:
             return None
         if isinstance(e, A.Compare) and e.op in ("==", "!=") and self.emptiness(e, env):
             return None  # `deck != []`, `top(deck) == none`: only the size
+        if isinstance(e, A.LetExpr):  # a definition's `let`: the local carries what its value reads
+            found = self.hidden(e.value, env)
+            if found is not None:
+                return found
+            inner = env.copy()
+            self.bind(inner, e.name, e.value)
+            return self.hidden(e.body, inner)
         if isinstance(e, A.Aggregate):
             found = self.hidden(e.domain, env)
             if found is not None:

@@ -125,7 +125,7 @@ def _names_of(node: A.Node, inside_device: bool) -> Iterator[tuple[str, str, A.N
         yield node.var, "player of a simultaneous part", node
     elif isinstance(node, A.ChooseStmt):
         yield node.name, local or "choice", node
-    elif isinstance(node, A.LetStmt):
+    elif isinstance(node, (A.LetStmt, A.LetExpr)):
         yield node.name, local or "local name", node
     elif isinstance(node, A.FinishStmt) and node.var is not None:
         yield node.var, "ranking variable", node

@@ -448,8 +448,15 @@ class _Builder(Transformer):
         return A.Param(self._s(meta), str(children[0]), None, children[1])
 
     def define_decl(self, meta, children):
-        name, params, typ, value = children
+        name, params, typ, *lets, value = children
+        for let in reversed(lets):  # each `let` line holds the lines below it
+            span = let.span
+            value = A.LetExpr(A.Span(span.file, span.line, span.column, value.span.end_line,
+                                     value.span.end_column), let.name, let.value, value)
         return A.DefineDecl(self._s(meta), str(name), params or (), typ, value)
+
+    def define_let(self, meta, c):
+        return A.LetStmt(self._s(meta), str(c[0]), c[1])
 
     def action_decl(self, meta, children):
         name, params, (prov, body) = children

@@ -165,6 +165,165 @@ def _print_aggregate(e: A.Aggregate) -> str:
     return text
 
 
+@_EXPR.on(A.LetExpr)
+def _print_let_expr(e: A.LetExpr) -> str:
+    """A definition's `let` lines on one line, for messages and hover texts only: `regelwerk
+    fmt` writes them as lines (`_print_define`)."""
+    return f"let {e.name} = {expr_text(e.value)}; {expr_text(e.body)}"
+
+
+# ------------------------------------------------------------------ long lines
+# `regelwerk fmt` keeps a line to WIDTH characters where the expression on it can break: a
+# line that is longer is broken at the outermost form first (before `and`/`or`, before `else`
+# of an if-expression, before `where` and after `:` of an aggregate, before an operator, after
+# each comma of a call or a list), its continuation lines one level deeper. Line breaks count
+# only inside brackets (docs/language.md §2), so a break that is not inside its own brackets
+# (a call's, a list's) puts the expression in parentheses, which the parser reads back to the
+# same syntax tree. What cannot break (a long name or text) stays long.
+WIDTH = 100
+_width = [WIDTH]  # the width in force: unbounded while a statement is written on one line
+
+_UNBROKEN = 30  # an expression this short is left whole: its pieces would read worse than it
+Part = str | tuple[A.Node, int]  # a text, or an expression and the precedence it needs
+
+
+def fit(ind: str, head: str, e: A.Node, tail: str = "", deeper: bool = False) -> list[str]:
+    """The lines of `ind + head + EXPR + tail`, the expression broken when it would end past
+    the width. The tail (a `require`'s message, `to TARGET`) goes after its last line and is
+    not broken: a long message makes a long line, which breaking the expression would not
+    shorten. `deeper`: the line heads a block, so its continuation lines go one more level
+    in, apart from the block's statements."""
+    text = expr_text(e)
+    if len(ind) + len(head) + len(text) <= _width[0]:
+        return [ind + head + text + tail]
+    base = ind + INDENT if deeper else ind
+    lines = _layout(e, base, _width[0] - len(ind) - len(head), "", False)
+    lines[0] = ind + head + lines[0]
+    lines[-1] += tail
+    return lines
+
+
+def _breaks(e: A.Node) -> bool:
+    """Whether an expression of this form can be written over several lines."""
+    if isinstance(e, A.CountOnePer):  # the sugar's sentence is written whole
+        return False
+    if isinstance(e, A.Call):
+        return bool(e.args)
+    if isinstance(e, A.RecordLit):
+        return bool(e.fields)
+    if isinstance(e, (A.ListLit, A.SetLit, A.MapLit)):
+        return bool(e.items)
+    return isinstance(e, (A.BoolOp, A.CondExpr, A.Aggregate, A.BinOp, A.Compare, A.Not))
+
+
+def _layout(e: A.Node, ind: str, room: int, tail: str, bracketed: bool) -> list[str]:
+    """`e` + `tail` as lines: the first goes on after what its line holds (`room` characters
+    are left there), the others are whole lines; `ind` is the indentation of the line it
+    starts on. `bracketed`: inside brackets already, where a line may break anywhere."""
+    text = expr_text(e)
+    if len(text) + len(tail) <= room or not _breaks(e) or len(text) <= _UNBROKEN:
+        return [text + tail]
+    if isinstance(e, (A.Call, A.RecordLit, A.ListLit, A.SetLit, A.MapLit)):
+        return _layout_items(e, ind, tail)
+    if not bracketed:  # a line may break only inside brackets: put it in parentheses
+        lines = _layout(e, ind, room - 1, ")" + tail, True)
+        return ["(" + lines[0]] + lines[1:]
+    return _layout_lines(_segments(e, room), ind, room, tail)
+
+
+def _layout_items(e: A.Node, ind: str, tail: str) -> list[str]:
+    """A call, record, list, set or map with one item a line, one level in; the closing
+    bracket on a line of its own."""
+    inner = ind + INDENT
+    if isinstance(e, A.Call):
+        opening, closing, items = f"{e.func}(", ")", [("", a) for a in e.args]
+    elif isinstance(e, A.RecordLit):
+        opening, closing, items = f"{e.record}(", ")", [(f"{n}: ", v) for n, v in e.fields]
+    elif isinstance(e, A.ListLit):
+        opening, closing, items = "[", "]", [("", x) for x in e.items]
+    elif isinstance(e, A.SetLit):
+        opening, closing, items = "{", "}", [("", x) for x in e.items]
+    else:
+        opening, closing, items = "{", "}", [(f"{expr_text(k)}: ", v) for k, v in e.items]
+    out = [opening]
+    for i, (head, x) in enumerate(items):
+        comma = "," if i < len(items) - 1 else ""
+        lines = _layout(x, inner, _width[0] - len(inner) - len(head), comma, True)
+        out.append(inner + head + lines[0])
+        out.extend(lines[1:])
+    out.append(ind + closing + tail)
+    return out
+
+
+def _segments(e: A.Node, room: int) -> list[list[Part]]:
+    """Where `e` breaks: its parts, the first continuing the line it starts on and each other
+    starting a line of its own. Within a part only the last expression may break further."""
+    if isinstance(e, A.BoolOp):
+        p = _PREC[e.op]
+        return [[(e.items[0], p + 1)]] + [[f"{e.op} ", (x, p + 1)] for x in e.items[1:]]
+    if isinstance(e, A.CondExpr):
+        out: list[list[Part]] = []
+        word = "if "
+        node: A.Node = e
+        while isinstance(node, A.CondExpr):  # `else if` goes on as one chain
+            head = f"{word}{expr_text(node.test)} then {_wrap(node.then, 1)}"
+            if len(head) <= room:
+                out.append([word, (node.test, 0), " then ", (node.then, 1)])
+            else:
+                out += [[word, (node.test, 0)], ["then ", (node.then, 1)]]
+            word, node = "else if ", node.orelse
+        return out + [["else ", (node, 0)]]
+    if isinstance(e, A.Aggregate):
+        head: list[Part] = [f"{e.kind} {e.var} in ", (e.domain, 1)]
+        where: list[Part] = ["where ", (e.where, 1)] if e.where is not None else []
+        colon: list[Part] = [":"] if e.body is not None else []
+        flat = f"{e.kind} {e.var} in {_wrap(e.domain, 1)}" + (f" where {_wrap(e.where, 1)}" if where else "")
+        if len(flat) + 1 <= room:  # `KIND x in D where W:` on the first line, the body below
+            first = [*head, *([" ", *where] if where else []), *colon]
+            out = [first]
+        else:
+            out = [head + ([] if where else colon)] + ([where + colon] if where else [])
+        return out + ([[(e.body, 0)]] if e.body is not None else [])
+    if isinstance(e, A.BinOp):
+        p = _prec(e)
+        chain = [e]
+        while isinstance(chain[-1].left, A.BinOp) and _prec(chain[-1].left) == p:
+            chain.append(chain[-1].left)
+        out = [[(chain[-1].left, p)]]
+        for node in reversed(chain):
+            out.append([f"{node.op} ", (node.right, p + 1)])
+        return out
+    if isinstance(e, A.Compare):
+        return [[(e.left, 5)], [f"{e.op} ", (e.right, 5)]]
+    if isinstance(e, A.Not):
+        return [["not ", (e.operand, 3)]]
+    raise TypeError(type(e).__name__)
+
+
+def _layout_lines(segments: list[list[Part]], ind: str, room: int, tail: str) -> list[str]:
+    """The segments of a broken expression as lines: the first after what its line holds,
+    the others one level in."""
+    inner = ind + INDENT
+    out: list[str] = []
+    for i, parts in enumerate(segments):
+        last_seg = i == len(segments) - 1
+        lead = "" if i == 0 else inner
+        here = room if i == 0 else _width[0] - len(inner)
+        k = max(j for j, p in enumerate(parts) if not isinstance(p, str))  # the part that may break
+        text = "".join(p if isinstance(p, str) else _wrap(*p) for p in parts[:k])
+        after = "".join(p for p in parts[k + 1:] if isinstance(p, str)) + (tail if last_seg else "")
+        node, prec = parts[k]
+        sub_ind = inner  # what a part breaks into goes one level deeper than its own line
+        if _prec(node) < prec:
+            lines = _layout(node, sub_ind, here - len(text) - 1, ")" + after, True)
+            lines = ["(" + lines[0]] + lines[1:]
+        else:
+            lines = _layout(node, sub_ind, here - len(text), after, True)
+        out.append(lead + text + lines[0])
+        out.extend(lines[1:])
+    return out
+
+
 def type_text(t: A.Node) -> str:
     """A written type as rules write it (`Square -> Player?`)."""
     return _type_text(t)
@@ -207,6 +366,24 @@ def _params(ps: tuple[A.Param, ...]) -> str:
     return "(" + ", ".join(parts) + ")"
 
 
+def _head(lead: str, ps: tuple[A.Param, ...], tail: str = "") -> list[str]:
+    """A rule's or definition's head: `lead(params)tail` on one line, or, when that is longer
+    than the width, its parameters filled onto lines after a comma, two levels in (apart
+    from the body below)."""
+    line = lead + _params(ps) + tail
+    if len(line) <= _width[0] or len(ps) < 2:
+        return [line]
+    parts = [_params((p,))[1:-1] for p in ps]
+    out, current = [], lead + "(" + parts[0]
+    for part in parts[1:]:
+        if len(current) + len(part) + 2 > _width[0]:
+            out.append(current + ",")
+            current = INDENT * 2 + part
+        else:
+            current += ", " + part
+    return out + [current + ")" + tail]
+
+
 def _prov(p: A.Provenance, ind: str) -> list[str]:
     out = []
     if p.quote:
@@ -239,17 +416,17 @@ def _stmt(s: A.Node, depth: int, cm: _Comments | None = None) -> list[str]:
 
 @_STMT.on(A.SetStmt)
 def _print_set(s: A.SetStmt, ind: str, depth: int, cm: _Comments | None) -> list[str]:
-    return [f"{ind}set {_target(s.target)} = {expr_text(s.value)}"]
+    return fit(ind, f"set {_target(s.target)} = ", s.value)
 
 
 @_STMT.on(A.AddStmt)
 def _print_add(s: A.AddStmt, ind: str, depth: int, cm: _Comments | None) -> list[str]:
-    return [f"{ind}add {expr_text(s.value)} to {_target(s.target)}"]
+    return fit(ind, "add ", s.value, f" to {_target(s.target)}")
 
 
 @_STMT.on(A.RemoveStmt)
 def _print_remove(s: A.RemoveStmt, ind: str, depth: int, cm: _Comments | None) -> list[str]:
-    return [f"{ind}remove {expr_text(s.value)} from {_target(s.target)}"]
+    return fit(ind, "remove ", s.value, f" from {_target(s.target)}")
 
 
 @_STMT.on(A.ClearStmt)
@@ -259,7 +436,7 @@ def _print_clear(s: A.ClearStmt, ind: str, depth: int, cm: _Comments | None) -> 
 
 @_STMT.on(A.LetStmt)
 def _print_let(s: A.LetStmt, ind: str, depth: int, cm: _Comments | None) -> list[str]:
-    return [f"{ind}let {s.name} = {expr_text(s.value)}"]
+    return fit(ind, f"let {s.name} = ", s.value)
 
 
 @_STMT.on(A.MoveStmt)
@@ -280,7 +457,7 @@ def _print_shuffle(s: A.ShuffleStmt, ind: str, depth: int, cm: _Comments | None)
 @_STMT.on(A.RequireStmt)
 def _print_require(s: A.RequireStmt, ind: str, depth: int, cm: _Comments | None) -> list[str]:
     tail = f" else {_q(s.message)}" if s.message is not None else ""
-    return [f"{ind}require {expr_text(s.test)}{tail}"]
+    return fit(ind, "require ", s.test, tail)
 
 
 @_STMT.on(A.FinishStmt)
@@ -288,7 +465,7 @@ def _print_finish(s: A.FinishStmt, ind: str, depth: int, cm: _Comments | None) -
     if s.kind == "draw":
         return [f"{ind}finish draw"]
     if s.kind == "winner":
-        return [f"{ind}finish winner {expr_text(s.exprs[0])}"]
+        return fit(ind, "finish winner ", s.exprs[0])
     return [f"{ind}finish ranking {s.var} by " + " then ".join(expr_text(x) for x in s.exprs)]
 
 
@@ -306,21 +483,23 @@ def _print_play(s: A.PlayStmt, ind: str, depth: int, cm: _Comments | None) -> li
     elif s.optional:
         head += "optional "
     tail = f" by {expr_text(s.by)}" if s.by is not None else ""
-    if s.otherwise is not None:  # one simple statement, on the same line
-        tail += " else " + _stmt(s.otherwise, 0)[0].strip()
+    if s.otherwise is not None:  # one simple statement, on the same line: never broken
+        width, _width[0] = _width[0], 10**9
+        try:
+            tail += " else " + _stmt(s.otherwise, 0)[0].strip()
+        finally:
+            _width[0] = width
     return [ind + head + ", ".join(s.actions) + tail]
 
 
 @_STMT.on(A.ChooseStmt)
 def _print_choose(s: A.ChooseStmt, ind: str, depth: int, cm: _Comments | None) -> list[str]:
-    text = f"{ind}choose {s.name} in {expr_text(s.domain)}"
-    if s.where is not None:
-        text += f" where {expr_text(s.where)}"
-    if s.by is not None:
-        text += f" by {expr_text(s.by)}"
+    tail = f" by {expr_text(s.by)}" if s.by is not None else ""
     if s.prompt is not None:
-        text += " " + _q(s.prompt)
-    return [text]
+        tail += " " + _q(s.prompt)
+    if s.where is not None:
+        return fit(ind, f"choose {s.name} in {expr_text(s.domain)} where ", s.where, tail)
+    return fit(ind, f"choose {s.name} in ", s.domain, tail)
 
 
 @_STMT.on(A.BreakStmt)
@@ -336,7 +515,7 @@ def _print_abandon(s: A.AbandonStmt, ind: str, depth: int, cm: _Comments | None)
 @_STMT.on(A.ResultStmt)
 def _print_result(s: A.ResultStmt, ind: str, depth: int, cm: _Comments | None) -> list[str]:
     tail = f" with {expr_text(s.detail)}" if s.detail is not None else ""
-    return [f"{ind}result {expr_text(s.value)}{tail}"]
+    return fit(ind, "result ", s.value, tail)
 
 
 @_STMT.on(A.GotoStmt)
@@ -347,7 +526,7 @@ def _print_goto(s: A.GotoStmt, ind: str, depth: int, cm: _Comments | None) -> li
 @_STMT.on(A.RevealStmt)
 def _print_reveal(s: A.RevealStmt, ind: str, depth: int, cm: _Comments | None) -> list[str]:
     tail = f" to {expr_text(s.to)}" if s.to is not None else ""
-    return [f"{ind}reveal {expr_text(s.value)}{tail}"]
+    return fit(ind, "reveal ", s.value, tail)
 
 
 @_STMT.on(A.LogStmt)
@@ -380,7 +559,7 @@ def _print_if(s: A.IfStmt, ind: str, depth: int, cm: _Comments | None) -> list[s
 @_STMT.on(A.IfLet)
 def _print_if_let(s: A.IfLet, ind: str, depth: int, cm: _Comments | None) -> list[str]:
     name, value, body, elifs, _orelse = sugar.if_let_parts(s)
-    out = [f"{ind}if let {name} = {expr_text(value)}"] + _stmts(body, depth + 1, cm)
+    out = fit(ind, f"if let {name} = ", value, deeper=True) + _stmts(body, depth + 1, cm)
     return out + _print_branches(elifs, "elif", s.orelse, ind, depth, cm)
 
 
@@ -390,7 +569,7 @@ def _print_branches(branches: Iterable[tuple[A.Node, tuple]], first: str, orelse
     then its `else`."""
     out = []
     for i, (test, body) in enumerate(branches):
-        out.append(f"{ind}{first if i == 0 else 'elif'} {expr_text(test)}")
+        out.extend(fit(ind, f"{first if i == 0 else 'elif'} ", test, deeper=True))
         out.extend(_stmts(body, depth + 1, cm))
     if orelse:
         out.append(ind + "else")
@@ -400,18 +579,18 @@ def _print_branches(branches: Iterable[tuple[A.Node, tuple]], first: str, orelse
 
 @_STMT.on(A.ForStmt)
 def _print_for(s: A.ForStmt, ind: str, depth: int, cm: _Comments | None) -> list[str]:
-    return [f"{ind}for {s.var} in {expr_text(s.domain)}"] + _stmts(s.body, depth + 1, cm)
+    return fit(ind, f"for {s.var} in ", s.domain, deeper=True) + _stmts(s.body, depth + 1, cm)
 
 
 @_STMT.on(A.RepeatStmt)
 def _print_repeat(s: A.RepeatStmt, ind: str, depth: int, cm: _Comments | None) -> list[str]:
-    head = "repeat" if s.times is None else f"repeat {expr_text(s.times)} times"
-    return [ind + head] + _stmts(s.body, depth + 1, cm)
+    head = [ind + "repeat"] if s.times is None else fit(ind, "repeat ", s.times, " times", deeper=True)
+    return head + _stmts(s.body, depth + 1, cm)
 
 
 @_STMT.on(A.WhileStmt)
 def _print_while(s: A.WhileStmt, ind: str, depth: int, cm: _Comments | None) -> list[str]:
-    return [f"{ind}while {expr_text(s.test)}"] + _stmts(s.body, depth + 1, cm)
+    return fit(ind, "while ", s.test, deeper=True) + _stmts(s.body, depth + 1, cm)
 
 
 @_STMT.on(A.TurnStmt)
@@ -458,10 +637,10 @@ def _scenario_step(st: A.ScenarioStep, cm: _Comments | None = None) -> list[str]
         return [f"{ind}do {_call_text(st.call)}{by}"]
     if k == "script":
         name, value = st.value
-        return [f"{ind}script {name} returns {expr_text(value)}"]
+        return fit(ind, f"script {name} returns ", value)
     if k == "expect":
         tail = f" else {_q(st.message)}" if st.message else ""
-        return [f"{ind}expect {expr_text(st.value)}{tail}"]
+        return fit(ind, "expect ", st.value, tail)
     if k == "legal":
         tail = f" else {_q(st.message)}" if st.message else ""
         return [f"{ind}expect legal {_call_text(st.call)}{by}{tail}"]
@@ -542,7 +721,7 @@ def _print_invariant(d: A.InvariantDecl, cm: _Comments | None) -> list[str]:
         items, *zones = d.test.args
         head = f"conserve {expr_text(items)} across {', '.join(z.name for z in zones)}"
         return [head + tail] + _prov(d.prov, INDENT)
-    return [f"invariant {expr_text(d.test)}{tail}"] + _prov(d.prov, INDENT)
+    return fit("", "invariant ", d.test, tail) + _prov(d.prov, INDENT)
 
 
 @_DECL.on(A.DisplayDecl)
@@ -580,7 +759,7 @@ def _print_state(d: A.StateDecl, cm: _Comments | None) -> list[str]:
 
 @_DECL.on(A.ConstDecl)
 def _print_const(d: A.ConstDecl, cm: _Comments | None) -> list[str]:
-    return [f"const {d.name} = {expr_text(d.value)}"]
+    return fit("", f"const {d.name} = ", d.value)
 
 
 @_DECL.on(A.OptionDecl)
@@ -592,21 +771,33 @@ def _print_option(d: A.OptionDecl, cm: _Comments | None) -> list[str]:
 @_DECL.on(A.DefineDecl)
 def _print_define(d: A.DefineDecl, cm: _Comments | None) -> list[str]:
     typ = f": {_type_text(d.type)}" if d.type is not None else ""
-    head = f"define {d.name}{_params(d.params)}{typ} ="
+    heads = _head(f"define {d.name}", d.params, f"{typ} =")
+    head = heads[-1]
+    if isinstance(d.value, A.LetExpr):  # its `let` lines, then the value, each on its own line
+        out = list(heads)
+        value: A.Node = d.value
+        while isinstance(value, A.LetExpr):
+            if cm is not None:
+                out.extend(cm.before(value.span.line, INDENT))
+            out.extend(fit(INDENT, f"let {value.name} = ", value.value))
+            value = value.body
+        if cm is not None:
+            out.extend(cm.before(value.span.line, INDENT))
+        return out + fit(INDENT, "", value)
     body = expr_text(d.value)
-    if len(head) + 1 + len(body) <= 100:
-        return [f"{head} {body}"]
-    return [head, INDENT + body]
+    if len(head) + 1 + len(body) <= _width[0]:
+        return heads[:-1] + [f"{head} {body}"]
+    return heads + fit(INDENT, "", d.value)
 
 
 @_DECL.on(A.ActionDecl)
 def _print_action(d: A.ActionDecl, cm: _Comments | None) -> list[str]:
-    return [f"action {d.name}{_params(d.params)}"] + _prov(d.prov, INDENT) + _stmts(d.body, 1, cm)
+    return _head(f"action {d.name}", d.params) + _prov(d.prov, INDENT) + _stmts(d.body, 1, cm)
 
 
 @_DECL.on(A.ProcedureDecl)
 def _print_procedure(d: A.ProcedureDecl, cm: _Comments | None) -> list[str]:
-    return [f"procedure {d.name}{_params(d.params)}"] + _prov(d.prov, INDENT) + _stmts(d.body, 1, cm)
+    return _head(f"procedure {d.name}", d.params) + _prov(d.prov, INDENT) + _stmts(d.body, 1, cm)
 
 
 @_DECL.on(A.TriggerDecl)
@@ -626,7 +817,7 @@ def _print_flow(d: A.FlowDecl, cm: _Comments | None) -> list[str]:
 
 @_DECL.on(A.ScoringDecl)
 def _print_scoring(d: A.ScoringDecl, cm: _Comments | None) -> list[str]:
-    return [f"scoring {expr_text(d.value)}"]
+    return fit("", "scoring ", d.value)
 
 
 @_DECL.on(A.UmpireDecl)

@@ -24,6 +24,7 @@ _IN_AFTER = re.compile(r"^\s+in\b")
 _OPEN_END = re.compile(r"(\band|\bor|\bnot|\bin|\bthen|\belse|\bwhere|[-+*%,:=<>(\[{]|//|\.\.)\s*(#.*)?$")
 _CONTINUES = re.compile(r"^\s*(and|or|then|else|where|in|not\s+in|==|!=|<=|>=|<|>|\+|-|\*|//|%|\.\.|:)(\s|$)")
 _DEFINE = re.compile(r"^\s*(define\b[^=]*=)\s*(.*?)\s*(#.*)?$")
+_LET = re.compile(r"^\s+let\b")
 _COMPARED = re.compile(r"(==|!=|<=|>=|<|>|\bin\b)")
 _HEADERS = {"NOTE": "note", "SOURCE": "source", "SPEC": "spec"}
 _PARENS = ("an expression continues on the next line only inside parentheses: open one before it "
@@ -72,9 +73,22 @@ def hint(tok: Token, expected: Collection[str], text: str) -> tuple[str, str] | 
         nxt = next((r for r in lines[tok.line:] if r.strip() and not r.lstrip().startswith("#")), "")
         if _CONTINUES.match(nxt):
             return ("unexpected indent: an expression continues on the next line", _PARENS)
+    if tok.type == "_DEDENT" and _LET.match(row) and _in_define(lines, tok.line):
+        return ("a definition's 'let' lines need its value after them",
+                "write the definition's value on the line below its last 'let' line, indented as "
+                "the 'let' lines are")
     if tok.type == "_NL" and "NAME" in expected and _OPEN_END.search(row):
         return ("unexpected end of line: the expression is unfinished", _PARENS)
     if not before.strip() and _CONTINUES.match(row) and tok.type not in ("_NL", "_DEDENT"):
         return (f"unexpected '{tok.value}': a line cannot go on with the expression of the line above",
                 _PARENS)
     return None
+
+
+def _in_define(lines: list[str], line: int) -> bool:
+    """Whether the 1-based `line` is inside a `define` (the declaration above it, at the left
+    margin, is one)."""
+    for row in reversed(lines[: max(line - 1, 0)]):
+        if row.strip() and not row[0].isspace() and not row.startswith("#"):
+            return row.startswith("define ")
+    return False

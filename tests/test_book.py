@@ -75,11 +75,11 @@ def test_every_quote_note_spec_and_scenario_is_on_the_page(khan_page):
     # a quote is the rulebook's, a note is ours: the page says which is which
     assert "content: 'Rulebook'" in html and "Note — not in the rulebook" in html
     # the rules text, with the keywords marked, and the source named
-    assert "<span class=k>action</span> conquer(" in html and "khan.rules:304" in html
+    assert "<span class=k>action</span> conquer(" in html and "khan.rules:328" in html
     # a declaration's text and link stop at its own last line, not where the next one begins
     conquer = html[html.index("id='action-conquer'"):]
     conquer = conquer[:conquer.index("</pre>")]
-    assert "khan.rules:304–326" in conquer and "lay(t: Tile" not in conquer
+    assert "khan.rules:328–351" in conquer and "lay(t: Tile" not in conquer
     # the worked example of conquer's majority rule, with its boards (drawn by the page's script)
     start = html.index("Worked example: example 1: majority against neutral yurts")
     assert "<div class=example-boards data-example=" in html[start:start + 20_000]

@@ -59,6 +59,7 @@ PLACES = {
     "choose one per slot": HEAD + "action a\n    choose 1 of k in [1, 2] one per {n} in [1, 2] where k > 0"
     + HERE + "\n        log \"x\"\n    finish draw\n" + FLOW,
     "let": HEAD + "action a\n    let {n} = 2" + HERE + "\n    finish draw\n" + FLOW,
+    "definition let": HEAD + "define f(k: int) =\n    let {n} = k + 1" + HERE + "\n    k * 2\n" + END,
     "if let": HEAD + "state\n    o: int? = 1\naction a\n    if let {n} = o" + HERE
     + "\n        log \"x\"\n    finish draw\n" + FLOW,
     "aggregate variable": HEAD + T + "action a\n    set t = count {n} in [1, 2]: t > 1" + HERE
@@ -218,7 +219,7 @@ GIVES = {("PlayersDecl", "names"), ("EnumDecl", "name"), ("EnumDecl", "members")
          ("RecordDecl", "fields"), ("DataDecl", "name"), ("VarDecl", "name"), ("ConstDecl", "name"),
          ("OptionDecl", "name"), ("DefineDecl", "name"), ("ActionDecl", "name"), ("ProcedureDecl", "name"),
          ("DeviceDecl", "name"), ("PhaseStmt", "name"), ("Param", "name"), ("ForStmt", "var"),
-         ("Aggregate", "var"), ("ChooseStmt", "name"), ("LetStmt", "name"), ("FinishStmt", "var"),
+         ("Aggregate", "var"), ("ChooseStmt", "name"), ("LetStmt", "name"), ("LetExpr", "name"), ("FinishStmt", "var"),
          ("SimultaneousStmt", "var")}
 READS = {("NamedType", "name"), ("Name", "name"), ("Field", "name"), ("Call", "func"), ("RecordLit", "record"),
          ("RecordLit", "fields"), ("Target", "root"), ("DoStmt", "name"), ("PlayStmt", "actions"),

@@ -140,6 +140,7 @@ class CodeGen:
         # allows no assignment expression (the iterable of a comprehension)
         self.rec_in_iterable = False
         self.rec_closure: set[int] = set()
+        self.in_iterable = False  # writing a comprehension's iterable: no assignment expression there
         facts = facts or model_facts(model)
         self.write_depths = facts.depths
         self.stable = {n: i for i, n in enumerate(model.vars)
@@ -354,6 +355,24 @@ class CodeGen:
 
         return f"({sub(e.then)} if {sub(e.test)} else {sub(e.orelse)})"
 
+    def _ex_let_expr(self, e: A.Node, sc: dict, rec: list | None) -> str:
+        """A definition's `let` inside one expression (where `value` cannot write statements:
+        deep nesting): an assignment expression, or a lambda's parameter in a comprehension's
+        iterable, where Python allows no assignment expression."""
+        local, inner = self.let_local(e, sc)
+        value = self.ex(e.value, sc, rec)
+        if self.in_iterable:
+            return f"(lambda {local}: {self.ex(e.body, inner, rec)})({value})"
+        return f"({local} := {value}, {self.ex(e.body, inner, rec)})[1]"
+
+    def let_local(self, e: A.LetExpr, sc: dict) -> tuple[str, dict]:
+        """A new local for a definition's `let`, and the scope of its body: a local holding a
+        collection the ruleset bounds (a board, a constant list) stays bounded."""
+        local = self.fresh("l")
+        inner = dict(sc)
+        inner[e.name] = (local, "bounded" if self.bounded(e.value, sc) else None)
+        return local, inner
+
     def _ex_aggregate(self, e: A.Node, sc: dict, rec: list | None) -> str:
         if rec is None and e.kind in LOOP_KINDS:
             return self.agg_call(e, sc)
@@ -560,8 +579,9 @@ class CodeGen:
         if held is not None:
             return held
         before, self.rec_in_iterable = self.rec_in_iterable, rec is not None
+        outer, self.in_iterable = self.in_iterable, True
         dom = self.seq(self.ex(e.domain, sc, rec), e.domain, sc)
-        self.rec_in_iterable = before
+        self.rec_in_iterable, self.in_iterable = before, outer
         if not self.bounded(e.domain, sc):
             dom = f"_charged(G, {dom}, SPANS[{self.span_id(e.span)}])"
         v = self.fresh("a")
@@ -620,6 +640,11 @@ class CodeGen:
         deep = len(ind) // 4 >= MAX_INLINE_INDENT  # then a helper function, which starts afresh
         if id(e) in self.subst:  # worked out once already (interpreter/compiler/hoist.py)
             return self.subst[id(e)]
+        if isinstance(e, A.LetExpr) and not deep:  # a definition's `let` line: a statement
+            value = self.value(e.value, sc, out, ind, depth)
+            local, inner = self.let_local(e, sc)
+            out.append(f"{ind}{local} = {value}")
+            return self.value(e.body, inner, out, ind, depth)
         if isinstance(e, A.Aggregate) and e.kind in LOOP_KINDS and not deep:
             r = self.fresh("r")
             self.agg_loop(e, sc, r, out, ind, depth)
@@ -1327,5 +1352,6 @@ CodeGen._EXPRS = node_table("an expression", {
     A.Range: CodeGen._ex_range,
     A.CondExpr: CodeGen._ex_cond_expr,
     A.Aggregate: CodeGen._ex_aggregate,
+    A.LetExpr: CodeGen._ex_let_expr,
     A.Node: CodeGen._ex_other,
 })

@@ -35,16 +35,20 @@ def occurrences(e: A.Node, bound: frozenset = frozenset()) -> Iterator[tuple[A.N
     if not isinstance(e, A.Node) or isinstance(e, A.Target):
         return
     yield e, bound
-    inner = bound | {e.var} if isinstance(e, A.Aggregate) else bound
+    inner, outside = bound, ""  # the names bound inside `e`, and its part that is outside them
+    if isinstance(e, A.Aggregate):
+        inner, outside = bound | {e.var}, "domain"
+    elif isinstance(e, A.LetExpr):  # a definition's `let`: its name holds in the body only
+        inner, outside = bound | {e.name}, "value"
     for name in getattr(e, "__slots__", ()):
         value = getattr(e, name, None)
         children = value if isinstance(value, tuple) else (value,)
         for c in children:
             if isinstance(c, tuple):
                 for cc in c:
-                    yield from occurrences(cc, inner if name != "domain" else bound)
+                    yield from occurrences(cc, inner if name != outside else bound)
             elif isinstance(c, A.Node):
-                yield from occurrences(c, inner if name != "domain" else bound)
+                yield from occurrences(c, inner if name != outside else bound)
 
 
 def worth_hoisting(e: A.Node) -> bool:
@@ -160,4 +164,6 @@ def _children_always(e: A.Node) -> list[A.Node]:
         return list(e.items)
     if isinstance(e, A.Aggregate):
         return [e.domain]
+    if isinstance(e, A.LetExpr):  # the body too, but its parts may read the local: not taken
+        return [e.value]
     return []

@@ -60,6 +60,15 @@ def _children(node: A.Node) -> list[A.Node]:
     return out
 
 
+def _binds(node: A.Node) -> str | None:
+    """The local name an aggregate or a definition's `let` binds, else None."""
+    if isinstance(node, A.Aggregate):
+        return node.var
+    if isinstance(node, A.LetExpr):
+        return node.name
+    return None
+
+
 def _uses(nodes: list[A.Node], param: str, on_use: Callable[[A.Name, list[A.Node]], list | None]) -> list | None:
     """What `on_use(name, ancestors)` says of every read of `param` in `nodes`, joined; None
     when it refuses one (None) or a loop rebinds the name."""
@@ -70,7 +79,7 @@ def _uses(nodes: list[A.Node], param: str, on_use: Callable[[A.Name, list[A.Node
         nonlocal ok
         if not ok:
             return
-        if isinstance(node, A.Aggregate) and node.var == param:
+        if _binds(node) == param:  # an aggregate or a `let` binds the name anew
             ok = False
             return
         if isinstance(node, A.Name) and node.name == param:
@@ -177,8 +186,8 @@ def state_free(m: Model) -> dict[str, tuple[str, ...]]:
     def own_ok(d: A.DefineDecl) -> bool:
         bound = {p.name for p in d.params}
         for n in A.iter_nodes(d.value):
-            if isinstance(n, A.Aggregate):
-                bound.add(n.var)
+            if _binds(n) is not None:  # a local: what its value reads is walked below
+                bound.add(_binds(n))
         for n in A.iter_nodes(d.value):
             if isinstance(n, A.Name) and n.name not in bound and n.name not in fixed_names:
                 return False

@@ -155,6 +155,9 @@ def stored_names(node: object, hidden: set[str]) -> set[str]:
         return {node.name}
     if isinstance(node, A.Aggregate):
         return stored_names(node.domain, hidden) | stored_names(node.body, hidden)
+    if isinstance(node, A.LetExpr):  # a definition's `let`: its value is stored where its name is
+        inner = stored_names(node.body, hidden)
+        return (inner - {node.name}) | (stored_names(node.value, hidden) if node.name in inner else set())
     if isinstance(node, A.CondExpr):
         return stored_names(node.then, hidden) | stored_names(node.orelse, hidden)
     if isinstance(node, A.Index) and isinstance(node.base, A.Name) and node.base.name in hidden:

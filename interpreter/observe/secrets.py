@@ -219,13 +219,14 @@ class Secrets:
         about its keys (`q`). Every player sees those sizes (views show `{"hidden": 4}`)."""
         out: set[str] = set()
         bound: set[str] = set()
-        self._exposed(node, out, bound)
-        return out - bound
+        called: set[str] = set()  # a local cannot be called: a call's name is never a bound one
+        self._exposed(node, out, bound, called)
+        return (out - bound) | called
 
-    def _exposed(self, node: Any, out: set[str], bound: set[str]) -> None:
+    def _exposed(self, node: Any, out: set[str], bound: set[str], called: set[str]) -> None:
         if isinstance(node, tuple):
             for item in node:
-                self._exposed(item, out, bound)
+                self._exposed(item, out, bound, called)
             return
         if not isinstance(node, A.Node):
             return
@@ -238,12 +239,14 @@ class Secrets:
         if isinstance(node, A.Name):
             out.add(node.name)
         elif isinstance(node, A.Call):
-            out.add(node.func)
+            called.add(node.func)
         elif isinstance(node, A.Aggregate):
             bound.add(node.var)
+        elif isinstance(node, A.LetExpr):
+            bound.add(node.name)
         for name in node.__dataclass_fields__:
             if name != "span":
-                self._exposed(getattr(node, name), out, bound)
+                self._exposed(getattr(node, name), out, bound, called)
 
     def _container(self, node: A.Node, depth: int) -> set[str] | None:
         """For an expression that is a hidden list, set or map whose size every player sees,

@@ -49,7 +49,7 @@ def history_only_vars(m: Model) -> frozenset[str]:
         for n in iter_nodes(part):
             if isinstance(n, A.Name) and n.name in m.vars:
                 reads[n.name] += 1
-            elif isinstance(n, (A.LetStmt, A.Param)) and n.name in m.vars:
+            elif isinstance(n, (A.LetStmt, A.LetExpr, A.Param)) and n.name in m.vars:
                 shadowed.add(n.name)
             elif isinstance(n, A.RemoveStmt) or (isinstance(n, _SELF_WRITES) and n.target.steps):
                 reads[n.target.root] += 1  # it may fail on what the variable holds

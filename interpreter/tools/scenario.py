@@ -91,7 +91,8 @@ class _Run:
         also those its evaluation never reached (`a and b` stops at a false `a`)."""
         g = self.ensure()
         m = g.prog.model
-        bound = {n.var for n in iter_nodes(e) if isinstance(n, A.Aggregate)}
+        bound = {n.var if isinstance(n, A.Aggregate) else n.name for n in iter_nodes(e)
+                 if isinstance(n, (A.Aggregate, A.LetExpr))}
         out: list[tuple[str, Any]] = []
         for n in iter_nodes(e):
             if not isinstance(n, A.Name) or n.name in bound or n.name in {x for x, _ in out}:

@@ -315,6 +315,12 @@ class _Builder:
                        _item(self.type_of(e.domain, scope)), f"each item of {expr_text(e.domain)}")
             self.expr(e.where, inner)
             self.expr(e.body, inner)
+        elif isinstance(e, A.LetExpr):  # a definition's `let` line: its name holds below it
+            self.expr(e.value, scope)
+            inner = dict(scope)
+            self.local(self.nth_name(e.span, 1), e.name, "local", inner,
+                       self.type_of(e.value, scope), f"let {e.name} = {expr_text(e.value)}")
+            self.expr(e.body, inner)
         elif isinstance(e, A.Node):
             for child in _children(e):
                 self.expr(child, scope)
