@@ -668,7 +668,10 @@ class RegelwerkState(pyspiel.State):
 
     # OpenSpiel's state API
     def current_player(self) -> int:
-        box = self._box or self._boxed()
+        box = self._box
+        if box is not None and box.found is not None and box.found.player is not None:
+            return box.found.player  # asked most often of all: the shortest way first
+        box = box or self._boxed()
         answers = box.answers()
         if answers is not None and answers.player is not None:
             return answers.player
@@ -794,7 +797,10 @@ class RegelwerkState(pyspiel.State):
         return str(move) if move is not None else f"move #{action}"
 
     def is_terminal(self) -> bool:
-        box = self._box or self._boxed()
+        box = self._box
+        if box is not None and box.found is not None and box.found.terminal is not None:
+            return box.found.terminal
+        box = box or self._boxed()
         answers = box.answers()
         if answers is not None:
             if answers.terminal is None:
