@@ -40,6 +40,7 @@ from .saves import (
     restore_state,
     ruleset_of,
     start_state,
+    state_fields,
     state_of,
 )
 from .saves import copy_frames as _copy_frames
@@ -486,8 +487,12 @@ class Game(RuleCalls, TraceRecorder):
         invariants = prog.invariants
         since = self._check_from() if invariants else None
         self.work, self._worked = WORK_CHUNK, 0
-        if self._part is None:
-            self._keep_undo(a)
+        if self._part is None:  # _keep_undo, its common case inline
+            undo = self._undo
+            if self._snap_next or not len(undo) % UNDO_EVERY:
+                self._keep_undo(a)
+            else:
+                undo.append((None, a))
         self._legal = self.pending = None
         self.step_no += 1
         try:
@@ -550,7 +555,16 @@ class Game(RuleCalls, TraceRecorder):
                                                               **secret})
             frame[1] = self.prog.blocks[frame[0]].ops[frame[1]].pass_to
         else:
-            if record:
+            if record and ca.plain_args and not secret:  # the move itself, its records made when read
+                try:  # (as in _take_recorded)
+                    seen = ca.explain(self, *a.args)
+                except _CHECK_ERRORS:
+                    seen = ()
+                if self._step is not None:
+                    self._close()
+                self._step = [ca.key, False, None, a, seen, None, (), (), self.phase, p["player"]]
+                self._jmark = len(self.journal)
+            elif record:
                 args = a.args
                 bindings = bindings_of(ca, args)
                 try:  # the checks as the explain function saw them (made trace records when read)
@@ -637,8 +651,10 @@ class Game(RuleCalls, TraceRecorder):
         undo = self._undo
         if self._snap_next or not len(undo) % UNDO_EVERY:
             self._snap_next = False
-            kept = state_of(self)._replace(vars=None, frames=_copy_frames(self.frames))  # vars: the journal
-            undo.append(((kept, self._legal, len(self.journal), len(self._steps)), a))
+            # the fields as a plain tuple, and the frames (changed in place) copied; vars are
+            # restored from the journal, so the tuple's own are never put back
+            kept = (state_fields(self), _copy_frames(self.frames), self._legal, len(self.journal), len(self._steps))
+            undo.append((kept, a))
         else:
             undo.append((None, a))
 
@@ -669,7 +685,7 @@ class Game(RuleCalls, TraceRecorder):
 
     def _restore(self, snapshot: tuple) -> None:
         """The game as it was before a decision: its writes reverted, its fields put back."""
-        kept, legal, jstart, tlen = snapshot
+        fields, frames, legal, jstart, tlen = snapshot
         self._step = None
         for container, key, old, _new, _path in reversed(self.journal[jstart:]):
             if old is MISSING:
@@ -679,7 +695,8 @@ class Game(RuleCalls, TraceRecorder):
         del self.journal[jstart:]
         del self._steps[tlen:]
         self._cooked = min(self._cooked, tlen)
-        put_state(self, kept._replace(vars=self.vars))  # the frames as they were, copied when kept
+        kept = State._make(fields)._replace(vars=self.vars, frames=frames)  # the frames copied when kept
+        put_state(self, kept)
         self._legal = legal
         self._jmark = len(self.journal)
 

@@ -1,0 +1,122 @@
+"""A traced game keeps its steps in a short form while it plays and makes them trace records
+only when `game.trace` is read (interpreter/engine/recording.py): the move itself instead of its
+bindings and text, an explain function's raw values instead of check records, the journal's
+entries instead of changes. Whatever is kept that way must give the same records as if each
+step had been made a record the moment it closed: a value that changed in place after the step
+would show up here. So each game is played twice with the same moves, its trace read after
+every move (eager) and once at the end (lazy), and both must be equal, byte for byte as JSON;
+also for a clone made mid-game and a game saved and loaded mid-game, both played on.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from regelwerk.interpreter.engine.game import Game
+from regelwerk.interpreter.tools.trace import trace_lines
+
+import regelwerk
+
+ROOT = Path(__file__).resolve().parent.parent
+# Records written whole and then changed in place (a step's changes must show them as they were),
+# preconditions that read records (their values copied for the checks) and moves whose argument is
+# a record (their bindings): what the bundled rulesets do seldom or never.
+KEEPSAKES = """
+game "Keepsakes"
+players A, B
+record Pos(x: int)
+state
+    pos: Player -> Pos = {A: Pos(x: 0), B: Pos(x: 0)}
+    seen: Player -> list Pos = {A: [Pos(x: 0)], B: [Pos(x: 0)]}
+    p: Pos = Pos(x: 0)
+    n: int = 0
+action place(k in 1..3)
+    require pos[current].x >= 0
+    require len(seen[current]) > 0
+    set p = Pos(x: k)
+    set seen[current] = [Pos(x: k), p]
+    add 1 to n
+    if n >= 30
+        finish draw
+action nudge(k in 1..3)
+    set pos[current].x = k
+    set p.x = k + 1
+    add 1 to n
+    if n >= 30
+        finish draw
+action pick(q in seen[current])
+    require q.x >= 0
+    set pos[current] = q
+    add 1 to n
+    if n >= 30
+        finish draw
+flow
+    repeat
+        turn
+            play place, nudge, pick
+"""
+CASES = [("rulesets/khan/khan.rules", 3), ("rulesets/root/root.rules", 2),
+         ("rulesets/classic/tictactoe.rules", 2), ("rulesets/classic/checkers.rules", 2),
+         ("rulesets/shogun/shogun.rules", 4), (KEEPSAKES, 2)]
+MOVES = 150  # per game at most: enough for every kind of step, short enough for the suite
+SPLIT = 5  # the move after which a clone and a save are made (tic-tac-toe ends by the ninth)
+
+
+def _dump(trace: list | None) -> str:
+    return json.dumps(trace, ensure_ascii=False, sort_keys=True)
+
+
+def _play(game: Game, rnd: random.Random, moves: int, eager: bool) -> None:
+    """Random moves; every third one given as its text, so that the engine's long path
+    (`_take`) records it, the others as offered (`_take_recorded` where it applies)."""
+    for n in range(moves):
+        if game.is_over:
+            return
+        move = rnd.choice(game.legal_actions())
+        game.apply(str(move) if n % 3 == 2 else move)
+        if eager:
+            assert game.trace is not None  # reading makes every step so far a record now
+
+
+@pytest.fixture(scope="module", params=CASES, ids=lambda c: Path(c[0]).stem if c[0].endswith(".rules") else "keepsakes")
+def case(request: pytest.FixtureRequest) -> tuple[regelwerk.Ruleset, int]:
+    source, players = request.param
+    if source.endswith(".rules"):
+        return regelwerk.load(ROOT / source), players
+    return regelwerk.load_text(source), players
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_lazy_trace_equals_eager(case: tuple, seed: int) -> None:
+    ruleset, players = case
+    games = {}
+    for eager in (True, False):
+        g = ruleset.new_game(players=players, seed=seed, record=True)
+        _play(g, random.Random(seed), MOVES, eager)
+        games[eager] = g
+    assert _dump(games[False].trace) == _dump(games[True].trace)
+    assert trace_lines(games[False]) == trace_lines(games[True])
+    assert len(games[True].trace) > 2 * min(MOVES, games[True].step_no) // 3  # steps were recorded
+
+
+@pytest.mark.parametrize("seed", [3])
+def test_lazy_trace_equals_eager_after_clone_and_load(case: tuple, seed: int) -> None:
+    """The clone shares the steps recorded before it (still in their short form) with the
+    game it was made from; both play on differently, and each is checked against an eager twin."""
+    ruleset, players = case
+    out: dict[bool, list[str]] = {}
+    for eager in (True, False):
+        g = ruleset.new_game(players=players, seed=seed, record=True)
+        _play(g, random.Random(seed), SPLIT, eager)
+        twin = g.clone()
+        loaded = Game.from_json(json.loads(json.dumps(g.to_json())), ruleset, record=True)
+        _play(g, random.Random(seed + 1), MOVES, eager)
+        _play(twin, random.Random(seed + 2), MOVES, eager)
+        _play(loaded, random.Random(seed + 3), MOVES, eager)
+        out[eager] = [_dump(x.trace) for x in (g, twin, loaded)]
+    assert out[False] == out[True]
+    assert out[False][0] != out[False][1]  # the clone went its own way
+    assert out[False][2] != "[]"  # the loaded game recorded its own steps
