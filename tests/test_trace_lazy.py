@@ -120,3 +120,27 @@ def test_lazy_trace_equals_eager_after_clone_and_load(case: tuple, seed: int) ->
     assert out[False] == out[True]
     assert out[False][0] != out[False][1]  # the clone went its own way
     assert out[False][2] != "[]"  # the loaded game recorded its own steps
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_checks_of_an_offered_move_are_those_explain_gives(seed: int) -> None:
+    """A traced move's checks take the values of the requires that need no parameter from the
+    listing that offered it (checkers' `not can_capture(current)`: the whole board), kept per
+    game in `_xpre` (actiongen._shared_checks). They must be what `explain` works out anew in
+    the same position, also right after undo put back a position and its listed moves."""
+    ruleset = regelwerk.load(ROOT / "rulesets/classic/checkers.rules")
+    g = ruleset.new_game(seed=seed, record=True)
+    rnd = random.Random(seed)
+    compared = 0
+    for n in range(200):
+        if g.is_over:
+            break
+        move = rnd.choice(g.legal_actions())
+        want = g.explain(move).checks
+        g.apply(move)
+        decided = [s for s in g.trace if s.get("decision") is not None]
+        assert decided[-1]["checks"] == want, (n, str(move))
+        compared += 1
+        if n % 7 == 6:  # back one move, then on with another
+            g.undo()
+    assert compared > 30

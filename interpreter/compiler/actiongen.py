@@ -7,6 +7,7 @@
 | `AC_n` | `(G, *args)` | `-1` when legal, `k` for the first failing `require`, `-(i + 2)` when argument `i` is outside its domain |
 | `AX_n` | `(G, *args)` | per precondition up to the first failure: `(index, value, [(sub-expression text, value)])` |
 | `AF_n` | `(G, *args)` | `True` when the effect finished the game; absent when the body can stop for a decision (it is then a block) |
+| `AXP_n`, `AXO_n` | `(G)`, `(G, *args)` | traced programs, when requires need no parameter: their explanation, which the listing uses instead of testing them and keeps in `G._xpre`; and `AX_n` for a move that listing offered, those entries taken from there |
 """
 
 from __future__ import annotations
@@ -44,6 +45,9 @@ class ActionSource:
     enum_size: int  # lines of `enum`: a block copies a short one where it offers the action
     abandonable: bool = False  # its body can `abandon`: the engine keeps a way back
     effect_size: int | None = None  # lines of `effect`, a function: a block plays a short one in place
+    # traced programs: `explain` for a move just offered, reading the values of the requires
+    # that need no parameter from the listing that offered it (`_shared_checks`); else `explain`
+    explain_offered: str = ""
 
     @property
     def plays_in_place(self) -> bool:
@@ -174,6 +178,7 @@ class _Listing:
         self.rows: str | None = None  # the list of inner bindings of one key, when keyed
         self.memo_table: str | None = None
         self.outer_ind = ""
+        self.shared_checks: str | None = None  # traced: AXP_n, set by generate_action
 
     def at(self, depth: int) -> list:
         return [s for s, d in zip(self.pre, self.deps, strict=True) if d == depth]
@@ -261,7 +266,15 @@ class _Listing:
         ind = "    "
         g.enum_memo, g.enum_sets = {}, {}  # listing moves changes no state: definitions may be remembered (memo.py)
         g.still = True  # and the variables it reads are bound once (machine.py binds them where it inlines this)
-        self.emit_pre(self.at(-1), -1, ind)
+        if self.shared_checks is None:
+            self.emit_pre(self.at(-1), -1, ind)
+        else:  # traced: the requires that need no parameter, with their values kept for explain
+            xp = g.fresh("xp")
+            lines.append(f"{ind}{xp} = G._xpre[{self.name!r}] = {self.shared_checks}(G)")
+            lines.append(f"{ind}if not {xp}[-1][1]:")
+            lines.append(f"{ind}    return")
+            for local, node in self.hoister.at_end.get(-1, ()):
+                lines.append(f"{ind}{local} = {g.ex(node, self.esc)}")
         hoisted = self.hoisted_domains(ind)
         level = self.level(hoisted)
         moves = move_table(g, self.name, a)  # not `table`: the key code below binds that name
@@ -330,26 +343,63 @@ def _check_lines(g: CodeGen, a: A.ActionDecl, pre: list, pnames: list[str]) -> l
     return lines
 
 
-def _explain_lines(g: CodeGen, a: A.ActionDecl, pre: list, pnames: list[str]) -> list[str]:
+def _explain_lines(g: CodeGen, a: A.ActionDecl, pre: list, pnames: list[str],
+                   shared: tuple[set[int], str] | None = None) -> list[str]:
     """explain(G, *args) -> [(index, value, [(subexpr, value)])] for each require in order, up
-    to the first that fails."""
+    to the first that fails. With `shared` (the positions in `pre` of the requires that need no
+    parameter, and the explain function's name): their entries are those the listing that
+    offered the move kept (`_shared_checks`), the same values worked out in the same state."""
     lines = ["    out = []"]
+    if shared is not None:
+        lines += ["    xp = G._xpre.get(" + repr(a.name) + ")",
+                  f"    if xp is None or len(xp) < {len(shared[0])}:  # not listed in this state: worked out",
+                  f"        return {shared[1]}(G{''.join(', ' + p for p in pnames)})"]
     xsc: dict = {p.name: (pnames[i], None) for i, p in enumerate(a.params)}
-    k = 0
+    k = j = 0
     for i, s in enumerate(pre):
         if isinstance(s, A.LetStmt):
             py = g.fresh("l")
             lines.append(f"    {py} = {g.ex(s.value, xsc)}")
             xsc[s.name] = (py, None)
+            continue
+        if shared is not None and i in shared[0]:
+            lines.append(f"    out.append(xp[{j}])")
+            value = f"xp[{j}][1]"
+            j += 1
         else:
             value, subs = g.explained(s.test, xsc, lines, "    ", packed=True)
             lines.append(f"    out.append(({k}, {value}, {subs}))")
-            if i < len(pre) - 1:  # a failed check ends the explanation; after the last, it ends anyway
-                lines.append(f"    if not {value}:")
-                lines.append("        return out")
-            k += 1
+        if i < len(pre) - 1:  # a failed check ends the explanation; after the last, it ends anyway
+            lines.append(f"    if not {value}:")
+            lines.append("        return out")
+        k += 1
     lines.append("    return out")
     return lines
+
+
+def _shared_checks(g: CodeGen, a: A.ActionDecl, pre: list, deps: list[int]) -> tuple[list[str], set[int]] | None:
+    """Traced programs: when an action's preconditions start with requires that need no
+    parameter (and there is no `let` before the parameters' loops), a function of G alone that
+    explains those (as `explain` would: its entries, up to the first that fails). The listing
+    calls it instead of testing them and keeps its entries in `G._xpre`, so that explaining a
+    move it offered (every traced move) does not work out again what listing it did; checkers'
+    `not can_capture(current)` looks at the whole board. None when there are none."""
+    top = [i for i, d in enumerate(deps) if d == -1]
+    if not top or any(isinstance(pre[i], A.LetStmt) for i in top):
+        return None
+    lines = ["    out = []"]
+    k = 0
+    for i, s in enumerate(pre):
+        if isinstance(s, A.LetStmt):
+            continue
+        if i in top:
+            value, subs = g.explained(s.test, {}, lines, "    ", packed=True)
+            lines.append(f"    out.append(({k}, {value}, {subs}))")
+            lines.append(f"    if not {value}:")
+            lines.append("        return out")
+        k += 1
+    lines.append("    return out")
+    return lines, set(top)
 
 
 def _effect(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDecl, pre: list, rest: list,
@@ -383,6 +433,10 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
     aid = len(g.lines)
     pnames = [f"p{i}" for i in range(len(a.params))]
     listing = _Listing(g, name, a, pre, pnames)
+    shared = _shared_checks(g, a, pre, listing.deps) if g.record else None
+    if shared is not None:
+        g.function(f"AXP_{aid}", [], shared[0])
+        listing.shared_checks = f"AXP_{aid}"
     lines = listing.generate()
     # on the tree, once the program is parsed (codegen.CodeGen.finish)
     count, rule = len(pnames), g.rule_now
@@ -396,10 +450,12 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
                                  "    return False"])
     g.function(f"AC_{aid}", pnames, _check_lines(g, a, pre, pnames))
     g.function(f"AX_{aid}", pnames, _explain_lines(g, a, pre, pnames))
+    if shared is not None:
+        g.function(f"AXO_{aid}", pnames, _explain_lines(g, a, pre, pnames, (shared[1], f"AX_{aid}")))
     effect, block, effect_size = _effect(g, builder, name, a, pre, rest, aid, pnames)
     abandonable = any(isinstance(n, A.AbandonStmt) for n in iter_nodes(a.body))
     return ActionSource(f"AE_{aid}", f"AA_{aid}", f"AC_{aid}", f"AX_{aid}", effect, block, requires, enum_size,
-                        abandonable, effect_size)
+                        abandonable, effect_size, f"AXO_{aid}" if shared is not None else f"AX_{aid}")
 
 
 def _is_simple(code: str) -> bool:

@@ -75,6 +75,9 @@ class CompiledAction:
     require_texts: list[str] = field(default_factory=list)  # printed once, quoted by every check
     key: str = ""  # its rule key in traces: action:<name>
     plain_args: bool = False  # every argument is a name, number or true/false: JSON as it is
+    # explain for a move offered by the listing just made, in the same state (traced games'
+    # moves): it may take the listing's values of the requires that need no parameter
+    explain_offered: Any = None
 
     def __post_init__(self) -> None:
         self.require_texts = require_texts(self.requires)
@@ -425,6 +428,7 @@ def compile_model(model: Model, record: bool, identity: Identity) -> Program:
         )
         prog.rules[f"action:{name}"] = prov_info(name, a.prov, a.span, model.base_dir)
         ca = prog.actions[name]
+        ca.explain_offered = ns[src.explain_offered or src.explain]
         ca.plain_args = all(isinstance(t.base, Elem) or t.base in (INT, BOOL, TEXT) for t in (
             model.type_of_decl(p.type) if p.type is not None else model.type_of(p.domain).item for p in a.params))
         if src.plays_in_place:

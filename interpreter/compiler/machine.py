@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 from ...dsl import ast as A
 from ...dsl.dispatch import NodeTable, node_table
 from ..engine.limits import CALL_WORK, SKIPPED_PLAY_WORK
-from ..engine.recording import EVENTS, KEY, auto_step_code, kept_close_code
+from ..engine.recording import EVENTS, KEY, auto_step_code, kept_close_code, move_close_code
 from . import ir
 from .codegen import CodeGen
 from .pytree import Inline
@@ -415,7 +415,7 @@ class MachineBuilder:
         out.append(f"{ind}    except _RULE_ERRORS as err:")
         out.append(f"{ind}        raise G._action_failure(m, err) from err")
         if self.record:  # the move's step (Game._take_recorded opened it) ends with its effect
-            out.append(f"{ind}    G._close()")
+            out.extend(move_close_code(ind + "    "))
         out.append(f"{ind}    m = None")
         self.run_deferred(k, out, ind + "    ")
         out.append(f"{ind}    pc = {k + 1}")

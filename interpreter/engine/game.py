@@ -130,6 +130,10 @@ class Game(RuleCalls, TraceRecorder):
         self._jmark = 0
         self._jdict = False  # the open step wrote a map or record whole (recording.py, _close)
         self._legal: list[Action] | None = None
+        # traced: per action, the checks of its requires that need no parameter, as the listing
+        # that offered its moves found them in this state (actiongen._shared_checks); forgotten
+        # whenever the state changes other than by the rules (undo, invalidate, a clone)
+        self._xpre: dict[str, list] = {}
         self._undo: list[tuple] = []  # per decision: (snapshot of the fields before it, or None; the move)
         self._snap_next = True  # the next decision keeps a full snapshot (undo replays from it)
         self._chain = 0
@@ -318,6 +322,7 @@ class Game(RuleCalls, TraceRecorder):
     def invalidate(self) -> None:
         """Forget cached legal moves after the state was changed from outside the rules."""
         self._legal = None
+        self._xpre = {}
         self._snap_next = True  # undo must not play moves again across the outside change
 
     # ------------------------------------------------------------------ legality
@@ -495,8 +500,8 @@ class Game(RuleCalls, TraceRecorder):
                 undo.append((None, a))
         self._legal = self.pending = None
         self.step_no += 1
-        try:
-            seen = ca.explain(self, *args)
+        try:  # the move was offered just now, by a listing in this state
+            seen = (ca.explain_offered if self.window is None else ca.explain)(self, *args)
         except _CHECK_ERRORS:
             seen = ()
         if self._step is not None:
@@ -556,8 +561,8 @@ class Game(RuleCalls, TraceRecorder):
             frame[1] = self.prog.blocks[frame[0]].ops[frame[1]].pass_to
         else:
             if record and ca.plain_args and not secret:  # the move itself, its records made when read
-                try:  # (as in _take_recorded)
-                    seen = ca.explain(self, *a.args)
+                try:  # (as in _take_recorded: the move was found among those listed in this state)
+                    seen = (ca.explain_offered if self.window is None else ca.explain)(self, *a.args)
                 except _CHECK_ERRORS:
                     seen = ()
                 if self._step is not None:
@@ -698,6 +703,7 @@ class Game(RuleCalls, TraceRecorder):
         kept = State._make(fields)._replace(vars=self.vars, frames=frames)  # the frames copied when kept
         put_state(self, kept)
         self._legal = legal
+        self._xpre = {}  # listed in a later state
         self._jmark = len(self.journal)
 
     # ------------------------------------------------------------------ the end
@@ -863,7 +869,7 @@ class Game(RuleCalls, TraceRecorder):
         for f in COPIED:  # the dynamic fields that change in place (saves.DYNAMIC): vars, frames
             d[f.name] = f.copy(d[f.name], prog)
         if self.record:  # an untraced game's bookkeeping is idle between decisions: share it
-            d.update(journal=[], _undo=[], _steps=list(self._steps), _step=None, _jmark=0)
+            d.update(journal=[], _undo=[], _steps=list(self._steps), _step=None, _jmark=0, _xpre={})
         g.__dict__ = d  # _legal is shared: legal_actions() hands out copies, never the list
         return g
 

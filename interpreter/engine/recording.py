@@ -57,6 +57,18 @@ def kept_close_code(st: str, ind: str) -> list[str]:
     return [f"{ind}G._step = None", f"{ind}{st}[{CHANGES}] = G.journal[G._jmark:]", f"{ind}G._steps.append({st})"]
 
 
+def move_close_code(ind: str) -> list[str]:
+    """The lines with which generated code closes a move's step after the move's effect, played
+    in place (interpreter/compiler/machine.py): when the open step is still the move's own (a
+    procedure's step would have replaced it with an automatic one) and wrote no map or record
+    whole, what `TraceRecorder._close` does then, without the call; else the call."""
+    return [f"{ind}st = G._step",
+            f"{ind}if st is not None and st[{AUTO}] is False and not G._jdict:  # decided: kept",
+            *kept_close_code("st", ind + "    "),
+            f"{ind}else:",
+            f"{ind}    G._close()"]
+
+
 class TraceRecorder:
     """Mixed into Game: the open step, and the methods generated code calls while tracing."""
 
