@@ -22,7 +22,7 @@ import regelwerk
 
 ROOT = Path(__file__).resolve().parent.parent
 # Records written whole and then changed in place (a step's changes must show them as they were),
-# preconditions that read records (their values copied for the checks) and moves whose argument is
+# preconditions that read records and maps (their values copied for the checks) and moves whose argument is
 # a record (their bindings): what the bundled rulesets do seldom or never.
 KEEPSAKES = """
 game "Keepsakes"
@@ -33,9 +33,11 @@ state
     seen: Player -> list Pos = {A: [Pos(x: 0)], B: [Pos(x: 0)]}
     p: Pos = Pos(x: 0)
     n: int = 0
+    tally: Player -> int = {A: 0, B: 0}
 action place(k in 1..3)
     require pos[current].x >= 0
     require len(seen[current]) > 0
+    require len(tally) == 2
     set p = Pos(x: k)
     set seen[current] = [Pos(x: k), p]
     add 1 to n
@@ -44,6 +46,7 @@ action place(k in 1..3)
 action nudge(k in 1..3)
     set pos[current].x = k
     set p.x = k + 1
+    add k to tally[current]
     add 1 to n
     if n >= 30
         finish draw

@@ -1086,7 +1086,7 @@ class CodeGen:
             shown = []
             for i, node in enumerate(rec):
                 v = f"seen.get({i}, MISSING)" if i in self.rec_closure else names[i]
-                shown.append(v if self.stays(node, sc) else f"_fz({v})")
+                shown.append(v if self.stays(node, sc) else f"{self.freezer(node, sc)}({v})")
             return value, f"{texts}, ({''.join(x + ', ' for x in shown)})"
         subs = self.fresh("subs")
         out.append(f"{ind}{subs} = []")
@@ -1096,6 +1096,13 @@ class CodeGen:
             out.append(f"{ind}if {v} is not MISSING:")
             out.append(f"{ind}    {subs}.append(({expr_text(node)!r}, {shown}))")
         return value, subs
+
+    def freezer(self, e: A.Node, sc: dict) -> str:
+        """How a check keeps the value of `e`, which can still change: `_fz` makes a JSON copy;
+        a map whose values hold no dict needs only a shallow one (`_fz_map`), which the trace
+        makes JSON when it is read (Root's `warriors[current]`, a map of counts)."""
+        t = self.static_type(e, sc).base
+        return "_fz_map" if isinstance(t, MapOf) and not _may_hold_dict(t.val) else "_fz"
 
     def stays(self, e: A.Node, sc: dict) -> bool:
         """Whether the value of `e` can be kept as it is for an explanation: it holds no dict,

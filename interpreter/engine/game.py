@@ -624,9 +624,8 @@ class Game(RuleCalls, TraceRecorder):
         """Every declared invariant the current state breaks, as 'file:line: message'; with
         `written`, only those that read one of these state variables (or more than state)."""
         out = []
-        reads = self.prog.invariant_reads
-        for i, (test, decl) in enumerate(self.prog.invariants):
-            if written is not None and reads[i] is not None and not reads[i] & written:
+        for (test, decl), reads in zip(self.prog.invariants, self.prog.invariant_reads, strict=True):
+            if written is not None and reads is not None and reads.isdisjoint(written):
                 continue  # it read nothing the step changed: it still holds
             try:
                 ok = test(self)

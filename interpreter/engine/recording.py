@@ -155,8 +155,14 @@ class TraceRecorder:
         if st is None:
             return
         self._step = None
-        written = self.journal[self._jmark:]
         kept = st[DECISION] or st[EVENTS] or st[CHANCE]  # kept whatever it wrote
+        if len(self.journal) == self._jmark:  # it wrote nothing (most automatic steps)
+            self._jdict = False
+            if kept:
+                st[CHANGES] = ()
+                self._steps.append(st)
+            return
+        written = self.journal[self._jmark:]
         if kept and not self._jdict:
             changes: list | tuple = written  # a list: the entries written, worked out when read
         else:

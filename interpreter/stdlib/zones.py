@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Hashable, Iterable, Iterator
-from itertools import chain
 from typing import Any
 
 
@@ -37,15 +36,17 @@ def _counts(zones: Iterable[Any]) -> Counter:
 
 def each_once(items: Iterable[Hashable], *zones: Any) -> bool:
     """Whether every item lies in exactly one of the zones, and the zones hold nothing else."""
-    parts: list = []
-    for z in zones:
-        if isinstance(z, dict):
-            parts.extend(z.values())
-        else:
-            parts.append(z)
     want = list(items)
-    if not any(isinstance(p, dict) for p in parts):  # (a map inside counts its values: below)
-        every = list(chain.from_iterable(parts))
+    every: list = []
+    for z in zones:
+        for part in (z.values() if isinstance(z, dict) else (z,)):
+            if isinstance(part, dict):  # a map inside counts its values: the counter below
+                break
+            every += part
+        else:
+            continue
+        break
+    else:
         held = set(every)
         if len(held) == len(every):  # nothing twice in the zones, the usual case: every count is
             # 0 or 1, so the counts below say just this, in a third of their time (traced games
