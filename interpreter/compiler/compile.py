@@ -113,17 +113,26 @@ class Program:
     step_heads: dict[str, dict] = field(default_factory=dict, repr=False)  # rule key -> fixed step part
     move_texts: dict[int, str] = field(default_factory=dict, repr=False)  # id(table move) -> its text
     rules: dict[str, dict] = field(default_factory=dict)  # rule key -> provenance for traces
-    tree: ast.Module | None = field(default=None, repr=False)  # the code that runs (codegen.CodeGen.finish)
+    # The tree of the code that runs (codegen.CodeGen.finish), only for compile_model(keep_tree=
+    # True): kept, its tens of thousands of objects were walked by every full collection of the
+    # garbage collector, which traced games (whose steps live long) set off often; Root's traced
+    # cost was a tenth higher. `syntax_tree()` makes it again.
+    tree: ast.Module | None = field(default=None, repr=False)
     choices: list[Choice] = field(default_factory=list)  # the optimisations applied, in rules terms
     namespace: dict = field(default_factory=dict)
     facts: ModelFacts | None = field(default=None, repr=False)  # every CodeGen of the program shares them
     _exprs: dict[int, Any] = field(default_factory=dict, repr=False)
     _consts: dict[str, dict] = field(default_factory=dict, repr=False)
 
+    def syntax_tree(self) -> ast.Module:
+        """The Python tree of what runs, generated again (the same every time): for reading,
+        debugging and tests, not kept (see above)."""
+        return compile_model(self.model, self.record, self.identity, keep_tree=True).tree
+
     @property
     def source(self) -> str:
         """The program as Python text (`ast.unparse` of what runs), for reading and debugging."""
-        return ast.unparse(self.tree) if self.tree is not None else ""
+        return ast.unparse(self.syntax_tree())
 
     # ------------------------------------------------------------------ what a game asks
     def expr(self, node: A.Node, scope: tuple[str, ...] = ()) -> Any:
@@ -325,8 +334,9 @@ def _procedure(g: CodeGen, builder: BlockBuilder, name: str, p: A.ProcedureDecl,
     return ("fn", f"P_{pid}")
 
 
-def compile_model(model: Model, record: bool, identity: Identity) -> Program:
-    """Generate and compile the whole program for one checked model."""
+def compile_model(model: Model, record: bool, identity: Identity, keep_tree: bool = False) -> Program:
+    """Generate and compile the whole program for one checked model (with `keep_tree`, its
+    Python tree kept as `tree`: Program.syntax_tree)."""
     grids, graphs, elements = _build_boards(model)
     prog = Program(model, record, identity, grids, graphs, elements)
     prog.boards = Boards(grids, graphs, make_order(model, elements))
@@ -411,7 +421,8 @@ def compile_model(model: Model, record: bool, identity: Identity) -> Program:
     block_names = [machine.build(bid) for bid in range(len(builder.blocks))]
 
     module = g.finish()
-    prog.tree = module
+    if keep_tree:
+        prog.tree = module
     prog.move_texts = g.move_texts
     ns = _namespace(prog, g)
     ns["_SOURCE_LINES"] = g.lines_of_text()  # where a Python error was raised (locate.py)

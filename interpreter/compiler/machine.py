@@ -216,7 +216,8 @@ class MachineBuilder:
             out.append(f"{ind}    if rt is None:")
             out.append(f"{ind}        G._close()")
             out.append(f"{ind}    else:")
-            out.extend(kept_close_code("rt", f"{ind}        "))
+            # only a turn's ends and the listing ran since it opened (`step_known`): nothing written
+            out.extend(kept_close_code("rt", f"{ind}        ", wrote=False))
         elif self.record:
             out.append(f"{ind}    G._close()")
         out.append(f"{ind}    return True")

@@ -868,7 +868,7 @@ class Game(RuleCalls, TraceRecorder):
         for f in COPIED:  # the dynamic fields that change in place (saves.DYNAMIC): vars, frames
             d[f.name] = f.copy(d[f.name], prog)
         if self.record:  # an untraced game's bookkeeping is idle between decisions: share it
-            d.update(journal=[], _undo=[], _steps=list(self._steps), _step=None, _jmark=0, _xpre={})
+            d["journal"], d["_undo"], d["_steps"], d["_step"], d["_jmark"], d["_xpre"] = [], [], self._steps[:], None, 0, {}
         g.__dict__ = d  # _legal is shared: legal_actions() hands out copies, never the list
         return g
 

@@ -50,11 +50,13 @@ def auto_step_code(key: str, phase: str, player: str, events: str = "()") -> str
     return "[" + ", ".join(slots[i] for i in range(len(slots))) + "]"
 
 
-def kept_close_code(st: str, ind: str) -> list[str]:
+def kept_close_code(st: str, ind: str, wrote: bool = True) -> list[str]:
     """The lines with which generated code closes step `st` when it knows the step is open, is
     kept (it noted an event) and wrote no map or record whole (`_jdict` is False): what
-    `TraceRecorder._close` does then, without the call (interpreter/compiler/machine.py)."""
-    return [f"{ind}G._step = None", f"{ind}{st}[{CHANGES}] = G.journal[G._jmark:]", f"{ind}G._steps.append({st})"]
+    `TraceRecorder._close` does then, without the call (interpreter/compiler/machine.py).
+    `wrote=False`: the code knows the step wrote nothing (its changes are empty)."""
+    changes = "G.journal[G._jmark:]" if wrote else "()"
+    return [f"{ind}G._step = None", f"{ind}{st}[{CHANGES}] = {changes}", f"{ind}G._steps.append({st})"]
 
 
 def move_close_code(ind: str) -> list[str]:
