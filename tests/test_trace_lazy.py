@@ -147,3 +147,40 @@ def test_checks_of_an_offered_move_are_those_explain_gives(seed: int) -> None:
         if n % 7 == 6:  # back one move, then on with another
             g.undo()
     assert compared > 30
+
+
+@pytest.mark.parametrize("source", ["rulesets/examples/pig.rules", "rulesets/khan/khan.rules",
+                                    "rulesets/classic/tictactoe.rules"])
+def test_undo_back_to_the_start_of_a_game_made_from_a_template(source: str) -> None:
+    """A new game is a clone of a started template; the snapshot undo keeps of its first
+    decision is that template (with the game's own generator), not a copy. Undone to the
+    start, the game is again as new: the same save, the same trace, the same game after."""
+    ruleset = regelwerk.load(ROOT / source)
+    fresh = ruleset.new_game(seed=7, record=True)
+    g = ruleset.new_game(seed=7, record=True)
+    played = []
+    for _ in range(3):
+        move = random.Random(len(played)).choice(g.legal_actions())
+        played.append(str(move))
+        g.apply(move)
+    for _ in played:
+        g.undo()
+    assert g.to_json() == fresh.to_json()
+    assert _dump(g.trace) == _dump(fresh.trace)
+    for move in played:
+        g.apply(move)
+        fresh.apply(move)
+    assert g.to_json() == fresh.to_json() and _dump(g.trace) == _dump(fresh.trace)
+
+
+def test_undo_to_the_start_keeps_a_change_made_before_the_first_move() -> None:
+    """A position set up from outside before the first move (then `invalidate()`) is where
+    undo goes back to, not the template's start."""
+    ruleset = regelwerk.load(ROOT / "rulesets/classic/tictactoe.rules")
+    g = ruleset.new_game(record=True)
+    g.vars["cell"]["b2"], g.current = "X", "O"  # X has played; O moves (a field undo restores)
+    g.invalidate()
+    set_up = g.to_json()
+    g.apply("place(a1)")
+    g.undo()
+    assert g.to_json() == set_up

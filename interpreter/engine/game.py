@@ -118,6 +118,7 @@ class Game(RuleCalls, TraceRecorder):
         # the dynamic state, one value declared once (saves.DYNAMIC, saves.State): clone, undo,
         # roll-back and saves all go through it
         put_state(self, start_state(self))
+        self._template = False  # only cloned, never played (`as_template`)
         self._bookkeeping(self.record)
 
     def _bookkeeping(self, record: bool) -> None:
@@ -136,6 +137,9 @@ class Game(RuleCalls, TraceRecorder):
         self._xpre: dict[str, list] = {}
         self._undo: list[tuple] = []  # per decision: (snapshot of the fields before it, or None; the move)
         self._snap_next = True  # the next decision keeps a full snapshot (undo replays from it)
+        # traced: the template this game was cloned from, while its state is this game's but for
+        # the generator: the snapshot of the first decision, taken for free (`_keep_undo`)
+        self._start_of: Game | None = None
         self._chain = 0
         self._fired: list[int] = []
         # triggers whose conditions became true where their bodies could not run (they stop for
@@ -323,6 +327,7 @@ class Game(RuleCalls, TraceRecorder):
         """Forget cached legal moves after the state was changed from outside the rules."""
         self._legal = None
         self._xpre = {}
+        self._start_of = None
         self._snap_next = True  # undo must not play moves again across the outside change
 
     # ------------------------------------------------------------------ legality
@@ -653,7 +658,12 @@ class Game(RuleCalls, TraceRecorder):
         """Note a decision for undo: a full snapshot of the fields before it for one decision in
         UNDO_EVERY (and the first after a change from outside the rules), else just the move."""
         undo = self._undo
-        if self._snap_next or not len(undo) % UNDO_EVERY:
+        if self._start_of is not None and not undo:  # a new game's first decision: the state
+            # before it is its template's, with its own generator (made a snapshot by _restore)
+            undo.append(((self._start_of, self.rng), a))
+            self._start_of = None
+            self._snap_next = False
+        elif self._snap_next or not len(undo) % UNDO_EVERY:
             self._snap_next = False
             # the fields as a plain tuple, and the frames (changed in place) copied; vars are
             # restored from the journal, so the tuple's own are never put back
@@ -689,6 +699,10 @@ class Game(RuleCalls, TraceRecorder):
 
     def _restore(self, snapshot: tuple) -> None:
         """The game as it was before a decision: its writes reverted, its fields put back."""
+        if len(snapshot) == 2:  # (template, generator): the start of a game cloned from it
+            template, generator = snapshot
+            fields = State._make(state_fields(template))._replace(rng=generator)
+            snapshot = (fields, _copy_frames(template.frames), template._legal, 0, len(template._steps))
         fields, frames, legal, jstart, tlen = snapshot
         self._step = None
         for container, key, old, _new, _path in reversed(self.journal[jstart:]):
@@ -858,6 +872,7 @@ class Game(RuleCalls, TraceRecorder):
                               "then start(); to script that next draw, say script(..., next_draw=True)")
         self.scripted = {**self.scripted, device: [*self.scripted.get(device, []), outcome]}
         self._snap_next = True
+        self._start_of = None
 
     # ------------------------------------------------------------------ copies and saves
     def clone(self) -> Game:
@@ -869,8 +884,15 @@ class Game(RuleCalls, TraceRecorder):
             d[f.name] = f.copy(d[f.name], prog)
         if self.record:  # an untraced game's bookkeeping is idle between decisions: share it
             d["journal"], d["_undo"], d["_steps"], d["_step"], d["_jmark"], d["_xpre"] = [], [], self._steps[:], None, 0, {}
+            d["_start_of"], d["_template"] = (self if self._template else None), False
         g.__dict__ = d  # _legal is shared: legal_actions() hands out copies, never the list
         return g
+
+    def as_template(self) -> Game:
+        """Mark this started game as a template: it is only cloned, never played or changed
+        again (Ruleset.new_game), so a traced clone's undo can start from its state."""
+        self._template = True
+        return self
 
     def to_json(self) -> dict:
         """A versioned, self-checking snapshot; `Game.from_json` continues it identically."""
