@@ -7,7 +7,7 @@
 | `AC_n` | `(G, *args)` | `-1` when legal, `k` for the first failing `require`, `-(i + 2)` when argument `i` is outside its domain |
 | `AX_n` | `(G, *args)` | per precondition up to the first failure: `(index, value, [(sub-expression text, value)])` |
 | `AF_n` | `(G, *args)` | `True` when the effect finished the game; absent when the body can stop for a decision (it is then a block) |
-| `AXP_n`, `AXO_n` | `(G)`, `(G, *args)` | traced programs, when requires need no parameter: their explanation, which the listing uses instead of testing them and keeps in `G._xpre`; and `AX_n` for a move that listing offered, those entries taken from there |
+| `AXP_n`, `AXO_n` | `(G)`, `(G, *args)` | traced programs, when requires need no parameter: their explanation, which the listing uses instead of testing them and keeps in `G._xpre`; and `AX_n` for a move that listing offered, those entries taken from there (its body copied where a block plays a plain move: `checks_in_place`) |
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from ...dsl import ast as A
 from ...dsl.ast import iter_nodes
 from ...dsl.check import suspends
 from ...dsl.printer import expr_text
-from ...dsl.types import RANGE, Elem, SetOf
+from ...dsl.types import BOOL, INT, RANGE, TEXT, Elem, SetOf
 from ..engine.runtime import _hashable
 from ..stdlib.library import LIBRARY
 from . import pytree
@@ -48,6 +48,15 @@ class ActionSource:
     # traced programs: `explain` for a move just offered, reading the values of the requires
     # that need no parameter from the listing that offered it (`_shared_checks`); else `explain`
     explain_offered: str = ""
+    explain_size: int = 0  # lines of `explain_offered`
+    plain_args: bool = False  # every argument a name, number, text or truth value (`plain_params`)
+
+    @property
+    def checks_in_place(self) -> bool:
+        """Traced programs: the block that plays a move in place works out its checks too, the
+        explain function's body copied before the effect (machine.py), when the move is kept
+        as itself (plain arguments) and the body is short; Game._take_recorded then does not."""
+        return self.plays_in_place and self.plain_args and self.explain_size <= MAX_CHECKS_INLINE
 
     @property
     def plays_in_place(self) -> bool:
@@ -57,6 +66,15 @@ class ActionSource:
 
 
 MAX_MOVES = 100_000  # bindings of one action made in advance
+MAX_CHECKS_INLINE = 40  # lines of an explain function copied where a block plays the move
+
+
+def plain_params(g: CodeGen, a: A.ActionDecl) -> bool:
+    """Whether every parameter of `a` takes plain values (named values, numbers, texts, truth
+    values): a move of them is kept as it is in a traced step, its records made when read."""
+    m = g.m
+    return all(isinstance(t.base, Elem) or t.base in (INT, BOOL, TEXT) for t in (
+        m.type_of_decl(p.type) if p.type is not None else m.type_of(p.domain).item for p in a.params))
 
 
 def move_pairs(g: CodeGen, dom: str, table: str) -> tuple[str, str] | None:
@@ -449,13 +467,16 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
     g.function(f"AA_{aid}", [], ["    " + g.inline(pytree.Inline("any", f"AE_{aid}", lists=lists)),
                                  "    return False"])
     g.function(f"AC_{aid}", pnames, _check_lines(g, a, pre, pnames))
-    g.function(f"AX_{aid}", pnames, _explain_lines(g, a, pre, pnames))
+    explain = _explain_lines(g, a, pre, pnames)
+    g.function(f"AX_{aid}", pnames, explain)
     if shared is not None:
-        g.function(f"AXO_{aid}", pnames, _explain_lines(g, a, pre, pnames, (shared[1], f"AX_{aid}")))
+        explain = _explain_lines(g, a, pre, pnames, (shared[1], f"AX_{aid}"))
+        g.function(f"AXO_{aid}", pnames, explain)
     effect, block, effect_size = _effect(g, builder, name, a, pre, rest, aid, pnames)
     abandonable = any(isinstance(n, A.AbandonStmt) for n in iter_nodes(a.body))
     return ActionSource(f"AE_{aid}", f"AA_{aid}", f"AC_{aid}", f"AX_{aid}", effect, block, requires, enum_size,
-                        abandonable, effect_size, f"AXO_{aid}" if shared is not None else f"AX_{aid}")
+                        abandonable, effect_size, f"AXO_{aid}" if shared is not None else f"AX_{aid}",
+                        len(explain), plain_params(g, a))
 
 
 def _is_simple(code: str) -> bool:

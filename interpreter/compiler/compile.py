@@ -22,7 +22,7 @@ from ...dsl.check import Model, suspends
 from ...dsl.check_expr import DIRECTIONS
 from ...dsl.check_runaway import recursive_defines
 from ...dsl.printer import expr_text
-from ...dsl.types import BOOL, INT, TEXT, Elem, Type
+from ...dsl.types import Type
 from ..engine.errors import RULE_ERRORS, Abandoned, BudgetExceeded, EngineError, RuleFailure
 from ..engine.limits import RECURSIVE_CALL_WORK, WORK_BUDGET
 from ..engine.locate import plain
@@ -78,6 +78,7 @@ class CompiledAction:
     # explain for a move offered by the listing just made, in the same state (traced games'
     # moves): it may take the listing's values of the requires that need no parameter
     explain_offered: Any = None
+    checks_in_place: bool = False  # traced: the block playing the move works out its checks (machine.py)
 
     def __post_init__(self) -> None:
         self.require_texts = require_texts(self.requires)
@@ -440,8 +441,8 @@ def compile_model(model: Model, record: bool, identity: Identity, keep_tree: boo
         prog.rules[f"action:{name}"] = prov_info(name, a.prov, a.span, model.base_dir)
         ca = prog.actions[name]
         ca.explain_offered = ns[src.explain_offered or src.explain]
-        ca.plain_args = all(isinstance(t.base, Elem) or t.base in (INT, BOOL, TEXT) for t in (
-            model.type_of_decl(p.type) if p.type is not None else model.type_of(p.domain).item for p in a.params))
+        ca.plain_args = src.plain_args
+        ca.checks_in_place = record and src.checks_in_place
         if src.plays_in_place:
             prog.in_place.add(name)
     prog.procedures = {n: (k, ns[ref] if k == "fn" else ref) for n, (k, ref) in proc_src.items()}
@@ -469,6 +470,7 @@ def _namespace(prog: Program, g: CodeGen) -> dict[str, Any]:
         "BudgetExceeded": BudgetExceeded,
         "Abandoned": Abandoned,
         "_RULE_ERRORS": RULE_ERRORS,  # a move played in place fails as the move (machine.py)
+        "_CHECK_ERRORS": (RuleFailure, *RULE_ERRORS),  # a traced move's checks that fail are left empty
         "_seq": seq_by(prog.boards.order),
         "E": prog.elements,
         "SPANS": g.spans,

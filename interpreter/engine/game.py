@@ -505,10 +505,13 @@ class Game(RuleCalls, TraceRecorder):
                 undo.append((None, a))
         self._legal = self.pending = None
         self.step_no += 1
-        try:  # the move was offered just now, by a listing in this state
-            seen = (ca.explain_offered if self.window is None else ca.explain)(self, *args)
-        except _CHECK_ERRORS:
+        if ca.checks_in_place:  # the block works them out before the effect (machine.py)
             seen = ()
+        else:
+            try:  # the move was offered just now, by a listing in this state
+                seen = (ca.explain_offered if self.window is None else ca.explain)(self, *args)
+            except _CHECK_ERRORS:
+                seen = ()
         if self._step is not None:
             self._close()
         who = p["player"]
