@@ -135,7 +135,8 @@ class Game(RuleCalls, TraceRecorder):
         # that offered its moves found them in this state (actiongen._shared_checks); forgotten
         # whenever the state changes other than by the rules (undo, invalidate, a clone)
         self._xpre: dict[str, list] = {}
-        self._undo: list[tuple] = []  # per decision: (snapshot of the fields before it, or None; the move)
+        self._undo: list = []  # per decision, its move (a part's: (move, player))
+        self._snaps: dict[int, tuple] = {}  # decision number -> a snapshot of the fields before it
         self._snap_next = True  # the next decision keeps a full snapshot (undo replays from it)
         # traced: the template this game was cloned from, while its state is this game's but for
         # the generator: the snapshot of the first decision, taken for free (`_keep_undo`)
@@ -502,7 +503,7 @@ class Game(RuleCalls, TraceRecorder):
             if self._snap_next or not len(undo) % UNDO_EVERY:
                 self._keep_undo(a)
             else:
-                undo.append((None, a))
+                undo.append(a)
         self._legal = self.pending = None
         self.step_no += 1
         if ca.checks_in_place:  # the block works them out before the effect (machine.py)
@@ -663,17 +664,16 @@ class Game(RuleCalls, TraceRecorder):
         undo = self._undo
         if self._start_of is not None and not undo:  # a new game's first decision: the state
             # before it is its template's, with its own generator (made a snapshot by _restore)
-            undo.append(((self._start_of, self.rng), a))
+            self._snaps[0] = (self._start_of, self.rng)
             self._start_of = None
             self._snap_next = False
         elif self._snap_next or not len(undo) % UNDO_EVERY:
             self._snap_next = False
             # the fields as a plain tuple, and the frames (changed in place) copied; vars are
             # restored from the journal, so the tuple's own are never put back
-            kept = (state_fields(self), _copy_frames(self.frames), self._legal, len(self.journal), len(self._steps))
-            undo.append((kept, a))
-        else:
-            undo.append((None, a))
+            self._snaps[len(undo)] = (state_fields(self), _copy_frames(self.frames), self._legal,
+                                      len(self.journal), len(self._steps))
+        undo.append(a)  # the move alone: no tuple per decision for the collector to walk
 
     def undo(self) -> None:
         """Take back the last decision, from the journal of a recorded game: back to the nearest
@@ -686,11 +686,12 @@ class Game(RuleCalls, TraceRecorder):
         undo = self._undo
         if not undo:
             raise EngineError("nothing to undo")
+        snaps = self._snaps
         i = len(undo) - 1
-        while undo[i][0] is None:  # the first decision always keeps a snapshot
+        while i not in snaps:  # the first decision always keeps a snapshot
             i -= 1
-        again = [move for _snap, move in undo[i:-1]]
-        snapshot = undo[i][0]
+        again = undo[i:-1]
+        snapshot = snaps.pop(i)
         del undo[i:]
         self._restore(snapshot)
         self._snap_next = True  # the decision played first again keeps its snapshot
@@ -886,7 +887,8 @@ class Game(RuleCalls, TraceRecorder):
         for f in COPIED:  # the dynamic fields that change in place (saves.DYNAMIC): vars, frames
             d[f.name] = f.copy(d[f.name], prog)
         if self.record:  # an untraced game's bookkeeping is idle between decisions: share it
-            d["journal"], d["_undo"], d["_steps"], d["_step"], d["_jmark"], d["_xpre"] = [], [], self._steps[:], None, 0, {}
+            d["journal"], d["_undo"], d["_snaps"], d["_steps"], d["_step"], d["_jmark"], d["_xpre"] = \
+                [], [], {}, self._steps[:], None, 0, {}
             d["_start_of"], d["_template"] = (self if self._template else None), False
         g.__dict__ = d  # _legal is shared: legal_actions() hands out copies, never the list
         return g
