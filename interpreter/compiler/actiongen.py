@@ -367,12 +367,13 @@ def _explain_lines(g: CodeGen, a: A.ActionDecl, pre: list, pnames: list[str],
     to the first that fails. With `shared` (the positions in `pre` of the requires that need no
     parameter, and the explain function's name): their entries are those the listing that
     offered the move kept (`_shared_checks`), the same values worked out in the same state."""
-    lines = ["    out = []"]
+    lines: list[str] = []
     if shared is not None:
         lines += ["    xp = G._xpre.get(" + repr(a.name) + ")",
                   f"    if xp is None or len(xp) < {len(shared[0])}:  # not listed in this state: worked out",
                   f"        return {shared[1]}(G{''.join(', ' + p for p in pnames)})"]
     xsc: dict = {p.name: (pnames[i], None) for i, p in enumerate(a.params)}
+    entries: list[str] = []  # one local per require explained: the list is made where it is returned
     k = j = 0
     for i, s in enumerate(pre):
         if isinstance(s, A.LetStmt):
@@ -380,18 +381,20 @@ def _explain_lines(g: CodeGen, a: A.ActionDecl, pre: list, pnames: list[str],
             lines.append(f"    {py} = {g.ex(s.value, xsc)}")
             xsc[s.name] = (py, None)
             continue
+        entry = f"_ck{len(entries)}"
+        entries.append(entry)
         if shared is not None and i in shared[0]:
-            lines.append(f"    out.append(xp[{j}])")
-            value = f"xp[{j}][1]"
+            lines.append(f"    {entry} = xp[{j}]")
+            value = f"{entry}[1]"
             j += 1
         else:
             value, subs = g.explained(s.test, xsc, lines, "    ", packed=True)
-            lines.append(f"    out.append(({k}, {value}, {subs}))")
+            lines.append(f"    {entry} = ({k}, {value}, {subs})")
         if i < len(pre) - 1:  # a failed check ends the explanation; after the last, it ends anyway
             lines.append(f"    if not {value}:")
-            lines.append("        return out")
+            lines.append(f"        return [{', '.join(entries)}]")
         k += 1
-    lines.append("    return out")
+    lines.append(f"    return [{', '.join(entries)}]")
     return lines
 
 

@@ -1228,11 +1228,11 @@ class CodeGen:
             loop = ast.While(ast.Constant(True), [*body, ast.Break()], [])
             body = [pytree.located(loop, where)]
         if spec.kind == "checks":  # a traced move's checks, before its effect (machine.py)
-            body = pytree.renamed(body, {"out": "_ck"})
             last = body[-1]
-            if isinstance(last, ast.Return) and isinstance(last.value, ast.Name) and last.value.id == "_ck" \
+            if isinstance(last, ast.Return) and last.value is not None \
                     and not any(isinstance(n, ast.Return) for s in body[:-1] for n in ast.walk(s)):
-                body = body[:-1]  # one way out, at the end: no loop needed
+                # one way out, at the end: its value is the result, no loop needed
+                body[-1] = pytree.located(ast.Assign([ast.Name("_ck", ast.Store())], last.value), last)
             else:
                 pytree.value_returns_to_breaks(body, "_ck")
                 body = [pytree.located(ast.While(ast.Constant(True), [*body, ast.Break()], []), where)]

@@ -492,10 +492,7 @@ class Game(RuleCalls, TraceRecorder):
         neither stops for a decision nor can be taken back) offered by `legal_actions()`.
         The same steps in the same order, without the branches the other kinds of move need;
         the block that offered the move plays it in place, as in an untraced game."""
-        p = self.pending
-        prog = self.prog
-        args = a[1]
-        invariants = prog.invariants
+        invariants = self.prog.invariants
         since = self._check_from() if invariants else None
         self.work, self._worked = WORK_CHUNK, 0
         if self._part is None:  # _keep_undo, its common case inline
@@ -504,23 +501,23 @@ class Game(RuleCalls, TraceRecorder):
                 self._keep_undo(a)
             else:
                 undo.append(a)
+        who = self.pending["player"]
         self._legal = self.pending = None
         self.step_no += 1
         if ca.checks_in_place:  # the block works them out before the effect (machine.py)
             seen = ()
         else:
             try:  # the move was offered just now, by a listing in this state
-                seen = (ca.explain_offered if self.window is None else ca.explain)(self, *args)
+                seen = (ca.explain_offered if self.window is None else ca.explain)(self, *a[1])
             except _CHECK_ERRORS:
                 seen = ()
         if self._step is not None:
             self._close()
-        who = p["player"]
         if ca.plain_args:  # immutable values: the move itself, its records made when read
             self._step = [ca.key, False, None, a, seen, None, (), (), self.phase, who]
         else:
-            self._step = [ca.key, False, bindings_of(ca, args),
-                          {"kind": "action", "by": who, "action": prog.move_texts.get(id(a)) or str(a)},
+            self._step = [ca.key, False, bindings_of(ca, a[1]),
+                          {"kind": "action", "by": who, "action": self.prog.move_texts.get(id(a)) or str(a)},
                           (ca, seen) if seen else (), None, (), (), self.phase, who]
         self._jmark = len(self.journal)
         self.abandon = None
