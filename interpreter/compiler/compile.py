@@ -107,6 +107,9 @@ class Program:
     invariants: list[tuple] = field(default_factory=list)  # (test_fn, decl)
     # per invariant, the state variables it reads (None: more than state; interpreter/compiler/reads.py)
     invariant_reads: list[frozenset[str] | None] = field(default_factory=list)
+    # the same by variable: which invariants read it, and those that read more than state
+    invariants_reading: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    invariants_unread: tuple[int, ...] = ()
     var_types: dict[str, Type] = field(default_factory=dict)
     var_copiers: list[tuple[str, Any]] = field(default_factory=list)  # how a clone copies each var
     copy_vars: Any = None  # vars -> an independent copy (only what can change in place is copied)
@@ -451,6 +454,10 @@ def compile_model(model: Model, record: bool, identity: Identity, keep_tree: boo
     prog.phase_labels = builder.phase_labels
     prog.invariants = [(ns[f"INV_{i}"], inv) for i, inv in enumerate(model.invariants)]
     prog.invariant_reads = [state_reads(model, inv.test) for inv in model.invariants]
+    prog.invariants_unread = tuple(i for i, r in enumerate(prog.invariant_reads) if r is None)
+    for i, reads in enumerate(prog.invariant_reads):
+        for name in reads or ():
+            prog.invariants_reading[name] = (*prog.invariants_reading.get(name, ()), i)
     prog.choices = g.choices
     return prog
 

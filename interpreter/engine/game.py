@@ -630,9 +630,17 @@ class Game(RuleCalls, TraceRecorder):
         """Every declared invariant the current state breaks, as 'file:line: message'; with
         `written`, only those that read one of these state variables (or more than state)."""
         out = []
-        for (test, decl), reads in zip(self.prog.invariants, self.prog.invariant_reads, strict=True):
-            if written is not None and reads is not None and reads.isdisjoint(written):
-                continue  # it read nothing the step changed: it still holds
+        invariants = self.prog.invariants
+        if written is None:
+            todo: Any = range(len(invariants))
+        else:  # only those that read a variable written (or more than state): the others still hold
+            by_var = self.prog.invariants_reading
+            todo = set(self.prog.invariants_unread)
+            for name in written:
+                todo.update(by_var.get(name, ()))
+            todo = sorted(todo)
+        for i in todo:
+            test, decl = invariants[i]
             try:
                 ok = test(self)
             except (KeyError, IndexError, TypeError, ValueError) as err:

@@ -149,10 +149,10 @@ class TraceRecorder:
         return self._step is not None and self._step[AUTO] is False
 
     def _close(self) -> None:
-        """Finish the open step: keep it if it decided, changed, noted or drew anything. A step
-        kept whatever it wrote keeps the journal's entries as they are, and they become changes
-        when the trace is read (`_cook`); one that wrote a map or record as a whole (generated
-        code sets `_jdict`: a dict changes in place later) has them worked out now."""
+        """Finish the open step: keep it if it decided, changed, noted or drew anything. A kept
+        step keeps the journal's entries as they are, and they become changes when the trace is
+        read (`_cook`); one that wrote a map or record as a whole (generated code sets
+        `_jdict`: a dict changes in place later) has them worked out now."""
         st = self._step
         if st is None:
             return
@@ -165,7 +165,13 @@ class TraceRecorder:
                 self._steps.append(st)
             return
         written = self.journal[self._jmark:]
-        if kept and not self._jdict:
+        if not self._jdict:  # no dict written whole: the entries hold values that stay as they are
+            if not kept:  # an automatic step is kept only if a write changed something
+                for (_c, _k, old, new, _p) in written:
+                    if not (old is new or (type(old) is type(new) and old == new)):
+                        break
+                else:
+                    return
             changes: list | tuple = written  # a list: the entries written, worked out when read
         else:
             self._jdict = False
