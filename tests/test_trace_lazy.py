@@ -184,3 +184,40 @@ def test_undo_to_the_start_keeps_a_change_made_before_the_first_move() -> None:
     g.apply("place(a1)")
     g.undo()
     assert g.to_json() == set_up
+
+
+WHO_MAY = """
+game "Who may"
+players A, B
+state
+    n: int = 0
+    tokens: Player -> int = {A: 1, B: 0}
+action take(k in 1..2)
+    require tokens[current] >= 0
+    add 1 to n
+    if n >= 6
+        finish draw
+action look(k in 1..2)
+    require possible(take, other(current))
+    add 1 to n
+    if n >= 6
+        finish draw
+flow
+    repeat
+        turn
+            play take, look
+"""
+
+
+def test_possible_for_another_player_does_not_change_the_checks_kept_for_the_offered_moves():
+    """`take`'s require needs no parameter, so the listing keeps its checks for the move it
+    offers; `look`'s require asks `possible(take, other(current))`, the same search as the
+    other player, right after. A traced `take` must still show its own player's values."""
+    g = regelwerk.load_text(WHO_MAY).new_game(record=True)
+    while not g.is_over:
+        move = next(m for m in g.legal_actions() if m.name == "take")
+        want = g.explain(move).checks
+        g.apply(move)
+        decided = [s for s in g.trace if s.get("decision") is not None]
+        assert decided[-1]["checks"] == want
+        assert decided[-1]["checks"][0]["values"]["current"] == decided[-1]["player"]

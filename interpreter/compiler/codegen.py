@@ -1203,6 +1203,7 @@ class CodeGen:
         if spec.kind == "any":
             body = pytree.renamed(body, {})
             pytree.appends_to_returns(body, spec.lists)
+            pytree.drop_kept_checks(body)
             return body
         if spec.kind == "effect" and body and isinstance(body[-1], ast.Return):
             body = body[:-1]  # the effect's `return False`: the block goes on instead

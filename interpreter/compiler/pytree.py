@@ -169,6 +169,18 @@ def value_returns_to_breaks(stmts: list[ast.stmt], name: str) -> None:
             i += 1
 
 
+def drop_kept_checks(stmts: list[ast.stmt]) -> None:
+    """In place: `x = G._xpre[name] = ...` becomes `x = ...`. A traced listing keeps the checks
+    of its requires that need no parameter for the move it offers (actiongen._shared_checks);
+    `possible(action, player)` asks the same search for another player, whose values must not
+    replace the ones the offered moves are explained with."""
+    for lst in statement_lists(stmts):
+        for s in lst:
+            if isinstance(s, ast.Assign) and len(s.targets) > 1:
+                s.targets = [t for t in s.targets if not (
+                    isinstance(t, ast.Subscript) and isinstance(t.value, ast.Attribute) and t.value.attr == "_xpre")]
+
+
 def _is_append(s: ast.stmt, lists: tuple[str, ...]) -> bool:
     return (isinstance(s, ast.Expr) and isinstance(s.value, ast.Call)
             and isinstance(s.value.func, ast.Attribute) and s.value.func.attr == "append"
