@@ -221,3 +221,51 @@ def test_possible_for_another_player_does_not_change_the_checks_kept_for_the_off
         decided = [s for s in g.trace if s.get("decision") is not None]
         assert decided[-1]["checks"] == want
         assert decided[-1]["checks"][0]["values"]["current"] == decided[-1]["player"]
+
+
+WITH_A_PROCEDURE = """
+game "With a procedure"
+players A, B
+state
+    n: int = 0
+    m: int = 0
+procedure tally
+    add 1 to m
+    log "tallied"
+action bump(k in 1..2)
+    add k to n
+    do tally
+    if n >= 9
+        finish draw
+action plain(k in 1..2)
+    add k to n
+    if n >= 9
+        finish draw
+flow
+    repeat
+        turn
+            play bump, plain
+"""
+
+
+@pytest.mark.parametrize("source", ["rulesets/classic/tictactoe.rules", "rulesets/classic/connect4.rules",
+                                    "rulesets/classic/breakthrough.rules", "rulesets/classic/checkers.rules",
+                                    "rulesets/root/root.rules", WITH_A_PROCEDURE])
+def test_a_move_played_in_place_is_traced_as_the_same_move_given_as_text(source: str) -> None:
+    """A move offered by legal_actions() is played by the block that offered it, which closes
+    its step and works out its checks itself (machine.py: in place, without looking when the
+    effect surely keeps the step open); the same move given as text takes the engine's long
+    path (Game._take). Both games must have the same trace."""
+    ruleset = regelwerk.load(ROOT / source) if source.endswith(".rules") else regelwerk.load_text(source)
+    traces = []
+    for as_text in (False, True):
+        g = ruleset.new_game(seed=4, record=True)
+        rnd = random.Random(4)
+        for _ in range(120):
+            if g.is_over:
+                break
+            move = rnd.choice(g.legal_actions())
+            g.apply(str(move) if as_text else move)
+        traces.append(_dump(g.trace))
+    assert traces[0] == traces[1]
+    assert '"tallied"' in traces[0] or source.endswith(".rules")

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
@@ -49,6 +50,7 @@ class ActionSource:
     # that need no parameter from the listing that offered it (`_shared_checks`); else `explain`
     explain_offered: str = ""
     explain_size: int = 0  # lines of `explain_offered`
+    keeps_step: bool = False  # traced: the effect leaves the move's step open as it is (`keeps_step`)
     plain_args: bool = False  # every argument a name, number, text or truth value (`plain_params`)
 
     @property
@@ -445,6 +447,21 @@ def _effect(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDecl, pre: 
     return f"AF_{aid}", None, effect_size
 
 
+_GAME_CALL = re.compile(r"\bG\.(\w+)\(")
+_GENERATED_CALL = re.compile(r"\b_?[A-Z]+_?\d+\(")
+_STEP_KEEPING = frozenset({"finish", "out_of_work", "note_log", "note_reveal"})  # these leave the open step open
+
+
+def keeps_step(lines: list[str]) -> bool:
+    """Whether a traced effect's code surely leaves the move's step the open one and writes no
+    map or record whole (`_jdict`): it calls no generated function (a procedure, a device, a
+    definition that may run one) and no method of the game but those that note into the open
+    step or end the game. Then the block closes the step without looking (machine.py)."""
+    return not any("_jdict" in line or _GENERATED_CALL.search(line)
+                   or any(m not in _STEP_KEEPING for m in _GAME_CALL.findall(line))
+                   for line in lines if not line.startswith("def "))
+
+
 def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDecl) -> ActionSource:
     """The functions of one action: its listing (AE), any-move search (AA), check (AC),
     explanation (AX) and effect (AF or a block)."""
@@ -475,11 +492,13 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
     if shared is not None:
         explain = _explain_lines(g, a, pre, pnames, (shared[1], f"AX_{aid}"))
         g.function(f"AXO_{aid}", pnames, explain)
+    lines_before = len(g.lines)
     effect, block, effect_size = _effect(g, builder, name, a, pre, rest, aid, pnames)
+    keeps = effect is not None and keeps_step(g.lines[lines_before:])
     abandonable = any(isinstance(n, A.AbandonStmt) for n in iter_nodes(a.body))
     return ActionSource(f"AE_{aid}", f"AA_{aid}", f"AC_{aid}", f"AX_{aid}", effect, block, requires, enum_size,
                         abandonable, effect_size, f"AXO_{aid}" if shared is not None else f"AX_{aid}",
-                        len(explain), plain_params(g, a))
+                        explain_size=len(explain), plain_args=plain_params(g, a), keeps_step=keeps)
 
 
 def _is_simple(code: str) -> bool:

@@ -419,7 +419,11 @@ class MachineBuilder:
         out.append(f"{ind}    except _RULE_ERRORS as err:")
         out.append(f"{ind}        raise G._action_failure(m, err) from err")
         if self.record:  # the move's step (Game._take_recorded opened it) ends with its effect
-            out.extend(move_close_code(ind + "    "))
+            if all(self.actions[a].keeps_step for a in actions) and not self.triggers:
+                out.append(f"{ind}    st = G._step")  # still the move's own, no dict written whole
+                out.extend(kept_close_code("st", ind + "    "))
+            else:
+                out.extend(move_close_code(ind + "    "))
         out.append(f"{ind}    m = None")
         self.run_deferred(k, out, ind + "    ")
         out.append(f"{ind}    pc = {k + 1}")
