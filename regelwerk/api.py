@@ -128,7 +128,7 @@ class Ruleset:
         from .interpreter.stdlib.rng import seed_state
 
         game = game_class(prog)(prog, names, 0, opts, self, chance, history).start()
-        return game if game.rng == seed_state(0) and not game.scripted else None
+        return game.as_template() if game.rng == seed_state(0) and not game.scripted else None
 
     def load_game(self, data: Any, record: bool = False) -> Game:
         """A saved game continued on this ruleset's program (`record`: traced or not)."""

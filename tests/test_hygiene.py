@@ -47,7 +47,7 @@ def generated_identifiers() -> set[str]:
     for path in BUNDLED:
         ruleset = regelwerk.load(ROOT / path)
         for record in (False, True):
-            for node in ast.walk(ruleset.program(record).tree):
+            for node in ast.walk(ruleset.program(record).syntax_tree()):
                 if isinstance(node, ast.Name):
                     found.add(node.id)
                 elif isinstance(node, (ast.FunctionDef, ast.Lambda)) and hasattr(node, "name"):

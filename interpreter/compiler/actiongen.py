@@ -7,11 +7,13 @@
 | `AC_n` | `(G, *args)` | `-1` when legal, `k` for the first failing `require`, `-(i + 2)` when argument `i` is outside its domain |
 | `AX_n` | `(G, *args)` | per precondition up to the first failure: `(index, value, [(sub-expression text, value)])` |
 | `AF_n` | `(G, *args)` | `True` when the effect finished the game; absent when the body can stop for a decision (it is then a block) |
+| `AXP_n`, `AXO_n` | `(G)`, `(G, *args)` | traced programs, when requires need no parameter: their explanation, which the listing uses instead of testing them and keeps in `G._xpre`; and `AX_n` for a move that listing offered, those entries taken from there (its body copied where a block plays a plain move: `checks_in_place`) |
 """
 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
@@ -20,7 +22,7 @@ from ...dsl import ast as A
 from ...dsl.ast import iter_nodes
 from ...dsl.check import suspends
 from ...dsl.printer import expr_text
-from ...dsl.types import RANGE, Elem, SetOf
+from ...dsl.types import BOOL, INT, RANGE, TEXT, Elem, SetOf
 from ..engine.runtime import _hashable
 from ..stdlib.library import LIBRARY
 from . import pytree
@@ -44,6 +46,19 @@ class ActionSource:
     enum_size: int  # lines of `enum`: a block copies a short one where it offers the action
     abandonable: bool = False  # its body can `abandon`: the engine keeps a way back
     effect_size: int | None = None  # lines of `effect`, a function: a block plays a short one in place
+    # traced programs: `explain` for a move just offered, reading the values of the requires
+    # that need no parameter from the listing that offered it (`_shared_checks`); else `explain`
+    explain_offered: str = ""
+    explain_size: int = 0  # lines of `explain_offered`
+    keeps_step: bool = False  # traced: the effect leaves the move's step open as it is (`keeps_step`)
+    plain_args: bool = False  # every argument a name, number, text or truth value (`plain_params`)
+
+    @property
+    def checks_in_place(self) -> bool:
+        """Traced programs: the block that plays a move in place works out its checks too, the
+        explain function's body copied before the effect (machine.py), when the move is kept
+        as itself (plain arguments) and the body is short; Game._take_recorded then does not."""
+        return self.plays_in_place and self.plain_args and self.explain_size <= MAX_CHECKS_INLINE
 
     @property
     def plays_in_place(self) -> bool:
@@ -53,6 +68,15 @@ class ActionSource:
 
 
 MAX_MOVES = 100_000  # bindings of one action made in advance
+MAX_CHECKS_INLINE = 40  # lines of an explain function copied where a block plays the move
+
+
+def plain_params(g: CodeGen, a: A.ActionDecl) -> bool:
+    """Whether every parameter of `a` takes plain values (named values, numbers, texts, truth
+    values): a move of them is kept as it is in a traced step, its records made when read."""
+    m = g.m
+    return all(isinstance(t.base, Elem) or t.base in (INT, BOOL, TEXT) for t in (
+        m.type_of_decl(p.type) if p.type is not None else m.type_of(p.domain).item for p in a.params))
 
 
 def move_pairs(g: CodeGen, dom: str, table: str) -> tuple[str, str] | None:
@@ -174,6 +198,7 @@ class _Listing:
         self.rows: str | None = None  # the list of inner bindings of one key, when keyed
         self.memo_table: str | None = None
         self.outer_ind = ""
+        self.shared_checks: str | None = None  # traced: AXP_n, set by generate_action
 
     def at(self, depth: int) -> list:
         return [s for s, d in zip(self.pre, self.deps, strict=True) if d == depth]
@@ -261,7 +286,15 @@ class _Listing:
         ind = "    "
         g.enum_memo, g.enum_sets = {}, {}  # listing moves changes no state: definitions may be remembered (memo.py)
         g.still = True  # and the variables it reads are bound once (machine.py binds them where it inlines this)
-        self.emit_pre(self.at(-1), -1, ind)
+        if self.shared_checks is None:
+            self.emit_pre(self.at(-1), -1, ind)
+        else:  # traced: the requires that need no parameter, with their values kept for explain
+            xp = g.fresh("xp")
+            lines.append(f"{ind}{xp} = G._xpre[{self.name!r}] = {self.shared_checks}(G)")
+            lines.append(f"{ind}if not {xp}[-1][1]:")
+            lines.append(f"{ind}    return")
+            for local, node in self.hoister.at_end.get(-1, ()):
+                lines.append(f"{ind}{local} = {g.ex(node, self.esc)}")
         hoisted = self.hoisted_domains(ind)
         level = self.level(hoisted)
         moves = move_table(g, self.name, a)  # not `table`: the key code below binds that name
@@ -330,26 +363,66 @@ def _check_lines(g: CodeGen, a: A.ActionDecl, pre: list, pnames: list[str]) -> l
     return lines
 
 
-def _explain_lines(g: CodeGen, a: A.ActionDecl, pre: list, pnames: list[str]) -> list[str]:
+def _explain_lines(g: CodeGen, a: A.ActionDecl, pre: list, pnames: list[str],
+                   shared: tuple[set[int], str] | None = None) -> list[str]:
     """explain(G, *args) -> [(index, value, [(subexpr, value)])] for each require in order, up
-    to the first that fails."""
-    lines = ["    out = []"]
+    to the first that fails. With `shared` (the positions in `pre` of the requires that need no
+    parameter, and the explain function's name): their entries are those the listing that
+    offered the move kept (`_shared_checks`), the same values worked out in the same state."""
+    lines: list[str] = []
+    if shared is not None:
+        lines += ["    xp = G._xpre.get(" + repr(a.name) + ")",
+                  f"    if xp is None or len(xp) < {len(shared[0])}:  # not listed in this state: worked out",
+                  f"        return {shared[1]}(G{''.join(', ' + p for p in pnames)})"]
     xsc: dict = {p.name: (pnames[i], None) for i, p in enumerate(a.params)}
-    k = 0
+    entries: list[str] = []  # one local per require explained: the list is made where it is returned
+    k = j = 0
     for i, s in enumerate(pre):
         if isinstance(s, A.LetStmt):
             py = g.fresh("l")
             lines.append(f"    {py} = {g.ex(s.value, xsc)}")
             xsc[s.name] = (py, None)
+            continue
+        entry = f"_ck{len(entries)}"
+        entries.append(entry)
+        if shared is not None and i in shared[0]:
+            lines.append(f"    {entry} = xp[{j}]")
+            value = f"{entry}[1]"
+            j += 1
         else:
             value, subs = g.explained(s.test, xsc, lines, "    ", packed=True)
-            lines.append(f"    out.append(({k}, {value}, {subs}))")
-            if i < len(pre) - 1:  # a failed check ends the explanation; after the last, it ends anyway
-                lines.append(f"    if not {value}:")
-                lines.append("        return out")
-            k += 1
-    lines.append("    return out")
+            lines.append(f"    {entry} = ({k}, {value}, {subs})")
+        if i < len(pre) - 1:  # a failed check ends the explanation; after the last, it ends anyway
+            lines.append(f"    if not {value}:")
+            lines.append(f"        return [{', '.join(entries)}]")
+        k += 1
+    lines.append(f"    return [{', '.join(entries)}]")
     return lines
+
+
+def _shared_checks(g: CodeGen, a: A.ActionDecl, pre: list, deps: list[int]) -> tuple[list[str], set[int]] | None:
+    """Traced programs: when an action's preconditions start with requires that need no
+    parameter (and there is no `let` before the parameters' loops), a function of G alone that
+    explains those (as `explain` would: its entries, up to the first that fails). The listing
+    calls it instead of testing them and keeps its entries in `G._xpre`, so that explaining a
+    move it offered (every traced move) does not work out again what listing it did; checkers'
+    `not can_capture(current)` looks at the whole board. None when there are none."""
+    top = [i for i, d in enumerate(deps) if d == -1]
+    if not top or any(isinstance(pre[i], A.LetStmt) for i in top):
+        return None
+    lines = ["    out = []"]
+    k = 0
+    for i, s in enumerate(pre):
+        if isinstance(s, A.LetStmt):
+            continue
+        if i in top:
+            value, subs = g.explained(s.test, {}, lines, "    ", packed=True)
+            lines.append(f"    out.append(({k}, {value}, {subs}))")
+            lines.append(f"    if not {value}:")
+            lines.append("        return out")
+        k += 1
+    lines.append("    return out")
+    return lines, set(top)
 
 
 def _effect(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDecl, pre: list, rest: list,
@@ -374,6 +447,21 @@ def _effect(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDecl, pre: 
     return f"AF_{aid}", None, effect_size
 
 
+_GAME_CALL = re.compile(r"\bG\.(\w+)\(")
+_GENERATED_CALL = re.compile(r"\b_?[A-Z]+_?\d+\(")
+_STEP_KEEPING = frozenset({"finish", "out_of_work", "note_log", "note_reveal"})  # these leave the open step open
+
+
+def keeps_step(lines: list[str]) -> bool:
+    """Whether a traced effect's code surely leaves the move's step the open one and writes no
+    map or record whole (`_jdict`): it calls no generated function (a procedure, a device, a
+    definition that may run one) and no method of the game but those that note into the open
+    step or end the game. Then the block closes the step without looking (machine.py)."""
+    return not any("_jdict" in line or _GENERATED_CALL.search(line)
+                   or any(m not in _STEP_KEEPING for m in _GAME_CALL.findall(line))
+                   for line in lines if not line.startswith("def "))
+
+
 def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDecl) -> ActionSource:
     """The functions of one action: its listing (AE), any-move search (AA), check (AC),
     explanation (AX) and effect (AF or a block)."""
@@ -383,6 +471,10 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
     aid = len(g.lines)
     pnames = [f"p{i}" for i in range(len(a.params))]
     listing = _Listing(g, name, a, pre, pnames)
+    shared = _shared_checks(g, a, pre, listing.deps) if g.record else None
+    if shared is not None:
+        g.function(f"AXP_{aid}", [], shared[0])
+        listing.shared_checks = f"AXP_{aid}"
     lines = listing.generate()
     # on the tree, once the program is parsed (codegen.CodeGen.finish)
     count, rule = len(pnames), g.rule_now
@@ -395,11 +487,18 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
     g.function(f"AA_{aid}", [], ["    " + g.inline(pytree.Inline("any", f"AE_{aid}", lists=lists)),
                                  "    return False"])
     g.function(f"AC_{aid}", pnames, _check_lines(g, a, pre, pnames))
-    g.function(f"AX_{aid}", pnames, _explain_lines(g, a, pre, pnames))
+    explain = _explain_lines(g, a, pre, pnames)
+    g.function(f"AX_{aid}", pnames, explain)
+    if shared is not None:
+        explain = _explain_lines(g, a, pre, pnames, (shared[1], f"AX_{aid}"))
+        g.function(f"AXO_{aid}", pnames, explain)
+    lines_before = len(g.lines)
     effect, block, effect_size = _effect(g, builder, name, a, pre, rest, aid, pnames)
+    keeps = effect is not None and keeps_step(g.lines[lines_before:])
     abandonable = any(isinstance(n, A.AbandonStmt) for n in iter_nodes(a.body))
     return ActionSource(f"AE_{aid}", f"AA_{aid}", f"AC_{aid}", f"AX_{aid}", effect, block, requires, enum_size,
-                        abandonable, effect_size)
+                        abandonable, effect_size, f"AXO_{aid}" if shared is not None else f"AX_{aid}",
+                        explain_size=len(explain), plain_args=plain_params(g, a), keeps_step=keeps)
 
 
 def _is_simple(code: str) -> bool:

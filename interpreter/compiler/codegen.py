@@ -1111,7 +1111,7 @@ class CodeGen:
             shown = []
             for i, node in enumerate(rec):
                 v = f"seen.get({i}, MISSING)" if i in self.rec_closure else names[i]
-                shown.append(v if self.stays(node, sc) else f"_fz({v})")
+                shown.append(v if self.stays(node, sc) else f"{self.freezer(node, sc)}({v})")
             return value, f"{texts}, ({''.join(x + ', ' for x in shown)})"
         subs = self.fresh("subs")
         out.append(f"{ind}{subs} = []")
@@ -1121,6 +1121,13 @@ class CodeGen:
             out.append(f"{ind}if {v} is not MISSING:")
             out.append(f"{ind}    {subs}.append(({expr_text(node)!r}, {shown}))")
         return value, subs
+
+    def freezer(self, e: A.Node, sc: dict) -> str:
+        """How a check keeps the value of `e`, which can still change: `_fz` makes a JSON copy;
+        a map whose values hold no dict needs only a shallow one (`_fz_map`), which the trace
+        makes JSON when it is read (Root's `warriors[current]`, a map of counts)."""
+        t = self.static_type(e, sc).base
+        return "_fz_map" if isinstance(t, MapOf) and not _may_hold_dict(t.val) else "_fz"
 
     def stays(self, e: A.Node, sc: dict) -> bool:
         """Whether the value of `e` can be kept as it is for an explanation: it holds no dict,
@@ -1221,6 +1228,7 @@ class CodeGen:
         if spec.kind == "any":
             body = pytree.renamed(body, {})
             pytree.appends_to_returns(body, spec.lists)
+            pytree.drop_kept_checks(body)
             return body
         if spec.kind == "effect" and body and isinstance(body[-1], ast.Return):
             body = body[:-1]  # the effect's `return False`: the block goes on instead
@@ -1245,6 +1253,15 @@ class CodeGen:
             pytree.returns_to_breaks(body)
             loop = ast.While(ast.Constant(True), [*body, ast.Break()], [])
             body = [pytree.located(loop, where)]
+        if spec.kind == "checks":  # a traced move's checks, before its effect (machine.py)
+            last = body[-1]
+            if isinstance(last, ast.Return) and last.value is not None \
+                    and not any(isinstance(n, ast.Return) for s in body[:-1] for n in ast.walk(s)):
+                # one way out, at the end: its value is the result, no loop needed
+                body[-1] = pytree.located(ast.Assign([ast.Name("_ck", ast.Store())], last.value), last)
+            else:
+                pytree.value_returns_to_breaks(body, "_ck")
+                body = [pytree.located(ast.While(ast.Constant(True), [*body, ast.Break()], []), where)]
         return head + body
 
 

@@ -22,7 +22,7 @@ from ...dsl.check import Model, suspends
 from ...dsl.check_expr import DIRECTIONS
 from ...dsl.check_runaway import recursive_defines
 from ...dsl.printer import expr_text
-from ...dsl.types import BOOL, INT, TEXT, Elem, Type
+from ...dsl.types import Type
 from ..engine.errors import RULE_ERRORS, Abandoned, BudgetExceeded, EngineError, RuleFailure
 from ..engine.limits import RECURSIVE_CALL_WORK, WORK_BUDGET
 from ..engine.locate import plain
@@ -75,6 +75,10 @@ class CompiledAction:
     require_texts: list[str] = field(default_factory=list)  # printed once, quoted by every check
     key: str = ""  # its rule key in traces: action:<name>
     plain_args: bool = False  # every argument is a name, number or true/false: JSON as it is
+    # explain for a move offered by the listing just made, in the same state (traced games'
+    # moves): it may take the listing's values of the requires that need no parameter
+    explain_offered: Any = None
+    checks_in_place: bool = False  # traced: the block playing the move works out its checks (machine.py)
 
     def __post_init__(self) -> None:
         self.require_texts = require_texts(self.requires)
@@ -103,6 +107,9 @@ class Program:
     invariants: list[tuple] = field(default_factory=list)  # (test_fn, decl)
     # per invariant, the state variables it reads (None: more than state; interpreter/compiler/reads.py)
     invariant_reads: list[frozenset[str] | None] = field(default_factory=list)
+    # the same by variable: which invariants read it, and those that read more than state
+    invariants_reading: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    invariants_unread: tuple[int, ...] = ()
     var_types: dict[str, Type] = field(default_factory=dict)
     var_copiers: list[tuple[str, Any]] = field(default_factory=list)  # how a clone copies each var
     copy_vars: Any = None  # vars -> an independent copy (only what can change in place is copied)
@@ -110,17 +117,26 @@ class Program:
     step_heads: dict[str, dict] = field(default_factory=dict, repr=False)  # rule key -> fixed step part
     move_texts: dict[int, str] = field(default_factory=dict, repr=False)  # id(table move) -> its text
     rules: dict[str, dict] = field(default_factory=dict)  # rule key -> provenance for traces
-    tree: ast.Module | None = field(default=None, repr=False)  # the code that runs (codegen.CodeGen.finish)
+    # The tree of the code that runs (codegen.CodeGen.finish), only for compile_model(keep_tree=
+    # True): kept, its tens of thousands of objects were walked by every full collection of the
+    # garbage collector, which traced games (whose steps live long) set off often; Root's traced
+    # cost was a tenth higher. `syntax_tree()` makes it again.
+    tree: ast.Module | None = field(default=None, repr=False)
     choices: list[Choice] = field(default_factory=list)  # the optimisations applied, in rules terms
     namespace: dict = field(default_factory=dict)
     facts: ModelFacts | None = field(default=None, repr=False)  # every CodeGen of the program shares them
     _exprs: dict[int, Any] = field(default_factory=dict, repr=False)
     _consts: dict[str, dict] = field(default_factory=dict, repr=False)
 
+    def syntax_tree(self) -> ast.Module:
+        """The Python tree of what runs, generated again (the same every time): for reading,
+        debugging and tests, not kept (see above)."""
+        return compile_model(self.model, self.record, self.identity, keep_tree=True).tree
+
     @property
     def source(self) -> str:
         """The program as Python text (`ast.unparse` of what runs), for reading and debugging."""
-        return ast.unparse(self.tree) if self.tree is not None else ""
+        return ast.unparse(self.syntax_tree())
 
     # ------------------------------------------------------------------ what a game asks
     def expr(self, node: A.Node, scope: tuple[str, ...] = ()) -> Any:
@@ -322,8 +338,9 @@ def _procedure(g: CodeGen, builder: BlockBuilder, name: str, p: A.ProcedureDecl,
     return ("fn", f"P_{pid}")
 
 
-def compile_model(model: Model, record: bool, identity: Identity) -> Program:
-    """Generate and compile the whole program for one checked model."""
+def compile_model(model: Model, record: bool, identity: Identity, keep_tree: bool = False) -> Program:
+    """Generate and compile the whole program for one checked model (with `keep_tree`, its
+    Python tree kept as `tree`: Program.syntax_tree)."""
     grids, graphs, elements = _build_boards(model)
     prog = Program(model, record, identity, grids, graphs, elements)
     prog.boards = Boards(grids, graphs, make_order(model, elements))
@@ -408,7 +425,8 @@ def compile_model(model: Model, record: bool, identity: Identity) -> Program:
     block_names = [machine.build(bid) for bid in range(len(builder.blocks))]
 
     module = g.finish()
-    prog.tree = module
+    if keep_tree:
+        prog.tree = module
     prog.move_texts = g.move_texts
     ns = _namespace(prog, g)
     ns["_SOURCE_LINES"] = g.lines_of_text()  # where a Python error was raised (locate.py)
@@ -425,8 +443,9 @@ def compile_model(model: Model, record: bool, identity: Identity) -> Program:
         )
         prog.rules[f"action:{name}"] = prov_info(name, a.prov, a.span, model.base_dir)
         ca = prog.actions[name]
-        ca.plain_args = all(isinstance(t.base, Elem) or t.base in (INT, BOOL, TEXT) for t in (
-            model.type_of_decl(p.type) if p.type is not None else model.type_of(p.domain).item for p in a.params))
+        ca.explain_offered = ns[src.explain_offered or src.explain]
+        ca.plain_args = src.plain_args
+        ca.checks_in_place = record and src.checks_in_place
         if src.plays_in_place:
             prog.in_place.add(name)
     prog.procedures = {n: (k, ns[ref] if k == "fn" else ref) for n, (k, ref) in proc_src.items()}
@@ -435,6 +454,10 @@ def compile_model(model: Model, record: bool, identity: Identity) -> Program:
     prog.phase_labels = builder.phase_labels
     prog.invariants = [(ns[f"INV_{i}"], inv) for i, inv in enumerate(model.invariants)]
     prog.invariant_reads = [state_reads(model, inv.test) for inv in model.invariants]
+    prog.invariants_unread = tuple(i for i, r in enumerate(prog.invariant_reads) if r is None)
+    for i, reads in enumerate(prog.invariant_reads):
+        for name in reads or ():
+            prog.invariants_reading[name] = (*prog.invariants_reading.get(name, ()), i)
     prog.choices = g.choices
     return prog
 
@@ -454,6 +477,7 @@ def _namespace(prog: Program, g: CodeGen) -> dict[str, Any]:
         "BudgetExceeded": BudgetExceeded,
         "Abandoned": Abandoned,
         "_RULE_ERRORS": RULE_ERRORS,  # a move played in place fails as the move (machine.py)
+        "_CHECK_ERRORS": (RuleFailure, *RULE_ERRORS),  # a traced move's checks that fail are left empty
         "_seq": seq_by(prog.boards.order),
         "E": prog.elements,
         "SPANS": g.spans,

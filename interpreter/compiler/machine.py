@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 from ...dsl import ast as A
 from ...dsl.dispatch import NodeTable, node_table
 from ..engine.limits import CALL_WORK, SKIPPED_PLAY_WORK
-from ..engine.recording import EVENTS, KEY, auto_step_code, kept_close_code
+from ..engine.recording import CHECKS, EVENTS, KEY, auto_step_code, kept_close_code, move_close_code
 from . import ir
 from .codegen import CodeGen
 from .pytree import Inline
@@ -216,7 +216,8 @@ class MachineBuilder:
             out.append(f"{ind}    if rt is None:")
             out.append(f"{ind}        G._close()")
             out.append(f"{ind}    else:")
-            out.extend(kept_close_code("rt", f"{ind}        "))
+            # only a turn's ends and the listing ran since it opened (`step_known`): nothing written
+            out.extend(kept_close_code("rt", f"{ind}        ", wrote=False))
         elif self.record:
             out.append(f"{ind}    G._close()")
         out.append(f"{ind}    return True")
@@ -405,20 +406,41 @@ class MachineBuilder:
                 out.append(f"{inner}{'if' if i == 0 else 'elif'} m[0] == {action!r}:")
                 inner += "    "
             params = len(self.g.m.actions[action].params)
+            checked = self.record and src.checks_in_place
+            if checked:  # the move's checks (Game._take_recorded left them), its parameters bound
+                self.checks(src, params, out, inner)
             if src.effect_size > MAX_INLINE:
                 out.append(f"{inner}if {src.effect}(G, *m[1]):")
                 out.append(f"{inner}    return True")
                 continue
-            if params:
+            if params and not checked:
                 out.append(f"{inner}{', '.join(f'p{j}' for j in range(params))}, = m[1]")
             out.append(inner + self.g.inline(Inline("effect", src.effect)))
         out.append(f"{ind}    except _RULE_ERRORS as err:")
         out.append(f"{ind}        raise G._action_failure(m, err) from err")
         if self.record:  # the move's step (Game._take_recorded opened it) ends with its effect
-            out.append(f"{ind}    G._close()")
+            if all(self.actions[a].keeps_step for a in actions) and not self.triggers:
+                out.append(f"{ind}    st = G._step")  # still the move's own, no dict written whole
+                out.extend(kept_close_code("st", ind + "    "))
+            else:
+                out.extend(move_close_code(ind + "    "))
         out.append(f"{ind}    m = None")
         self.run_deferred(k, out, ind + "    ")
         out.append(f"{ind}    pc = {k + 1}")
+
+    def checks(self, src: Any, params: int, out: list[str], ind: str) -> None:
+        """Traced: the checks of move `m`, worked out before its effect as its explain function
+        would (its body copied here, one call less per move) into the step Game._take_recorded
+        opened; an error in them leaves the checks empty, as there. Within a `simultaneously`
+        the listing's kept values are not used (Game._take_recorded), so then `explain` itself."""
+        windows = any(isinstance(op, ir.Window) for b in self.blocks for op in b.ops)
+        if params:
+            out.append(f"{ind}{', '.join(f'p{j}' for j in range(params))}, = m[1]")
+        out.append(f"{ind}try:")
+        out.append(ind + "    " + self.g.inline(Inline("checks", src.explain if windows else src.explain_offered)))
+        out.append(f"{ind}except _CHECK_ERRORS:")
+        out.append(f"{ind}    _ck = ()")
+        out.append(f"{ind}G._step[{CHECKS}] = _ck")
 
     def enumerate(self, action: str, out: list[str], ind: str) -> None:
         """List an action's legal moves into `legal`: its enumerate function's body, inlined

@@ -30,7 +30,7 @@ class Inline:
     `kind` ("effect": an action's effect played in place; "enum": its listing, into `legal`;
     "any": its listing stopping at the first move)."""
 
-    kind: str
+    kind: str  # also "checks": an explain function's body, its result in `_ck`
     source: str
     lists: tuple[str, ...] = ()  # "any": the lists whose `append` means a move was found
 
@@ -150,6 +150,35 @@ def returns_to_breaks(stmts: list[ast.stmt]) -> None:
         for i, s in enumerate(lst):
             if isinstance(s, ast.Return) and s.value is None:
                 lst[i] = ast.copy_location(ast.Break(), s)
+
+
+def value_returns_to_breaks(stmts: list[ast.stmt], name: str) -> None:
+    """In place: `return x` outside the loops of `stmts` becomes `name = x` and `break` (just
+    `break` for `return name`): a function's result, its body run inside a one-pass `while True`."""
+    for lst in _outside_loops(stmts):
+        i = 0
+        while i < len(lst):
+            s = lst[i]
+            if isinstance(s, ast.Return) and s.value is not None:
+                brk = ast.copy_location(ast.Break(), s)
+                if isinstance(s.value, ast.Name) and s.value.id == name:
+                    lst[i:i + 1] = [brk]
+                else:
+                    lst[i:i + 1] = [located(ast.Assign([ast.Name(name, ast.Store())], s.value), s), brk]
+                    i += 1
+            i += 1
+
+
+def drop_kept_checks(stmts: list[ast.stmt]) -> None:
+    """In place: `x = G._xpre[name] = ...` becomes `x = ...`. A traced listing keeps the checks
+    of its requires that need no parameter for the move it offers (actiongen._shared_checks);
+    `possible(action, player)` asks the same search for another player, whose values must not
+    replace the ones the offered moves are explained with."""
+    for lst in statement_lists(stmts):
+        for s in lst:
+            if isinstance(s, ast.Assign) and len(s.targets) > 1:
+                s.targets = [t for t in s.targets if not (
+                    isinstance(t, ast.Subscript) and isinstance(t.value, ast.Attribute) and t.value.attr == "_xpre")]
 
 
 def _is_append(s: ast.stmt, lists: tuple[str, ...]) -> bool:

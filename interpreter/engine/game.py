@@ -40,6 +40,7 @@ from .saves import (
     restore_state,
     ruleset_of,
     start_state,
+    state_fields,
     state_of,
 )
 from .saves import copy_frames as _copy_frames
@@ -121,6 +122,7 @@ class Game(RuleCalls, TraceRecorder):
         # the dynamic state, one value declared once (saves.DYNAMIC, saves.State): clone, undo,
         # roll-back and saves all go through it
         put_state(self, start_state(self))
+        self._template = False  # only cloned, never played (`as_template`)
         self._bookkeeping(self.record)
 
     def _bookkeeping(self, record: bool) -> None:
@@ -133,8 +135,16 @@ class Game(RuleCalls, TraceRecorder):
         self._jmark = 0
         self._jdict = False  # the open step wrote a map or record whole (recording.py, _close)
         self._legal: list[Action] | None = None
-        self._undo: list[tuple] = []  # per decision: (snapshot of the fields before it, or None; the move)
+        # traced: per action, the checks of its requires that need no parameter, as the listing
+        # that offered its moves found them in this state (actiongen._shared_checks); forgotten
+        # whenever the state changes other than by the rules (undo, invalidate, a clone)
+        self._xpre: dict[str, list] = {}
+        self._undo: list = []  # per decision, its move (a part's: (move, player))
+        self._snaps: dict[int, tuple] = {}  # decision number -> a snapshot of the fields before it
         self._snap_next = True  # the next decision keeps a full snapshot (undo replays from it)
+        # traced: the template this game was cloned from, while its state is this game's but for
+        # the generator: the snapshot of the first decision, taken for free (`_keep_undo`)
+        self._start_of: Game | None = None
         self._chain = 0
         self._fired: list[int] = []
         # triggers whose conditions became true where their bodies could not run (they stop for
@@ -321,6 +331,8 @@ class Game(RuleCalls, TraceRecorder):
     def invalidate(self) -> None:
         """Forget cached legal moves after the state was changed from outside the rules."""
         self._legal = None
+        self._xpre = {}
+        self._start_of = None
         self._snap_next = True  # undo must not play moves again across the outside change
 
     # ------------------------------------------------------------------ legality
@@ -484,28 +496,32 @@ class Game(RuleCalls, TraceRecorder):
         neither stops for a decision nor can be taken back) offered by `legal_actions()`.
         The same steps in the same order, without the branches the other kinds of move need;
         the block that offered the move plays it in place, as in an untraced game."""
-        p = self.pending
-        prog = self.prog
-        args = a[1]
-        invariants = prog.invariants
+        invariants = self.prog.invariants
         since = self._check_from() if invariants else None
         self.work, self._worked = WORK_CHUNK, 0
-        if self._part is None:
-            self._keep_undo(a)
+        if self._part is None:  # _keep_undo, its common case inline
+            undo = self._undo
+            if self._snap_next or not len(undo) % UNDO_EVERY:
+                self._keep_undo(a)
+            else:
+                undo.append(a)
+        who = self.pending["player"]
         self._legal = self.pending = None
         self.step_no += 1
-        try:
-            seen = ca.explain(self, *args)
-        except _CHECK_ERRORS:
+        if ca.checks_in_place:  # the block works them out before the effect (machine.py)
             seen = ()
+        else:
+            try:  # the move was offered just now, by a listing in this state
+                seen = (ca.explain_offered if self.window is None else ca.explain)(self, *a[1])
+            except _CHECK_ERRORS:
+                seen = ()
         if self._step is not None:
             self._close()
-        who = p["player"]
         if ca.plain_args:  # immutable values: the move itself, its records made when read
             self._step = [ca.key, False, None, a, seen, None, (), (), self.phase, who]
         else:
-            self._step = [ca.key, False, bindings_of(ca, args),
-                          {"kind": "action", "by": who, "action": prog.move_texts.get(id(a)) or str(a)},
+            self._step = [ca.key, False, bindings_of(ca, a[1]),
+                          {"kind": "action", "by": who, "action": self.prog.move_texts.get(id(a)) or str(a)},
                           (ca, seen) if seen else (), None, (), (), self.phase, who]
         self._jmark = len(self.journal)
         self.abandon = None
@@ -554,7 +570,16 @@ class Game(RuleCalls, TraceRecorder):
                                                               **secret})
             frame[1] = self.prog.blocks[frame[0]].ops[frame[1]].pass_to
         else:
-            if record:
+            if record and ca.plain_args and not secret:  # the move itself, its records made when read
+                try:  # (as in _take_recorded: the move was found among those listed in this state)
+                    seen = (ca.explain_offered if self.window is None else ca.explain)(self, *a.args)
+                except _CHECK_ERRORS:
+                    seen = ()
+                if self._step is not None:
+                    self._close()
+                self._step = [ca.key, False, None, a, seen, None, (), (), self.phase, p["player"]]
+                self._jmark = len(self.journal)
+            elif record:
                 args = a.args
                 bindings = bindings_of(ca, args)
                 try:  # the checks as the explain function saw them (made trace records when read)
@@ -609,10 +634,17 @@ class Game(RuleCalls, TraceRecorder):
         """Every declared invariant the current state breaks, as 'file:line: message'; with
         `written`, only those that read one of these state variables (or more than state)."""
         out = []
-        reads = self.prog.invariant_reads
-        for i, (test, decl) in enumerate(self.prog.invariants):
-            if written is not None and reads[i] is not None and not reads[i] & written:
-                continue  # it read nothing the step changed: it still holds
+        invariants = self.prog.invariants
+        if written is None:
+            todo: Any = range(len(invariants))
+        else:  # only those that read a variable written (or more than state): the others still hold
+            by_var = self.prog.invariants_reading
+            todo = set(self.prog.invariants_unread)
+            for name in written:
+                todo.update(by_var.get(name, ()))
+            todo = sorted(todo)
+        for i in todo:
+            test, decl = invariants[i]
             try:
                 ok = test(self)
             except (KeyError, IndexError, TypeError, ValueError) as err:
@@ -639,12 +671,18 @@ class Game(RuleCalls, TraceRecorder):
         """Note a decision for undo: a full snapshot of the fields before it for one decision in
         UNDO_EVERY (and the first after a change from outside the rules), else just the move."""
         undo = self._undo
-        if self._snap_next or not len(undo) % UNDO_EVERY:
+        if self._start_of is not None and not undo:  # a new game's first decision: the state
+            # before it is its template's, with its own generator (made a snapshot by _restore)
+            self._snaps[0] = (self._start_of, self.rng)
+            self._start_of = None
             self._snap_next = False
-            kept = state_of(self)._replace(vars=None, frames=_copy_frames(self.frames))  # vars: the journal
-            undo.append(((kept, self._legal, len(self.journal), len(self._steps)), a))
-        else:
-            undo.append((None, a))
+        elif self._snap_next or not len(undo) % UNDO_EVERY:
+            self._snap_next = False
+            # the fields as a plain tuple, and the frames (changed in place) copied; vars are
+            # restored from the journal, so the tuple's own are never put back
+            self._snaps[len(undo)] = (state_fields(self), _copy_frames(self.frames), self._legal,
+                                      len(self.journal), len(self._steps))
+        undo.append(a)  # the move alone: no tuple per decision for the collector to walk
 
     def undo(self) -> None:
         """Take back the last decision, from the journal of a recorded game: back to the nearest
@@ -657,11 +695,12 @@ class Game(RuleCalls, TraceRecorder):
         undo = self._undo
         if not undo:
             raise EngineError("nothing to undo")
+        snaps = self._snaps
         i = len(undo) - 1
-        while undo[i][0] is None:  # the first decision always keeps a snapshot
+        while i not in snaps:  # the first decision always keeps a snapshot
             i -= 1
-        again = [move for _snap, move in undo[i:-1]]
-        snapshot = undo[i][0]
+        again = undo[i:-1]
+        snapshot = snaps.pop(i)
         del undo[i:]
         self._restore(snapshot)
         self._snap_next = True  # the decision played first again keeps its snapshot
@@ -673,7 +712,11 @@ class Game(RuleCalls, TraceRecorder):
 
     def _restore(self, snapshot: tuple) -> None:
         """The game as it was before a decision: its writes reverted, its fields put back."""
-        kept, legal, jstart, tlen = snapshot
+        if len(snapshot) == 2:  # (template, generator): the start of a game cloned from it
+            template, generator = snapshot
+            fields = State._make(state_fields(template))._replace(rng=generator)
+            snapshot = (fields, _copy_frames(template.frames), template._legal, 0, len(template._steps))
+        fields, frames, legal, jstart, tlen = snapshot
         self._step = None
         for container, key, old, _new, _path in reversed(self.journal[jstart:]):
             if old is MISSING:
@@ -683,8 +726,10 @@ class Game(RuleCalls, TraceRecorder):
         del self.journal[jstart:]
         del self._steps[tlen:]
         self._cooked = min(self._cooked, tlen)
-        put_state(self, kept._replace(vars=self.vars))  # the frames as they were, copied when kept
+        kept = State._make(fields)._replace(vars=self.vars, frames=frames)  # the frames copied when kept
+        put_state(self, kept)
         self._legal = legal
+        self._xpre = {}  # listed in a later state
         self._jmark = len(self.journal)
 
     # ------------------------------------------------------------------ the end
@@ -840,6 +885,7 @@ class Game(RuleCalls, TraceRecorder):
                               "then start(); to script that next draw, say script(..., next_draw=True)")
         self.scripted = {**self.scripted, device: [*self.scripted.get(device, []), outcome]}
         self._snap_next = True
+        self._start_of = None
 
     # ------------------------------------------------------------------ copies and saves
     def clone(self) -> Game:
@@ -854,9 +900,17 @@ class Game(RuleCalls, TraceRecorder):
         for f in COPIED:  # the dynamic fields that change in place (saves.DYNAMIC): vars, frames
             d[f.name] = f.copy(d[f.name], prog)
         if self.record:  # an untraced game's bookkeeping is idle between decisions: share it
-            d.update(journal=[], _undo=[], _steps=list(self._steps), _step=None, _jmark=0)
+            d["journal"], d["_undo"], d["_snaps"], d["_steps"], d["_step"], d["_jmark"], d["_xpre"] = \
+                [], [], {}, self._steps[:], None, 0, {}
+            d["_start_of"], d["_template"] = (self if self._template else None), False
         g.__dict__ = d  # _legal is shared: legal_actions() hands out copies, never the list
         return g
+
+    def as_template(self) -> Game:
+        """Mark this started game as a template: it is only cloned, never played or changed
+        again (Ruleset.new_game), so a traced clone's undo can start from its state."""
+        self._template = True
+        return self
 
     def to_json(self) -> dict:
         """A versioned, self-checking snapshot; `Game.from_json` continues it identically."""

@@ -50,11 +50,25 @@ def auto_step_code(key: str, phase: str, player: str, events: str = "()") -> str
     return "[" + ", ".join(slots[i] for i in range(len(slots))) + "]"
 
 
-def kept_close_code(st: str, ind: str) -> list[str]:
+def kept_close_code(st: str, ind: str, wrote: bool = True) -> list[str]:
     """The lines with which generated code closes step `st` when it knows the step is open, is
     kept (it noted an event) and wrote no map or record whole (`_jdict` is False): what
-    `TraceRecorder._close` does then, without the call (interpreter/compiler/machine.py)."""
-    return [f"{ind}G._step = None", f"{ind}{st}[{CHANGES}] = G.journal[G._jmark:]", f"{ind}G._steps.append({st})"]
+    `TraceRecorder._close` does then, without the call (interpreter/compiler/machine.py).
+    `wrote=False`: the code knows the step wrote nothing (its changes are empty)."""
+    changes = "G.journal[G._jmark:]" if wrote else "()"
+    return [f"{ind}G._step = None", f"{ind}{st}[{CHANGES}] = {changes}", f"{ind}G._steps.append({st})"]
+
+
+def move_close_code(ind: str) -> list[str]:
+    """The lines with which generated code closes a move's step after the move's effect, played
+    in place (interpreter/compiler/machine.py): when the open step is still the move's own (a
+    procedure's step would have replaced it with an automatic one) and wrote no map or record
+    whole, what `TraceRecorder._close` does then, without the call; else the call."""
+    return [f"{ind}st = G._step",
+            f"{ind}if st is not None and st[{AUTO}] is False and not G._jdict:  # decided: kept",
+            *kept_close_code("st", ind + "    "),
+            f"{ind}else:",
+            f"{ind}    G._close()"]
 
 
 class TraceRecorder:
@@ -135,17 +149,29 @@ class TraceRecorder:
         return self._step is not None and self._step[AUTO] is False
 
     def _close(self) -> None:
-        """Finish the open step: keep it if it decided, changed, noted or drew anything. A step
-        kept whatever it wrote keeps the journal's entries as they are, and they become changes
-        when the trace is read (`_cook`); one that wrote a map or record as a whole (generated
-        code sets `_jdict`: a dict changes in place later) has them worked out now."""
+        """Finish the open step: keep it if it decided, changed, noted or drew anything. A kept
+        step keeps the journal's entries as they are, and they become changes when the trace is
+        read (`_cook`); one that wrote a map or record as a whole (generated code sets
+        `_jdict`: a dict changes in place later) has them worked out now."""
         st = self._step
         if st is None:
             return
         self._step = None
-        written = self.journal[self._jmark:]
         kept = st[DECISION] or st[EVENTS] or st[CHANCE]  # kept whatever it wrote
-        if kept and not self._jdict:
+        if len(self.journal) == self._jmark:  # it wrote nothing (most automatic steps)
+            self._jdict = False
+            if kept:
+                st[CHANGES] = ()
+                self._steps.append(st)
+            return
+        written = self.journal[self._jmark:]
+        if not self._jdict:  # no dict written whole: the entries hold values that stay as they are
+            if not kept:  # an automatic step is kept only if a write changed something
+                for (_c, _k, old, new, _p) in written:
+                    if not (old is new or (type(old) is type(new) and old == new)):
+                        break
+                else:
+                    return
             changes: list | tuple = written  # a list: the entries written, worked out when read
         else:
             self._jdict = False

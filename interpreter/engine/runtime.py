@@ -262,6 +262,12 @@ def _fz(value: Any) -> Any:
 
 
 
+def _fz_map(value: Any) -> Any:
+    """`_fz` of a map whose values hold no dict (codegen.CodeGen.freezer): a shallow copy keeps
+    it as it is now, and the check is made JSON when the trace is read, as `_fz` would now."""
+    return value.copy() if type(value) is dict else _fz(value)
+
+
 def _memo(table: dict, fn: Any, *args: Any) -> Any:
     """Call a library function that depends only on its arguments, and remember the result."""
     value = fn(*args)
@@ -324,6 +330,7 @@ RUNTIME = {
     "_hashable": _hashable,  # a list of data as a dictionary key (actiongen: the memo of inner loops)
     "_remember": _remember,
     "_fz": _fz,
+    "_fz_map": _fz_map,
     "_uniq": _uniq,
     "_argmax": _argmax,
     "_argmin": _argmin,

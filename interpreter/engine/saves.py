@@ -269,6 +269,13 @@ def state_of(game: Any) -> State:
     return State._make(_read_state(game))
 
 
+def state_fields(game: Any) -> tuple:
+    """The game's state as a plain tuple in `State`'s order, shared, not copied: what
+    `state_of` reads, without making the named tuple (a traced game keeps one for undo at
+    its first decision, so every traced playout pays for it); `State._make` makes it one."""
+    return _read_state(game)
+
+
 def put_state(game: Any, state: State) -> None:
     """Make `state` the game's state; `is_over` (a plain field every playout loop reads)
     follows its result."""
