@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .interpreter.engine.explicit import Spoiled
 from .interpreter.engine.game import Game
 
 __all__ = ["Answers", "Box", "Memo"]
@@ -85,7 +86,7 @@ class Box:
 
     __slots__ = ("made", "shared", "base", "since", "key", "memo", "replay", "found")
 
-    def __init__(self, game: Game, memo: Memo | None, replay: Callable[[Game, Entry], None] | None):
+    def __init__(self, game: Game, memo: Memo | None, replay: Callable[[Game, Entry, bool], None] | None):
         self.made: Game | None = game
         self.shared = False  # `made` is also another box's base: change a copy of it
         self.base: Game | None = None
@@ -96,19 +97,26 @@ class Box:
         self.found: Answers | None = None  # the memo's answers for `key`, once looked up
 
     @classmethod
-    def sharing(cls, game: Game, memo: Memo | None, replay: Callable[[Game, Entry], None] | None) -> Box:
+    def sharing(cls, game: Game, memo: Memo | None, replay: Callable[[Game, Entry, bool], None] | None) -> Box:
         """A box whose game is a copy of `game`, made when first needed (`game` is never changed)."""
         box = cls(game, memo, replay)
         box.made, box.base = None, game
         return box
 
     def game(self) -> Game:
-        """The game at this state, to read."""
+        """The game at this state, to read. The moves since `base` are played on the copy
+        itself (it is this box's own), not each on a copy of its own as `Game.apply` does;
+        a move that stops for chance part-way is played again the usual way."""
         g = self.made
         if g is None:
             g = self.base.clone()
-            for entry in self.since:
-                self.replay(g, entry)
+            for i, entry in enumerate(self.since):
+                try:
+                    self.replay(g, entry, True)
+                except Spoiled:  # half-moved: made again, the usual way (rare: only where chance stops it)
+                    g = self.base.clone()
+                    for done in self.since[:i + 1]:
+                        self.replay(g, done, False)
             self.made, self.base, self.since = g, None, ()
         return g
 

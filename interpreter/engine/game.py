@@ -55,6 +55,19 @@ __all__ = ["Action", "Explanation", "Game", "parse_action"]
 PASS = Action("pass")
 _CHECK_ERRORS = (RuleFailure, *_RULE_ERRORS)
 _new = object.__new__
+_INFOSTATE: list = []  # interpreter/observe/infostate.py once imported (see _infostate)
+
+
+def _infostate() -> Any:
+    """The information-state module, imported on first use (it imports the engine, so not at
+    load) and then kept: an import statement in a method costs a microsecond per call, and
+    the OpenSpiel bridge asks for information states and copies games thousands of times."""
+    if not _INFOSTATE:
+        from ..observe import infostate
+
+        _INFOSTATE.append(infostate)
+    return _INFOSTATE[0]
+
 # Undo keeps every dynamic field but vars (the journal restores those) as it was: all are
 # replaced rather than changed in place, except the frames, which are copied.
 # Undo keeps a full snapshot of the fields before one move in UNDO_EVERY (and after a change
@@ -257,15 +270,11 @@ class Game(RuleCalls, TraceRecorder):
 
     def information_state(self, player: str) -> str:
         """Everything `player` has observed so far, as a stable string (interpreter/observe/infostate.py)."""
-        from ..observe.infostate import information_state
-
-        return information_state(self, player)
+        return _infostate().information_state(self, player)
 
     def observation(self, player: str) -> str:
         """What `player` observes now, as a stable string."""
-        from ..observe.infostate import observation
-
-        return observation(self, player)
+        return _infostate().observation(self, player)
 
     def observation_tensor(self, player: str) -> list[float]:
         """`observation(player)` as numbers, laid out by the declared types (interpreter/observe/encode.py)."""
@@ -455,7 +464,7 @@ class Game(RuleCalls, TraceRecorder):
                     return
                 move = action
         if self.tracking:  # explicit chance or a kept history: played on a copy, then taken
-            _explicit.play(self, move or action)
+            _explicit.play(self, move or action, move is not None)
             return
         self._play_checked(move or self._legal_move(action))
 
@@ -891,9 +900,7 @@ class Game(RuleCalls, TraceRecorder):
     def clone(self) -> Game:
         """An independent copy: the same state, frames, generator and pending decision."""
         if self._unobserved is not None:  # before either copy moves on, while this is the position
-            from ..observe.infostate import settle
-
-            settle(self)
+            _infostate().settle(self)
         g = _new(type(self))
         d = self.__dict__.copy()  # fixed fields, and the dynamic ones that are never changed in place
         prog = self.prog
