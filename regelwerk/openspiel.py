@@ -773,7 +773,7 @@ class RegelwerkState(pyspiel.State):
         return found
 
     def _apply_action(self, action: int) -> None:
-        box = self._box or self._boxed()
+        box = self._box = (self._box or self._boxed()).mine()
         if box.memo is not None and self._known_legal(box, action):
             box.defer(action)  # the game is made when a question needs it
             return
@@ -794,7 +794,7 @@ class RegelwerkState(pyspiel.State):
     def _apply_actions(self, actions: list[int]) -> None:
         """A simultaneous node: every player still to choose commits their action, in seat
         order (each part runs against the same position, so the order changes nothing)."""
-        box = self._box or self._boxed()
+        box = self._box = self._boxed().mine()
         g = box.own()
         game = self.get_game()
         for name in list(g.pending["players"]):
@@ -852,7 +852,8 @@ class RegelwerkState(pyspiel.State):
     def regelwerk_game(self) -> Game:
         """The regelwerk game behind this state, its own copy (read it; changing it breaks the
         state's history)."""
-        return self._boxed().own()
+        box = self._box = self._boxed().mine()
+        return box.own()
 
 
 def _move(game: RegelwerkGame, g: Game, action: int, player: str | None = None) -> Action:

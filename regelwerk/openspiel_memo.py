@@ -81,14 +81,18 @@ class Box:
     `key` is the history from the initial state (kept only with a memo). Either `made` is the
     game at that history, or `base` is a game no one changes any more and `since` the history
     entries that lead from it to this state. OpenSpiel clones a Python state by deep-copying
-    its attributes: `__deepcopy__` makes the copy share the game instead. (It pickles them
-    too: regelwerk/openspiel.py registers how a box is pickled, as its game's save.)"""
+    its attributes: `__deepcopy__` lets the copy hold the same box (the cheapest deep copy
+    there is: Python's `copy.deepcopy` skips its bookkeeping for an object that is its own
+    copy), and a state about to change its box takes `mine()` first, which copies a box
+    that more than one state may hold. (OpenSpiel pickles states too: regelwerk/openspiel.py
+    registers how a box is pickled, as its game's save.)"""
 
-    __slots__ = ("made", "shared", "base", "since", "key", "memo", "replay", "found")
+    __slots__ = ("made", "shared", "held", "base", "since", "key", "memo", "replay", "found")
 
     def __init__(self, game: Game, memo: Memo | None, replay: Callable[[Game, Entry, bool], None] | None):
         self.made: Game | None = game
         self.shared = False  # `made` is also another box's base: change a copy of it
+        self.held = False  # more than one state may hold this box: change a copy of it (mine())
         self.base: Game | None = None
         self.since: tuple = ()
         self.key: tuple = ()
@@ -152,8 +156,17 @@ class Box:
         self.found = None
 
     def __deepcopy__(self, memo: dict) -> Box:
+        self.held = True  # the copied state holds this very box: whoever changes it takes mine()
+        return self
+
+    def mine(self) -> Box:
+        """This box, to change, if only one state holds it; else a new box at the same history
+        (sharing its game, copied on write) for the state about to change."""
+        if not self.held:
+            return self
         copy = Box.__new__(Box)
-        copy.made, copy.shared, copy.key, copy.memo, copy.replay = None, False, self.key, self.memo, self.replay
+        copy.made, copy.shared, copy.held, copy.key, copy.memo, copy.replay = \
+            None, False, False, self.key, self.memo, self.replay
         copy.found = self.found
         if self.made is not None:
             self.shared = True
