@@ -717,6 +717,35 @@ class RegelwerkState(pyspiel.State):
             if g.is_over:
                 answers.returns = self.get_game().returns_of(g)
 
+    # Python-side answers to what OpenSpiel's Python algorithms ask at every node. The C++ way
+    # round (a virtual call back into this class, the list converted to a vector and back)
+    # costs about ten times the memo's look-up; each falls back to it when the memo does not
+    # know yet, so the answers are OpenSpiel's own (tests/test_openspiel_memo.py compares them).
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        box = self._box
+        if box is not None:
+            found = box.found
+            if found is not None and found.player is not None and found.player >= 0:
+                legal = found.get(Answers.LEGAL, found.player if player is None else player)
+                if legal is not None:
+                    return list(legal)  # a copy, as OpenSpiel hands out
+        return pyspiel.State.legal_actions(self) if player is None else pyspiel.State.legal_actions(self, player)
+
+    def is_chance_node(self) -> bool:
+        return self.current_player() == pyspiel.PlayerId.CHANCE
+
+    def information_state_string(self, player: int | None = None) -> str:
+        box = self._box
+        if box is not None:
+            found = box.found
+            if found is not None and found.player is not None and found.player >= 0:
+                known = found.get(Answers.INFO, found.player if player is None else player)
+                if known is not None:
+                    return known
+        if player is None:
+            return pyspiel.State.information_state_string(self)
+        return pyspiel.State.information_state_string(self, player)
+
     def _current_player(self, g: Game) -> int:
         if g.is_over:
             return pyspiel.PlayerId.TERMINAL

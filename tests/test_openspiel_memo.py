@@ -52,7 +52,23 @@ def answers(state: object) -> tuple:
     if game.get_type().provides_information_state_string:
         out += [state.information_state_string(p) for p in range(n)]
     out += [state.observation_string(p) for p in range(n)]
+    _as_openspiel_answers(state)
     return tuple(out)
+
+
+def _as_openspiel_answers(state: object) -> None:
+    """The questions RegelwerkState answers in Python from its memo answer as OpenSpiel's own
+    methods (the C++ way round, through the overridden hooks) do."""
+    base = pyspiel.State
+    n = state.get_game().num_players()
+    assert state.legal_actions() == base.legal_actions(state)
+    for p in range(n):
+        assert state.legal_actions(p) == base.legal_actions(state, p)
+        if state.get_game().get_type().provides_information_state_string:
+            assert state.information_state_string(p) == base.information_state_string(state, p)
+    assert state.is_chance_node() == base.is_chance_node(state)
+    if state.current_player() >= 0:
+        assert state.information_state_string() == base.information_state_string(state)
 
 
 def _move(state: object, pick: int) -> object:
