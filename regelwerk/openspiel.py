@@ -725,14 +725,22 @@ class RegelwerkState(pyspiel.State):
         box = self._box
         if box is not None:
             found = box.found
-            if found is not None and found.player is not None and found.player >= 0:
-                legal = found.get(Answers.LEGAL, found.player if player is None else player)
-                if legal is not None:
-                    return list(legal)  # a copy, as OpenSpiel hands out
+            if found is not None and found.player is not None:
+                if found.player >= 0:
+                    legal = found.get(Answers.LEGAL, found.player if player is None else player)
+                    if legal is not None:
+                        return list(legal)  # a copy, as OpenSpiel hands out
+                elif player is None and found.player == pyspiel.PlayerId.CHANCE and found.chance is not None:
+                    return [outcome for outcome, _p in found.chance]
+                elif player is None and found.terminal:
+                    return []
         return pyspiel.State.legal_actions(self) if player is None else pyspiel.State.legal_actions(self, player)
 
     def is_chance_node(self) -> bool:
         return self.current_player() == pyspiel.PlayerId.CHANCE
+
+    def is_simultaneous_node(self) -> bool:
+        return self.current_player() == pyspiel.PlayerId.SIMULTANEOUS
 
     def information_state_string(self, player: int | None = None) -> str:
         box = self._box

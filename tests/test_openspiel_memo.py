@@ -67,6 +67,7 @@ def _as_openspiel_answers(state: object) -> None:
         if state.get_game().get_type().provides_information_state_string:
             assert state.information_state_string(p) == base.information_state_string(state, p)
     assert state.is_chance_node() == base.is_chance_node(state)
+    assert state.is_simultaneous_node() == base.is_simultaneous_node(state)
     if state.current_player() >= 0:
         assert state.information_state_string() == base.information_state_string(state)
 
@@ -224,3 +225,20 @@ def test_sampled_chance_keeps_no_memo_and_memo_0_turns_it_off():
     assert _game("kuhn", 0).memo is None and _game("kuhn", 100_000).memo is not None
     with pytest.raises(Exception, match="memo=-1"):
         load_game(GAMES["kuhn"], memo=-1)
+
+
+@pytest.mark.parametrize("name", ["kuhn", "pig"])
+def test_every_state_answers_in_python_as_openspiel_does(name):
+    """Every state of Kuhn poker's whole tree (and pig's first moves), asked once so the memo
+    knows its answers, then compared with OpenSpiel's own methods: decisions, chance nodes
+    and finished games alike."""
+    game = _game(name, 100_000)
+    todo, seen = [game.new_initial_state()], 0
+    while todo and seen < 300:
+        state = todo.pop()
+        answers(state)  # fills the memo (and compares once)
+        _as_openspiel_answers(state)  # now from the memo
+        seen += 1
+        if not state.is_terminal():
+            todo += [state.child(a) for a in state.legal_actions()]
+    assert seen >= 58
