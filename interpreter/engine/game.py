@@ -818,32 +818,43 @@ class Game(RuleCalls, TraceRecorder):
     def _in_part(self, player: str, copy: bool = True) -> Iterator[None]:
         """The engine running `player`'s part: its frames (a copy when it may change them, so
         the window is never changed in place), its pending decision, `player` as the current
-        player; the window takes back what changed."""
+        player; the window takes back what changed. (The hot paths below call `_enter_part`
+        and `_leave_part` themselves: a generator-based context costs a microsecond a use.)"""
+        saved = self._enter_part(player, copy)
+        try:
+            yield
+        finally:
+            self._leave_part(saved, player, copy)
+
+    def _enter_part(self, player: str, copy: bool) -> tuple:
         w = self.window
         saved = (self.frames, self.current, self.pending, self._legal, self._part)
         self.frames = _copy_frames(w["parts"][player]) if copy else w["parts"][player]
         self.current, self.pending, self._legal, self._part = player, w["pending"].get(player), None, player
-        try:
-            yield
-        finally:
-            frames, pending = self.frames, self.pending
-            self.frames, self.current, self.pending, self._legal, self._part = saved
-            if copy and self.window is not None:
-                pend = {k: v for k, v in self.window["pending"].items() if k != player}
-                if pending is not None:  # marked: what others see of the move is that it was made
-                    pend[player] = {**pending, "simultaneous": True}
-                self.window = {**self.window, "parts": {**self.window["parts"], player: frames}, "pending": pend}
+        return saved
+
+    def _leave_part(self, saved: tuple, player: str, copy: bool) -> None:
+        frames, pending = self.frames, self.pending
+        self.frames, self.current, self.pending, self._legal, self._part = saved
+        if copy and self.window is not None:
+            pend = {k: v for k, v in self.window["pending"].items() if k != player}
+            if pending is not None:  # marked: what others see of the move is that it was made
+                pend[player] = {**pending, "simultaneous": True}
+            self.window = {**self.window, "parts": {**self.window["parts"], player: frames}, "pending": pend}
 
     def _advance_part(self, player: str, move: Any) -> None:
         """Run `player`'s part (after their `move`, if any) to its next decision or its end."""
         kept = self._part_legal
-        with self._in_part(player):
+        saved = self._enter_part(player, True)
+        try:
             if move is None:
                 self._run()
             else:  # the long way: no history of its own (the window's commit keeps it)
                 if kept is not None and kept[0] is self.window and kept[1] == player:
                     self._legal = kept[2]  # listed at this very position: not listed again
                 self._play_checked(self._legal_move(move))
+        finally:
+            self._leave_part(saved, player, True)
 
     def _part_moves(self, player: str) -> list[Action]:
         """The legal moves of `player`'s part of the open window (before any taken back at
@@ -851,8 +862,11 @@ class Game(RuleCalls, TraceRecorder):
         kept = self._part_legal
         if kept is not None and kept[0] is self.window and kept[1] == player:
             return kept[2]
-        with self._in_part(player, copy=False):
+        saved = self._enter_part(player, False)
+        try:
             legal = self._moves() if self.pending is not None else []
+        finally:
+            self._leave_part(saved, player, False)
         self._part_legal = (self.window, player, legal)
         return legal
 
