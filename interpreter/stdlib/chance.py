@@ -92,8 +92,9 @@ def chance_bernoulli(G: Any, num: int, den: int) -> bool:
     if G.explicit:
         outcomes = [(v, w) for v, w in ((True, num), (False, den - num)) if w]
         value = G.chance_pick("bernoulli", f"{num}/{den}", [v for v, _ in outcomes], [w for _, w in outcomes])
-    else:
-        value, G.rng = rng.bernoulli(G.rng, num, den)
+    else:  # rng.bernoulli without checking again what was checked above (a tower draws thousands)
+        drawn, G.rng = rng.randbelow(G.rng, den)
+        value = drawn < num
     if G.record and not G.quiet_chance:  # no call per draw where nothing is noted: an untraced
         G.note_chance("bernoulli", f"{num}/{den}", value)  # game, a device's roll (a tower draws thousands)
     return value
