@@ -48,7 +48,7 @@ from ..engine.errors import RuleFailure
 from ..engine.limits import CALL_WORK
 from ..stdlib.library import LIBRARY
 from . import pytree
-from .hoist import Hoister, names
+from .hoist import Hoister, loop_invariants, names
 from .memo import MemoKey, memo_keys, plain_type
 from .pytree import PLACEHOLDER, Inline
 
@@ -728,10 +728,19 @@ class CodeGen:
         start = {"any": "False", "all": "True", "count": "0", "sum": "0", "max": "None", "min": "None",
                  "first": "None", "streak": "0"}[k]
         out.append(f"{ind}{r} = {start}")
+        invariant = self.invariants(e, out, ind)
         v, inner, ind2 = self.loop_head(e, sc, out, ind, depth)
-        if self.nested_quantifier(e, inner, r, out, ind2, depth):
+        if not invariant and self.nested_quantifier(e, inner, r, out, ind2, depth):
             return
-        body = self.value(e.body, inner, out, ind2, depth) if e.body is not None else v
+        for node, local in invariant:  # worked out in the first round that needs it (None: not yet)
+            out.append(f"{ind2}if {local} is None:")
+            out.append(f"{ind2}    {local} = {self.value(node, sc, out, ind2 + '    ', depth)}")
+            self.subst[id(node)] = local
+        try:
+            body = self.value(e.body, inner, out, ind2, depth) if e.body is not None else v
+        finally:
+            for node, _local in invariant:
+                del self.subst[id(node)]
         if k == "any":
             out.append(f"{ind2}if {body}:")
             out.append(f"{ind2}    {r} = True")
@@ -761,6 +770,27 @@ class CodeGen:
                 out.append(f"{ind2}if not {body}:")
                 out.append(f"{ind2}    break")
             out.append(f"{ind2}{r} += 1")
+
+    def invariants(self, e: A.Aggregate, out: list[str], ind: str) -> list[tuple[A.Node, str]]:
+        """The calls of definitions and the aggregates in a loop's body that read nothing the
+        loop binds (hoist.loop_invariants), each with a local set to None ahead of the loop. A
+        value that is none is worked out again: correct, only not saved."""
+        if isinstance(e.body, A.Aggregate):  # a nested quantifier: its own loops
+            return []
+        found = []
+        for node in loop_invariants(e, self.costly):
+            if id(node) in self.subst:
+                continue
+            local = self.fresh("iv")
+            out.append(f"{ind}{local} = None")
+            found.append((node, local))
+            self.chose("loop invariant", f"{expr_text(node)} in {expr_text(e)}")
+        return found
+
+    def costly(self, n: A.Node) -> bool:
+        """A part worth keeping across a loop's rounds: a call of a definition, or a loop."""
+        return (isinstance(n, A.Call) and n.func in self.m.defines) or (
+            isinstance(n, A.Aggregate) and n.kind in LOOP_KINDS)
 
     def loop_head(self, e: A.Aggregate, sc: dict, out: list[str], ind: str, depth: int) -> tuple[str, dict, str]:
         """The loop of an aggregate: its domain (charged to the work budget when unbounded),
