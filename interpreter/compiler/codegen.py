@@ -430,6 +430,9 @@ class CodeGen:
         args = [self.ex(a, sc, rec) for a in e.args]
         joined = ", ".join(args)
         if e.func in m.defines:
+            held = self.held_call(e, args) if self.enum_memo is not None and rec is None else None
+            if held is not None:
+                return held
             code = f"D_{self.define_ids[e.func]}(G{', ' if args else ''}{joined})"
             if self.enum_memo is not None and rec is None and e.func in self.memo_keys:
                 return self.remembered(e.func, args, code) or code
@@ -441,6 +444,23 @@ class CodeGen:
             return f"c_{e.func}(G{', ' if args else ''}{joined})"
         table = self.table(e, args) if b.tabulable and rec is None else None
         return table or f"b_{e.func}({joined})"
+
+    def held_call(self, e: A.Call, args: list[str]) -> str | None:
+        """While moves are listed: a call of a definition whose body is `any r in K: m[r] == x`
+        (Khan's `ruler_on(s)`) as `x in` the set of m's values made for the enumeration, where
+        it is not inlined anyway (behind an `and`): no call, and no memo that a new square
+        misses. None for any other definition."""
+        d = self.m.defines[e.func]
+        if not isinstance(d.value, A.Aggregate) or e.func not in self.inlinable:
+            return None
+        subst, self.subst = self.subst, {}
+        try:
+            held = self.held_value(d.value, {p.name: (a, None) for p, a in zip(d.params, args, strict=True)})
+        finally:
+            self.subst = subst
+        if held is not None:
+            self.chose("held values", f"{e.func}({', '.join(p.name for p in d.params)})")
+        return held
 
     def remembered(self, func: str, args: list[str], code: str) -> str | None:
         """`code` (a call of definition `func`) looked up in this enumeration's memo first, keyed
