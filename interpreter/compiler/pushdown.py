@@ -35,7 +35,9 @@ class Pushed:
 
 def per_item(s: A.Node, param: str) -> tuple[str, A.Node, bool] | None:
     """`require all x in P: C` or `require not (any x in P: C)`, with `C` not reading `P`:
-    (x, C, the value of C that keeps an item). None for any other precondition."""
+    (x, C, the value of C that keeps an item). None for any other precondition. `names` sees
+    every name read, also below a `let` (A.LetExpr) or an aggregate that binds one anew, so a
+    `C` that binds `P`'s name itself is not taken either (no scope is needed to be safe)."""
     if not isinstance(s, A.RequireStmt):
         return None
     e, keep = s.test, True
