@@ -52,20 +52,3 @@ def test_moves_that_differ_are_told_apart_without_comparing_kinds(monkeypatch):
     g.apply("offer(3)", player="Ann")
     assert g.is_over and g.vars["bid"] == {"Ann": 3, "Bob": 7}
     assert compared and all(a == b for a, b in compared), "only the matching move is compared by kind"
-
-
-def test_a_move_in_a_simultaneous_window_is_listed_once_to_be_checked(monkeypatch):
-    """apply(move, player=P) finds the move among P's offered ones, and the part plays that
-    one: it is not listed and looked for a second time (Shogun's orders listed every move
-    twice per apply)."""
-    g = regelwerk.load_text(BIDS, "bids.rules").new_game(seed=1)
-    ca = g.prog.actions["offer"]
-    listed = []
-    enum = ca.enum
-    monkeypatch.setattr(ca, "enum", lambda G, out: listed.append(1) or enum(G, out))
-    g.apply("offer(7)", player="Bob")
-    assert len(listed) == 1
-    g.apply(g.legal_actions(player="Ann")[3], player="Ann")
-    assert len(listed) == 3 and g.is_over and g.vars["bid"] == {"Ann": 3, "Bob": 7}
-    with pytest.raises(regelwerk.IllegalAction):
-        g.apply("offer(1)", player="Ann")

@@ -151,7 +151,7 @@ def advance(game: Any, move: Action | None, phase: str | None, pending: dict | N
             trial._start_now(phase)
         elif window:
             trial.commit(trial._legal_for(pending["player"])[_index(trial, move, pending["player"])],
-                         pending["player"], offered=True)
+                         pending["player"])
         else:
             trial._play_checked(trial._legal_move(move))
     except ChanceNeeded as need:

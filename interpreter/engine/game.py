@@ -816,15 +816,13 @@ class Game(RuleCalls, TraceRecorder):
                     pend[player] = {**pending, "simultaneous": True}
                 self.window = {**self.window, "parts": {**self.window["parts"], player: frames}, "pending": pend}
 
-    def _advance_part(self, player: str, move: Any, offered: bool = False) -> None:
-        """Run `player`'s part (after their `move`, if any) to its next decision or its end.
-        An `offered` move was just found among the part's legal moves in this very state: it
-        is not listed and looked for again."""
+    def _advance_part(self, player: str, move: Any) -> None:
+        """Run `player`'s part (after their `move`, if any) to its next decision or its end."""
         with self._in_part(player):
             if move is None:
                 self._run()
             else:  # the long way: no history of its own (the window's commit keeps it)
-                self._play_checked(move if offered else self._legal_move(move))
+                self._play_checked(self._legal_move(move))
 
     def _who(self, player: str | None) -> str | None:
         if player is not None and player not in self.players:
@@ -862,16 +860,14 @@ class Game(RuleCalls, TraceRecorder):
         if self.tracking:  # explicit chance may stop the rules after the window at a chance node
             _explicit.play_part(self, match, who)
             return
-        self.commit(match, who, offered=True)
+        self.commit(match, who)
 
-    def commit(self, move: Action, player: str, offered: bool = False) -> None:
+    def commit(self, move: Action, player: str) -> None:
         """`player` makes their legal `move` in the open `simultaneously`: their part goes on to
-        its next decision or its end, and when every part is done the rules go on after it.
-        `offered`: the move is one of `legal_actions(player=player)` of this very state, so it
-        is played without being looked for again."""
+        its next decision or its end, and when every part is done the rules go on after it."""
         if self.record:
             self._keep_undo((move, player))
-        self._advance_part(player, move, offered)
+        self._advance_part(player, move)
         if self.result is None and not self._window_waits():
             self._run()
 
