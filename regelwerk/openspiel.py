@@ -31,6 +31,7 @@ from .dsl.check_expr import CHANCE_NAMES
 from .dsl.printer import expr_text
 from .dsl.types import BOOL, Elem, Opt, Type
 from .interpreter.compiler import ir
+from .interpreter.engine.explicit import can_play_in_place, play
 from .interpreter.engine.game import Game
 from .interpreter.engine.moves import Action, parse_action
 from .interpreter.engine.values import value_text
@@ -88,6 +89,9 @@ def _key(v: Any) -> tuple:
     return (type(v).__name__, v)
 
 
+KNOWN_MOVES = 4096  # move objects whose index ActionIndex keeps (see ActionIndex._known)
+
+
 class ActionIndex:
     """A stable integer for every move of a ruleset, built from the action signatures.
 
@@ -109,6 +113,9 @@ class ActionIndex:
         self.choose_offset = 0
         self.choose_values: tuple = ()
         self._choose_lookup: dict = {}
+        # index by id of the move objects seen lately: listings hand out the same move objects
+        # again and again (their tables of moves), and every move made for the bridge is looked up
+        self._known: dict[int, tuple[Action, int]] = {}
         offset = 0
         for name, decl in model.actions.items():
             domains = []
@@ -157,6 +164,16 @@ class ActionIndex:
 
     def index(self, move: Action) -> int:
         """The index of `move` (not for the positional index: that needs the legal list)."""
+        known = self._known.get(id(move))
+        if known is not None and known[0] is move:
+            return known[1]
+        i = self._index(move)
+        if len(self._known) >= KNOWN_MOVES:
+            self._known.clear()
+        self._known[id(move)] = (move, i)
+        return i
+
+    def _index(self, move: Action) -> int:
         if self.positional:
             raise ValueError(f"this ruleset's moves are indexed by position ({self.positional})")
         if move.name == "pass" and not move.args and self.pass_index is not None:
@@ -500,15 +517,24 @@ class RegelwerkGame(pyspiel.Game):
         # sampled chance: the seed decides as much as the history, so histories are not keys
         self.memo = Memo(capacity) if capacity and self.one_start else None
 
-    def replay(self, g: Game, action: int) -> None:
-        """Play one OpenSpiel action on `g`: a chance outcome's index, or a move's."""
+    def replay(self, g: Game, action: int, in_place: bool = False) -> None:
+        """Play one OpenSpiel action on `g`: a chance outcome's index, or a move's. `in_place`:
+        `g` is a copy the caller may spoil, so the move need not be played on a copy of its
+        own (interpreter/engine/explicit.py `advance`; Spoiled if it stops for chance part-way)."""
         if _is_chance(g):
             outcomes = g.chance_outcomes()
             if not 0 <= action < len(outcomes):
                 raise ValueError(f"chance outcome {action} out of range (0..{len(outcomes) - 1})")
-            g.apply(outcomes[action][0])
+            if in_place and can_play_in_place(g):
+                play(g, outcomes[action][0], in_place=True)
+            else:
+                g.apply(outcomes[action][0])
         else:
-            g.apply(_move(self, g, action))
+            move = _move(self, g, action)
+            if in_place and can_play_in_place(g):
+                play(g, move, offered=True, in_place=True)  # _move's move is one g listed
+            else:
+                g.apply(move)
 
     def new_initial_state(self, state: Any = None) -> RegelwerkState:
         """A state at the start of the game (its regelwerk game is made when first used)."""
@@ -747,7 +773,7 @@ class RegelwerkState(pyspiel.State):
         return found
 
     def _apply_action(self, action: int) -> None:
-        box = self._box or self._boxed()
+        box = self._box = (self._box or self._boxed()).mine()
         if box.memo is not None and self._known_legal(box, action):
             box.defer(action)  # the game is made when a question needs it
             return
@@ -768,7 +794,7 @@ class RegelwerkState(pyspiel.State):
     def _apply_actions(self, actions: list[int]) -> None:
         """A simultaneous node: every player still to choose commits their action, in seat
         order (each part runs against the same position, so the order changes nothing)."""
-        box = self._box or self._boxed()
+        box = self._box = self._boxed().mine()
         g = box.own()
         game = self.get_game()
         for name in list(g.pending["players"]):
@@ -826,7 +852,8 @@ class RegelwerkState(pyspiel.State):
     def regelwerk_game(self) -> Game:
         """The regelwerk game behind this state, its own copy (read it; changing it breaks the
         state's history)."""
-        return self._boxed().own()
+        box = self._box = self._boxed().mine()
+        return box.own()
 
 
 def _move(game: RegelwerkGame, g: Game, action: int, player: str | None = None) -> Action:

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .interpreter.engine.explicit import Spoiled
 from .interpreter.engine.game import Game
 
 __all__ = ["Answers", "Box", "Memo"]
@@ -80,14 +81,18 @@ class Box:
     `key` is the history from the initial state (kept only with a memo). Either `made` is the
     game at that history, or `base` is a game no one changes any more and `since` the history
     entries that lead from it to this state. OpenSpiel clones a Python state by deep-copying
-    its attributes: `__deepcopy__` makes the copy share the game instead. (It pickles them
-    too: regelwerk/openspiel.py registers how a box is pickled, as its game's save.)"""
+    its attributes: `__deepcopy__` lets the copy hold the same box (the cheapest deep copy
+    there is: Python's `copy.deepcopy` skips its bookkeeping for an object that is its own
+    copy), and a state about to change its box takes `mine()` first, which copies a box
+    that more than one state may hold. (OpenSpiel pickles states too: regelwerk/openspiel.py
+    registers how a box is pickled, as its game's save.)"""
 
-    __slots__ = ("made", "shared", "base", "since", "key", "memo", "replay", "found")
+    __slots__ = ("made", "shared", "held", "base", "since", "key", "memo", "replay", "found")
 
-    def __init__(self, game: Game, memo: Memo | None, replay: Callable[[Game, Entry], None] | None):
+    def __init__(self, game: Game, memo: Memo | None, replay: Callable[[Game, Entry, bool], None] | None):
         self.made: Game | None = game
         self.shared = False  # `made` is also another box's base: change a copy of it
+        self.held = False  # more than one state may hold this box: change a copy of it (mine())
         self.base: Game | None = None
         self.since: tuple = ()
         self.key: tuple = ()
@@ -96,19 +101,26 @@ class Box:
         self.found: Answers | None = None  # the memo's answers for `key`, once looked up
 
     @classmethod
-    def sharing(cls, game: Game, memo: Memo | None, replay: Callable[[Game, Entry], None] | None) -> Box:
+    def sharing(cls, game: Game, memo: Memo | None, replay: Callable[[Game, Entry, bool], None] | None) -> Box:
         """A box whose game is a copy of `game`, made when first needed (`game` is never changed)."""
         box = cls(game, memo, replay)
         box.made, box.base = None, game
         return box
 
     def game(self) -> Game:
-        """The game at this state, to read."""
+        """The game at this state, to read. The moves since `base` are played on the copy
+        itself (it is this box's own), not each on a copy of its own as `Game.apply` does;
+        a move that stops for chance part-way is played again the usual way."""
         g = self.made
         if g is None:
             g = self.base.clone()
-            for entry in self.since:
-                self.replay(g, entry)
+            for i, entry in enumerate(self.since):
+                try:
+                    self.replay(g, entry, True)
+                except Spoiled:  # half-moved: made again, the usual way (rare: only where chance stops it)
+                    g = self.base.clone()
+                    for done in self.since[:i + 1]:
+                        self.replay(g, done, False)
             self.made, self.base, self.since = g, None, ()
         return g
 
@@ -144,8 +156,17 @@ class Box:
         self.found = None
 
     def __deepcopy__(self, memo: dict) -> Box:
+        self.held = True  # the copied state holds this very box: whoever changes it takes mine()
+        return self
+
+    def mine(self) -> Box:
+        """This box, to change, if only one state holds it; else a new box at the same history
+        (sharing its game, copied on write) for the state about to change."""
+        if not self.held:
+            return self
         copy = Box.__new__(Box)
-        copy.made, copy.shared, copy.key, copy.memo, copy.replay = None, False, self.key, self.memo, self.replay
+        copy.made, copy.shared, copy.held, copy.key, copy.memo, copy.replay = \
+            None, False, False, self.key, self.memo, self.replay
         copy.found = self.found
         if self.made is not None:
             self.shared = True

@@ -84,7 +84,8 @@ STEP = st.tuples(st.integers(0, 7), st.sampled_from(["child", "clone", "apply", 
 @given(steps=st.lists(STEP, max_size=40), capacity=st.sampled_from([100_000, 3]))
 def test_memo_and_shared_games_answer_as_plain_states_do(name, steps, capacity):
     """The same walk of clones, children, moves in place and questions on a game with the memo
-    (large, or nearly full at 3 histories) and on one without: every state answers alike. A
+    (large, or nearly full at 3 histories) and on one without: every state answers alike, and
+    (both sides share games between states) as the state its history makes afresh does. A
     state is asked only when the walk says so, so a clone may still share its game when the
     original moves on (asking makes the game behind a shared state)."""
     pools = []
@@ -109,6 +110,16 @@ def test_memo_and_shared_games_answer_as_plain_states_do(name, steps, capacity):
             assert results[0] == results[1]
     for with_memo, without in zip(*pools, strict=True):
         assert answers(with_memo) == answers(without)
+        if name != "goofspiel":  # and as the state its history makes afresh (both sides share boxes)
+            assert answers(with_memo) == answers(_afresh(_game(name, 0), with_memo.history()))
+
+
+def _afresh(game: object, history: list[int]) -> object:
+    """A new state that plays `history` from the start, cloning nothing."""
+    state = game.new_initial_state()
+    for action in history:
+        state.apply_action(action)
+    return state
 
 
 def _joint_child(state: object, moves: list) -> object:

@@ -41,6 +41,12 @@ class ChanceNeeded(Exception):  # noqa: N818 - control flow, never shown to a us
         self.weights = weights
 
 
+class Spoiled(Exception):  # noqa: N818 - control flow, never shown to a user
+    """A move played in place (`advance(..., in_place=True)`) needed a chance outcome part-way:
+    the game is left half-moved, so the caller makes it again and plays the move the usual
+    way, on a copy, which stops at a chance node."""
+
+
 @dataclass(frozen=True, slots=True)
 class ChanceNode:
     """Where a game waits for chance: the move being played (None: the start of the game)
@@ -101,21 +107,29 @@ def pick(game: Any, kind: str, what: str, values: list, weights: list[int] | Non
 
 
 # ---------------------------------------------------------------------- playing
-def play(game: Any, x: Any) -> None:
+def play(game: Any, x: Any, offered: bool = False, in_place: bool = False) -> None:
     """`Game.apply` for a game that keeps its history or has explicit chance: a move at a
-    decision, an outcome at a chance node."""
+    decision, an outcome at a chance node. `offered`: `x` is the very move object the game
+    listed at its decision (found by identity), so it need not be looked for again.
+    `in_place`: see `advance`."""
     node = game.chance_node
     if node is None:
-        move = game._legal_move(x)
+        move = x if offered else game._legal_move(x)
         remember(game, ("move", game.pending["player"], str(move)))
-        advance(game, move, None, game.pending, ())
+        advance(game, move, None, game.pending, (), offered, in_place)
         return
     if isinstance(x, Action):
         raise IllegalAction(f"{x}: the game waits for chance ({node.kind} {node.what}), not for a "
                             f"move: apply one of its outcomes ({node.shown()})")
     i = node.index_of(x)
     remember(game, ("chance", i, value_text(node.values[i])))
-    advance(game, node.move, node.phase, node.pending, (*node.fed, i))
+    advance(game, node.move, node.phase, node.pending, (*node.fed, i), in_place=in_place)
+
+
+def can_play_in_place(game: Any) -> bool:
+    """Whether `play(game, ..., in_place=True)` may be used: an untraced game between moves
+    (not inside an open `simultaneously`, no move taken back at this decision)."""
+    return game.tracking and not game.record and game.window is None and not game.abandoned
 
 
 def play_part(game: Any, move: Action, player: str) -> None:
@@ -131,10 +145,22 @@ def start(game: Any, phase: str | None) -> None:
 
 
 def advance(game: Any, move: Action | None, phase: str | None, pending: dict | None,
-            fed: tuple[int, ...]) -> None:
+            fed: tuple[int, ...], offered: bool = False, in_place: bool = False) -> None:
     """Play `move` (or the start) on a copy with the outcomes `fed`; the copy becomes the game
-    when the move is done, or the game becomes a chance node when it needs another outcome."""
-    trial = game.clone()
+    when the move is done, or the game becomes a chance node when it needs another outcome.
+    `offered`: `move` is one of the moves listed at this decision, the very object.
+    `in_place`: the caller has a spare copy of the game (the OpenSpiel bridge replays moves on
+    a copy it just made), so the move is played on the game itself, not on another copy; if it
+    then needs a chance outcome, the half-moved game is no use and `Spoiled` is raised (see
+    `can_play_in_place` for the games this may be used on)."""
+    if in_place:
+        if game._unobserved is not None:  # noted before the position moves on, as clone() does
+            from ..observe.infostate import settle
+
+            settle(game)
+        trial = game
+    else:
+        trial = game.clone()
     resumed = trial.chance_node is not None  # the move waited for chance: its decision comes back
     trial.chance_node = None
     window = trial.window is not None  # the move commits a part of an open `simultaneously`
@@ -153,8 +179,10 @@ def advance(game: Any, move: Action | None, phase: str | None, pending: dict | N
             trial.commit(trial._legal_for(pending["player"])[_index(trial, move, pending["player"])],
                          pending["player"])
         else:
-            trial._play_checked(trial._legal_move(move))
+            trial._play_checked(move if offered and trial._legal is not None else trial._legal_move(move))
     except ChanceNeeded as need:
+        if in_place:
+            raise Spoiled(need.kind, need.what) from None
         game.chance_node = ChanceNode(move, phase, pending, fed, need.kind, need.what,
                                       tuple(need.values), None if need.weights is None else tuple(need.weights))
         game.pending = None
@@ -163,7 +191,8 @@ def advance(game: Any, move: Action | None, phase: str | None, pending: dict | N
     if trial._feed:
         raise EngineError("the replayed move needed fewer chance outcomes than were chosen")
     trial._feed = deque()
-    game.__dict__ = trial.__dict__
+    if not in_place:
+        game.__dict__ = trial.__dict__
     if game._observing:  # noted when next needed (infostate.settle): a last move's never is
         game._unobserved = (move, pending)
 

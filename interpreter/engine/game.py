@@ -55,6 +55,19 @@ __all__ = ["Action", "Explanation", "Game", "parse_action"]
 PASS = Action("pass")
 _CHECK_ERRORS = (RuleFailure, *_RULE_ERRORS)
 _new = object.__new__
+_INFOSTATE: list = []  # interpreter/observe/infostate.py once imported (see _infostate)
+
+
+def _infostate() -> Any:
+    """The information-state module, imported on first use (it imports the engine, so not at
+    load) and then kept: an import statement in a method costs a microsecond per call, and
+    the OpenSpiel bridge asks for information states and copies games thousands of times."""
+    if not _INFOSTATE:
+        from ..observe import infostate
+
+        _INFOSTATE.append(infostate)
+    return _INFOSTATE[0]
+
 # Undo keeps every dynamic field but vars (the journal restores those) as it was: all are
 # replaced rather than changed in place, except the frames, which are copied.
 # Undo keeps a full snapshot of the fields before one move in UNDO_EVERY (and after a change
@@ -89,6 +102,10 @@ class Game(RuleCalls, TraceRecorder):
     # the move (and the decision it answered) whose observation is not yet in `seen`:
     # interpreter/observe/infostate.py notes it when asked, or before the game changes again
     _unobserved: tuple | None = None
+    # (window, player, moves): the moves listed last for a part of an open `simultaneously`.
+    # A window is replaced, never changed in place, whenever a part moves, so while the game
+    # holds the same window object those moves still hold (`invalidate` forgets them).
+    _part_legal: tuple | None = None
 
     def __init__(self, prog: Program, players: tuple[str, ...], seed: int, options: dict,
                  ruleset: Any = None, chance: str = "sampled", history: bool = False):
@@ -257,15 +274,11 @@ class Game(RuleCalls, TraceRecorder):
 
     def information_state(self, player: str) -> str:
         """Everything `player` has observed so far, as a stable string (interpreter/observe/infostate.py)."""
-        from ..observe.infostate import information_state
-
-        return information_state(self, player)
+        return _infostate().information_state(self, player)
 
     def observation(self, player: str) -> str:
         """What `player` observes now, as a stable string."""
-        from ..observe.infostate import observation
-
-        return observation(self, player)
+        return _infostate().observation(self, player)
 
     def observation_tensor(self, player: str) -> list[float]:
         """`observation(player)` as numbers, laid out by the declared types (interpreter/observe/encode.py)."""
@@ -331,6 +344,7 @@ class Game(RuleCalls, TraceRecorder):
     def invalidate(self) -> None:
         """Forget cached legal moves after the state was changed from outside the rules."""
         self._legal = None
+        self._part_legal = None
         self._xpre = {}
         self._start_of = None
         self._snap_next = True  # undo must not play moves again across the outside change
@@ -455,7 +469,7 @@ class Game(RuleCalls, TraceRecorder):
                     return
                 move = action
         if self.tracking:  # explicit chance or a kept history: played on a copy, then taken
-            _explicit.play(self, move or action)
+            _explicit.play(self, move or action, move is not None)
             return
         self._play_checked(move or self._legal_move(action))
 
@@ -486,7 +500,11 @@ class Game(RuleCalls, TraceRecorder):
             raise IllegalAction(f"{a}: {self.explain(a).reason}")
         if self.pending is None:
             raise IllegalAction(f"{a}: no decision is pending")
-        for m in self.legal_actions():
+        legal = self.legal_actions()
+        for m in legal:  # the very move offered, by identity first: cheaper than comparing moves
+            if m is a:
+                return m
+        for m in legal:
             if same_move(m, a):
                 return m
         raise IllegalAction(f"{a}: {self.explain(a).reason}")
@@ -818,11 +836,25 @@ class Game(RuleCalls, TraceRecorder):
 
     def _advance_part(self, player: str, move: Any) -> None:
         """Run `player`'s part (after their `move`, if any) to its next decision or its end."""
+        kept = self._part_legal
         with self._in_part(player):
             if move is None:
                 self._run()
             else:  # the long way: no history of its own (the window's commit keeps it)
+                if kept is not None and kept[0] is self.window and kept[1] == player:
+                    self._legal = kept[2]  # listed at this very position: not listed again
                 self._play_checked(self._legal_move(move))
+
+    def _part_moves(self, player: str) -> list[Action]:
+        """The legal moves of `player`'s part of the open window (before any taken back at
+        this decision are left out), listed once per window (see `_part_legal`)."""
+        kept = self._part_legal
+        if kept is not None and kept[0] is self.window and kept[1] == player:
+            return kept[2]
+        with self._in_part(player, copy=False):
+            legal = self._moves() if self.pending is not None else []
+        self._part_legal = (self.window, player, legal)
+        return legal
 
     def _who(self, player: str | None) -> str | None:
         if player is not None and player not in self.players:
@@ -835,8 +867,10 @@ class Game(RuleCalls, TraceRecorder):
             return Game.legal_actions(self) if who is not None and who == self.decision_player() else []
         if who not in self.window["pending"]:
             return []
-        with self._in_part(who, copy=False):
-            return Game.legal_actions(self)
+        legal = self._part_moves(who)
+        if self.abandoned:
+            return [a for a in legal if str(a) not in self.abandoned]
+        return list(legal)
 
     def _apply_for(self, action: Any, player: str | None) -> None:
         """`apply` for `player`: in a `simultaneously`, commit their part's decision."""
@@ -852,10 +886,10 @@ class Game(RuleCalls, TraceRecorder):
             raise IllegalAction(f"{as_action(action)}: {who} has no decision in this simultaneous one "
                                 f"(waiting for {', '.join(self.pending['players'])})")
         a = as_action(action)
-        with self._in_part(who, copy=False):  # an illegal move is refused before anything changes
-            legal = self.legal_actions()
-            match = next((m for m in legal if same_move(m, a)), None)
-            if match is None:
+        legal = self._legal_for(who)  # an illegal move is refused before anything changes
+        match = next((m for m in legal if m is a), None) or next((m for m in legal if same_move(m, a)), None)
+        if match is None:
+            with self._in_part(who, copy=False):
                 raise IllegalAction(f"{a}: {self.explain(a).reason}")
         if self.tracking:  # explicit chance may stop the rules after the window at a chance node
             _explicit.play_part(self, match, who)
@@ -891,9 +925,7 @@ class Game(RuleCalls, TraceRecorder):
     def clone(self) -> Game:
         """An independent copy: the same state, frames, generator and pending decision."""
         if self._unobserved is not None:  # before either copy moves on, while this is the position
-            from ..observe.infostate import settle
-
-            settle(self)
+            _infostate().settle(self)
         g = _new(type(self))
         d = self.__dict__.copy()  # fixed fields, and the dynamic ones that are never changed in place
         prog = self.prog
