@@ -49,7 +49,7 @@ from ..engine.limits import CALL_WORK
 from ..stdlib.library import LIBRARY
 from . import pytree
 from .hoist import Hoister, loop_invariants, names
-from .memo import MemoKey, aggregate_key, memo_keys, plain_type
+from .memo import MemoKey, memo_keys, plain_type
 from .pytree import PLACEHOLDER, Inline
 
 MAX_TABLE = 50_000  # entries in one precomputed table of a library function
@@ -651,30 +651,7 @@ class CodeGen:
         lines.append(f"    return {result}")
         self.in_block, self.subst, self.enum_memo, self.still = block, subst, memo, still
         self.function(name, params, lines)
-        call = f"{name}(G{''.join(', ' + sc[u][0] for u in used)})"
-        return (self.remembered_aggregate(e, used, sc, call) if memo is not None else None) or call
-
-    def remembered_aggregate(self, e: A.Aggregate, used: list[str], sc: dict, call: str) -> str | None:
-        """While moves are listed: an aggregate that reads the bindings only through data
-        (memo.aggregate_key) looked up in the listing's memo by those data values, as a
-        remembered definition is; None otherwise."""
-        parts = aggregate_key(self.m, e, used)
-        if parts is None:
-            return None
-        keyed: list[str] = []
-        subst, self.subst = self.subst, {}
-        for u, proj in zip(used, parts, strict=True):
-            if proj is None:
-                keyed.append(sc[u][0])
-            else:
-                keyed.extend(self.ex(node, {u: sc[u]}) for node in proj)
-        self.subst = subst
-        keyed = list(dict.fromkeys(keyed))
-        key = keyed[0] if len(keyed) == 1 else f"({', '.join(keyed)})"
-        table = self.enum_memo.setdefault(f"aggregate {id(e)}", self.fresh("mz"))
-        self.chose("memo", f"{expr_text(e)} by " + ", ".join(
-            u if proj is None else ", ".join(expr_text(n) for n in proj) for u, proj in zip(used, parts, strict=True)))
-        return f"({table}[{key}] if {key} in {table} else {table}.setdefault({key}, {call}))"
+        return f"{name}(G{''.join(', ' + sc[u][0] for u in used)})"
 
     def value(self, e: A.Node, sc: dict, out: list[str], ind: str, depth: int = 0) -> str:
         """Emit statements computing `e` where that is faster than one expression (an aggregate

@@ -164,25 +164,6 @@ def memo_keys(m: Model) -> dict[str, MemoKey]:
     return out
 
 
-def aggregate_key(m: Model, e: A.Aggregate, used: list[str]) -> list[tuple[A.Node, ...] | None] | None:
-    """How to key an aggregate worked out while moves are listed, by the local names it reads
-    (`used`): per name, the `DATA[name].field…` parts it reads it through, or None for the value
-    itself (a plain one). None when a name is neither, or when no name is read through data (then
-    each binding asks anew: a memo would not be hit). Khan's `any u in Tile where TILES[u].form
-    == TILES[t].form: reserved_by_other(current, u)` reads `t` only as `TILES[t].form`."""
-    parts: list[tuple[A.Node, ...] | None] = []
-    for u in used:
-        proj = _projections(m, e, u)
-        if proj:
-            parts.append(proj)
-            continue
-        node = next((n for n in A.iter_nodes(e) if isinstance(n, A.Name) and n.name == u), None)
-        if node is None or not plain_type(m.type_of(node)):
-            return None
-        parts.append(None)
-    return parts if any(p is not None for p in parts) else None
-
-
 def _key_kind(t: Type) -> str | None:
     """How a value of type `t` becomes part of a dictionary key: itself, as a tuple, or not."""
     if plain_type(t):
