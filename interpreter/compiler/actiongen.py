@@ -30,6 +30,8 @@ from .blocks import BlockBuilder, action_preconditions, names_in, param_types
 from .codegen import CodeGen
 from .hoist import Hoister, parts
 from .memo import level_key, plain_type
+from .pushdown import Pushed, pushable
+from .pushdown import reads as push_reads
 
 
 @dataclass
@@ -199,12 +201,16 @@ class _Listing:
         self.memo_table: str | None = None
         self.outer_ind = ""
         self.shared_checks: str | None = None  # traced: AXP_n, set by generate_action
+        self.pushes: dict[int, tuple[Pushed, str]] = {}  # param -> requires in its domain, the filtered list's local
+        self.push_memos: list[str] = []
+        self.hoisted: dict[int, str] = {}  # param -> the local of its domain computed ahead of the loops
 
     def at(self, depth: int) -> list:
         return [s for s, d in zip(self.pre, self.deps, strict=True) if d == depth]
 
-    def emit_pre(self, items: list, depth: int, ind: str) -> None:
-        """The preconditions of one depth, sharing the parts an earlier one worked out."""
+    def emit_pre(self, items: list, depth: int, ind: str, end: bool = True) -> None:
+        """The preconditions of one depth, sharing the parts an earlier one worked out (and,
+        with `end`, the parts hoisted to the end of this depth)."""
         g, lines = self.g, self.lines
         exprs = [_tested(s) for s in items]
         found = [parts(e) for e in exprs]
@@ -234,8 +240,77 @@ class _Listing:
                 lines.append(f"{ind}if not {test}:")
                 lines.append(f"{ind}    {'return' if ind == '    ' else 'continue'}")
             g.subst = {}
-        for local, node in self.hoister.at_end.get(depth, ()):
+        for local, node in self.hoister.at_end.get(depth, ()) if end else ():
             lines.append(f"{ind}{local} = {g.ex(node, self.esc)}")
+
+    def emit_depth(self, i: int, ind: str) -> None:
+        """The preconditions of parameter `i`'s depth; those pushed into its domain only when
+        the filtered list could not be worked out (pushdown.py)."""
+        items = self.at(i)
+        pushed = self.pushes.get(i)
+        if pushed is None:
+            self.emit_pre(items, i, ind)
+            return
+        push, filtered = pushed
+        self.lines.append(f"{ind}if {filtered} is None:  # the requires as written")
+        self.emit_pre(push.items, i, ind + "    ", end=False)
+        self.emit_pre(items[len(push.items):], i, ind)
+
+    def plan_pushes(self, hoisted: dict[int, str]) -> None:
+        """Which parameters' domains take requires in (pushdown.py): a domain computed once
+        ahead of the loops, when the filter reads no parameter either; an inner one (after
+        the first), when the filter reads the first parameter only through data, so that it
+        is worked out once per key."""
+        a, g = self.a, self.g
+        bound = {p.name for p in a.params} | set(self.let_level)
+        for i, p in enumerate(a.params):
+            push = pushable(g.m.defines, p, self.at(i))
+            if push is None:
+                continue
+            used = push_reads(push) & bound
+            if i in hoisted and not used:
+                self.pushes[i] = (push, g.fresh("pf"))
+            elif i >= 1 and i not in hoisted and used <= {a.params[0].name} and \
+                    level_key(g.m, [push.source] + [c for _v, c, _k in push.conds], a.params[0].name) is not None:
+                self.pushes[i] = (push, g.fresh("pf"))
+
+    def push_prelude(self, i: int, ind: str) -> None:
+        """The filtered list of parameter `i`'s pushed domain (None when working it out
+        failed), and its source bound so the domain's code reads the filtered list."""
+        g, lines, a = self.g, self.lines, self.a
+        push, filtered = self.pushes[i]
+        p = a.params[i]
+        source, x = g.fresh("ps"), g.fresh("a")
+        lines.append(f"{ind}{source} = {g.ex(push.source, self.esc)}")
+        inner = ind
+        memo = None
+        if i not in self.hoisted:  # once per key of what it reads of the first parameter
+            level = level_key(g.m, [push.source] + [c for _v, c, _k in push.conds], a.params[0].name) or []
+            memo = g.fresh("pm")
+            self.push_memos.append(memo)
+            key = self.key_code(level, a.params[0], ind)
+            lines.append(f"{ind}{filtered} = {memo}.get({key})")
+            lines.append(f"{ind}if {filtered} is None:")
+            inner = ind + "    "
+        kept = g.fresh("pk")
+        lines.append(f"{inner}try:")
+        lines.append(f"{inner}    {kept} = []")
+        lines.append(f"{inner}    for {x} in {g.seq(source, push.source, self.esc)}:")
+        body = inner + "        "
+        for var, cond, keep in push.conds:  # each as the listing writes a precondition
+            value = g.value(cond, {**self.esc, var: (x, None)}, lines, body)
+            lines.append(f"{body}if {'not ' if keep else ''}{value}:")
+            lines.append(f"{body}    continue")
+            g.chose("push down", f"{expr_text(cond)} into {expr_text(p.domain)}")
+        lines.append(f"{body}{kept}.append({x})")
+        lines.append(f"{inner}    {filtered} = {kept}")
+        if memo is not None:
+            lines.append(f"{inner}    {memo}[{key}] = {kept}")
+        lines.append(f"{inner}except _PUSH_ERRORS:  # the requires as written, where they fail or not")
+        lines.append(f"{inner}    {filtered} = None")
+        used = g.fresh("pu")
+        lines.append(f"{ind}{used} = {source} if {filtered} is None else {filtered}")
+        g.subst[id(push.source)] = used
 
     def hoisted_domains(self, ind: str) -> dict[int, str]:
         """Domains that need no parameter, computed once ahead of the loops."""
@@ -245,7 +320,13 @@ class _Listing:
         for i, p in enumerate(a.params):
             if p.domain is not None and not (names_in(p.domain) & bound):
                 hoisted[i] = self.g.fresh("dom")
-                self.lines.append(f"{ind}{hoisted[i]} = {_domain_code(self.g, a, i, self.esc)}")
+        self.hoisted = hoisted
+        self.plan_pushes(hoisted)
+        for i, dom in hoisted.items():
+            if i in self.pushes:
+                self.push_prelude(i, ind)
+            self.lines.append(f"{ind}{dom} = {_domain_code(self.g, a, i, self.esc)}")
+            self.g.subst = {}
         return hoisted
 
     def level(self, hoisted: dict[int, str]) -> list | None:
@@ -260,21 +341,28 @@ class _Listing:
             return level_key(self.g.m, inner_nodes, a.params[0].name)
         return None
 
-    def keyed_rows(self, level: list, p: A.Param, ind: str) -> str:
-        """The rows of inner bindings of the first parameter's key, found the first time."""
-        g, model, pnames, lines = self.g, self.g.m, self.pnames, self.lines
+    def key_code(self, level: list, p: A.Param, ind: str) -> str:
+        """The key of what inner code reads of the first parameter `p` (memo.level_key), as
+        code: a local or a constant (a key worked out is bound to a local first)."""
+        g, model, pnames = self.g, self.g.m, self.pnames
         keyed = list(dict.fromkeys(
             code if plain_type(model.type_of(node)) else (
                 f"{table}[{pnames[0]}]" if (table := frozen_table(g, node, pname)) else f"_hashable({code})")
             for node, pname in level
             for code in [g.ex(node, self.esc if pname == p.name else {pname: (pnames[0], None)})]))
         key = keyed[0] if len(keyed) == 1 else f"({', '.join(keyed)})"  # () when none is read
+        if _is_simple(key):
+            return key
+        local = g.fresh("key")
+        self.lines.append(f"{ind}{local} = {key}")
+        return local
+
+    def keyed_rows(self, level: list, p: A.Param, ind: str) -> str:
+        """The rows of inner bindings of the first parameter's key, found the first time."""
+        g, lines = self.g, self.lines
+        key = self.key_code(level, p, ind)
         self.rows, self.memo_table, self.outer_ind = g.fresh("rows"), g.fresh("lv"), ind
         g.chose("rows", f"{p.name} by " + (", ".join(dict.fromkeys(expr_text(n) for n, _ in level)) or "nothing"))
-        if not _is_simple(key):
-            local = g.fresh("key")
-            lines.append(f"{ind}{local} = {key}")
-            key = local
         lines.append(f"{ind}{self.rows} = {self.memo_table}.get({key})")
         lines.append(f"{ind}if {self.rows} is None:  # the first with its key: the inner bindings found")
         lines.append(f"{ind}    {self.rows} = {self.memo_table}[{key}] = []")
@@ -300,7 +388,10 @@ class _Listing:
         moves = move_table(g, self.name, a)  # not `table`: the key code below binds that name
         paired = None  # one parameter over a constant domain: each value walked with its move
         for i, p in enumerate(a.params):
+            if i in self.pushes and i not in hoisted:
+                self.push_prelude(i, ind)
             dom = hoisted.get(i) or _domain_code(g, a, i, self.esc)
+            g.subst = {}
             if len(a.params) == 1 and moves is not None:
                 paired = move_pairs(g, dom, moves)
             if paired is not None:
@@ -310,13 +401,13 @@ class _Listing:
                 lines.append(f"{ind}for {pnames[i]} in {dom}:")
             self.esc[p.name] = (pnames[i], None)
             ind += "    "
-            self.emit_pre(self.at(i), i, ind)
+            self.emit_depth(i, ind)
             if i == 0 and level is not None:
                 ind = self.keyed_rows(level, p, ind)
         self.append_move(self.move_code(moves, paired), ind)
         lines[:0] = [f"    {table} = {{}}" for table in g.enum_memo.values()] + [
             f"    {held} = frozenset({g.var(var)}.values())" for var, held in g.enum_sets.items()] + (
-            [f"    {self.memo_table} = {{}}"] if self.memo_table else [])
+            [f"    {self.memo_table} = {{}}"] if self.memo_table else []) + [f"    {m} = {{}}" for m in self.push_memos]
         g.enum_memo, g.enum_sets, g.still = None, {}, False
         return lines
 

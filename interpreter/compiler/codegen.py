@@ -48,7 +48,7 @@ from ..engine.errors import RuleFailure
 from ..engine.limits import CALL_WORK
 from ..stdlib.library import LIBRARY
 from . import pytree
-from .hoist import Hoister, names
+from .hoist import Hoister, loop_invariants, names
 from .memo import MemoKey, memo_keys, plain_type
 from .pytree import PLACEHOLDER, Inline
 
@@ -430,6 +430,9 @@ class CodeGen:
         args = [self.ex(a, sc, rec) for a in e.args]
         joined = ", ".join(args)
         if e.func in m.defines:
+            held = self.held_call(e, args) if self.enum_memo is not None and rec is None else None
+            if held is not None:
+                return held
             code = f"D_{self.define_ids[e.func]}(G{', ' if args else ''}{joined})"
             if self.enum_memo is not None and rec is None and e.func in self.memo_keys:
                 return self.remembered(e.func, args, code) or code
@@ -441,6 +444,23 @@ class CodeGen:
             return f"c_{e.func}(G{', ' if args else ''}{joined})"
         table = self.table(e, args) if b.tabulable and rec is None else None
         return table or f"b_{e.func}({joined})"
+
+    def held_call(self, e: A.Call, args: list[str]) -> str | None:
+        """While moves are listed: a call of a definition whose body is `any r in K: m[r] == x`
+        (Khan's `ruler_on(s)`) as `x in` the set of m's values made for the enumeration, where
+        it is not inlined anyway (behind an `and`): no call, and no memo that a new square
+        misses. None for any other definition."""
+        d = self.m.defines[e.func]
+        if not isinstance(d.value, A.Aggregate) or e.func not in self.inlinable:
+            return None
+        subst, self.subst = self.subst, {}
+        try:
+            held = self.held_value(d.value, {p.name: (a, None) for p, a in zip(d.params, args, strict=True)})
+        finally:
+            self.subst = subst
+        if held is not None:
+            self.chose("held values", f"{e.func}({', '.join(p.name for p in d.params)})")
+        return held
 
     def remembered(self, func: str, args: list[str], code: str) -> str | None:
         """`code` (a call of definition `func`) looked up in this enumeration's memo first, keyed
@@ -728,10 +748,19 @@ class CodeGen:
         start = {"any": "False", "all": "True", "count": "0", "sum": "0", "max": "None", "min": "None",
                  "first": "None", "streak": "0"}[k]
         out.append(f"{ind}{r} = {start}")
+        invariant = self.invariants(e, out, ind)
         v, inner, ind2 = self.loop_head(e, sc, out, ind, depth)
-        if self.nested_quantifier(e, inner, r, out, ind2, depth):
+        if not invariant and self.nested_quantifier(e, inner, r, out, ind2, depth):
             return
-        body = self.value(e.body, inner, out, ind2, depth) if e.body is not None else v
+        for node, local in invariant:  # worked out in the first round that needs it (None: not yet)
+            out.append(f"{ind2}if {local} is None:")
+            out.append(f"{ind2}    {local} = {self.value(node, sc, out, ind2 + '    ', depth)}")
+            self.subst[id(node)] = local
+        try:
+            body = self.value(e.body, inner, out, ind2, depth) if e.body is not None else v
+        finally:
+            for node, _local in invariant:
+                del self.subst[id(node)]
         if k == "any":
             out.append(f"{ind2}if {body}:")
             out.append(f"{ind2}    {r} = True")
@@ -761,6 +790,27 @@ class CodeGen:
                 out.append(f"{ind2}if not {body}:")
                 out.append(f"{ind2}    break")
             out.append(f"{ind2}{r} += 1")
+
+    def invariants(self, e: A.Aggregate, out: list[str], ind: str) -> list[tuple[A.Node, str]]:
+        """The calls of definitions and the aggregates in a loop's body that read nothing the
+        loop binds (hoist.loop_invariants), each with a local set to None ahead of the loop. A
+        value that is none is worked out again: correct, only not saved."""
+        if isinstance(e.body, A.Aggregate):  # a nested quantifier: its own loops
+            return []
+        found = []
+        for node in loop_invariants(e, self.costly):
+            if id(node) in self.subst:
+                continue
+            local = self.fresh("iv")
+            out.append(f"{ind}{local} = None")
+            found.append((node, local))
+            self.chose("loop invariant", f"{expr_text(node)} in {expr_text(e)}")
+        return found
+
+    def costly(self, n: A.Node) -> bool:
+        """A part worth keeping across a loop's rounds: a call of a definition, or a loop."""
+        return (isinstance(n, A.Call) and n.func in self.m.defines) or (
+            isinstance(n, A.Aggregate) and n.kind in LOOP_KINDS)
 
     def loop_head(self, e: A.Aggregate, sc: dict, out: list[str], ind: str, depth: int) -> tuple[str, dict, str]:
         """The loop of an aggregate: its domain (charged to the work budget when unbounded),

@@ -478,6 +478,7 @@ def _namespace(prog: Program, g: CodeGen) -> dict[str, Any]:
         "Abandoned": Abandoned,
         "_RULE_ERRORS": RULE_ERRORS,  # a move played in place fails as the move (machine.py)
         "_CHECK_ERRORS": (RuleFailure, *RULE_ERRORS),  # a traced move's checks that fail are left empty
+        "_PUSH_ERRORS": (RuleFailure, BudgetExceeded, *RULE_ERRORS),  # a pushed-down filter falls back (pushdown.py)
         "_seq": seq_by(prog.boards.order),
         "E": prog.elements,
         "SPANS": g.spans,

@@ -14,7 +14,7 @@ the part's names anew.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from ...dsl import ast as A
 from ...dsl.printer import expr_text
@@ -136,6 +136,25 @@ class Hoister:
         if shared is not None:
             shared.update((k, local) for k, local in twice.items() if k in later)
         return subst
+
+
+def loop_invariants(e: A.Aggregate, costly: Callable[[A.Node], bool]) -> list[A.Node]:
+    """The outermost `costly` parts of an aggregate's body that the body evaluates whenever it
+    is evaluated and that do not read the aggregate's variable: `own(p, area)` in `all q in
+    players: own(q, area) <= own(p, area)`, Root's `rule_strength(p, c)` in `rules(p, c)`. They
+    are the same in every round, so the loop works each out once, the first time it needs it."""
+    found: list[A.Node] = []
+
+    def walk(n: A.Node) -> None:
+        if costly(n) and e.var not in names(n):
+            found.append(n)
+            return
+        for sub in _children_always(n):
+            walk(sub)
+
+    if e.body is not None:
+        walk(e.body)
+    return found
 
 
 def parts(expr: A.Node) -> dict[str, set[str]]:
