@@ -150,3 +150,54 @@ def test_undo_clone_and_save_across_kept_steps(source: str) -> None:
                 game.apply(str(move) if as_text else move)
         games.append([json.dumps(x.trace, sort_keys=True) for x in (g, twin)])
     assert games[0] == games[1]
+
+
+# ---------------------------------------------------------------------- invariants after each step
+# A traced game checks, after each step, the invariants that read a variable the step wrote (or
+# more than state); the pick is worked out once per set of variables (Program.invariants_for),
+# and the messages only when one fails (Game.broken_invariants).
+GUARDED = """
+game "Guarded"
+players A, B
+state
+    a: int = 0
+    b: int = 0
+    c: int = 0
+action up_a(k in 1..2)
+    add k to a
+action up_ab(k in 1..2)
+    add k to a
+    add k to b
+action up_c(k in 1..2)
+    add k to c
+    if c >= 40
+        finish draw
+invariant a <= 4 else "a is at most 4"
+invariant b <= 2 else "b is at most 2"
+invariant a + b <= 5 else "a and b are at most 5 together"
+invariant c >= 0 and current != none else "c is not negative"
+flow
+    repeat
+        turn
+            play up_a, up_ab, up_c
+"""
+
+
+def test_the_invariants_picked_for_a_step_are_those_that_read_what_it_wrote() -> None:
+    prog = regelwerk.load_text(GUARDED).new_game(record=True).prog
+    names = ["a", "b", "c", "n"]
+    for mask in range(16):
+        written = frozenset(n for i, n in enumerate(names) if mask >> i & 1)
+        want = sorted({*prog.invariants_unread, *(i for n in written for i in prog.invariants_reading.get(n, ()))})
+        assert prog.invariants_for(written) == tuple(want)
+        assert prog.invariants_for(frozenset(written)) == tuple(want)  # remembered: the same again
+
+
+def test_a_step_that_breaks_invariants_names_every_one_it_broke() -> None:
+    """up_ab(2) twice: b = 4 breaks 'b' and 'a and b' (a = 4 still holds); the error lists both,
+    in order, and nothing about the invariant on c, which the step did not write."""
+    g = regelwerk.load_text(GUARDED).new_game(record=True)
+    g.apply("up_ab(2)")
+    with pytest.raises(regelwerk.InvariantBroken) as err:
+        g.apply("up_ab(2)")
+    assert [b.split(": ", 1)[1] for b in err.value.broken] == ["b is at most 2", "a and b are at most 5 together"]
