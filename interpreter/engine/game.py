@@ -508,21 +508,21 @@ class Game(RuleCalls, TraceRecorder):
         who = self.pending["player"]
         self._legal = self.pending = None
         self.step_no += 1
-        if ca.checks_in_place:  # the block works them out before the effect (machine.py)
-            seen = ()
+        if self._step is not None:
+            self._close()
+        if ca.checks_in_place:  # plain arguments; the block works the checks out before the effect
+            self._step = [ca.key, False, None, a, (), None, (), (), self.phase, who]
         else:
             try:  # the move was offered just now, by a listing in this state
                 seen = (ca.explain_offered if self.window is None else ca.explain)(self, *a[1])
             except _CHECK_ERRORS:
                 seen = ()
-        if self._step is not None:
-            self._close()
-        if ca.plain_args:  # immutable values: the move itself, its records made when read
-            self._step = [ca.key, False, None, a, seen, None, (), (), self.phase, who]
-        else:
-            self._step = [ca.key, False, bindings_of(ca, a[1]),
-                          {"kind": "action", "by": who, "action": self.prog.move_texts.get(id(a)) or str(a)},
-                          (ca, seen) if seen else (), None, (), (), self.phase, who]
+            if ca.plain_args:  # immutable values: the move itself, its records made when read
+                self._step = [ca.key, False, None, a, seen, None, (), (), self.phase, who]
+            else:
+                self._step = [ca.key, False, bindings_of(ca, a[1]),
+                              {"kind": "action", "by": who, "action": self.prog.move_texts.get(id(a)) or str(a)},
+                              (ca, seen) if seen else (), None, (), (), self.phase, who]
         self._jmark = len(self.journal)
         self.abandon = None
         top = self.frames[-1]
