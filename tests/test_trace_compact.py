@@ -201,3 +201,27 @@ def test_a_step_that_breaks_invariants_names_every_one_it_broke() -> None:
     with pytest.raises(regelwerk.InvariantBroken) as err:
         g.apply("up_ab(2)")
     assert [b.split(": ", 1)[1] for b in err.value.broken] == ["b is at most 2", "a and b are at most 5 together"]
+
+
+# ---------------------------------------------------------------------- choices kept as the move
+@pytest.mark.parametrize("source,players", [("rulesets/examples/pig.rules", 2), ("rulesets/examples/climb.rules", 3),
+                                            ("rulesets/root/root.rules", 2)])
+def test_a_choice_of_a_plain_value_is_traced_with_its_variable_player_and_text(source: str, players: int) -> None:
+    """A choice of a plain value keeps the move itself and the variable's name while the game is
+    played (Game._take); read, its step has the bindings and decision the choice had when made."""
+    g = regelwerk.load(ROOT / source).new_game(players=players, seed=3, record=True)
+    rnd = random.Random(3)
+    want = []
+    for _ in range(300):
+        if g.is_over:
+            break
+        pending = g.pending
+        move = rnd.choice(g.legal_actions())
+        if pending["kind"] == "choose":
+            want.append(({pending["var"]: move.args[0]},
+                         {"kind": "choose", "by": pending["player"], "action": str(move)}))
+        g.apply(move)
+    got = [(s["bindings"], s["decision"]) for s in g.trace
+           if s.get("decision") and s["decision"]["kind"] == "choose"]
+    assert want and got == want
+    assert json.dumps(got) == json.dumps(want)  # the same order of keys too

@@ -54,6 +54,7 @@ __all__ = ["Action", "Explanation", "Game", "parse_action"]
 
 PASS = Action("pass")
 _CHECK_ERRORS = (RuleFailure, *_RULE_ERRORS)
+_PLAIN = (str, int, bool, type(None))  # values that never change: a choice of one is kept as the move
 _new = object.__new__
 # Undo keeps every dynamic field but vars (the journal restores those) as it was: all are
 # replaced rather than changed in place, except the frames, which are copied.
@@ -560,8 +561,14 @@ class Game(RuleCalls, TraceRecorder):
         secret = {"simultaneous": True} if self._part is not None else {}  # a part's commitment
         if p["kind"] == "choose":
             if record:
-                self._open(frame[3], False, {p["var"]: jsonable(a.args[0])},
-                           {"kind": "choose", "by": p["player"], "action": str(a), **secret})
+                if not secret and type(a.args[0]) in _PLAIN:  # the move itself, its records made when read
+                    if self._step is not None:
+                        self._close()
+                    self._step = [frame[3], False, p["var"], a, (), None, (), (), self.phase, p["player"]]
+                    self._jmark = len(self.journal)
+                else:
+                    self._open(frame[3], False, {p["var"]: jsonable(a.args[0])},
+                               {"kind": "choose", "by": p["player"], "action": str(a), **secret})
             frame[2][p["var"]] = a.args[0]
             frame[1] += 1
         elif ca is None:  # pass

@@ -21,7 +21,8 @@ from .values import jsonable, value_text
 # An event is a dict, or (event, player) for the flow's player events, which generated code
 # notes at every turn: the record {"event": ..., "player": ...} is made when the step is read.
 # Likewise a move whose arguments are plain values keeps the move itself as its decision, no
-# bindings, and as its checks what its explain function gave, until the step is read.
+# bindings, and as its checks what its explain function gave, until the step is read; a choice
+# of a plain value keeps the move too, and as its bindings the name of the variable chosen.
 # BINDINGS is None for an automatic step; CHANCE and EVENTS are () until something is noted
 # (`_note` makes the list, as generated code does for events: few steps note anything).
 # CHANGES is a tuple of (path, old, new), or a list of the journal's entries the step wrote,
@@ -237,7 +238,10 @@ class TraceRecorder:
         bindings = st[BINDINGS]
         changes = st[CHANGES]
         decision = st[DECISION]
-        if type(decision) is Action:  # a move of plain values: its records made now
+        if type(decision) is Action and type(bindings) is str:  # a choice of a plain value
+            bindings = {bindings: decision.args[0]}
+            decision = {"kind": "choose", "by": st[PLAYER], "action": str(decision)}
+        elif type(decision) is Action:  # a move of plain values: its records made now
             ca = prog.actions[decision.name]
             bindings = bindings_of(ca, decision.args)
             checks = (ca, checks) if checks else ()
