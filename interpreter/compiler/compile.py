@@ -85,6 +85,9 @@ class CompiledAction:
         self.key = f"action:{self.name}"
 
 
+_MAX_PICKS = 4096  # sets of written variables whose invariants a program remembers
+
+
 @dataclass
 class Program:
     model: Model
@@ -110,6 +113,8 @@ class Program:
     # the same by variable: which invariants read it, and those that read more than state
     invariants_reading: dict[str, tuple[int, ...]] = field(default_factory=dict)
     invariants_unread: tuple[int, ...] = ()
+    # the invariants to check after a step, by the set of state variables it wrote (`invariants_for`)
+    invariant_picks: dict[frozenset[str], tuple[int, ...]] = field(default_factory=dict, repr=False)
     var_types: dict[str, Type] = field(default_factory=dict)
     var_copiers: list[tuple[str, Any]] = field(default_factory=list)  # how a clone copies each var
     copy_vars: Any = None  # vars -> an independent copy (only what can change in place is copied)
@@ -139,6 +144,20 @@ class Program:
         return ast.unparse(self.syntax_tree())
 
     # ------------------------------------------------------------------ what a game asks
+    def invariants_for(self, written: frozenset[str]) -> tuple[int, ...]:
+        """The invariants a step that wrote these state variables may have broken (those that
+        read one of them, or more than state), in order: worked out once per set, since a
+        traced game asks after every step and the same few sets come back."""
+        todo = self.invariant_picks.get(written)
+        if todo is None:
+            picked = set(self.invariants_unread)
+            for name in written:
+                picked.update(self.invariants_reading.get(name, ()))
+            todo = tuple(sorted(picked))
+            if len(self.invariant_picks) < _MAX_PICKS:
+                self.invariant_picks[written] = todo
+        return todo
+
     def expr(self, node: A.Node, scope: tuple[str, ...] = ()) -> Any:
         """A function (game, *scope values) -> value for one expression, compiled once."""
         fn = self._exprs.get(id(node))

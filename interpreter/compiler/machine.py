@@ -22,7 +22,15 @@ from typing import Any, ClassVar
 from ...dsl import ast as A
 from ...dsl.dispatch import NodeTable, node_table
 from ..engine.limits import CALL_WORK, SKIPPED_PLAY_WORK
-from ..engine.recording import CHECKS, EVENTS, KEY, auto_step_code, kept_close_code, move_close_code
+from ..engine.recording import (
+    CHECKS,
+    EVENTS,
+    KEY,
+    auto_step_code,
+    kept_close_code,
+    move_close_code,
+    turns_code,
+)
 from . import ir
 from .codegen import CodeGen
 from .pytree import Inline
@@ -61,8 +69,11 @@ class MachineBuilder:
         self.hooks = hooks
         self.phase_labels = phase_labels
         # traced: what the code being emitted knows of the open step (`event`): None, nothing;
-        # "closed", no step is open; "open", the local `st` is it, with events noted already
+        # "closed", no step is open; "open", the local `st` is it, with events noted already;
+        # "turns", no step is open and the flow's step of turn events is kept as a tuple
+        # (`turn_players` the kinds and players noted so far, recording.turns_code)
         self.step_known: str | None = None
+        self.turn_players: list[tuple[str, str]] = []
 
     def build(self, bid: int) -> str:
         blk = self.blocks[bid]
@@ -179,6 +190,8 @@ class MachineBuilder:
         path = self.round_trip(k) if played else None
         # traced: the flow's step a round trip opened, closed in place at the decision
         closes_own = self.record and path is not None and not self.triggers
+        # ... and kept as one tuple when the round trip only ends and starts turns (no hooks)
+        turns = closes_own and path is not None and self.turns_only([*path[0], *path[2]])
         if closes_own:
             out.append(f"{ind}rt = None")
         if played:  # apply() hands over a move offered here: play it, then go on
@@ -190,6 +203,8 @@ class MachineBuilder:
             else:  # round the loop back to this play in place, then list its moves below
                 after, head, before = path
                 self.step_known = "closed" if self.record else None  # the move's step was closed
+                if turns:
+                    self.step_known, self.turn_players = "turns", []
                 for j in after:
                     out.append(f"{ind}    # @S-")
                     self.op(j, self.ops[j], out, ind + "    ")
@@ -197,7 +212,11 @@ class MachineBuilder:
                 for j in before:
                     out.append(f"{ind}    # @S-")
                     self.op(j, self.ops[j], out, ind + "    ")
-                if closes_own and self.step_known == "open":  # kept for its events; no dict written
+                if turns:  # the flow's step of turn events as one tuple
+                    kinds = tuple(kind for kind, _ in self.turn_players)
+                    names = [name for _, name in self.turn_players]
+                    out.append(f"{ind}    rt = {turns_code(self.step_key(), kinds, names)}")
+                elif closes_own and self.step_known == "open":  # kept for its events; no dict written
                     out.append(f"{ind}    rt = st")
                 out.append(f"{ind}# @S-")
                 self.step_known = None  # the listing below is reached from elsewhere too
@@ -216,14 +235,19 @@ class MachineBuilder:
             out.append(f"{ind}    if rt is None:")
             out.append(f"{ind}        G._close()")
             out.append(f"{ind}    else:")
-            # only a turn's ends and the listing ran since it opened (`step_known`): nothing written
-            out.extend(kept_close_code("rt", f"{ind}        ", wrote=False))
+            if turns:  # no step is open: the tuple is the flow's step, kept as it is
+                out.append(f"{ind}        G._steps.append(rt)")
+            else:  # only a turn's ends and the listing ran since it opened (`step_known`): nothing written
+                out.extend(kept_close_code("rt", f"{ind}        ", wrote=False))
         elif self.record:
             out.append(f"{ind}    G._close()")
         out.append(f"{ind}    return True")
         out.append(f"{ind}G.pending = None")  # nobody can be asked to do the impossible
+        if turns:  # the flow's step kept as a tuple is open again, for the event below
+            out.append(f"{ind}if rt is not None:")
+            out.append(f"{ind}    G._reopen_turns(rt)")
         if self.record:
-            self.event("('no legal action', who)", out, ind)  # a player's event, made a record when read
+            self.player_event("no legal action", "who", out, ind)
         out.append(nxt if op.otherwise is None else f"{ind}pc = {op.otherwise}")  # `play ... else`
         out.append(f"{ind}G.work -= {SKIPPED_PLAY_WORK}")  # it listed every candidate
         out.append(f"{ind}if G.work < 0:")
@@ -309,7 +333,7 @@ class MachineBuilder:
             out.append(f"{ind}L[{slot!r}] = G.current")
             out.append(f"{ind}G.current = {self.ex(who, names)}")
         if self.record:
-            self.event("('turn start', G.current)", out, ind)  # a player's event, made a record when read
+            self.player_event("turn start", "G.current", out, ind)
         self.hook("turn start", k, out, ind)
         out.append(nxt)
 
@@ -318,7 +342,7 @@ class MachineBuilder:
         nxt = f"{ind}pc = {k + 1}"
         self.hook("turn end", k, out, ind)
         if self.record:
-            self.event("('turn end', G.current)", out, ind)  # a player's event, made a record when read
+            self.player_event("turn end", "G.current", out, ind)
         if rotate:  # the next seat, from a table the game made of its players
             out.append(f"{ind}nxt_p, new_round = G._next[G.current]")
             out.append(f"{ind}if new_round:")
@@ -451,15 +475,34 @@ class MachineBuilder:
         else:  # codegen.CodeGen.prepare_inline: into `legal`, leaving where a precondition fails
             out.append(ind + self.g.inline(Inline("enum", src.enum)))
 
+    def turns_only(self, ops: list[int]) -> bool:
+        """Whether ops `ops` (a round trip's, `round_trip`) are turn ends and starts only, at
+        least one, and no hook runs at them: then they note nothing but player events in the
+        flow's step, which is kept as one tuple (recording.turns_code)."""
+        return bool(ops) and all(isinstance(self.ops[j], (ir.TurnBegin, ir.TurnEnd)) for j in ops) and \
+            not ({"turn start", "turn end"} & self.hooks)
+
+    def step_key(self) -> str:
+        """The expression of the key of this block's rule's automatic step."""
+        if self.rule == "flow" and self.g.m.phases:
+            return "('flow' if G.phase is None else 'phase:' + G.phase)"
+        return repr(self.rule)  # a ruleset without phases: the flow's steps are always 'flow'
+
+    def player_event(self, kind: str, who: str, out: list[str], ind: str) -> None:
+        """Traced only: note event `kind` of the player `who` names (made a record when read).
+        In a round trip that keeps the flow's step as a tuple, the player is only remembered."""
+        if self.step_known == "turns":
+            name = f"_tp{len(self.turn_players)}"
+            out.append(f"{ind}{name} = {who}")
+            self.turn_players.append((kind, name))
+            return
+        self.event(f"({kind!r}, {who})", out, ind)
+
     def event(self, ev: str, out: list[str], ind: str) -> None:
         """Traced only: note an event in the open step of this block's rule (opened if need be).
         Where the emitting code knows the open step (`step_known`: a move's round trip, after
         its step closed), it opens or extends that step without asking."""
-        rule = self.rule
-        if rule == "flow" and self.g.m.phases:
-            key = "('flow' if G.phase is None else 'phase:' + G.phase)"
-        else:  # a ruleset without phases: the flow's steps are always 'flow'
-            key = repr(rule)
+        key = self.step_key()
         if self.step_known == "open":
             out.append(f"{ind}st[{EVENTS}].append({ev})")
             return

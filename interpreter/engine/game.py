@@ -54,6 +54,7 @@ __all__ = ["Action", "Explanation", "Game", "parse_action"]
 
 PASS = Action("pass")
 _CHECK_ERRORS = (RuleFailure, *_RULE_ERRORS)
+_PLAIN = (str, int, bool, type(None))  # values that never change: a choice of one is kept as the move
 _new = object.__new__
 _INFOSTATE: list = []  # interpreter/observe/infostate.py once imported (see _infostate)
 
@@ -526,21 +527,21 @@ class Game(RuleCalls, TraceRecorder):
         who = self.pending["player"]
         self._legal = self.pending = None
         self.step_no += 1
-        if ca.checks_in_place:  # the block works them out before the effect (machine.py)
-            seen = ()
+        if self._step is not None:
+            self._close()
+        if ca.checks_in_place:  # plain arguments; the block works the checks out before the effect
+            self._step = [ca.key, False, None, a, (), None, (), (), self.phase, who]
         else:
             try:  # the move was offered just now, by a listing in this state
                 seen = (ca.explain_offered if self.window is None else ca.explain)(self, *a[1])
             except _CHECK_ERRORS:
                 seen = ()
-        if self._step is not None:
-            self._close()
-        if ca.plain_args:  # immutable values: the move itself, its records made when read
-            self._step = [ca.key, False, None, a, seen, None, (), (), self.phase, who]
-        else:
-            self._step = [ca.key, False, bindings_of(ca, a[1]),
-                          {"kind": "action", "by": who, "action": self.prog.move_texts.get(id(a)) or str(a)},
-                          (ca, seen) if seen else (), None, (), (), self.phase, who]
+            if ca.plain_args:  # immutable values: the move itself, its records made when read
+                self._step = [ca.key, False, None, a, seen, None, (), (), self.phase, who]
+            else:
+                self._step = [ca.key, False, bindings_of(ca, a[1]),
+                              {"kind": "action", "by": who, "action": self.prog.move_texts.get(id(a)) or str(a)},
+                              (ca, seen) if seen else (), None, (), (), self.phase, who]
         self._jmark = len(self.journal)
         self.abandon = None
         top = self.frames[-1]
@@ -578,8 +579,14 @@ class Game(RuleCalls, TraceRecorder):
         secret = {"simultaneous": True} if self._part is not None else {}  # a part's commitment
         if p["kind"] == "choose":
             if record:
-                self._open(frame[3], False, {p["var"]: jsonable(a.args[0])},
-                           {"kind": "choose", "by": p["player"], "action": str(a), **secret})
+                if not secret and type(a.args[0]) in _PLAIN:  # the move itself, its records made when read
+                    if self._step is not None:
+                        self._close()
+                    self._step = [frame[3], False, p["var"], a, (), None, (), (), self.phase, p["player"]]
+                    self._jmark = len(self.journal)
+                else:
+                    self._open(frame[3], False, {p["var"]: jsonable(a.args[0])},
+                               {"kind": "choose", "by": p["player"], "action": str(a), **secret})
             frame[2][p["var"]] = a.args[0]
             frame[1] += 1
         elif ca is None:  # pass
@@ -653,14 +660,8 @@ class Game(RuleCalls, TraceRecorder):
         `written`, only those that read one of these state variables (or more than state)."""
         out = []
         invariants = self.prog.invariants
-        if written is None:
-            todo: Any = range(len(invariants))
-        else:  # only those that read a variable written (or more than state): the others still hold
-            by_var = self.prog.invariants_reading
-            todo = set(self.prog.invariants_unread)
-            for name in written:
-                todo.update(by_var.get(name, ()))
-            todo = sorted(todo)
+        # only those that read a variable written (or more than state): the others still hold
+        todo = range(len(invariants)) if written is None else self.prog.invariants_for(frozenset(written))
         for i in todo:
             test, decl = invariants[i]
             try:
@@ -679,10 +680,22 @@ class Game(RuleCalls, TraceRecorder):
     def check_invariants(self, since: int | None = None) -> None:
         """Raise if the state breaks an invariant. With `since` (a journal length from before a
         step), only the invariants that read a state variable the step wrote are checked."""
-        written = None if since is None else {entry[4][0] for entry in self.journal[since:]}
-        broken = self.broken_invariants(written)
-        if broken:
-            raise InvariantBroken(broken)
+        invariants = self.prog.invariants
+        if since is None:
+            written, todo = None, range(len(invariants))
+        else:
+            written = frozenset([entry[4][0] for entry in self.journal[since:]])
+            todo = self.prog.invariants_for(written)
+        for i in todo:  # the common case, all hold, without the messages broken_invariants makes
+            try:
+                if invariants[i][0](self):
+                    continue
+            except (KeyError, IndexError, TypeError, ValueError):
+                pass
+            broken = self.broken_invariants(written)  # the tests again, for every message
+            if broken:
+                raise InvariantBroken(broken)
+            return
 
     # ------------------------------------------------------------------ undo
     def _keep_undo(self, a: Action) -> None:

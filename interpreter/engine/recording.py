@@ -21,12 +21,19 @@ from .values import jsonable, value_text
 # An event is a dict, or (event, player) for the flow's player events, which generated code
 # notes at every turn: the record {"event": ..., "player": ...} is made when the step is read.
 # Likewise a move whose arguments are plain values keeps the move itself as its decision, no
-# bindings, and as its checks what its explain function gave, until the step is read.
+# bindings, and as its checks what its explain function gave, until the step is read; a choice
+# of a plain value keeps the move too, and as its bindings the name of the variable chosen.
 # BINDINGS is None for an automatic step; CHANCE and EVENTS are () until something is noted
 # (`_note` makes the list, as generated code does for events: few steps note anything).
 # CHANGES is a tuple of (path, old, new), or a list of the journal's entries the step wrote,
 # which `changes_of` turns into that tuple when the step is read (`TraceRecorder._close`, `_cook`).
 KEY, AUTO, BINDINGS, DECISION, CHECKS, CHANGES, CHANCE, EVENTS, PHASE, PLAYER = range(10)
+# A flow's step that only changed whose turn it is, between a move played in place and the next
+# decision (the round trip of interpreter/compiler/machine.py), is kept as one short tuple
+# instead: (key, the kinds of its player events, phase, the player of each event). It is one
+# step of the trace like any other; `turns_step` makes it the list it stands for when it is read
+# (or opened again, `_reopen_turns`). Its player is its first event's, as when it was opened by
+# that event; it wrote nothing and drew nothing.
 
 
 def bindings_of(ca: Any, args: tuple) -> dict:
@@ -59,6 +66,20 @@ def kept_close_code(st: str, ind: str, wrote: bool = True) -> list[str]:
     return [f"{ind}G._step = None", f"{ind}{st}[{CHANGES}] = {changes}", f"{ind}G._steps.append({st})"]
 
 
+def turns_code(key: str, kinds: tuple[str, ...], players: list[str]) -> str:
+    """The Python display of a flow's step that noted only player events (`kinds`, each of the
+    player that the expression in `players` named when it was noted), as generated code keeps
+    it: a tuple that `turns_step` makes a step list."""
+    return f"({key}, {kinds!r}, G.phase, {', '.join(players)})"
+
+
+def turns_step(rec: tuple) -> list:
+    """The step list a flow's tuple of turn events (`turns_code`) stands for, as if the step
+    had been opened by its first event and closed at the decision without writing anything."""
+    key, kinds, phase, *players = rec
+    return [key, True, None, None, (), (), (), list(zip(kinds, players, strict=True)), phase, players[0]]
+
+
 def move_close_code(ind: str) -> list[str]:
     """The lines with which generated code closes a move's step after the move's effect, played
     in place (interpreter/compiler/machine.py): when the open step is still the move's own (a
@@ -80,6 +101,14 @@ class TraceRecorder:
             self._close()
         self._step = [key, automatic, bindings, decision, checks, None, (), (),
                       self.phase, decision["by"] if decision else self.current]
+        self._jmark = len(self.journal)
+
+    def _reopen_turns(self, rec: tuple) -> None:
+        """Open again the flow's step generated code kept as a tuple (`turns_step`), to note
+        what follows in it (no player could move: generated code notes that next)."""
+        st = turns_step(rec)
+        st[CHANGES] = None
+        self._step = st
         self._jmark = len(self.journal)
 
     def _note(self, slot: int, item: Any) -> None:
@@ -192,8 +221,11 @@ class TraceRecorder:
         steps = self._steps
         if steps is not None and self._cooked < len(steps):
             for i in range(self._cooked, len(steps)):
-                if type(steps[i]) is list:
-                    steps[i] = self._cook(steps[i], i)
+                st = steps[i]
+                if type(st) is list:
+                    steps[i] = self._cook(st, i)
+                elif type(st) is tuple:  # a flow's step of turn events (turns_step)
+                    steps[i] = self._cook(turns_step(st), i)
             self._cooked = len(steps)
         return steps
 
@@ -206,7 +238,10 @@ class TraceRecorder:
         bindings = st[BINDINGS]
         changes = st[CHANGES]
         decision = st[DECISION]
-        if type(decision) is Action:  # a move of plain values: its records made now
+        if type(decision) is Action and type(bindings) is str:  # a choice of a plain value
+            bindings = {bindings: decision.args[0]}
+            decision = {"kind": "choose", "by": st[PLAYER], "action": str(decision)}
+        elif type(decision) is Action:  # a move of plain values: its records made now
             ca = prog.actions[decision.name]
             bindings = bindings_of(ca, decision.args)
             checks = (ca, checks) if checks else ()

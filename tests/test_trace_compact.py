@@ -1,0 +1,227 @@
+"""A flow's step that only ends one turn and starts the next, between a move played in place and
+the next decision, is kept as one short tuple while the game is played (recording.turns_code,
+machine.py's round trip) and made the step it stands for when the trace is read. The same moves
+given as text take the engine's long path (Game._take), which keeps that step as a list the usual
+way, so both games must have the same trace, byte for byte; and the short form must have been
+used, or the comparison would prove nothing. Rulesets: the classic games, one with phases (the
+step's key is worked out from the phase), one whose turns are given to a named player and back,
+and one where a player cannot move right after a round trip (the kept step is opened again
+for the event that says so)."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from regelwerk.interpreter.tools.trace import trace_lines
+
+import regelwerk
+
+ROOT = Path(__file__).resolve().parent.parent
+
+PHASED = """
+game "Phased"
+players A, B
+state
+    n: int = 0
+action step(k in 1..2)
+    add k to n
+    if n >= 24
+        finish draw
+flow
+    phase opening
+        repeat 2 times
+            turn
+                play step
+    phase main
+        repeat
+            turn
+                play step
+"""
+
+# a player who cannot move right after a move played in place: 'no legal action' is noted in the
+# flow's step that the round trip kept as a tuple
+STUCK = """
+game "Stuck"
+players A, B
+state
+    n: int = 0
+action step(k in 1..2)
+    require current == A or n % 3 != 0
+    add k to n
+    if n >= 30
+        finish draw
+flow
+    repeat
+        turn
+            play step
+"""
+
+# turns given to a named player and back (`turn B`): the turn's player is an expression and
+# its end gives the turn back instead of passing it on
+NAMED = """
+game "Named turns"
+players A, B
+state
+    n: int = 0
+action step(k in 1..2)
+    add k to n
+    if n >= 20
+        finish draw
+flow
+    repeat
+        turn B
+            play step
+"""
+
+CASES = ["rulesets/classic/tictactoe.rules", "rulesets/classic/connect4.rules",
+         "rulesets/classic/breakthrough.rules", PHASED, STUCK, NAMED]
+
+
+def _load(source: str) -> regelwerk.Ruleset:
+    return regelwerk.load(ROOT / source) if source.endswith(".rules") else regelwerk.load_text(source)
+
+
+def _play(ruleset: regelwerk.Ruleset, seed: int, as_text: bool) -> tuple[object, int]:
+    """A random game; its moves given as offered (played in place) or as text (the long path).
+    Also how many flow steps were kept as tuples, counted before the trace is read."""
+    g = ruleset.new_game(seed=seed, record=True)
+    rnd = random.Random(seed)
+    tuples = 0
+    for _ in range(150):
+        if g.is_over:
+            break
+        move = rnd.choice(g.legal_actions())
+        g.apply(str(move) if as_text else move)
+        tuples = sum(type(s) is tuple for s in g._steps)  # before any read makes them records
+    return g, tuples
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("source", CASES, ids=lambda s: Path(s).stem if s.endswith(".rules") else s.split('"')[1])
+def test_a_flow_step_kept_as_a_tuple_is_traced_as_the_step_it_stands_for(source: str, seed: int) -> None:
+    ruleset = _load(source)
+    offered, tuples = _play(ruleset, seed, as_text=False)
+    given, none = _play(ruleset, seed, as_text=True)
+    assert tuples > 0 and none == 0  # the short form was used, and only on the short path
+    assert json.dumps(offered.trace, sort_keys=True) == json.dumps(given.trace, sort_keys=True)
+    assert trace_lines(offered) == trace_lines(given)
+
+
+def test_no_legal_action_after_a_round_trip_is_noted_in_the_kept_step() -> None:
+    """The event goes in the flow's step the tuple stands for, after its turn events."""
+    g, _ = _play(_load(STUCK), 1, as_text=False)
+    stuck = [s for s in g.trace if any(e["event"] == "no legal action" for e in s.get("events", ()))]
+    assert stuck
+    for s in stuck:
+        assert [e["event"] for e in s["events"]][:3] == ["turn end", "turn start", "no legal action"]
+        assert s["rule"] == "flow" and s["automatic"] is True and s["changes"] == []
+
+
+def test_phased_flow_steps_name_their_phase() -> None:
+    g, _ = _play(_load(PHASED), 3, as_text=False)
+    kinds = {(s["phase"], s["rule"]) for s in g.trace if "events" in s and s["decision"] is None}
+    assert ("main", "main") in kinds or any(p == "main" for p, _ in kinds)
+    assert {p for p, _ in kinds} >= {"opening", "main"}
+
+
+@pytest.mark.parametrize("source", ["rulesets/classic/tictactoe.rules", PHASED])
+def test_undo_clone_and_save_across_kept_steps(source: str) -> None:
+    """Undo cuts the step list at a kept tuple, a clone shares the tuples, a save and load starts
+    afresh: each game goes on with the same trace as a twin that took every move as text."""
+    ruleset = _load(source)
+    games = []
+    for as_text in (False, True):
+        g = ruleset.new_game(seed=5, record=True)
+        rnd = random.Random(5)
+        for n in range(6):
+            if g.is_over:
+                break
+            move = rnd.choice(g.legal_actions())
+            g.apply(str(move) if as_text else move)
+            if n == 3:
+                g.undo()
+        twin = g.clone()
+        for game, r in ((g, random.Random(1)), (twin, random.Random(2))):
+            while not game.is_over:
+                move = r.choice(game.legal_actions())
+                game.apply(str(move) if as_text else move)
+        games.append([json.dumps(x.trace, sort_keys=True) for x in (g, twin)])
+    assert games[0] == games[1]
+
+
+# ---------------------------------------------------------------------- invariants after each step
+# A traced game checks, after each step, the invariants that read a variable the step wrote (or
+# more than state); the pick is worked out once per set of variables (Program.invariants_for),
+# and the messages only when one fails (Game.broken_invariants).
+GUARDED = """
+game "Guarded"
+players A, B
+state
+    a: int = 0
+    b: int = 0
+    c: int = 0
+action up_a(k in 1..2)
+    add k to a
+action up_ab(k in 1..2)
+    add k to a
+    add k to b
+action up_c(k in 1..2)
+    add k to c
+    if c >= 40
+        finish draw
+invariant a <= 4 else "a is at most 4"
+invariant b <= 2 else "b is at most 2"
+invariant a + b <= 5 else "a and b are at most 5 together"
+invariant c >= 0 and current != none else "c is not negative"
+flow
+    repeat
+        turn
+            play up_a, up_ab, up_c
+"""
+
+
+def test_the_invariants_picked_for_a_step_are_those_that_read_what_it_wrote() -> None:
+    prog = regelwerk.load_text(GUARDED).new_game(record=True).prog
+    names = ["a", "b", "c", "n"]
+    for mask in range(16):
+        written = frozenset(n for i, n in enumerate(names) if mask >> i & 1)
+        want = sorted({*prog.invariants_unread, *(i for n in written for i in prog.invariants_reading.get(n, ()))})
+        assert prog.invariants_for(written) == tuple(want)
+        assert prog.invariants_for(frozenset(written)) == tuple(want)  # remembered: the same again
+
+
+def test_a_step_that_breaks_invariants_names_every_one_it_broke() -> None:
+    """up_ab(2) twice: b = 4 breaks 'b' and 'a and b' (a = 4 still holds); the error lists both,
+    in order, and nothing about the invariant on c, which the step did not write."""
+    g = regelwerk.load_text(GUARDED).new_game(record=True)
+    g.apply("up_ab(2)")
+    with pytest.raises(regelwerk.InvariantBroken) as err:
+        g.apply("up_ab(2)")
+    assert [b.split(": ", 1)[1] for b in err.value.broken] == ["b is at most 2", "a and b are at most 5 together"]
+
+
+# ---------------------------------------------------------------------- choices kept as the move
+@pytest.mark.parametrize("source,players", [("rulesets/examples/pig.rules", 2), ("rulesets/examples/climb.rules", 3),
+                                            ("rulesets/root/root.rules", 2)])
+def test_a_choice_of_a_plain_value_is_traced_with_its_variable_player_and_text(source: str, players: int) -> None:
+    """A choice of a plain value keeps the move itself and the variable's name while the game is
+    played (Game._take); read, its step has the bindings and decision the choice had when made."""
+    g = regelwerk.load(ROOT / source).new_game(players=players, seed=3, record=True)
+    rnd = random.Random(3)
+    want = []
+    for _ in range(300):
+        if g.is_over:
+            break
+        pending = g.pending
+        move = rnd.choice(g.legal_actions())
+        if pending["kind"] == "choose":
+            want.append(({pending["var"]: move.args[0]},
+                         {"kind": "choose", "by": pending["player"], "action": str(move)}))
+        g.apply(move)
+    got = [(s["bindings"], s["decision"]) for s in g.trace
+           if s.get("decision") and s["decision"]["kind"] == "choose"]
+    assert want and got == want
+    assert json.dumps(got) == json.dumps(want)  # the same order of keys too
