@@ -154,10 +154,7 @@ def advance(game: Any, move: Action | None, phase: str | None, pending: dict | N
     then needs a chance outcome, the half-moved game is no use and `Spoiled` is raised (see
     `can_play_in_place` for the games this may be used on)."""
     if in_place:
-        if game._unobserved is not None:  # noted before the position moves on, as clone() does
-            from ..observe.infostate import settle
-
-            settle(game)
+        game._settle_observation()  # before the position moves on, as clone() does
         trial = game
     else:
         trial = game.clone()

@@ -949,10 +949,17 @@ class Game(RuleCalls, TraceRecorder):
         self._start_of = None
 
     # ------------------------------------------------------------------ copies and saves
+    def _settle_observation(self) -> None:
+        """Fold the last move's observation into each player's record now, if it is not yet
+        (interpreter/observe/infostate.py `settle`): before this position is copied, moved on
+        from in place, or saved, while it is still the position right after that move."""
+        if self._unobserved is not None:
+            _infostate().settle(self)
+
     def clone(self) -> Game:
         """An independent copy: the same state, frames, generator and pending decision."""
         if self._unobserved is not None:  # before either copy moves on, while this is the position
-            _infostate().settle(self)
+            self._settle_observation()
         g = _new(type(self))
         d = self.__dict__.copy()  # fixed fields, and the dynamic ones that are never changed in place
         prog = self.prog

@@ -307,10 +307,7 @@ def identity(game: Any) -> dict:
 
 def game_to_json(game: Any) -> dict:
     """A versioned, self-checking snapshot; `Game.from_json` continues it identically."""
-    if game._unobserved is not None:  # the last move's observation belongs in the save
-        from ..observe.infostate import settle
-
-        settle(game)
+    game._settle_observation()  # the last move's observation belongs in the save
     out = {"format": SAVE_FORMAT, "version": SAVE_VERSION, **identity(game),
            "ruleset_file": game.prog.identity.path, "chance": game.chance_mode, "history": game.tracking}
     for f in DYNAMIC:
