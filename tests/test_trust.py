@@ -259,3 +259,27 @@ def test_trace_show_names_the_line_and_field(tmp_path: Path, capsys):
     t.write_text("\n".join(lines) + "\n", encoding="utf-8")
     code, _, err = run(capsys, "trace", "show", t)
     assert code == 1 and err.strip() == f"{t}:3: error: step.changes[0].path: expected a text, found 7"
+
+
+@pytest.mark.parametrize("record", [False, True])
+@pytest.mark.parametrize("padding", [0, 40])  # a short listing is copied into the flow's block, a long one called
+@pytest.mark.parametrize(("require", "after", "message"), [
+    ("require 10 // (n - 1) > k", 1, "division by zero (the divisor of // was 0)"),
+    ("require [1, 2, 3][n - 2 + k] > 0", 9, "no such place in the list"),
+    ("require half(k) >= 0", 1, "division by zero (the divisor of // was 0)"),
+])
+def test_a_failing_precondition_is_placed_at_its_require_in_its_action(padding: int, record: bool, require: str,
+                                                                       after: int, message: str):
+    """Listing the moves after a move runs the actions' requires: one that fails is reported at
+    the require, in the action, however the listing was compiled (copied into the flow's block
+    or called); a failing definition at the require that called it."""
+    pad = "".join(f"    require k != {j + 100} or k == {j} else \"no {j}\"\n" for j in range(padding))
+    text = (f"players X, O\nstate\n    n: int = 2\ndefine half(k: int) = k // (n - 1)\naction go(k in 1..2)\n"
+            f"    {require}\n{pad}    set n = 2\naction wait\n    set n = {after}\n"
+            f"flow\n    repeat\n        turn\n            play go, wait\n")
+    game = regelwerk.load_text(text, "a.rules").new_game(record=record)
+    with pytest.raises(RuleFailure) as info:
+        game.apply(next(m for m in game.legal_actions() if str(m) == "wait"))
+    assert str(info.value).startswith("a.rules:6:5: "), str(info.value)
+    said = str(info.value)
+    assert message in said and ("action 'go'" in said or "rule 'go'" in said) and "flow" not in said, said

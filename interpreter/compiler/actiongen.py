@@ -219,6 +219,7 @@ class _Listing:
             expr = exprs[i]
             later = {k for f in found[i + 1:] for k in f}
             before: list = []
+            first = len(lines)
             reused = set(shared.values())
             g.subst = self.hoister.substitutions(expr, depth, before, shared, later)
             for node in iter_nodes(expr):
@@ -240,8 +241,11 @@ class _Listing:
                 lines.append(f"{ind}if not {test}:")
                 lines.append(f"{ind}    {'return' if ind == '    ' else 'continue'}")
             g.subst = {}
+            mark(g, lines, first, s.span)
+        first = len(lines)
         for local, node in self.hoister.at_end.get(depth, ()) if end else ():
             lines.append(f"{ind}{local} = {g.ex(node, self.esc)}")
+        mark(g, lines, first, None)  # parts of deeper requires: the action's own line
 
     def emit_depth(self, i: int, ind: str) -> None:
         """The preconditions of parameter `i`'s depth; those pushed into its domain only when
@@ -399,6 +403,7 @@ class _Listing:
                 lines.append(f"{ind}for {pnames[i]}, {move_local} in {pairs}:")
             else:
                 lines.append(f"{ind}for {pnames[i]} in {dom}:")
+            mark(g, lines, len(lines) - 1, p.span)  # the domain's own failures, at the parameter
             self.esc[p.name] = (pnames[i], None)
             ind += "    "
             self.emit_depth(i, ind)
@@ -431,6 +436,14 @@ class _Listing:
         lines.append(f"{self.outer_ind}    out.append({move})")
 
 
+def mark(g: CodeGen, lines: list[str], first: int, span: A.Span | None) -> None:
+    """Mark line `first` (when there is one) as the start of the precondition at `span`, so a
+    Python error in it is reported at that require (interpreter/engine/locate.py); with no
+    span, as belonging to no statement: then the action's own line."""
+    if first < len(lines):
+        lines[first] += f"  # @S{g.span_id(span)}" if span is not None else "  # @S-"
+
+
 def _check_lines(g: CodeGen, a: A.ActionDecl, pre: list, pnames: list[str]) -> list[str]:
     """check(G, *args): domain membership, then requires in source order; the index of the
     first that fails (-2 - i for parameter i's domain), -1 when legal."""
@@ -442,6 +455,7 @@ def _check_lines(g: CodeGen, a: A.ActionDecl, pre: list, pnames: list[str]) -> l
         csc[p.name] = (pnames[i], None)
     k = 0
     for s in pre:
+        first = len(lines)
         if isinstance(s, A.LetStmt):
             py = g.fresh("l")
             lines.append(f"    {py} = {g.ex(s.value, csc)}")
@@ -450,6 +464,7 @@ def _check_lines(g: CodeGen, a: A.ActionDecl, pre: list, pnames: list[str]) -> l
             lines.append(f"    if not {g.ex(s.test, csc)}:")
             lines.append(f"        return {k}")
             k += 1
+        mark(g, lines, first, s.span)
     lines.append("    return -1")
     return lines
 
@@ -469,10 +484,12 @@ def _explain_lines(g: CodeGen, a: A.ActionDecl, pre: list, pnames: list[str],
     entries: list[str] = []  # one local per require explained: the list is made where it is returned
     k = j = 0
     for i, s in enumerate(pre):
+        first = len(lines)
         if isinstance(s, A.LetStmt):
             py = g.fresh("l")
             lines.append(f"    {py} = {g.ex(s.value, xsc)}")
             xsc[s.name] = (py, None)
+            mark(g, lines, first, s.span)
             continue
         entry = f"_ck{len(entries)}"
         entries.append(entry)
@@ -486,6 +503,7 @@ def _explain_lines(g: CodeGen, a: A.ActionDecl, pre: list, pnames: list[str],
         if i < len(pre) - 1:  # a failed check ends the explanation; after the last, it ends anyway
             lines.append(f"    if not {value}:")
             lines.append(f"        return [{', '.join(entries)}]")
+        mark(g, lines, first, s.span)
         k += 1
     lines.append(f"    return [{', '.join(entries)}]")
     return lines

@@ -25,7 +25,7 @@ from .limits import (
     WORK_BUDGET,
     WORK_CHUNK,
 )
-from .locate import plain, statement_span
+from .locate import failing_rule, plain, statement_span
 from .moves import Action, as_action, parse_action, same_move, same_value
 from .recording import TraceRecorder, bindings_of, cooked_checks, raw_checks
 from .rule_calls import RuleCalls
@@ -806,7 +806,7 @@ class Game(RuleCalls, TraceRecorder):
         """A Python error inside a rule, as a failure naming the rule, at the statement that
         raised it (else the rule's own line)."""
         frames = self.frames
-        rule = self._rule_key(frames[-1]) if frames else "flow"
+        rule = failing_rule(self, err.__traceback__) or (self._rule_key(frames[-1]) if frames else "flow")
         info = self.prog.rules.get(rule, {})
         span = statement_span(err.__traceback__)
         if span is not None:

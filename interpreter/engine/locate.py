@@ -7,9 +7,12 @@ first argument is the game `G`. A helper that fails (`remove` of something not t
 without a location is placed at the statement that ran it: the code generator marks the first
 generated line of every statement with `# @S<n>`, the index of its span in the program's SPANS
 table, and the nearest mark above the failing line names the statement; a block marks the start of each
-op's section `# @S-` so no op is placed at an earlier op's statement. Where no mark is found
-(a precondition, a definition) the declaration of the rule that ran it is the place. Python's
-own errors are said in a rule author's words (`plain`).
+op's section `# @S-` so no op is placed at an earlier op's statement. An action's
+preconditions and parameters are marked too (interpreter/compiler/actiongen.py), also where
+its listing is copied into a block: the rule is the function the failing line was written in
+(`source_function`). A function with no mark above the line (a definition) leaves the place
+to the code that called it; with none at all, the declaration of the rule that ran it is the
+place. Python's own errors are said in a rule author's words (`plain`).
 """
 
 from __future__ import annotations
@@ -35,12 +38,50 @@ def rule_of(frame: FrameType | None) -> tuple[Any, str] | None:
     while f is not None:
         if f.f_code.co_filename.startswith(_GENERATED):
             game = f.f_locals.get("G")
-            key = _key(game, f.f_code.co_name, f.f_locals.get("m")) if game is not None and hasattr(
+            key = _key(game, source_function(f, f.f_lineno), f.f_locals.get("m")) if game is not None and hasattr(
                 game, "prog") else None
             if key is not None:
                 return game, key
         f = f.f_back
     return None
+
+
+def failing_rule(game: Any, tb: TracebackType | None) -> str | None:
+    """The key of the rule whose code raised the error of traceback `tb`: the innermost
+    generated frame that runs a rule's code (a definition is not a rule: the rule that called
+    it), by the function its failing line was written in."""
+    found = None
+    for t in _generated(tb):
+        key = _key(game, source_function(t.tb_frame, t.tb_lineno), t.tb_frame.f_locals.get("m"))
+        if key is not None:
+            found = key
+    return found
+
+
+def source_function(frame: FrameType, lineno: int | None) -> str:
+    """The name of the generated function whose text holds line `lineno` of `frame`'s code:
+    the frame's own, or the one whose body was copied into it (an action's listing copied into
+    the block that offers it keeps its lines: interpreter/compiler/pytree.py), so that code
+    is the copied function's rule's."""
+    lines = frame.f_globals.get("_SOURCE_LINES")
+    if lines and lineno:
+        i = min(lineno, len(lines)) - 1
+        while i >= 0:
+            line = lines[i]
+            if line.startswith("def "):
+                return line[4:line.index("(")]
+            i -= 1
+    return frame.f_code.co_name
+
+
+def _generated(tb: TracebackType | None) -> list[TracebackType]:
+    """The traceback's entries in generated code, outermost first."""
+    out = []
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename.startswith(_GENERATED):
+            out.append(tb)
+        tb = tb.tb_next
+    return out
 
 
 def _key(game: Any, fname: str, move: Any = None) -> str | None:
@@ -103,27 +144,33 @@ _MARK = re.compile(r"# @S(\d+|-)$")  # `# @S-`: no statement from here on (a blo
 
 def statement_span(tb: TracebackType | None) -> A.Span | None:
     """The rule statement a Python error was raised in: the innermost generated frame of the
-    traceback, at the line it raised from."""
-    found = None
-    while tb is not None:
-        if tb.tb_frame.f_code.co_filename.startswith(_GENERATED):
-            found = tb
-        tb = tb.tb_next
-    return None if found is None else _marked(found.tb_frame, found.tb_lineno)
+    traceback with a statement at the line it raised from (a definition has none: the
+    statement or precondition that called it)."""
+    for t in reversed(_generated(tb)):
+        span = _marked(t.tb_frame, t.tb_lineno)
+        if span is not _UNMARKED:
+            return span
+    return None
 
 
 def calling_statement(frame: FrameType | None) -> A.Span | None:
     """The rule statement running at `frame` or outside it (a helper that fails asks this)."""
     while frame is not None:
         if frame.f_code.co_filename.startswith(_GENERATED):
-            return _marked(frame, frame.f_lineno)
+            span = _marked(frame, frame.f_lineno)
+            if span is not _UNMARKED:
+                return span
         frame = frame.f_back
     return None
 
 
+_UNMARKED: Any = object()  # no mark up to the top of the function: ask the code that called it
+
+
 def _marked(frame: FrameType, lineno: int | None) -> A.Span | None:
     """The nearest statement mark (`# @S<n>`, interpreter/compiler/codegen.py) at or above `lineno`
-    within its generated function: the span of that statement."""
+    within its generated function: the span of that statement; None for a mark of no
+    statement (`# @S-`), _UNMARKED where the function has no mark above the line."""
     lines = frame.f_globals.get("_SOURCE_LINES")
     spans = frame.f_globals.get("SPANS")
     if not lines or spans is None or not lineno:
@@ -137,7 +184,7 @@ def _marked(frame: FrameType, lineno: int | None) -> A.Span | None:
             k = int(m[1])
             return spans[k] if k < len(spans) else None
         i -= 1
-    return None
+    return _UNMARKED
 
 
 _PLAIN = {
