@@ -15,7 +15,7 @@ from regelwerk.dsl.parse import parse_text
 from regelwerk.interpreter.engine.moves import Action
 
 import regelwerk
-from regelwerk import IllegalAction, RuleFailure
+from regelwerk import EngineError, IllegalAction, RuleFailure
 from regelwerk.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -283,3 +283,22 @@ def test_a_failing_precondition_is_placed_at_its_require_in_its_action(padding: 
     assert str(info.value).startswith("a.rules:6:5: "), str(info.value)
     said = str(info.value)
     assert message in said and ("action 'go'" in said or "rule 'go'" in said) and "flow" not in said, said
+
+
+@pytest.mark.parametrize("record", [False, True])
+def test_a_game_left_part_way_by_a_failing_rule_says_so(record: bool):
+    """A rule that fails while the next moves are listed leaves the game part-way through the
+    step (docs/api.md): asking it for moves, an explanation or a move says so as an
+    EngineError, never a Python error; a traced game's undo takes the failed move back."""
+    text = ("players X, O\nstate\n    n: int = 2\naction go(k in 1..2)\n    require 10 // (n - 1) > k\n"
+            "    set n = 2\naction wait\n    set n = 1\nflow\n    repeat\n        turn\n            play go, wait\n")
+    game = regelwerk.load_text(text, "a.rules").new_game(record=record)
+    with pytest.raises(RuleFailure):
+        game.apply("wait")
+    for ask in (game.legal_actions, lambda: game.explain("go(1)"), lambda: game.apply("go(1)")):
+        with pytest.raises(EngineError) as info:
+            ask()
+        assert "part-way" in str(info.value) or "division by zero" in str(info.value), str(info.value)
+    if record:
+        game.undo()
+        assert game.vars["n"] == 2 and "wait" in [str(m) for m in game.legal_actions()]

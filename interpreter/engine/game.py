@@ -305,8 +305,15 @@ class Game(RuleCalls, TraceRecorder):
         return tuple(op.actions), bool(op.optional)
 
     def _op(self) -> ir.Op:
+        """The `play` op the pending decision stands at. A rule that failed part-way through a
+        step (RuleFailure, BudgetExceeded) can leave the decision noted but the flow elsewhere:
+        said so, not a Python error (docs/api.md: discard such a game, restore a clone or undo)."""
         frame = self.frames[-1]
-        return self.prog.blocks[frame[0]].ops[frame[1]]
+        op = self.prog.blocks[frame[0]].ops[frame[1]]
+        if not hasattr(op, "actions"):
+            raise EngineError("the game stopped part-way through a step when a rule failed: discard it, "
+                              "restore a clone() taken before, or undo() a traced game")
+        return op
 
     def _moves(self) -> list[Action]:
         """The legal moves at the pending decision, worked out once per decision."""
