@@ -14,18 +14,29 @@ from typing import TextIO
 from .interpreter.tools.analysis import Progress
 
 
-def _count(n: int | None) -> str:
+def _count(n: int | float | None) -> str:
+    """`1.2M`; a count past a thousand G as a power of ten (`3.4e19`): the estimate of what is
+    left of a tree too large to walk is astronomical early on, and says only that."""
     if n is None:
         return "?"
+    if n >= 1e12:
+        return f"{n:.1e}".replace("e+", "e")
     for size, unit in ((1_000_000_000, "G"), (1_000_000, "M"), (1_000, "k")):
         if n >= size:
             return f"{n / size:.1f}{unit}"
     return str(n)
 
 
+def _share(done: float) -> str:
+    """`41.2%`; a share above 0 that would print as 0.0% as `under 0.1%`."""
+    if 0 < done < 0.0005:
+        return "under 0.1%"
+    return f"{100 * done:.1f}%"
+
+
 def describe(p: Progress, noun: str = "positions") -> str:
     """`41.2% of the tree, 1.2M positions, about 1.7M left`."""
-    return f"{100 * p.done:.1f}% of the tree, {_count(p.positions)} {noun}, about {_count(p.estimate_left)} left"
+    return f"{_share(p.done)} of the tree, {_count(p.positions)} {noun}, about {_count(p.estimate_left)} left"
 
 
 class TreeProgress:

@@ -139,3 +139,17 @@ def test_ctrl_c_stops_analyze_with_the_bounds_it_has(tmp_path):
     assert proc.returncode == 130, err
     assert "analyze: " in err and "% of the tree" in err and "left" in err
     assert "interrupted after" in out and "wins at least" in out and "Traceback" not in err
+
+
+def test_progress_says_huge_estimates_and_tiny_shares_readably():
+    """13-card Goofspiel's first minutes: a share of the tree too small for one decimal and an
+    estimate of what is left beyond any unit (it once read `14867305293098233856.0G left`)."""
+    from regelwerk.tree_progress import describe
+
+    early = analysis.Progress(positions=1_900_000, done=1.3e-22, seconds=515.0)
+    assert early.estimate_left > 10**27
+    assert describe(early) == "under 0.1% of the tree, 1.9M positions, about 1.5e28 left"
+    later = analysis.Progress(positions=1_234_567, done=0.412, seconds=5.0)
+    assert describe(later) == "41.2% of the tree, 1.2M positions, about 1.8M left"
+    assert describe(analysis.Progress(positions=12, done=0.0, seconds=0.0)) == \
+        "0.0% of the tree, 12 positions, about ? left"
