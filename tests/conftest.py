@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from bundled import BUNDLED
 
 import regelwerk
 
@@ -26,27 +27,6 @@ def pytest_configure(config: pytest.Config) -> None:
         if missing:
             raise pytest.UsageError(f"extras not installed: {', '.join(missing)}; "
                                     "`make test` installs them (pip install -e '.[...]')")
-
-ROOT = Path(__file__).resolve().parent.parent
-CLASSIC = ROOT / "rulesets" / "classic"
-# every bundled ruleset, with the player counts it is played with (the first is the default)
-RULESETS = {
-    "tictactoe": (CLASSIC / "tictactoe.rules", (2,)),
-    "connect4": (CLASSIC / "connect4.rules", (2,)),
-    "breakthrough": (CLASSIC / "breakthrough.rules", (2,)),
-    "checkers": (CLASSIC / "checkers.rules", (2,)),
-    "pig": (ROOT / "rulesets" / "examples" / "pig.rules", (3, 2, 4)),
-    "climb": (ROOT / "rulesets" / "examples" / "climb.rules", (3, 2, 4)),
-    "khan": (ROOT / "rulesets" / "khan" / "khan.rules", (3, 2, 4)),
-    "shogun": (ROOT / "rulesets" / "shogun" / "shogun.rules", (4, 3, 5)),
-    "root": (ROOT / "rulesets" / "root" / "root.rules", (2,)),
-    "offers": (ROOT / "tests" / "corpus" / "valid" / "abandon.rules", (2,)),  # abandon
-}
-BUNDLED = {name: path for name, (path, _n) in RULESETS.items()}
-PLAYERS = {name: counts[0] for name, (_path, counts) in RULESETS.items()}
-PLAYER_COUNTS = {name: counts for name, (_path, counts) in RULESETS.items()}
-# small games whose whole trace is kept as a golden file
-GOLDEN_GAMES = ["tictactoe", "connect4", "breakthrough", "pig", "climb"]
 
 
 @pytest.fixture(scope="session")

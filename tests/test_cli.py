@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import BUNDLED, CLASSIC, GOLDEN_GAMES, PLAYERS
+from bundled import BUNDLED, CLASSIC, GOLDEN_GAMES, PLAYERS
 from regelwerk.dsl.parse import parse_text
 from regelwerk.dsl.printer import print_module
 from regelwerk.dsl.sources import parse_file

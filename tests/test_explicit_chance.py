@@ -9,7 +9,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from conftest import BUNDLED, PLAYER_COUNTS
+from bundled import BUNDLED, PLAYER_COUNTS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from regelwerk.interpreter.tools.analysis import (

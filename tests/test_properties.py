@@ -12,7 +12,7 @@ import hashlib
 import json
 import random
 
-from conftest import BUNDLED, PLAYER_COUNTS, PLAYERS
+from bundled import BUNDLED, PLAYER_COUNTS, PLAYERS
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 from playing import reach

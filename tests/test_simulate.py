@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import BUNDLED, ROOT
+from bundled import BUNDLED, ROOT
 from regelwerk.interpreter.tools.simulate import PlaySettings, play_record
 
 import regelwerk

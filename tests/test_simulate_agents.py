@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import BUNDLED
+from bundled import BUNDLED
 from regelwerk.interpreter.tools.agents import (
     AgentSpecError,
     MCTSAgent,

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import BUNDLED, ROOT
+from bundled import BUNDLED, ROOT
 
 import regelwerk
 from regelwerk.cli import main

@@ -9,7 +9,7 @@ import os
 import signal
 
 import pytest
-from conftest import BUNDLED, ROOT
+from bundled import BUNDLED, ROOT
 
 import regelwerk
 from regelwerk.simulation import PlaySettings, report_json, run_simulation, without_timing, worker

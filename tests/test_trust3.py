@@ -7,7 +7,7 @@ import warnings
 from pathlib import Path
 
 import pytest
-from conftest import BUNDLED
+from bundled import BUNDLED
 from regelwerk.dsl.diagnostics import RulesError
 from regelwerk.interpreter.tools.scenario import run_scenarios
 from test_docs import EXAMPLES

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import Played
+from viewer_games import Played
 
 from regelwerk.cli import main
 

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import Played
+from viewer_games import Played
 
 import regelwerk
 from regelwerk.viewer import page_for
