@@ -57,6 +57,20 @@ _WRITES = (A.SetStmt, A.AddStmt, A.RemoveStmt, A.ClearStmt, A.MoveStmt, A.DrawSt
 _GROUP = {"+": 0, "-": 0, "*": 1, "//": 1, "%": 1}  # operators of one precedence chain freely
 MAX_INLINE_INDENT = 14  # inline loops no deeper: CPython allows 20 nested blocks per function
 MAX_INLINE_DEPTH = 3  # definitions inlined into definitions inlined into ...
+# names whose values differ from one game to another of the same program (interpreter/compiler/codegen.py
+# CodeGen.name): a filter that reads one is not worked out once for the program
+_PER_GAME = frozenset({"current", "players", "Player", "player_count", "round", "current_phase"})
+
+
+def _plain_key(t: Type) -> bool:
+    """A value that can key a table as it is: a name of a board, enum or player, a number,
+    true or false, text, or none of them."""
+    b = t.base
+    if isinstance(b, Opt):
+        b = b.inner.base
+    return isinstance(b, Elem) or b in (INT, BOOL, TEXT)
+
+
 MAX_INLINE_NODES = 60  # a definition this small (in expression nodes) is inlined where evaluated
 LOOP_KINDS = ("any", "all", "count", "sum", "max", "min", "first", "streak")
 
@@ -85,7 +99,7 @@ class Choice:
     """One optimisation the compiler applied, said in the rules' own terms: tests and readers
     ask `program.choices` what was done, never the generated code's names."""
 
-    kind: str  # "remember", "memo", "rows", "share", "nested quantifier", "hoist rows"
+    kind: str  # "remember", "memo", "rows", "share", "nested quantifier", "hoist rows", "fixed filter", ...
     rule: str  # where: the action or definition
     detail: str = ""  # what, as rules text (the definition memoised, its key, the shared part)
 
@@ -825,13 +839,82 @@ class CodeGen:
             out.append(f"{ind}{items} = {dom}")
             self.charge(items, e.span, out, ind)
             dom = items
+        keys = self.fixed_filter_keys(e, sc) if e.kind != "streak" else None
+        if keys is not None:  # the filter reads only fixed things and `keys`: worked out once per key
+            dom = self.filtered_once(e, v, inner, dom, keys, out, ind, depth)
         out.append(f"{ind}for {v} in {dom}:")
         ind2 = ind + "    "
-        if e.where is not None:
+        if e.where is not None and keys is None:
             w = self.value(e.where, inner, out, ind2, depth)
             out.append(f"{ind2}if not {w}:")
             out.append(f"{ind2}    {'break' if e.kind == 'streak' else 'continue'}")
         return v, inner, ind2
+
+    def fixed_filter_keys(self, e: A.Aggregate, sc: dict) -> list[str] | None:
+        """The locals an aggregate's `where` reads besides its own variable, when its domain
+        and its `where` read nothing else that may differ from one game or one position to
+        another: no state, option, constant of the game, player, round or phase, no chance,
+        only data, boards and literals (Khan's `any u in Tile where TILES[u].form ==
+        TILES[t].form`); each local a plain value (a name, a number, true or false). None
+        otherwise."""
+        if e.where is None:
+            return None
+        free: dict[str, A.Name] = {}
+        if not self._fixed(e.domain, sc, set(), free) or free:
+            return None
+        if not self._fixed(e.where, sc, {e.var}, free):
+            return None
+        if len(free) > 3 or not all(_plain_key(self.static_type(n)) for n in free.values()):
+            return None
+        return sorted(free)
+
+    def _fixed(self, node: A.Node, sc: dict, bound: set[str], free: dict[str, A.Name],
+               seen: frozenset[str] = frozenset()) -> bool:
+        """Whether `node` reads only fixed things (see fixed_filter_keys); the locals of `sc` it
+        reads go to `free`."""
+        m = self.m
+        for n in iter_nodes(node):
+            if isinstance(n, (A.LetExpr, A.Aggregate, A.RecordLit, A.SetLit, A.MapLit)):
+                return False  # a binding of its own, or a value that is no plain key
+            if isinstance(n, A.Name):
+                name = n.name
+                if name in bound:
+                    continue
+                if name in sc:
+                    free.setdefault(name, n)
+                elif name in m.vars or name in m.consts or name in m.options or name in _PER_GAME:
+                    return False
+                elif not (name in m.data or name in self.elements or name in m.element_type
+                          or name in DIRECTIONS):
+                    return False
+            elif isinstance(n, A.Call):
+                if n.func in m.defines:
+                    d = m.defines[n.func]
+                    if n.func in seen or not self._fixed(d.value, {}, {p.name for p in d.params}, free,
+                                                         seen | {n.func}):
+                        return False
+                elif n.func in m.devices or n.func not in LIBRARY or LIBRARY[n.func].kind in ("game", "chance"):
+                    return False
+        return True
+
+    def filtered_once(self, e: A.Aggregate, v: str, inner: dict, dom: str, keys: list[str], out: list[str],
+                      ind: str, depth: int) -> str:
+        """Emit the items of `dom` that pass `e.where`, kept in a table of the program by the
+        values of `keys` (its `where` reads nothing else that changes); returns the local."""
+        table = self.const({}, "FW")
+        key = "(" + ", ".join(inner[k][0] for k in keys) + ",)"
+        got = self.fresh("fw")
+        out.append(f"{ind}{got} = {table}.get({key})")
+        out.append(f"{ind}if {got} is None:")
+        out.append(f"{ind}    {got} = []")
+        out.append(f"{ind}    for {v} in {dom}:")
+        w = self.value(e.where, inner, out, ind + "        ", depth)
+        out.append(f"{ind}        if {w}:")
+        out.append(f"{ind}            {got}.append({v})")
+        out.append(f"{ind}    if len({table}) < 4096:")
+        out.append(f"{ind}        {table}[{key}] = {got}")
+        self.chose("fixed filter", expr_text(e))
+        return got
 
     def nested_quantifier(self, e: A.Aggregate, sc: dict, r: str, out: list[str], ind: str, depth: int) -> bool:
         """`any line in L: all t in line: cell[t] == p` as two loops and no flag for the inner
