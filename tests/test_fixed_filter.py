@@ -31,8 +31,11 @@ state
 define rival_holds(p: Player, k: Kind): bool =
     any u in Kind where INFO[u].form == INFO[k].form: held[u] != none and held[u] != p
 define same_worth(k: Kind): int = sum u in Kind where INFO[u].form == INFO[k].form and INFO[u].worth > 1: INFO[u].worth
+define best_same(k: Kind): int =
+    max_of(list u in Kind where INFO[u].form == INFO[k].form and INFO[u].worth > 2: INFO[u].worth, 0)
 define free_same(k: Kind): int = count u in Kind where INFO[u].form == INFO[k].form and held[u] == none
 define over_bonus(k: Kind): int = count u in Kind where INFO[u].worth > bonus and u != k
+define big_kinds: int = count u in Kind where INFO[u].worth > 3
 define others(p: Player): int = count q in players where q != p
 define not_mine(k: Kind): int = count u in Kind where held[u] != current and u != k
 action take(k in Kind)
@@ -40,7 +43,7 @@ action take(k in Kind)
     require held[k] == none else "held"
     require not rival_holds(current, k) else "a rival holds that form"
     set held[k] = current
-    add same_worth(k) + free_same(k) + over_bonus(k) + others(current) + not_mine(k) to score[current]
+    add same_worth(k) + best_same(k) + big_kinds() + free_same(k) + over_bonus(k) + others(current) + not_mine(k) to score[current]
 action pass_on
     "Pass."
     add 0 to score[current]
@@ -70,6 +73,8 @@ def test_only_filters_that_read_fixed_things_are_worked_out_once(rules_file: Pat
     done = {c.detail for c in _load(rules_file).program(False).choices if c.kind == "fixed filter"}
     assert "any u in Kind where INFO[u].form == INFO[k].form: held[u] != none and held[u] != p" in done
     assert any(d.startswith("sum u in Kind where INFO[u].form == INFO[k].form and INFO[u].worth > 1") for d in done)
+    assert any(d.startswith("list u in Kind where INFO[u].form == INFO[k].form and INFO[u].worth > 2") for d in done)
+    assert "count u in Kind where INFO[u].worth > 3" in done  # no local at all: one list for the program
     for written in ("held[u] == none", "bonus", "players", "current"):  # state, an option, per game
         assert not any(written in d for d in done), (written, done)
 

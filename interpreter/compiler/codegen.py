@@ -621,8 +621,11 @@ class CodeGen:
         v = self.fresh("a")
         inner = dict(sc)
         inner[e.var] = (v, None)
+        keys = self.fixed_filter_keys(e, sc) if rec is None and e.kind != "streak" else None
+        if keys is not None:  # the filter reads only fixed things and `keys`: worked out once per key
+            dom = self.filtered_once(e, v, inner, dom, keys)
         # sub-expressions under the bound variable are not recorded: they take many values
-        where = self.ex(e.where, inner) if e.where is not None else None
+        where = self.ex(e.where, inner) if e.where is not None and keys is None else None
         body = self.ex(e.body, inner) if e.body is not None else None
         gen_if = f" if {where}" if where else ""
         k = e.kind
@@ -841,7 +844,7 @@ class CodeGen:
             dom = items
         keys = self.fixed_filter_keys(e, sc) if e.kind != "streak" else None
         if keys is not None:  # the filter reads only fixed things and `keys`: worked out once per key
-            dom = self.filtered_once(e, v, inner, dom, keys, out, ind, depth)
+            dom = self.filtered_once(e, v, inner, dom, keys)
         out.append(f"{ind}for {v} in {dom}:")
         ind2 = ind + "    "
         if e.where is not None and keys is None:
@@ -897,24 +900,13 @@ class CodeGen:
                     return False
         return True
 
-    def filtered_once(self, e: A.Aggregate, v: str, inner: dict, dom: str, keys: list[str], out: list[str],
-                      ind: str, depth: int) -> str:
-        """Emit the items of `dom` that pass `e.where`, kept in a table of the program by the
-        values of `keys` (its `where` reads nothing else that changes); returns the local."""
+    def filtered_once(self, e: A.Aggregate, v: str, inner: dict, dom: str, keys: list[str]) -> str:
+        """The items of `dom` that pass `e.where`, kept in a table of the program by the values
+        of `keys` (its `where` reads nothing else that changes: `fixed_filter_keys`)."""
         table = self.const({}, "FW")
-        key = "(" + ", ".join(inner[k][0] for k in keys) + ",)"
-        got = self.fresh("fw")
-        out.append(f"{ind}{got} = {table}.get({key})")
-        out.append(f"{ind}if {got} is None:")
-        out.append(f"{ind}    {got} = []")
-        out.append(f"{ind}    for {v} in {dom}:")
-        w = self.value(e.where, inner, out, ind + "        ", depth)
-        out.append(f"{ind}        if {w}:")
-        out.append(f"{ind}            {got}.append({v})")
-        out.append(f"{ind}    if len({table}) < 4096:")
-        out.append(f"{ind}        {table}[{key}] = {got}")
+        key = "(" + "".join(inner[k][0] + ", " for k in keys) + ")"
         self.chose("fixed filter", expr_text(e))
-        return got
+        return f"_kept_rows({table}, {key}, lambda: [{v} for {v} in {dom} if {self.ex(e.where, inner)}])"
 
     def nested_quantifier(self, e: A.Aggregate, sc: dict, r: str, out: list[str], ind: str, depth: int) -> bool:
         """`any line in L: all t in line: cell[t] == p` as two loops and no flag for the inner

@@ -283,6 +283,18 @@ def _remember(table: dict, key: Any, value: Any) -> Any:
     return value
 
 
+def _kept_rows(table: dict, key: tuple, make: Any) -> list:
+    """The items of a filter that reads only fixed things (data, boards, the values in `key`:
+    interpreter/compiler/codegen.py `fixed_filter_keys`), made by `make()` the first time for
+    `key` and then kept for the program's life, bounded like the other memos."""
+    rows = table.get(key)
+    if rows is None:
+        rows = make()
+        if len(table) < MEMO_LIMIT:
+            table[key] = rows
+    return rows
+
+
 def _streak(items: Any, pred: Any) -> int:
     n = 0
     for x in items:
@@ -329,6 +341,7 @@ RUNTIME = {
     "_memo": _memo,
     "_hashable": _hashable,  # a list of data as a dictionary key (actiongen: the memo of inner loops)
     "_remember": _remember,
+    "_kept_rows": _kept_rows,
     "_fz": _fz,
     "_fz_map": _fz_map,
     "_uniq": _uniq,
