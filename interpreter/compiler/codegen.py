@@ -625,7 +625,7 @@ class CodeGen:
         if keys is not None:  # the filter reads only fixed things and `keys`: worked out once per key
             dom = self.filtered_once(e, v, inner, dom, keys)
         # sub-expressions under the bound variable are not recorded: they take many values
-        where = self.ex(e.where, inner) if e.where is not None and keys is None else None
+        where = self.ex(e.where, inner) if e.where is not None else None
         body = self.ex(e.body, inner) if e.body is not None else None
         gen_if = f" if {where}" if where else ""
         k = e.kind
@@ -847,7 +847,7 @@ class CodeGen:
             dom = self.filtered_once(e, v, inner, dom, keys)
         out.append(f"{ind}for {v} in {dom}:")
         ind2 = ind + "    "
-        if e.where is not None and keys is None:
+        if e.where is not None:  # also over kept items: they fall back to the domain on a failure
             w = self.value(e.where, inner, out, ind2, depth)
             out.append(f"{ind2}if not {w}:")
             out.append(f"{ind2}    {'break' if e.kind == 'streak' else 'continue'}")
@@ -902,11 +902,12 @@ class CodeGen:
 
     def filtered_once(self, e: A.Aggregate, v: str, inner: dict, dom: str, keys: list[str]) -> str:
         """The items of `dom` that pass `e.where`, kept in a table of the program by the values
-        of `keys` (its `where` reads nothing else that changes: `fixed_filter_keys`)."""
+        of `keys` (its `where` reads nothing else that changes: `fixed_filter_keys`); the
+        caller tests `e.where` again on each (runtime._kept_rows)."""
         table = self.const({}, "FW")
         key = "(" + "".join(inner[k][0] + ", " for k in keys) + ")"
         self.chose("fixed filter", expr_text(e))
-        return f"_kept_rows({table}, {key}, lambda: [{v} for {v} in {dom} if {self.ex(e.where, inner)}])"
+        return f"_kept_rows({table}, {key}, lambda: [{v} for {v} in {dom} if {self.ex(e.where, inner)}], {dom})"
 
     def nested_quantifier(self, e: A.Aggregate, sc: dict, r: str, out: list[str], ind: str, depth: int) -> bool:
         """`any line in L: all t in line: cell[t] == p` as two loops and no flag for the inner

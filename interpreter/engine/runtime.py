@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .errors import RULE_ERRORS, RuleFailure
 from .limits import MAX_BITS, MEMO_LIMIT
 from .locate import failure
 from .values import value_text
@@ -283,16 +284,25 @@ def _remember(table: dict, key: Any, value: Any) -> Any:
     return value
 
 
-def _kept_rows(table: dict, key: tuple, make: Any) -> list:
+def _kept_rows(table: dict, key: tuple, make: Any, whole: Any) -> Any:
     """The items of a filter that reads only fixed things (data, boards, the values in `key`:
     interpreter/compiler/codegen.py `fixed_filter_keys`), made by `make()` the first time for
-    `key` and then kept for the program's life, bounded like the other memos."""
+    `key` and then kept for the program's life, bounded like the other memos. The caller
+    still tests the filter on each item, so when `make()` fails (a data entry the filter
+    cannot read) the items are `whole`, the domain as written, and the filter fails where
+    and when it would have."""
     rows = table.get(key)
     if rows is None:
-        rows = make()
+        try:
+            rows = make()
+        except _FILTER_ERRORS:
+            return whole
         if len(table) < MEMO_LIMIT:
             table[key] = rows
     return rows
+
+
+_FILTER_ERRORS = (RuleFailure, *RULE_ERRORS)
 
 
 def _streak(items: Any, pred: Any) -> int:
