@@ -35,7 +35,7 @@ class Answers:
     (legal moves, information state, observation) sits in one small map, made when first
     needed: most histories are asked for one player's, many for nobody's."""
 
-    __slots__ = ("player", "chance", "terminal", "returns", "by_player")
+    __slots__ = ("player", "chance", "terminal", "returns", "by_player", "kids")
 
     LEGAL, INFO, OBSERVATION, TENSOR = range(4)
 
@@ -45,6 +45,9 @@ class Answers:
         self.terminal: bool | None = None
         self.returns: list[float] | None = None
         self.by_player: dict[int, Any] | None = None  # 4 * player + kind -> answer
+        # the answers of the histories one entry longer, by that entry, once a state went there:
+        # a child finds its answers without hashing its whole history (and the entry was legal)
+        self.kids: dict[Entry, Answers] | None = None
 
     def get(self, kind: int, player: int) -> Any:
         kept = self.by_player
@@ -142,8 +145,7 @@ class Box:
     def played(self, entry: Entry) -> None:
         """`entry` was applied to the game in place: the history grows by it."""
         if self.memo is not None:
-            self.key = (*self.key, entry)
-            self.found = None
+            self._grow(entry)
 
     def defer(self, entry: Entry) -> None:
         """Play `entry` later, when a question needs the game (its legality is known)."""
@@ -152,8 +154,23 @@ class Box:
             self.base, self.since, self.made, self.shared = g, (entry,), None, False
         else:
             self.since = (*self.since, entry)
-        self.key = (*self.key, entry)
-        self.found = None
+        self._grow(entry)
+
+    def _grow(self, entry: Entry) -> None:
+        """The history grows by `entry`: its answers are the parent's kid, or the memo's."""
+        parent = self.found
+        key = self.key = (*self.key, entry)
+        kid = None
+        if parent is not None:
+            kids = parent.kids
+            if kids is None:
+                kids = parent.kids = {}
+            kid = kids.get(entry)
+            if kid is None:
+                kid = self.memo.answers(key)
+                if kid is not None:
+                    kids[entry] = kid
+        self.found = kid
 
     def __deepcopy__(self, memo: dict) -> Box:
         self.held = True  # the copied state holds this very box: whoever changes it takes mine()
