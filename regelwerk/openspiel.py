@@ -745,6 +745,19 @@ class RegelwerkState(pyspiel.State):
                     return []
         return pyspiel.State.legal_actions(self) if player is None else pyspiel.State.legal_actions(self, player)
 
+    def legal_actions_mask(self, player: int | None = None) -> list[int]:
+        """OpenSpiel's `State::LegalActionsMask`, with the legal actions asked in Python (the
+        C++ way round calls back into this class four times; TabularPolicy asks every state)."""
+        if player is None:
+            player = self.current_player()
+        game = self.get_game()
+        length = game.max_chance_outcomes() if player == pyspiel.PlayerId.CHANCE else game.num_distinct_actions()
+        mask = [0] * length
+        for action in self.legal_actions(player):
+            if action < length:  # a player's mask at a chance node: OpenSpiel lists the outcomes there too
+                mask[action] = 1
+        return mask
+
     def is_chance_node(self) -> bool:
         return self.current_player() == pyspiel.PlayerId.CHANCE
 
