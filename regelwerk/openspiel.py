@@ -743,7 +743,22 @@ class RegelwerkState(pyspiel.State):
                     return [outcome for outcome, _p in found.chance]
                 elif player is None and found.terminal:
                     return []
-        return pyspiel.State.legal_actions(self) if player is None else pyspiel.State.legal_actions(self, player)
+        return self._legal_asked(player)
+
+    def _legal_asked(self, player: int | None) -> list[int]:
+        """OpenSpiel's `PyState::LegalActions(player)`, in Python: what it would call back for."""
+        now = self.current_player()
+        if player is None:
+            player = now
+        if now == pyspiel.PlayerId.TERMINAL:
+            return []
+        if now == pyspiel.PlayerId.CHANCE:
+            return [outcome for outcome, _p in self.chance_outcomes()]
+        if player == now or (player >= 0 and now == pyspiel.PlayerId.SIMULTANEOUS):
+            return list(self._legal_actions(player))  # a copy: the memo keeps its own
+        if player < 0:
+            return pyspiel.State.legal_actions(self, player)  # OpenSpiel's error
+        return []
 
     def legal_actions_mask(self, player: int | None = None) -> list[int]:
         """OpenSpiel's `State::LegalActionsMask`, with the legal actions asked in Python (the
