@@ -852,9 +852,11 @@ class RegelwerkState(pyspiel.State):
     def _apply_action(self, action: int) -> None:
         box = self._box = (self._box or self._boxed()).mine()
         found = box.found
-        if found is not None and found.kids is not None and action in found.kids:
-            box.defer(action)  # a state went there before: legal, and its answers are at hand
-            return
+        if found is not None and found.kids is not None:
+            kid = found.kids.get(action)
+            if kid is not None:  # a state went there before: legal, and its answers are at hand
+                box.defer(action, kid)
+                return
         if box.memo is not None and self._known_legal(box, action):
             box.defer(action)  # the game is made when a question needs it
             return

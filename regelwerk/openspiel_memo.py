@@ -147,14 +147,18 @@ class Box:
         if self.memo is not None:
             self._grow(entry)
 
-    def defer(self, entry: Entry) -> None:
-        """Play `entry` later, when a question needs the game (its legality is known)."""
+    def defer(self, entry: Entry, kid: Answers | None = None) -> None:
+        """Play `entry` later, when a question needs the game (its legality is known); `kid`:
+        the answers of the history it leads to, when the caller has them at hand."""
         g = self.made
         if g is not None:
             self.base, self.since, self.made, self.shared = g, (entry,), None, False
         else:
             self.since = (*self.since, entry)
-        self._grow(entry)
+        if kid is None:
+            self._grow(entry)
+        else:
+            self.key, self.found = (*self.key, entry), kid
 
     def _grow(self, entry: Entry) -> None:
         """The history grows by `entry`: its answers are the parent's kid, or the memo's."""
