@@ -1,15 +1,15 @@
 """A player's view written straight to its canonical JSON text, without the view's dicts.
 
 Information states digest every player's view after every move (interpreter/observe/infostate.py),
-and building `Observer.shared_view` / `own_view` as dicts, then encoding them, was half the
-cost of the OpenSpiel bridge's first walk of a tree. A `ViewText` is made once per observer
-(one player of one ruleset) from what interpreter/observe/visibility.py decides is visible
-(its per-variable plan, `_hide`, `_owned`, `pending`, `revealed`): it holds, per state
-variable in sorted order, the key's text and a writer for the value as that player sees it,
-and writes exactly the text `view_json` writes for the plain view, byte for byte
-(tests/test_view_text.py compares the two over whole games of every ruleset with hidden
-state). Anything it has no short way for (a set, a hidden map, an unexpected type) it writes
-the plain way, so it never decides visibility itself.
+and building `Observer.shared_view` / `own_view` as dicts, then encoding them, was the largest
+part of noting a move's observation in the OpenSpiel bridge's first walk of a tree. A
+`ViewText` is made once per observer (one player of one ruleset) from what
+interpreter/observe/visibility.py decides is visible (its per-variable plan, `_hide`, `_owned`,
+`pending`, `revealed`): generated code reads each state variable and writes it, in sorted
+order, with code for its declared type or visibility.py's mask, exactly the text `view_json`
+writes for the plain view, byte for byte (tests/test_view_text.py compares the two over whole
+games of every ruleset with hidden state). Anything it has no short way for (a set, a hidden
+map, an unexpected type) it writes the plain way, so it never decides visibility itself.
 """
 
 from __future__ import annotations
@@ -227,33 +227,31 @@ class ViewText:
         shown = self.seer.revealed(game)
         return ',"revealed":' + _json(shown) if shown else ""
 
-    def shared(self, game: Any) -> str:
-        """The part every player sees alike."""
+    def _written(self, game: Any, writer: Any, plain: Any, mine: bool) -> str:
+        """The generated `writer`'s text (`mine`: it needs the pending decision and what was
+        revealed); the plain view's, `plain(game)`, for state that does not hold exactly the
+        declared variables (a save from another version) or a value of an undeclared type."""
         if len(game.vars) == self.count:
             try:
-                return self._shared(game, None, None)
+                if mine:
+                    return writer(game, self._pending(game), self._revealed(game))
+                return writer(game, None, None)
             except (KeyError, TypeError, AttributeError):
                 pass
-        return _json(self.seer.shared_view(game))  # state from elsewhere, or a value of an undeclared type
+        return _json(plain(game))
+
+    def shared(self, game: Any) -> str:
+        """The part every player sees alike."""
+        return self._written(game, self._shared, self.seer.shared_view, False)
 
     def own(self, game: Any) -> str:
         """This player's own part: their name, their own entries, the pending decision as they
         see it, what was revealed to them."""
-        if len(game.vars) == self.count:
-            try:
-                return self._own(game, self._pending(game), self._revealed(game))
-            except (KeyError, TypeError, AttributeError):
-                pass
-        return _json(self.seer.own_view(game))
+        return self._written(game, self._own, self.seer.own_view, True)
 
     def view(self, game: Any) -> str:
         """The whole view: the shared part and this player's own part together."""
-        if len(game.vars) == self.count:
-            try:
-                return self._view(game, self._pending(game), self._revealed(game))
-            except (KeyError, TypeError, AttributeError):
-                pass
-        return _json(self.seer.view(game))
+        return self._written(game, self._view, self.seer.view, True)
 
 
 def view_text(seer: Observer) -> ViewText:
