@@ -516,6 +516,7 @@ class RegelwerkGame(pyspiel.Game):
             raise ValueError(f"memo={capacity}: the number of histories to keep, 0 for none")
         # sampled chance: the seed decides as much as the history, so histories are not keys
         self.memo = Memo(capacity) if capacity and self.one_start else None
+        self._info_observer: RegelwerkObserver | None = None
 
     def replay(self, g: Game, action: int, in_place: bool = False) -> None:
         """Play one OpenSpiel action on `g`: a chance outcome's index, or a move's. `in_place`:
@@ -558,6 +559,14 @@ class RegelwerkGame(pyspiel.Game):
         seed = self._seed + self._made
         self._made += 1
         return _new_game(self.rules, len(self.player_names), seed, self.options, False, self.hidden)
+
+    def info_observer(self) -> RegelwerkObserver:
+        """The observer of information states that OpenSpiel's `information_state_string` asks
+        (`make_py_observer` with perfect recall), made once."""
+        found = self._info_observer
+        if found is None:
+            found = self._info_observer = RegelwerkObserver(self, True)
+        return found
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> RegelwerkObserver:
         """OpenSpiel's observer API: information states (perfect recall) or observations."""
@@ -677,9 +686,9 @@ class RegelwerkState(pyspiel.State):
     state it was cloned from until one of them moves, and its answers are kept by history
     when the game has a memo (regelwerk/openspiel_memo.py)."""
 
-    def __init__(self, game: RegelwerkGame):
-        super().__init__(game)
-        self._box: Box | None = None  # made on first use, so Clone's fresh state costs nothing
+    # made on first use, so Clone's fresh state costs nothing (a class default, so that no
+    # __init__ of this class runs for each of the many states OpenSpiel makes)
+    _box: Box | None = None
 
     def _boxed(self) -> Box:
         box = self._box
@@ -734,7 +743,35 @@ class RegelwerkState(pyspiel.State):
                     return [outcome for outcome, _p in found.chance]
                 elif player is None and found.terminal:
                     return []
-        return pyspiel.State.legal_actions(self) if player is None else pyspiel.State.legal_actions(self, player)
+        return self._legal_asked(player)
+
+    def _legal_asked(self, player: int | None) -> list[int]:
+        """OpenSpiel's `PyState::LegalActions(player)`, in Python: what it would call back for."""
+        now = self.current_player()
+        if player is None:
+            player = now
+        if now == pyspiel.PlayerId.TERMINAL:
+            return []
+        if now == pyspiel.PlayerId.CHANCE:
+            return [outcome for outcome, _p in self.chance_outcomes()]
+        if player == now or (player >= 0 and now == pyspiel.PlayerId.SIMULTANEOUS):
+            return list(self._legal_actions(player))  # a copy: the memo keeps its own
+        if player < 0:
+            return pyspiel.State.legal_actions(self, player)  # OpenSpiel's error
+        return []
+
+    def legal_actions_mask(self, player: int | None = None) -> list[int]:
+        """OpenSpiel's `State::LegalActionsMask`, with the legal actions asked in Python (the
+        C++ way round calls back into this class four times; TabularPolicy asks every state)."""
+        if player is None:
+            player = self.current_player()
+        game = self.get_game()
+        length = game.max_chance_outcomes() if player == pyspiel.PlayerId.CHANCE else game.num_distinct_actions()
+        mask = [0] * length
+        for action in self.legal_actions(player):
+            if action < length:  # a player's mask at a chance node: OpenSpiel lists the outcomes there too
+                mask[action] = 1
+        return mask
 
     def is_chance_node(self) -> bool:
         return self.current_player() == pyspiel.PlayerId.CHANCE
@@ -750,9 +787,12 @@ class RegelwerkState(pyspiel.State):
                 known = found.get(Answers.INFO, found.player if player is None else player)
                 if known is not None:
                     return known
+        game = self.get_game()
         if player is None:
-            return pyspiel.State.information_state_string(self)
-        return pyspiel.State.information_state_string(self, player)
+            player = self.current_player()
+        if 0 <= player < len(game.player_names):  # OpenSpiel's own way asks its observer: so do we, directly
+            return game.info_observer().string_from(self, player)
+        return pyspiel.State.information_state_string(self, player)  # OpenSpiel's error
 
     def _current_player(self, g: Game) -> int:
         if g.is_over:
@@ -811,6 +851,12 @@ class RegelwerkState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         box = self._box = (self._box or self._boxed()).mine()
+        found = box.found
+        if found is not None and found.kids is not None:
+            kid = found.kids.get(action)
+            if kid is not None:  # a state went there before: legal, and its answers are at hand
+                box.defer(action, kid)
+                return
         if box.memo is not None and self._known_legal(box, action):
             box.defer(action)  # the game is made when a question needs it
             return

@@ -35,7 +35,7 @@ class Answers:
     (legal moves, information state, observation) sits in one small map, made when first
     needed: most histories are asked for one player's, many for nobody's."""
 
-    __slots__ = ("player", "chance", "terminal", "returns", "by_player")
+    __slots__ = ("player", "chance", "terminal", "returns", "by_player", "kids")
 
     LEGAL, INFO, OBSERVATION, TENSOR = range(4)
 
@@ -45,6 +45,9 @@ class Answers:
         self.terminal: bool | None = None
         self.returns: list[float] | None = None
         self.by_player: dict[int, Any] | None = None  # 4 * player + kind -> answer
+        # the answers of the histories one entry longer, by that entry, once states went there twice:
+        # a child finds its answers without hashing its whole history (and the entry was legal)
+        self.kids: dict[Entry, Answers] | None = None
 
     def get(self, kind: int, player: int) -> Any:
         kept = self.by_player
@@ -87,7 +90,7 @@ class Box:
     that more than one state may hold. (OpenSpiel pickles states too: regelwerk/openspiel.py
     registers how a box is pickled, as its game's save.)"""
 
-    __slots__ = ("made", "shared", "held", "base", "since", "key", "memo", "replay", "found")
+    __slots__ = ("made", "shared", "held", "base", "since", "key", "memo", "replay", "found", "up")
 
     def __init__(self, game: Game, memo: Memo | None, replay: Callable[[Game, Entry, bool], None] | None):
         self.made: Game | None = game
@@ -99,6 +102,7 @@ class Box:
         self.memo = memo
         self.replay = replay
         self.found: Answers | None = None  # the memo's answers for `key`, once looked up
+        self.up: Answers | None = None  # the parent history's answers, while `found` is not looked up
 
     @classmethod
     def sharing(cls, game: Game, memo: Memo | None, replay: Callable[[Game, Entry, bool], None] | None) -> Box:
@@ -137,23 +141,42 @@ class Box:
         found = self.found
         if found is None and self.memo is not None:
             found = self.found = self.memo.answers(self.key)
+            up, self.up = self.up, None
+            if up is not None and found is not None and found.player is not None:
+                # a history some state reached before: its parent leads here directly from now on
+                # (not on the first visit: a walk that goes everywhere once would pay for nothing)
+                kids = up.kids
+                if kids is None:
+                    kids = up.kids = {}
+                kids[self.key[-1]] = found
         return found
 
     def played(self, entry: Entry) -> None:
         """`entry` was applied to the game in place: the history grows by it."""
         if self.memo is not None:
-            self.key = (*self.key, entry)
-            self.found = None
+            self._grow(entry)
 
-    def defer(self, entry: Entry) -> None:
-        """Play `entry` later, when a question needs the game (its legality is known)."""
+    def defer(self, entry: Entry, kid: Answers | None = None) -> None:
+        """Play `entry` later, when a question needs the game (its legality is known); `kid`:
+        the answers of the history it leads to, when the caller has them at hand."""
         g = self.made
         if g is not None:
             self.base, self.since, self.made, self.shared = g, (entry,), None, False
         else:
             self.since = (*self.since, entry)
+        if kid is None:
+            self._grow(entry)
+        else:
+            self.key, self.found, self.up = (*self.key, entry), kid, None
+
+    def _grow(self, entry: Entry) -> None:
+        """The history grows by `entry`: its answers are the parent's kid, if a state went
+        there twice before, else looked up in the memo when first asked (see `answers`)."""
+        parent = self.found
         self.key = (*self.key, entry)
-        self.found = None
+        kids = parent.kids if parent is not None else None
+        kid = kids.get(entry) if kids is not None else None
+        self.found, self.up = kid, (parent if kid is None else None)
 
     def __deepcopy__(self, memo: dict) -> Box:
         self.held = True  # the copied state holds this very box: whoever changes it takes mine()
@@ -167,7 +190,7 @@ class Box:
         copy = Box.__new__(Box)
         copy.made, copy.shared, copy.held, copy.key, copy.memo, copy.replay = \
             None, False, False, self.key, self.memo, self.replay
-        copy.found = self.found
+        copy.found, copy.up = self.found, self.up
         if self.made is not None:
             self.shared = True
             copy.base, copy.since = self.made, ()

@@ -62,8 +62,10 @@ def _as_openspiel_answers(state: object) -> None:
     base = pyspiel.State
     n = state.get_game().num_players()
     assert state.legal_actions() == base.legal_actions(state)
+    assert state.legal_actions_mask() == base.legal_actions_mask(state)
     for p in range(n):
         assert state.legal_actions(p) == base.legal_actions(state, p)
+        assert state.legal_actions_mask(p) == base.legal_actions_mask(state, p)
         if state.get_game().get_type().provides_information_state_string:
             assert state.information_state_string(p) == base.information_state_string(state, p)
     assert state.is_chance_node() == base.is_chance_node(state)

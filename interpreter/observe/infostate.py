@@ -16,34 +16,21 @@ only on the ruleset, the number of players and the options (interpreter/observe/
 from __future__ import annotations
 
 import hashlib
-import json
-from json import encoder as json_encoder
 from typing import Any
 
 from ..engine.errors import EngineError
 from ..engine.moves import Action
 from ..engine.values import value_text
+from .viewtext import view_json, view_text
 from .visibility import observer
+
+__all__ = ["information_state", "move_as_seen", "observation", "observe", "settle", "view_json"]
 
 EMPTY = "0" * 32  # the record of a player who has observed nothing yet
 
 
-# one encoder for every view: json.dumps with options would build a new one per call
-_VIEW_JSON = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
-# ... and its C core made once too (JSONEncoder.encode makes one per call), where there is one
-_C_ENCODE = None if json_encoder.c_make_encoder is None else json_encoder.c_make_encoder(
-    None, str, json_encoder.encode_basestring, None, ":", ",", True, False, True)
-
-
-def view_json(view: Any) -> str:
-    """A view as compact JSON with sorted keys (views are trees: no cycle check needed)."""
-    if _C_ENCODE is None:
-        return _VIEW_JSON.encode(view)
-    return "".join(_C_ENCODE(view, 0))
-
-
 def _view_text(game: Any, player: str) -> str:
-    return view_json(observer(game.prog.model, player).view(game))
+    return view_text(observer(game.prog.model, player)).view(game)
 
 
 def move_as_seen(game: Any, move: Action | None, pending: dict | None, player: str) -> str:
@@ -52,7 +39,7 @@ def move_as_seen(game: Any, move: Action | None, pending: dict | None, player: s
     if move is None or pending is None:
         return "start"
     by = pending["player"]
-    if by == player:
+    if by == player or not move.args:  # theirs, or nothing in it to hide
         return f"{by}: {move}"
     if pending.get("simultaneous"):  # a secret commitment: that it was made, nothing more
         return f"{by}: {move.name}" + ("(?)" if move.args else "")
@@ -63,8 +50,6 @@ def move_as_seen(game: Any, move: Action | None, pending: dict | None, player: s
         action = game.prog.model.actions.get(move.name)
         names = [p.name for p in action.params] if action is not None else []
         secret = [secrets.param_is_secret(move.name, n) for n in names]
-    if not move.args:
-        return f"{by}: {move}"
     shown = ["?" if hide else value_text(a) for a, hide in zip(move.args, secret, strict=False)]
     return f"{by}: {move.name}(" + ", ".join(shown) + ")"
 
@@ -90,10 +75,10 @@ def observe(game: Any, move: Action | None, pending: dict | None) -> None:
     shared = None
     out = []
     for p, before in zip(game.players, game.seen, strict=True):
-        seer = observer(model, p)
+        text = view_text(observer(model, p))
         if shared is None:
-            shared = view_json(seer.shared_view(game))
-        own = view_json(seer.own_view(game))
+            shared = text.shared(game)
+        own = text.own(game)
         seen = f"{before}\n{move_as_seen(game, move, pending, p)}\n{shared}\n{own}"
         out.append(hashlib.sha256(seen.encode("utf-8")).hexdigest()[:32])
     game.seen = tuple(out)

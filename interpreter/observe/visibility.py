@@ -61,6 +61,7 @@ class Observer:
         self.players = frozenset(names)
         self._plan: dict[str, tuple] | None = None  # _var_plan, made on first use
         self._owned: list[tuple] | None = None  # the plan's `hidden except owner` variables, in order
+        self._text: Any = None  # interpreter/observe/viewtext.py's writer of this player's views, made on first use
 
     # ------------------------------------------------------------------ positions
     def _var_plan(self) -> dict[str, tuple]:
