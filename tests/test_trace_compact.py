@@ -203,6 +203,22 @@ def test_a_step_that_breaks_invariants_names_every_one_it_broke() -> None:
     assert [b.split(": ", 1)[1] for b in err.value.broken] == ["b is at most 2", "a and b are at most 5 together"]
 
 
+def test_a_step_with_one_write_picks_its_invariants_by_the_variable_name() -> None:
+    """A step that wrote one variable finds its invariants by that name (Program.invariant_one,
+    filled by invariants_after), without making the set: the same pick, and a break is caught."""
+    g = regelwerk.load_text(GUARDED).new_game(record=True)
+    prog = g.prog
+    for name in ["a", "b", "c", "n"]:
+        entry = ({}, name, 0, 1, (name,))
+        assert prog.invariants_after([entry]) == prog.invariants_for(frozenset([name]))
+        assert prog.invariant_one[name] == prog.invariants_for(frozenset([name]))
+    g.apply("up_a(2)")
+    g.apply("up_a(2)")  # a = 4 holds
+    with pytest.raises(regelwerk.InvariantBroken) as err:
+        g.apply("up_a(1)")  # one write: a = 5
+    assert [b.split(": ", 1)[1] for b in err.value.broken] == ["a is at most 4"]
+
+
 # ---------------------------------------------------------------------- choices kept as the move
 @pytest.mark.parametrize("source,players", [("rulesets/examples/pig.rules", 2), ("rulesets/examples/climb.rules", 3),
                                             ("rulesets/root/root.rules", 2)])
