@@ -127,8 +127,7 @@ class TraceRecorder:
         dropped around each call was a few percent of a traced Shogun game."""
         st = self._step
         if st is None:
-            self._step = [key, True, None, None, (), None, (), (), self.phase, self.current]
-            self._jmark = len(self.journal)
+            self._open(key, True, None, None)
             return None
         prev = st[KEY]
         if not self._renew(st, key):
