@@ -203,6 +203,22 @@ def test_a_step_that_breaks_invariants_names_every_one_it_broke() -> None:
     assert [b.split(": ", 1)[1] for b in err.value.broken] == ["b is at most 2", "a and b are at most 5 together"]
 
 
+def test_a_step_with_one_write_picks_its_invariants_by_the_variable_name() -> None:
+    """A step that wrote one variable finds its invariants by that name (Program.invariant_one,
+    filled by invariants_after), without making the set: the same pick, and a break is caught."""
+    g = regelwerk.load_text(GUARDED).new_game(record=True)
+    prog = g.prog
+    for name in ["a", "b", "c", "n"]:
+        entry = ({}, name, 0, 1, (name,))
+        assert prog.invariants_after([entry]) == prog.invariants_for(frozenset([name]))
+        assert prog.invariant_one[name] == prog.invariants_for(frozenset([name]))
+    g.apply("up_a(2)")
+    g.apply("up_a(2)")  # a = 4 holds
+    with pytest.raises(regelwerk.InvariantBroken) as err:
+        g.apply("up_a(1)")  # one write: a = 5
+    assert [b.split(": ", 1)[1] for b in err.value.broken] == ["a is at most 4"]
+
+
 # ---------------------------------------------------------------------- choices kept as the move
 @pytest.mark.parametrize("source,players", [("rulesets/examples/pig.rules", 2), ("rulesets/examples/climb.rules", 3),
                                             ("rulesets/root/root.rules", 2)])
@@ -225,3 +241,70 @@ def test_a_choice_of_a_plain_value_is_traced_with_its_variable_player_and_text(s
            if s.get("decision") and s["decision"]["kind"] == "choose"]
     assert want and got == want
     assert json.dumps(got) == json.dumps(want)  # the same order of keys too
+
+
+# ---------------------------------------------------------------------- a step used again for a procedure
+# `push_rule` and `pop_rule` (interpreter/engine/recording.py) make the open step the step of the
+# procedure or device that starts, or of the rule that goes on after it; when the open step is
+# automatic and has noted and written nothing (closing it would drop it), its list is used again
+# (`_renew`) instead of a new one. The trace must be the one the engine gave when it always closed
+# the step and opened a new one, byte for byte; and the shortcut must have been taken.
+HOOKED = """
+game "Hooked"
+players A, B
+state
+    n: int = 0
+    m: int = 0
+procedure bump(k: int)
+    add k to n
+procedure quiet()
+    log "nothing written"
+action step(k in 1..2)
+    do quiet()
+    do bump(k)
+    do quiet()
+    if n >= 20
+        finish draw
+on turn start
+    do bump(1)
+    do bump(0)
+    add 1 to m
+    do quiet()
+flow
+    repeat
+        turn
+            play step
+"""
+
+
+@pytest.mark.parametrize("source,players", [(HOOKED, 2), ("rulesets/khan/khan.rules", 3),
+                                            ("rulesets/shogun/shogun.rules", 4), ("rulesets/root/root.rules", 2)],
+                         ids=["hooked", "khan", "shogun", "root"])
+def test_a_procedure_step_made_from_the_empty_step_before_it_is_traced_as_a_new_one(
+        source: str, players: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    from regelwerk.interpreter.engine.recording import TraceRecorder
+
+    ruleset = _load(source)
+    renew = TraceRecorder._renew
+    used = [0]
+
+    def counted(self: TraceRecorder, st: list, key: str) -> bool:
+        done = renew(self, st, key)
+        used[0] += done
+        return done
+
+    def play() -> list[str]:
+        g = ruleset.new_game(players=players, seed=4, record=True)
+        rnd = random.Random(4)
+        for _ in range(120):
+            if g.is_over:
+                break
+            g.apply(rnd.choice(g.legal_actions()))
+        return trace_lines(g)
+
+    monkeypatch.setattr(TraceRecorder, "_renew", counted)
+    short = play()
+    monkeypatch.setattr(TraceRecorder, "_renew", lambda self, st, key: False)  # always a new step
+    long = play()
+    assert used[0] > 0
+    assert short == long

@@ -115,6 +115,8 @@ class Program:
     invariants_unread: tuple[int, ...] = ()
     # the invariants to check after a step, by the set of state variables it wrote (`invariants_for`)
     invariant_picks: dict[frozenset[str], tuple[int, ...]] = field(default_factory=dict, repr=False)
+    # the same for a step that wrote one variable, by its name (`invariants_after`)
+    invariant_one: dict[str, tuple[int, ...]] = field(default_factory=dict, repr=False)
     var_types: dict[str, Type] = field(default_factory=dict)
     var_copiers: list[tuple[str, Any]] = field(default_factory=list)  # how a clone copies each var
     copy_vars: Any = None  # vars -> an independent copy (only what can change in place is copied)
@@ -157,6 +159,18 @@ class Program:
             if len(self.invariant_picks) < _MAX_PICKS:
                 self.invariant_picks[written] = todo
         return todo
+
+    def invariants_after(self, written: list) -> tuple[int, ...]:
+        """`invariants_for` the variables of these journal entries (a step's writes). A step
+        with one write (most moves of a `simultaneously`'s parts) is remembered by that
+        variable's name too, so `Game.check_invariants` finds it without making the set."""
+        if len(written) == 1:
+            name = written[0][4][0]
+            todo = self.invariant_one.get(name)
+            if todo is None:
+                todo = self.invariant_one[name] = self.invariants_for(frozenset((name,)))
+            return todo
+        return self.invariants_for(frozenset([entry[4][0] for entry in written]))
 
     def expr(self, node: A.Node, scope: tuple[str, ...] = ()) -> Any:
         """A function (game, *scope values) -> value for one expression, compiled once."""

@@ -473,7 +473,39 @@ class Game(RuleCalls, TraceRecorder):
                     return
                 ca = self._recorded.get(action[0])
                 if ca is not None:
-                    self._take_recorded(action, ca)
+                    if not (ca.checks_in_place and self._part is None and not self.prog.invariants):
+                        self._take_recorded(action, ca)
+                        return
+                    # _take_recorded for a move whose block works its checks out itself (plain
+                    # arguments), outside a `simultaneously`, without invariants: the traced
+                    # tic-tac-toe move, whose fixed cost is what tracing adds to a small game
+                    undo = self._undo
+                    if self._snap_next or not len(undo) % UNDO_EVERY:
+                        self._keep_undo(action)
+                    else:
+                        undo.append(action)
+                    self.work, self._worked = WORK_CHUNK, 0
+                    who = self.pending["player"]
+                    self._legal = self.pending = None
+                    self.step_no += 1
+                    if self._step is not None:
+                        self._close()
+                    self._step = [ca.key, False, None, action, (), None, (), (), self.phase, who]
+                    self._jmark = len(self.journal)
+                    self.abandon = None
+                    top = self.frames[-1]
+                    try:  # the block that offered the move plays it, closes its step, goes on
+                        waiting = self._blocks[top[0]](self, top, action)
+                    except _RULE_ERRORS as err:
+                        raise self._failure(err) from err
+                    if not waiting:
+                        self._run()
+                    elif self.result is not None:  # the game ended, in the move's effect or after
+                        self.pending = None
+                        self._close()
+                        self._emit_result()
+                    if self.abandoned:
+                        self.abandoned = {}
                     return
                 move = action
         if self.tracking:  # explicit chance or a kept history: played on a copy, then taken
@@ -688,17 +720,24 @@ class Game(RuleCalls, TraceRecorder):
         """Raise if the state breaks an invariant. With `since` (a journal length from before a
         step), only the invariants that read a state variable the step wrote are checked."""
         invariants = self.prog.invariants
+        written = None
         if since is None:
-            written, todo = None, range(len(invariants))
+            todo = range(len(invariants))
         else:
-            written = frozenset([entry[4][0] for entry in self.journal[since:]])
-            todo = self.prog.invariants_for(written)
+            journal = self.journal
+            todo = None
+            if len(journal) - since == 1:  # one write (most moves of a simultaneously's parts)
+                todo = self.prog.invariant_one.get(journal[since][4][0])
+            if todo is None:
+                todo = self.prog.invariants_after(journal[since:])
         for i in todo:  # the common case, all hold, without the messages broken_invariants makes
             try:
                 if invariants[i][0](self):
                     continue
             except (KeyError, IndexError, TypeError, ValueError):
                 pass
+            if since is not None:
+                written = frozenset([entry[4][0] for entry in self.journal[since:]])
             broken = self.broken_invariants(written)  # the tests again, for every message
             if broken:
                 raise InvariantBroken(broken)

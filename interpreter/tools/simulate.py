@@ -62,16 +62,25 @@ class Firings:
 
         A stopgap until the engine counts rule entries itself (docs/simulation.md says which
         hook): a traced game opens a step for every rule it applies, through `_open(key, ...)`,
-        whether or not the step is kept. Without that method only the other sources count."""
+        whether or not the step is kept, or makes an empty step that rule's (`_renew(step,
+        key)`, true when it did). Without those methods only the other sources count."""
         open_step = getattr(game, "_open", None)
         if open_step is None:
             return
+        renew = game._renew
 
         def opening(key: str, *args: Any, **kwargs: Any) -> Any:
             into.add(key)
             return open_step(key, *args, **kwargs)
 
+        def renewing(st: list, key: str) -> bool:
+            done = renew(st, key)
+            if done:
+                into.add(key)
+            return done
+
         game._open = opening
+        game._renew = renewing
 
     def count(self, steps: list[dict], seen: set[str]) -> dict[str, list[int]]:
         """{rule key: [trace steps, decisions]} for every rule that fired."""
