@@ -553,7 +553,9 @@ class Game(RuleCalls, TraceRecorder):
         """`_take` for the common traced move: a plain action (its effect a function that
         neither stops for a decision nor can be taken back) offered by `legal_actions()`.
         The same steps in the same order, without the branches the other kinds of move need;
-        the block that offered the move plays it in place, as in an untraced game."""
+        the block that offered the move plays it in place, as in an untraced game. `apply`
+        holds a copy of these steps for the commonest such move (checks worked out in the
+        block, no `simultaneously`, no invariants): a change here is a change there too."""
         invariants = self.prog.invariants
         since = self._check_from() if invariants else None
         self.work, self._worked = WORK_CHUNK, 0
