@@ -57,8 +57,10 @@ _WRITES = (A.SetStmt, A.AddStmt, A.RemoveStmt, A.ClearStmt, A.MoveStmt, A.DrawSt
 _GROUP = {"+": 0, "-": 0, "*": 1, "//": 1, "%": 1}  # operators of one precedence chain freely
 MAX_INLINE_INDENT = 14  # inline loops no deeper: CPython allows 20 nested blocks per function
 MAX_INLINE_DEPTH = 3  # definitions inlined into definitions inlined into ...
-# names whose values differ from one game to another of the same program (interpreter/compiler/codegen.py
-# CodeGen.name): a filter that reads one is not worked out once for the program
+MAX_INLINE_NODES = 60  # a definition this small (in expression nodes) is inlined where evaluated
+LOOP_KINDS = ("any", "all", "count", "sum", "max", "min", "first", "streak")
+# names whose values differ from one game to another of the same program (CodeGen.name): a
+# filter that reads one is not worked out once for the program (CodeGen.fixed_filter_keys)
 _PER_GAME = frozenset({"current", "players", "Player", "player_count", "round", "current_phase"})
 
 
@@ -69,10 +71,6 @@ def _plain_key(t: Type) -> bool:
     if isinstance(b, Opt):
         b = b.inner.base
     return isinstance(b, Elem) or b in (INT, BOOL, TEXT)
-
-
-MAX_INLINE_NODES = 60  # a definition this small (in expression nodes) is inlined where evaluated
-LOOP_KINDS = ("any", "all", "count", "sum", "max", "min", "first", "streak")
 
 
 def _targets(model: Model) -> list[A.Target]:
@@ -907,7 +905,7 @@ class CodeGen:
         table = self.const({}, "FW")
         key = "(" + "".join(inner[k][0] + ", " for k in keys) + ")"
         self.chose("fixed filter", expr_text(e))
-        return f"_kept_rows({table}, {key}, lambda: [{v} for {v} in {dom} if {self.ex(e.where, inner)}], {dom})"
+        return f"_kept_rows({table}, {key}, lambda: [{v} for {v} in {dom} if {self.ex(e.where, inner)}], lambda: {dom})"
 
     def nested_quantifier(self, e: A.Aggregate, sc: dict, r: str, out: list[str], ind: str, depth: int) -> bool:
         """`any line in L: all t in line: cell[t] == p` as two loops and no flag for the inner

@@ -284,19 +284,19 @@ def _remember(table: dict, key: Any, value: Any) -> Any:
     return value
 
 
-def _kept_rows(table: dict, key: tuple, make: Any, whole: Any) -> Any:
+def _kept_rows(table: dict, key: tuple, make: Any, domain: Any) -> Any:
     """The items of a filter that reads only fixed things (data, boards, the values in `key`:
     interpreter/compiler/codegen.py `fixed_filter_keys`), made by `make()` the first time for
     `key` and then kept for the program's life, bounded like the other memos. The caller
     still tests the filter on each item, so when `make()` fails (a data entry the filter
-    cannot read) the items are `whole`, the domain as written, and the filter fails where
+    cannot read) the items are `domain()`, the domain as written, and the filter fails where
     and when it would have."""
     rows = table.get(key)
     if rows is None:
         try:
             rows = make()
         except _FILTER_ERRORS:
-            return whole
+            return domain()
         if len(table) < MEMO_LIMIT:
             table[key] = rows
     return rows
