@@ -50,12 +50,11 @@ def failing_rule(game: Any, tb: TracebackType | None) -> str | None:
     """The key of the rule whose code raised the error of traceback `tb`: the innermost
     generated frame that runs a rule's code (a definition is not a rule: the rule that called
     it), by the function its failing line was written in."""
-    found = None
-    for t in _generated(tb):
+    for t in reversed(_generated(tb)):
         key = _key(game, source_function(t.tb_frame, t.tb_lineno), t.tb_frame.f_locals.get("m"))
         if key is not None:
-            found = key
-    return found
+            return key
+    return None
 
 
 def source_function(frame: FrameType, lineno: int | None) -> str:
