@@ -145,6 +145,27 @@ def distinct(g: CodeGen, e: A.Node) -> bool:
         if e.func == "sorted":
             return bool(e.args) and distinct(g, e.args[0])
         return LIBRARY[e.func].unique
+    if not g.LOOP_FORMS:
+        return False
+    if isinstance(e, A.Call) and e.func in g.m.defines:
+        d = g.m.defines[e.func]
+        found = _distinct_lists(g, d.value, {p.name: None for p in d.params})
+    else:
+        found = _distinct_lists(g, e, {})
+    if found:
+        g.chose("distinct domain", expr_text(e))
+    return found
+
+
+def _distinct_lists(g: CodeGen, e: A.Node, sc: dict, depth: int = 0) -> bool:
+    """Whether every value `e` can take is a list of distinct literals or named values: checkers'
+    `ways(s)`, one of `[NE, NW, SE, SW]`, `[NE, NW]` and `[SE, SW]`, needs no repeats dropped."""
+    if isinstance(e, A.CondExpr):
+        return depth < 8 and _distinct_lists(g, e.then, sc, depth + 1) and \
+            _distinct_lists(g, e.orelse, sc, depth + 1)
+    if isinstance(e, A.ListLit):
+        values = [g.literal_value(x, sc) for x in e.items]
+        return None not in values and len(set(values)) == len(values)
     return False
 
 
@@ -157,7 +178,7 @@ def _domain_code(g: CodeGen, a: A.ActionDecl, i: int, scope: dict, as_set: bool 
     if p.domain is not None and distinct(g, p.domain):
         return g.seq(g.ex(p.domain, scope), p.domain, scope)
     if p.domain is not None:  # a value offered twice is one move, not two
-        return f"_uniq(_seq({g.ex(p.domain, scope)}))"
+        return f"_uniq({g.seq(g.ex(p.domain, scope), p.domain, scope)})"
     t = p.type.name  # the checker allows only finite types here (E223)
     return "G.player_list" if t == "Player" else g.element_list(t)
 

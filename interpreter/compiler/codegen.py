@@ -58,7 +58,9 @@ _GROUP = {"+": 0, "-": 0, "*": 1, "//": 1, "%": 1}  # operators of one precedenc
 MAX_INLINE_INDENT = 14  # inline loops no deeper: CPython allows 20 nested blocks per function
 MAX_INLINE_DEPTH = 3  # definitions inlined into definitions inlined into ...
 MAX_INLINE_NODES = 60  # a definition this small (in expression nodes) is inlined where evaluated
+MAX_TINY_NODES = 30  # a definition this small, one expression, is inlined as an expression (`tiny_call`)
 LOOP_KINDS = ("any", "all", "count", "sum", "max", "min", "first", "streak")
+COLLECT_KINDS = ("list", "set")  # aggregates built by a loop where that pays (`loop_pays`)
 # names whose values differ from one game to another of the same program (CodeGen.name): a
 # filter that reads one is not worked out once for the program (CodeGen.fixed_filter_keys)
 _PER_GAME = frozenset({"current", "players", "Player", "player_count", "round", "current_phase"})
@@ -111,13 +113,15 @@ class ModelFacts:
     replaced: frozenset[str]  # variables some statement replaces as a whole
     depths: dict[str, int]  # `write_depths`
     inlinable: set[str]  # `inlinable_defines`
+    tiny: set[str]  # `tiny_defines`
     memo_keys: dict[str, MemoKey]  # memo.memo_keys
 
 
 def model_facts(model: Model) -> ModelFacts:
     targets = _targets(model)
+    inlinable = inlinable_defines(model)
     return ModelFacts(frozenset(t.root for t in targets if not t.steps), write_depths(targets),
-                      inlinable_defines(model), memo_keys(model))
+                      inlinable, tiny_defines(model, inlinable), memo_keys(model))
 
 
 class CodeGen:
@@ -128,6 +132,9 @@ class CodeGen:
 
     _EXPRS: ClassVar[NodeTable[Callable[..., str]]]
     _STMTS: ClassVar[NodeTable[Callable[..., None]]]
+    # loops where a comprehension would call, one-expression definitions inlined, domains known
+    # to be distinct (`collect_loop`, `tiny_call`, actiongen.distinct); off: tests compare
+    LOOP_FORMS: ClassVar[bool] = True
 
     def __init__(self, model: Model, record: bool, elements: dict[str, tuple], boards: Any = None,
                  players: tuple[str, ...] = (), facts: ModelFacts | None = None):
@@ -166,6 +173,7 @@ class CodeGen:
         # row of one may be looked up ahead of a loop (actiongen.rows_hoisted)
         self.complete_tables: set[str] = set()
         self.inlinable = facts.inlinable
+        self.tiny = facts.tiny
         # while an enumeration body is generated: define name -> the local dict remembering its
         # calls (interpreter/compiler/memo.py); None elsewhere, where the state may change between calls
         self.memo_keys = facts.memo_keys
@@ -260,8 +268,8 @@ class CodeGen:
         def sub(x: A.Node) -> str:
             return self.ex(x, sc, rec)
 
-        if e.items and rec is None and all(self._constant(x, sc) for x in e.items):
-            return self.const([self._constant(x, sc)[0] for x in e.items], "L")  # made once
+        if e.items and rec is None and all(self.literal_value(x, sc) for x in e.items):
+            return self.const([self.literal_value(x, sc)[0] for x in e.items], "L")  # made once
         return "[" + ", ".join(sub(x) for x in e.items) + "]"
 
     def _ex_map_literal(self, e: A.Node, sc: dict, rec: list | None) -> str:
@@ -332,7 +340,7 @@ class CodeGen:
             return self.ex(x, sc, rec)
 
         if e.op in ("==", "!=") and isinstance(e.right, A.NoneLit):  # none is one object
-            if _is_value(e.left) or self._constant(e.left, sc):  # `ace != none`: no `is` of a literal
+            if _is_value(e.left) or self.literal_value(e.left, sc):  # `ace != none`: no `is` of a literal
                 return f"({sub(e.left)} {e.op} None)"
             return f"({sub(e.left)} {'is' if e.op == '==' else 'is not'} None)"
         return f"({sub(e.left)} {e.op} {sub(e.right)})"
@@ -390,7 +398,7 @@ class CodeGen:
             return self.agg_call(e, sc)
         return self.aggregate(e, sc, rec)
 
-    def _constant(self, e: A.Node, sc: dict) -> tuple | None:
+    def literal_value(self, e: A.Node, sc: dict) -> tuple | None:
         """(value,) of a literal or a named value (a square, a member, a direction), else None."""
         if isinstance(e, (A.IntLit, A.StrLit, A.BoolLit)):
             return (e.value,)
@@ -445,6 +453,9 @@ class CodeGen:
             held = self.held_call(e, args) if self.enum_memo is not None and rec is None else None
             if held is not None:
                 return held
+            if rec is None and self.LOOP_FORMS and e.func in self.tiny and all(
+                    _is_name(a) or _is_literal(a) for a in args):
+                return self.tiny_call(e.func, args)
             code = f"D_{self.define_ids[e.func]}(G{', ' if args else ''}{joined})"
             if self.enum_memo is not None and rec is None and e.func in self.memo_keys:
                 return self.remembered(e.func, args, code) or code
@@ -456,6 +467,19 @@ class CodeGen:
             return f"c_{e.func}(G{', ' if args else ''}{joined})"
         table = self.table(e, args) if b.tabulable and rec is None else None
         return table or f"b_{e.func}({joined})"
+
+    def tiny_call(self, func: str, args: list[str]) -> str:
+        """A call of a one-line definition (`enemy_on(p, s) = cell[s] != none and cell[s] != p`)
+        as its expression, the parameters replaced by the arguments (names or literals, so
+        nothing is evaluated twice): no call where a comprehension or an `and` keeps it from
+        being inlined as statements."""
+        self.chose("inlined expression", func)
+        d = self.m.defines[func]
+        subst, self.subst = self.subst, {}  # the caller's parts are not the definition's
+        try:
+            return f"({self.ex(d.value, {p.name: (a, None) for p, a in zip(d.params, args, strict=True)})})"
+        finally:
+            self.subst = subst
 
     def held_call(self, e: A.Call, args: list[str]) -> str | None:
         """While moves are listed: a call of a definition whose body is `any r in K: m[r] == x`
@@ -574,7 +598,7 @@ class CodeGen:
                 return sc[e.name][1] == "bounded"
             return e.name in self.elements or e.name in ("players", "Player") or e.name in self.m.data
         if isinstance(e, A.ListLit):
-            return all(self._constant(x, sc) for x in e.items)
+            return all(self.literal_value(x, sc) for x in e.items)
         if isinstance(e, A.Range):
             return isinstance(e.low, A.IntLit) and isinstance(e.high, A.IntLit) and \
                 e.high.value - e.low.value < 10_000
@@ -684,6 +708,8 @@ class CodeGen:
             r = self.fresh("r")
             self.agg_loop(e, sc, r, out, ind, depth)
             return r
+        if isinstance(e, A.Aggregate) and e.kind in COLLECT_KINDS and not deep and self.loop_pays(e):
+            return self.collect_loop(e, sc, out, ind, depth)
         if isinstance(e, A.Not) and isinstance(e.operand, A.Aggregate) and e.operand.kind in LOOP_KINDS \
                 and not deep and id(e.operand) not in self.subst:  # `require not (any ...)`: loops too
             r = self.fresh("r")
@@ -692,8 +718,15 @@ class CodeGen:
         inlined = []
         if depth < MAX_INLINE_DEPTH and not deep:
             for node in _post_order_always(e):
-                if isinstance(node, A.Call) and node.func in self.inlinable and id(node) not in self.subst:
+                if id(node) in self.subst:
+                    continue
+                if isinstance(node, A.Call) and node.func in self.inlinable:
                     self.subst[id(node)] = self.inline_call(node, sc, out, ind, depth + 1)
+                    inlined.append(id(node))
+                elif isinstance(node, A.Aggregate) and node.kind in COLLECT_KINDS and self.loop_pays(node):
+                    # worked out first, as an inlined call is: an expression draws no chance (E215)
+                    # and changes nothing, so no part of it sees a difference
+                    self.subst[id(node)] = self.collect_loop(node, sc, out, ind, depth)
                     inlined.append(id(node))
         code = self.ex(e, sc)
         for i in inlined:  # the locals belong to this statement only
@@ -806,6 +839,32 @@ class CodeGen:
                 out.append(f"{ind2}    break")
             out.append(f"{ind2}{r} += 1")
 
+    def loop_pays(self, e: A.Aggregate) -> bool:
+        """Whether a `list` or `set` is built by a loop rather than a comprehension: when its
+        filter or body calls a definition that is inlined where evaluated, or holds a loop of its
+        own. A comprehension must call them; a loop has them in place (checkers' `first_jumps`,
+        whose filter asks `jumpable`, a definition with `let`s)."""
+        if not self.LOOP_FORMS:
+            return False
+        for part in (e.where, e.body):
+            for n in iter_nodes(part) if part is not None else ():
+                if (isinstance(n, A.Call) and n.func in self.inlinable) or (
+                        isinstance(n, A.Aggregate) and (n.kind in LOOP_KINDS or n.kind in COLLECT_KINDS)):
+                    return True
+        return False
+
+    def collect_loop(self, e: A.Aggregate, sc: dict, out: list[str], ind: str, depth: int) -> str:
+        """A `list` or `set` aggregate as a loop that appends; returns the expression of its
+        value. A set is made from the list, so its items go in in the same order as from the
+        comprehension it replaces."""
+        self.chose("loop", expr_text(e))
+        r = self.fresh("r")
+        out.append(f"{ind}{r} = []")
+        v, inner, ind2 = self.loop_head(e, sc, out, ind, depth)
+        body = self.value(e.body, inner, out, ind2, depth) if e.body is not None else v
+        out.append(f"{ind2}{r}.append({body})")
+        return r if e.kind == "list" else f"frozenset({r})"
+
     def invariants(self, e: A.Aggregate, out: list[str], ind: str) -> list[tuple[A.Node, str]]:
         """The calls of definitions and the aggregates in a loop's body that read nothing the
         loop binds (hoist.loop_invariants), each with a local set to None ahead of the loop. A
@@ -834,7 +893,8 @@ class CodeGen:
         v = self.fresh("a")
         inner = dict(sc)
         inner[e.var] = (v, "bounded" if self.bounded(e.domain, sc) else None)
-        dom = self.seq(self.ex(e.domain, sc), e.domain, sc)
+        dom = self.value(e.domain, sc, out, ind, depth) if self.LOOP_FORMS else self.ex(e.domain, sc)
+        dom = self.seq(dom, e.domain, sc)
         if not self.bounded(e.domain, sc):
             items = self.fresh("d")
             out.append(f"{ind}{items} = {dom}")
@@ -846,9 +906,15 @@ class CodeGen:
         out.append(f"{ind}for {v} in {dom}:")
         ind2 = ind + "    "
         if e.where is not None:  # also over kept items: they fall back to the domain on a failure
-            w = self.value(e.where, inner, out, ind2, depth)
-            out.append(f"{ind2}if not {w}:")
-            out.append(f"{ind2}    {'break' if e.kind == 'streak' else 'continue'}")
+            # `a and b` as two tests: each is then a statement of its own, where the definitions
+            # it calls are inlined (a comprehension's `where` must call them)
+            where = e.where
+            parts = where.items if self.LOOP_FORMS and isinstance(where, A.BoolOp) and where.op == "and" \
+                and id(where) not in self.subst else (where,)
+            for part in parts:
+                w = self.value(part, inner, out, ind2, depth)
+                out.append(f"{ind2}if not {w}:")
+                out.append(f"{ind2}    {'break' if e.kind == 'streak' else 'continue'}")
         return v, inner, ind2
 
     def fixed_filter_keys(self, e: A.Aggregate, sc: dict) -> list[str] | None:
@@ -1426,6 +1492,27 @@ def _post_order_always(e: A.Node) -> list[A.Node]:
 
     walk(e)
     return out
+
+
+def tiny_defines(model: Model, inlinable: set[str]) -> set[str]:
+    """Inlinable definitions that are one small expression: no `let`, no aggregate, no call
+    but of library functions that neither draw chance nor read the game, or of other tiny
+    definitions (`tiny_call`)."""
+    tiny: set[str] = set()
+    changed = True
+    while changed:  # a definition calling a tiny one is tiny once that one is known
+        changed = False
+        for name in inlinable - tiny:
+            body = model.defines[name].value
+            nodes = list(iter_nodes(body))
+            if len(nodes) > MAX_TINY_NODES or any(isinstance(n, (A.LetExpr, A.Aggregate)) for n in nodes):
+                continue
+            if all(not isinstance(n, A.Call) or n.func in tiny or (
+                    n.func not in model.defines and n.func not in model.devices and n.func in LIBRARY
+                    and LIBRARY[n.func].kind not in ("chance", "game")) for n in nodes):
+                tiny.add(name)
+                changed = True
+    return tiny
 
 
 def inlinable_defines(model: Model) -> set[str]:

@@ -1,0 +1,101 @@
+"""Loops where a comprehension would have to call (interpreter/compiler/codegen.py): a `list`
+or `set` whose filter or body uses a definition that is inlined where evaluated is built by a
+loop that appends (`collect_loop`), an aggregate's `where` of `a and b` is two tests, a loop's
+domain is worked out as statements, a one-expression definition is inlined as an expression
+(`tiny_call`), and a parameter's domain that is always a list of distinct literals is not
+stripped of repeats (actiongen `distinct`). Checkers' `first_jumps` called `jumpable` and
+`enemy_on` once per own piece and direction at every decision. None of this changes a listed
+move, an explanation or a trace: the tests compare whole games with and without."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from bundled import BUNDLED
+from regelwerk.interpreter.compiler import codegen
+
+import regelwerk
+
+
+def _load(path: Path, monkeypatch: pytest.MonkeyPatch | None = None) -> regelwerk.Ruleset:
+    if monkeypatch is not None:  # comprehensions and calls, as before these forms
+        monkeypatch.setattr(codegen.CodeGen, "LOOP_FORMS", False)
+    return regelwerk.load(path)
+
+
+def test_checkers_builds_its_jumps_by_loops_and_inlines_its_one_line_definitions():
+    chosen = {(c.kind, c.detail) for c in regelwerk.load(BUNDLED["checkers"]).program(False).choices}
+    loops = {d for k, d in chosen if k == "loop"}
+    assert any(d.startswith("list s in Square where cell[s] == p:") for d in loops), loops
+    inlined = {d for k, d in chosen if k == "inlined expression"}
+    assert {"enemy_on", "ways"} <= inlined, inlined
+    assert ("distinct domain", "ways(from)") in chosen
+    source = regelwerk.load(BUNDLED["checkers"]).program(False).source
+    assert "_uniq(_seq(D_" not in source and "_uniq(D_1(" not in source
+
+
+def test_a_definition_that_holds_a_loop_is_not_inlined_as_an_expression():
+    chosen = {(c.kind, c.detail) for c in regelwerk.load(BUNDLED["checkers"]).program(False).choices}
+    inlined = {d for k, d in chosen if k == "inlined expression"}
+    assert "first_jumps" not in inlined and "can_capture" not in inlined  # aggregates: loops instead
+
+
+def _games(ruleset: regelwerk.Ruleset, players: int, record: bool, seeds: range, limit: int) -> list:
+    """Every decision's moves, and each game's trace and result, of random games."""
+    out = []
+    for seed in seeds:
+        g = ruleset.new_game(players=players, seed=seed, record=record)
+        rnd = random.Random(seed)
+        n = 0
+        while not g.is_over and n < limit:
+            moves = g.legal_actions()
+            out.append([str(m) for m in moves])
+            g.apply(rnd.choice(moves))
+            n += 1
+        out.append((g.result, json.dumps(g.trace, default=str, sort_keys=True) if record else None))
+    return out
+
+
+@pytest.mark.parametrize(("name", "players", "seeds", "limit"), [
+    ("checkers", 2, range(3), 400), ("breakthrough", 2, range(2), 400),
+    ("khan", 3, range(1), 120), ("shogun", 4, range(1), 120), ("root", 2, range(1), 120)])
+@pytest.mark.parametrize("record", [False, True])
+def test_the_same_games_as_with_comprehensions_and_calls(name: str, players: int, seeds: range, limit: int,
+                                                         record: bool, monkeypatch: pytest.MonkeyPatch):
+    fast = _games(_load(BUNDLED[name]), players, record, seeds, limit)
+    plain = _games(_load(BUNDLED[name], monkeypatch), players, record, seeds, limit)
+    assert fast == plain
+
+
+REPEATS = """players Ann, Bob
+state
+    steps: int = 0
+define ways(p: Player) = if p == Ann then [N, E] else [S, S]
+define odd(i: int) = if i % 2 == 1 then [1, 3] else [2, 2, 4]
+define small(i: int): bool = i >= 1 and i <= 4
+action go(d in ways(current), k in odd(steps))
+    "Step one way, as far as there are remainders."
+    add len(set i in 1..k where small(i): i % 2) to steps
+flow
+    repeat 2 times
+        for p in players
+            turn p
+                play go
+"""
+
+
+def test_a_domain_with_a_repeat_still_lists_each_move_once_and_a_set_keeps_no_repeat(tmp_path: Path):
+    path = tmp_path / "repeats.rules"
+    path.write_text(REPEATS, encoding="utf-8")
+    ruleset = regelwerk.load(path)
+    chosen = {(c.kind, c.detail) for c in ruleset.program(False).choices}
+    assert ("distinct domain", "ways(current)") not in chosen and ("distinct domain", "odd(steps)") not in chosen
+    g = ruleset.new_game()
+    assert [str(m) for m in g.legal_actions()] == ["go(N, 2)", "go(N, 4)", "go(E, 2)", "go(E, 4)"]
+    assert ("loop", "set i in 1..k where small(i): i % 2") in chosen
+    g.apply(g.legal_actions()[1])  # go(N, 4): the remainders of 1..4 are 1 and 0
+    assert g.vars["steps"] == 2
+    assert [str(m) for m in g.legal_actions()] == ["go(S, 2)", "go(S, 4)"]
