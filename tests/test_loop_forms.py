@@ -99,3 +99,41 @@ def test_a_domain_with_a_repeat_still_lists_each_move_once_and_a_set_keeps_no_re
     g.apply(g.legal_actions()[1])  # go(N, 4): the remainders of 1..4 are 1 and 0
     assert g.vars["steps"] == 2
     assert [str(m) for m in g.legal_actions()] == ["go(S, 2)", "go(S, 4)"]
+
+
+SPLIT = """players Ann, Bob
+state
+    taken: int -> bool = false
+define fits(k: int): bool = 10 // k >= 3 and not taken[k]
+define majority(p: Player): bool = p == Ann and (all q in players: q == p or not taken[0])
+action pick(k in 0..4)
+    "Pick zero, or a number that still fits, while Ann holds the majority or one is taken."
+    require k == 0 or fits(k) else "does not fit"
+    require taken[1] or taken[2] or majority(current) else "no majority"
+    set taken[k] = true
+flow
+    repeat 3 times
+        for p in players
+            turn p
+                play pick else finish draw
+"""
+
+
+def test_a_split_test_keeps_the_order_and_the_short_circuit_of_and_and_or(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch):
+    path = tmp_path / "split.rules"
+    path.write_text(SPLIT, encoding="utf-8")
+    ruleset = regelwerk.load(path)
+    chosen = {(c.kind, c.detail) for c in ruleset.program(False).choices}
+    assert {("split test", "fits"), ("split test", "majority")} <= chosen
+    g = ruleset.new_game()
+    assert [str(m) for m in g.legal_actions()] == ["pick(0)", "pick(1)", "pick(2)", "pick(3)"]  # no 10 // 0
+    g.apply(g.legal_actions()[2])  # Ann takes 2: Bob may pick now that one is taken
+    assert [str(m) for m in g.legal_actions()] == ["pick(0)", "pick(1)", "pick(3)"]
+    assert g.explain("pick(2)").reason == "does not fit"
+    assert _games(ruleset, 2, True, range(5), 50) == _games(_load(path, monkeypatch), 2, True, range(5), 50)
+
+
+def test_khan_tests_its_majorities_as_statements():
+    chosen = {(c.kind, c.detail) for c in regelwerk.load(BUNDLED["khan"]).program(False).choices}
+    assert ("split test", "has_majority") in chosen

@@ -258,9 +258,7 @@ class _Listing:
                 for k in [k for k in shared if any(s.name in f.get(k, ()) for f in found)]:
                     del shared[k]  # it read the name this `let` binds anew
             else:
-                test = g.value(s.test, self.esc, lines, ind)
-                lines.append(f"{ind}if not {test}:")
-                lines.append(f"{ind}    {'return' if ind == '    ' else 'continue'}")
+                g.test(s.test, self.esc, lines, ind, "return" if ind == "    " else "continue")
             g.subst = {}
             mark(g, lines, first, s.span)
         first = len(lines)

@@ -49,7 +49,7 @@ from ..engine.limits import CALL_WORK
 from ..stdlib.library import LIBRARY
 from . import pytree
 from .hoist import Hoister, loop_invariants, names
-from .memo import MemoKey, memo_keys, plain_type
+from .memo import MemoKey, memo_keys, plain_type, state_free
 from .pytree import PLACEHOLDER, Inline
 
 MAX_TABLE = 50_000  # entries in one precomputed table of a library function
@@ -58,6 +58,7 @@ _GROUP = {"+": 0, "-": 0, "*": 1, "//": 1, "%": 1}  # operators of one precedenc
 MAX_INLINE_INDENT = 14  # inline loops no deeper: CPython allows 20 nested blocks per function
 MAX_INLINE_DEPTH = 3  # definitions inlined into definitions inlined into ...
 MAX_INLINE_NODES = 60  # a definition this small (in expression nodes) is inlined where evaluated
+MAX_OR_SPLIT = 3  # an `or` of this many parts at most is tested as nested `if`s (`CodeGen.test`)
 MAX_TINY_NODES = 30  # a definition this small, one expression, is inlined as an expression (`tiny_call`)
 LOOP_KINDS = ("any", "all", "count", "sum", "max", "min", "first", "streak")
 COLLECT_KINDS = ("list", "set")  # aggregates built by a loop where that pays (`loop_pays`)
@@ -114,6 +115,7 @@ class ModelFacts:
     depths: dict[str, int]  # `write_depths`
     inlinable: set[str]  # `inlinable_defines`
     tiny: set[str]  # `tiny_defines`
+    remembered: frozenset[str]  # definitions remembered for the program's life (memo.state_free)
     memo_keys: dict[str, MemoKey]  # memo.memo_keys
 
 
@@ -121,7 +123,7 @@ def model_facts(model: Model) -> ModelFacts:
     targets = _targets(model)
     inlinable = inlinable_defines(model)
     return ModelFacts(frozenset(t.root for t in targets if not t.steps), write_depths(targets),
-                      inlinable, tiny_defines(model, inlinable), memo_keys(model))
+                      inlinable, tiny_defines(model, inlinable), frozenset(state_free(model)), memo_keys(model))
 
 
 class CodeGen:
@@ -174,6 +176,7 @@ class CodeGen:
         self.complete_tables: set[str] = set()
         self.inlinable = facts.inlinable
         self.tiny = facts.tiny
+        self.remembered_defines = facts.remembered
         # while an enumeration body is generated: define name -> the local dict remembering its
         # calls (interpreter/compiler/memo.py); None elsewhere, where the state may change between calls
         self.memo_keys = facts.memo_keys
@@ -720,7 +723,8 @@ class CodeGen:
             for node in _post_order_always(e):
                 if id(node) in self.subst:
                     continue
-                if isinstance(node, A.Call) and node.func in self.inlinable:
+                if isinstance(node, A.Call) and node.func in self.inlinable and (
+                        node.func not in self.remembered_defines or not self.LOOP_FORMS):  # looked up instead
                     self.subst[id(node)] = self.inline_call(node, sc, out, ind, depth + 1)
                     inlined.append(id(node))
                 elif isinstance(node, A.Aggregate) and node.kind in COLLECT_KINDS and self.loop_pays(node):
@@ -736,6 +740,17 @@ class CodeGen:
     def inline_call(self, call: A.Call, sc: dict, out: list[str], ind: str, depth: int) -> str:
         """A definition's value computed in place: its arguments bound to locals, its body as
         statements (loops for its aggregates)."""
+        inner, added = self.bind_call(call, sc, out, ind)
+        try:
+            return self.value(self.m.defines[call.func].value, inner, out, ind, depth)
+        finally:
+            for i in added:
+                self.subst.pop(i, None)
+
+    def bind_call(self, call: A.Call, sc: dict, out: list[str], ind: str) -> tuple[dict, list[int]]:
+        """For a definition inlined in place: the scope of its body, its arguments bound to
+        locals, and the parts of the body it works out first (their ids in `subst`, which the
+        caller drops when the body is written)."""
         d = self.m.defines[call.func]
         inner = {}
         for p, arg in zip(d.params, call.args, strict=True):
@@ -755,13 +770,44 @@ class CodeGen:
             self.subst[i] = twice[i]
         for local, node in before:  # inner parts first (Hoister.substitutions): outer ones use them
             self.subst.pop(id(node), None)
-            out.append(f"{ind}{local} = {self.ex(node, inner)}")
+            code = self.value(node, inner, out, ind) if self.LOOP_FORMS else self.ex(node, inner)
+            out.append(f"{ind}{local} = {code}")
             self.subst[id(node)] = local
-        try:
-            return self.value(d.value, inner, out, ind, depth)
-        finally:
-            for i in added:
-                self.subst.pop(i, None)
+        return inner, added
+
+    def test(self, e: A.Node, sc: dict, out: list[str], ind: str, fail: str, depth: int = 0) -> None:
+        """Statements that run `fail` unless `e` holds. An `and` is one test per part, in order,
+        and so is the body of an inlined definition that is an `and` (`has_majority(p, area) =
+        own(p, area) >= 1 and (all q in players: ...)`): each part is then a statement, where
+        the loops and definitions it holds are written in place instead of called."""
+        deep = len(ind) // 4 >= MAX_INLINE_INDENT
+        if self.LOOP_FORMS and not deep and id(e) not in self.subst:
+            if isinstance(e, A.BoolOp) and e.op == "and":
+                for part in e.items:
+                    self.test(part, sc, out, ind, fail, depth)
+                return
+            if isinstance(e, A.BoolOp) and e.op == "or" and len(e.items) <= MAX_OR_SPLIT:
+                # `a or b`: b is tested, as statements, only where a does not hold
+                for part in e.items[:-1]:
+                    out.append(f"{ind}if not {self.value(part, sc, out, ind, depth)}:")
+                    ind += "    "
+                self.test(e.items[-1], sc, out, ind, fail, depth)
+                return
+            body = self.m.defines[e.func].value if isinstance(e, A.Call) and e.func in self.inlinable \
+                and e.func not in self.remembered_defines else None  # a remembered one is looked up instead
+            if isinstance(body, A.BoolOp) and body.op == "and" and depth < MAX_INLINE_DEPTH:
+                self.chose("split test", e.func)
+                inner, added = self.bind_call(e, sc, out, ind)
+                try:
+                    for part in body.items:
+                        self.test(part, inner, out, ind, fail, depth + 1)
+                finally:
+                    for i in added:
+                        self.subst.pop(i, None)
+                return
+        value = self.value(e, sc, out, ind, depth)
+        out.append(f"{ind}if not {value}:")
+        out.append(f"{ind}    {fail}")
 
     def held_value(self, e: A.Aggregate, sc: dict) -> str | None:
         """`any r in K: m[r] == x`, with m a state map over all of K, as `x in m.values()`:
@@ -908,13 +954,7 @@ class CodeGen:
         if e.where is not None:  # also over kept items: they fall back to the domain on a failure
             # `a and b` as two tests: each is then a statement of its own, where the definitions
             # it calls are inlined (a comprehension's `where` must call them)
-            where = e.where
-            parts = where.items if self.LOOP_FORMS and isinstance(where, A.BoolOp) and where.op == "and" \
-                and id(where) not in self.subst else (where,)
-            for part in parts:
-                w = self.value(part, inner, out, ind2, depth)
-                out.append(f"{ind2}if not {w}:")
-                out.append(f"{ind2}    {'break' if e.kind == 'streak' else 'continue'}")
+            self.test(e.where, inner, out, ind2, "break" if e.kind == "streak" else "continue", depth)
         return v, inner, ind2
 
     def fixed_filter_keys(self, e: A.Aggregate, sc: dict) -> list[str] | None:
