@@ -137,3 +137,95 @@ def test_a_split_test_keeps_the_order_and_the_short_circuit_of_and_and_or(tmp_pa
 def test_khan_tests_its_majorities_as_statements():
     chosen = {(c.kind, c.detail) for c in regelwerk.load(BUNDLED["khan"]).program(False).choices}
     assert ("split test", "has_majority") in chosen
+
+
+CONSTANT = """players Ann, Bob
+option extra: list int = [4, 4, 1]
+const NUMS = [1, 2, 2, 3, 1]
+state
+    sum: int = 0
+action pick(n in NUMS, m in extra)
+    "Add a number and an extra."
+    add n + m to sum
+flow
+    repeat 2 times
+        for p in players
+            turn p
+                play pick
+"""
+
+
+def test_a_constant_domain_with_repeats_lists_each_move_once_in_every_game(tmp_path: Path):
+    path = tmp_path / "constant.rules"
+    path.write_text(CONSTANT, encoding="utf-8")
+    ruleset = regelwerk.load(path)
+    chosen = {(c.kind, c.detail) for c in ruleset.program(False).choices}
+    assert {("distinct once", "NUMS"), ("distinct once", "extra")} <= chosen
+    for options in ({}, {"extra": [2, 5, 2]}, {}):
+        g = ruleset.new_game(options=options)
+        extra = options.get("extra", [4, 4, 1])
+        expected = [f"pick({n}, {m})" for n in (1, 2, 3) for m in dict.fromkeys(extra)]
+        assert [str(a) for a in g.legal_actions()] == expected
+        g.apply(g.legal_actions()[-1])
+        assert [str(a) for a in g.legal_actions()] == expected
+
+
+PREFILTER = """players Ann, Bob
+enum Kind = k1, k2, k3, k4
+record Info(form: text, worth: int)
+data INFO: Kind -> Info from "info.json"
+option least: int = 2
+const BIG = list k in Kind where INFO[k].worth >= least
+state
+    held: Kind -> Player? = none
+action take(f in ["bar", "ell"], k in Kind)
+    "Take a big enough kind of the form, that nobody holds."
+    require INFO[k].form == f and k in BIG else "not that form, or too small"
+    require held[k] == none else "held"
+    set held[k] = current
+flow
+    repeat 2 times
+        for p in players
+            turn p
+                play take else finish draw
+"""
+
+
+def _prefilter_rules(tmp_path: Path, info: dict) -> Path:
+    (tmp_path / "info.json").write_text(json.dumps(info), encoding="utf-8")
+    path = tmp_path / "prefilter.rules"
+    path.write_text(PREFILTER, encoding="utf-8")
+    return path
+
+
+def test_a_prefiltered_domain_is_kept_per_value_of_the_outer_parameters_and_of_the_options(tmp_path: Path):
+    info = {"k1": {"form": "bar", "worth": 1}, "k2": {"form": "bar", "worth": 3},
+            "k3": {"form": "ell", "worth": 2}, "k4": {"form": "bar", "worth": 5}}
+    ruleset = regelwerk.load(_prefilter_rules(tmp_path, info))
+    chosen = {(c.kind, c.detail) for c in ruleset.program(False).choices}
+    assert ("prefilter", "k by INFO[k].form == f and k in BIG") in chosen
+    for least, expected in ((2, ["take(bar, k2)", "take(bar, k4)", "take(ell, k3)"]),
+                            (4, ["take(bar, k4)"]), (2, ["take(bar, k2)", "take(bar, k4)", "take(ell, k3)"]),
+                            (1, ["take(bar, k1)", "take(bar, k2)", "take(bar, k4)", "take(ell, k3)"])):
+        g = ruleset.new_game(options={"least": least})
+        assert [str(m) for m in g.legal_actions()] == expected, least
+        g.apply(g.legal_actions()[0])  # the next decision: the same kept items, one of them held
+        assert [str(m) for m in g.legal_actions()] == expected[1:], least
+
+
+def test_a_prefilter_that_fails_walks_the_domain_and_fails_where_it_would_have(tmp_path: Path,
+                                                                               monkeypatch: pytest.MonkeyPatch):
+    info = {"k1": {"form": "bar", "worth": 1}, "k2": {"form": "bar", "worth": 3},
+            "k3": {"form": "bar", "worth": 0}, "k4": {"form": "ell", "worth": 5}}
+    path = _prefilter_rules(tmp_path, info)
+    path.write_text(PREFILTER.replace("k in BIG", "10 // INFO[k].worth >= 2"), encoding="utf-8")  # fails at k3
+
+    def failure(ruleset: regelwerk.Ruleset) -> str:
+        with pytest.raises(regelwerk.EngineError) as caught:
+            ruleset.new_game().legal_actions()
+        return str(caught.value)
+
+    fast = regelwerk.load(path)
+    assert any(c.kind == "prefilter" for c in fast.program(False).choices)
+    assert "division by zero" in failure(fast) or "divid" in failure(fast)
+    assert failure(fast) == failure(_load(path, monkeypatch))

@@ -178,7 +178,11 @@ def _domain_code(g: CodeGen, a: A.ActionDecl, i: int, scope: dict, as_set: bool 
     if p.domain is not None and distinct(g, p.domain):
         return g.seq(g.ex(p.domain, scope), p.domain, scope)
     if p.domain is not None:  # a value offered twice is one move, not two
-        return f"_uniq({g.seq(g.ex(p.domain, scope), p.domain, scope)})"
+        fixed = isinstance(p.domain, A.Name) and p.domain.name not in scope and (
+            p.domain.name in g.m.consts or p.domain.name in g.m.options)  # the same value all game
+        if fixed:
+            g.chose("distinct once", expr_text(p.domain))
+        return f"{'_uniq_fixed' if fixed else '_uniq'}({g.seq(g.ex(p.domain, scope), p.domain, scope)})"
     t = p.type.name  # the checker allows only finite types here (E223)
     return "G.player_list" if t == "Player" else g.element_list(t)
 
@@ -421,7 +425,7 @@ class _Listing:
                 pairs, move_local = paired
                 lines.append(f"{ind}for {pnames[i]}, {move_local} in {pairs}:")
             else:
-                lines.append(f"{ind}for {pnames[i]} in {dom}:")
+                lines.append(f"{ind}for {pnames[i]} in {self.prefiltered(i, dom)}:")
             mark(g, lines, len(lines) - 1, p.span)  # the domain's own failures, at the parameter
             self.esc[p.name] = (pnames[i], None)
             ind += "    "
@@ -434,6 +438,38 @@ class _Listing:
             [f"    {self.memo_table} = {{}}"] if self.memo_table else []) + [f"    {m} = {{}}" for m in self.push_memos]
         g.enum_memo, g.enum_sets, g.still = None, {}, False
         return lines
+
+    def prefiltered(self, i: int, dom: str) -> str:
+        """Parameter `i`'s domain as code, or, when its domain and the first requires at its
+        depth read only fixed things (data, boards, literals, the rules' constants and options)
+        and up to three plain outer parameters, the items that pass those requires, kept for
+        the program's life per value of those parameters and of the game's constants (Khan's
+        `invade(c, s in LAND)`: `card_allows(c, s)` walked all of `LAND` for each card at every
+        decision). The loop still tests every require on each kept item, and when working the
+        items out fails, walks the domain as written (runtime._kept_rows), so a require fails
+        where and when it would have."""
+        g, a = self.g, self.a
+        p = a.params[i]
+        if not g.LOOP_FORMS or i in self.pushes or p.domain is None:
+            return dom
+        free: dict[str, A.Name] = {}
+        if not g._fixed(p.domain, self.esc, set(), free, consts=True):
+            return dom
+        tests = []
+        for s in self.at(i):
+            if isinstance(s, A.LetStmt) or not g._fixed(s.test, self.esc, {p.name}, free, consts=True):
+                break
+            tests.append(s.test)
+        if not tests or len(free) > 3 or not all(plain_type(g.static_type(n)) for n in free.values()):
+            return dom
+        table, x = g.const({}, "FR"), g.fresh("a")
+        inner = {**self.esc, p.name: (x, None)}
+        subst, g.subst = g.subst, {}
+        test = " and ".join(f"({g.ex(t, inner)})" for t in tests)
+        g.subst = subst
+        key = "(_consts_id(G), " + "".join(self.esc[k][0] + ", " for k in sorted(free)) + ")"
+        g.chose("prefilter", f"{p.name} by " + " and ".join(expr_text(t) for t in tests))
+        return f"_kept_rows({table}, {key}, lambda: [{x} for {x} in {dom} if {test}], lambda: {dom})"
 
     def move_code(self, moves: str | None, paired: tuple | None) -> str:
         """The move of one binding, as code."""

@@ -976,9 +976,10 @@ class CodeGen:
         return sorted(free)
 
     def _fixed(self, node: A.Node, sc: dict, bound: set[str], free: dict[str, A.Name],
-               seen: frozenset[str] = frozenset()) -> bool:
+               seen: frozenset[str] = frozenset(), consts: bool = False) -> bool:
         """Whether `node` reads only fixed things (see fixed_filter_keys); the locals of `sc` it
-        reads go to `free`."""
+        reads go to `free`. With `consts`, the rules' constants and options count as fixed too
+        (the caller keys by the game's constants: `_Listing.prefiltered`)."""
         m = self.m
         for n in iter_nodes(node):
             if isinstance(n, (A.LetExpr, A.Aggregate, A.RecordLit, A.SetLit, A.MapLit)):
@@ -989,6 +990,8 @@ class CodeGen:
                     continue
                 if name in sc:
                     free.setdefault(name, n)
+                elif consts and (name in m.consts or name in m.options) and name not in m.vars:
+                    continue
                 elif name in m.vars or name in m.consts or name in m.options or name in _PER_GAME:
                     return False
                 elif not (name in m.data or name in self.elements or name in m.element_type
@@ -998,7 +1001,7 @@ class CodeGen:
                 if n.func in m.defines:
                     d = m.defines[n.func]
                     if n.func in seen or not self._fixed(d.value, {}, {p.name for p in d.params}, free,
-                                                         seen | {n.func}):
+                                                         seen | {n.func}, consts):
                         return False
                 elif n.func in m.devices or n.func not in LIBRARY or LIBRARY[n.func].kind in ("game", "chance"):
                     return False

@@ -199,6 +199,24 @@ def _uniq(items: Any) -> list:
         return out
 
 
+_UNIQ_FIXED: dict[int, tuple[Any, list]] = {}  # id of a constant's value -> (the value, its distinct items)
+
+
+def _uniq_fixed(items: Any) -> list:
+    """`_uniq` of a constant or option of the rules, worked out once per value: a program's
+    constants are made once per set of options, shared by its games and never changed (Khan
+    listed the distinct squares of its constant `LAND` at every decision). The list returned
+    is shared: a listing only walks it."""
+    kept = _UNIQ_FIXED.get(id(items))
+    if kept is not None and kept[0] is items:  # the same object, held here, so its id is its own
+        return kept[1]
+    found = _uniq(items)
+    if len(_UNIQ_FIXED) >= MEMO_LIMIT:
+        _UNIQ_FIXED.clear()
+    _UNIQ_FIXED[id(items)] = (items, found)
+    return found
+
+
 def _hashable(x: Any) -> Any:
     if type(x) is list:
         return tuple(_hashable(v) for v in x)
@@ -305,6 +323,13 @@ def _kept_rows(table: dict, key: tuple, make: Any, domain: Any) -> Any:
 _FILTER_ERRORS = (RuleFailure, *RULE_ERRORS)
 
 
+def _consts_id(G: Any) -> int:
+    """Which values of the rules' constants and options a game has, for a key of a table kept
+    for the program's life: one dict per set of options, made and held by the program
+    (Program.constants), so no other dict takes its id while the table lives."""
+    return id(G.consts)
+
+
 def _streak(items: Any, pred: Any) -> int:
     n = 0
     for x in items:
@@ -355,6 +380,8 @@ RUNTIME = {
     "_fz": _fz,
     "_fz_map": _fz_map,
     "_uniq": _uniq,
+    "_uniq_fixed": _uniq_fixed,
+    "_consts_id": _consts_id,
     "_argmax": _argmax,
     "_argmin": _argmin,
 }
