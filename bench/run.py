@@ -3,7 +3,9 @@
 For each classic game, rounds of random playouts alternate between the hand-written game
 (bench/plain.py: mutable objects, moves applied in place), regelwerk untraced and regelwerk
 traced; each line gives the median of the per-round ratios (regelwerk ÷ hand-written), so a
-busy machine slows both sides alike. Then perft with the same method on both sides, the seed
+busy machine slows both sides alike. The traced cost is timed on the same games (`traced_cost`:
+batches played untraced, then traced with the same seeds and choices), not as a ratio of the
+two rates, whose games differ. Then perft with the same method on both sides, the seed
 rulesets' random games and decisions per second (each game played untraced, then traced,
 with the same moves; after one warm-up game each, so compiling the program and starting its
 template are not counted), and how long
@@ -89,11 +91,40 @@ def classic(seconds: float, rounds: int) -> list[dict]:
                "traced": statistics.median(tr),
                "ratio": statistics.median(u / h for u, h in zip(un, hw, strict=True)),
                "traced_ratio": statistics.median(t / h for t, h in zip(tr, hw, strict=True)),
-               "traced_cost": statistics.median(u / t for u, t in zip(un, tr, strict=True))}
+               "traced_cost": statistics.median(traced_cost(ruleset, seconds) for _ in range(rounds)),
+               "traced_cost_of_rates": statistics.median(u / t for u, t in zip(un, tr, strict=True))}
         out.append(row)
         print(f"{name:<14}{row['hand_written']:>15,.0f}{row['untraced']:>13,.0f}{row['ratio']:>7.2f}"
               f"{row['traced']:>11,.0f}{row['traced_ratio']:>7.2f}{row['traced_cost']:>12.2f}x")
     return out
+
+
+def traced_cost(ruleset: regelwerk.Ruleset, seconds: float, batch: int = 20) -> float:
+    """Traced over untraced CPU time of the same random games: a batch played untraced, then
+    the same batch traced (the same seeds and choices), until both took about `seconds`. The
+    ratio of two rates measured one after the other moved with the machine's drift (tic-tac-
+    toe's 1.51-1.59 between runs); the same games, timed side by side, do not. Only the games
+    are timed, as in `regelwerk_player`: no generator is made per game."""
+    spent = {False: 0.0, True: 0.0}
+    for record in (False, True):  # compiles each program and plays one game first
+        _timed_batch(ruleset, 10_000, 1, record)
+    first = 0
+    while spent[False] + spent[True] < seconds:
+        for record in (False, True):
+            spent[record] += _timed_batch(ruleset, first, batch, record)
+        first += batch
+    return spent[True] / spent[False]
+
+
+def _timed_batch(ruleset: regelwerk.Ruleset, first: int, n: int, record: bool) -> float:
+    """CPU seconds of `n` random games from seed `first`, choices drawn from one generator."""
+    rnd = random.Random(first)
+    start = time.process_time()
+    for seed in range(first, first + n):
+        g = ruleset.new_game(seed=seed, record=record)
+        while not g.is_over:
+            g.apply(rnd.choice(g.legal_actions()))
+    return time.process_time() - start
 
 
 def perfts() -> list[dict]:
