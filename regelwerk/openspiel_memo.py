@@ -19,6 +19,7 @@ The answers are the ones the game would give: information states are each player
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable
 from typing import Any
 
@@ -64,11 +65,35 @@ class Answers:
 class Memo:
     """Answers by history, for at most `capacity` histories."""
 
-    __slots__ = ("capacity", "entries")
+    __slots__ = ("capacity", "entries", "promote")
 
     def __init__(self, capacity: int):
         self.capacity = capacity
         self.entries: dict[tuple, Answers] = {}
+        self.promote = True  # see `made`
+
+    def made(self) -> None:
+        """A game was made for a state while the memo fills (a first walk of the tree): move
+        every object the cyclic collector tracks to its oldest generation, without a
+        collection, which also restarts the count of new objects that sets one off.
+
+        A walk that fills the memo (CFR's set-up: every state's game made once) makes many
+        small objects that live as long as the game: the memo's answers, the states OpenSpiel
+        keeps, their games. The collector takes them for young garbage, examines them again
+        as they age, and the full collection that sets off walks the whole heap (10-15% of
+        Leduc's set-up). This changes no setting (enabled, thresholds) and leaves no object
+        frozen. A process that turned the collector off is left alone, and so is one that
+        froze objects of its own (`gc.freeze`, a server before it forks: `unfreeze` would
+        thaw them): seen once, this memo stops. What it defers is only garbage in reference
+        cycles, to the next full collection: the bridge's walk makes none
+        (tests/test_openspiel_collector.py), and a search beyond a full memo is collected
+        as usual."""
+        if self.promote and len(self.entries) < self.capacity and gc.isenabled():
+            if gc.get_freeze_count():  # counts the frozen objects: 0 at once when there are none
+                self.promote = False
+            else:
+                gc.freeze()  # every generation into the permanent one, the counts to 0 ...
+                gc.unfreeze()  # ... and all back into the oldest: nothing is left frozen
 
     def answers(self, key: tuple) -> Answers | None:
         """The answers kept for `key`, new ones while there is room, else None."""
@@ -126,6 +151,8 @@ class Box:
                     for done in self.since[:i + 1]:
                         self.replay(g, done, False)
             self.made, self.base, self.since = g, None, ()
+            if self.memo is not None:
+                self.memo.made()
         return g
 
     def own(self) -> Game:
