@@ -38,7 +38,8 @@ class Answers:
 
     __slots__ = ("player", "chance", "terminal", "returns", "by_player", "kids")
 
-    LEGAL, INFO, OBSERVATION, TENSOR = range(4)
+    LEGAL, INFO, OBSERVATION, TENSOR = range(4)  # by_player's keys: 4 * player + kind (openspiel.py
+    # reads LEGAL and INFO that way inline, on its shortest paths)
 
     def __init__(self) -> None:
         self.player: int | None = None
@@ -208,6 +209,23 @@ class Box:
     def __deepcopy__(self, memo: dict) -> Box:
         self.held = True  # the copied state holds this very box: whoever changes it takes mine()
         return self
+
+    def moved(self, entry: Entry, kid: Answers) -> Box:
+        """`mine()` then `defer(entry, kid)` in one step: the box of a state that plays `entry`
+        to a history whose answers `kid` its parent's answers lead to (every child of a walk
+        after the second)."""
+        if not self.held:
+            self.defer(entry, kid)
+            return self
+        copy = Box.__new__(Box)
+        copy.made, copy.shared, copy.held, copy.memo, copy.replay = None, False, False, self.memo, self.replay
+        if self.made is not None:
+            self.shared = True
+            copy.base, copy.since = self.made, (entry,)
+        else:
+            copy.base, copy.since = self.base, (*self.since, entry)
+        copy.key, copy.found, copy.up = (*self.key, entry), kid, None
+        return copy
 
     def mine(self) -> Box:
         """This box, to change, if only one state holds it; else a new box at the same history
