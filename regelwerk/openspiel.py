@@ -953,7 +953,10 @@ class RegelwerkState(pyspiel.State):
 
 def _move(game: RegelwerkGame, g: Game, action: int, player: str | None = None) -> Action:
     """The move an action index stands for in `g` (for `player` at a simultaneous node)."""
-    legal = g.legal_actions(player=player) if player is not None else g.legal_actions()
+    legal = g._legal
+    if legal is None or player is not None or g.pending is None or g.abandoned or g.window is not None:
+        legal = g.legal_actions(player=player) if player is not None else g.legal_actions()
+    # else the moves the block listed, read here, not changed (legal_actions() hands out a copy)
     index = game.action_index
     if index.positional:
         if not 0 <= action < len(legal):
