@@ -66,6 +66,9 @@ DEFAULT_MAX_CHANCE_OUTCOMES = 1_000
 MAX_INDEXED_ACTIONS = 1_000_000  # a larger mixed-radix index falls back to positions
 _FORBIDDEN = set(",()=")  # characters a pyspiel game string cannot carry in a value
 
+# OpenSpiel's pseudo-players, looked up once: `pyspiel.PlayerId.CHANCE` is two attribute
+# look-ups on an enum class, and the state's answers compare against these at every node
+_TERMINAL, _CHANCE, _SIMULTANEOUS = pyspiel.PlayerId.TERMINAL, pyspiel.PlayerId.CHANCE, pyspiel.PlayerId.SIMULTANEOUS
 _Mode = pyspiel.GameType.ChanceMode
 _Utility = pyspiel.GameType.Utility
 _Info = pyspiel.GameType.Information
@@ -736,10 +739,11 @@ class RegelwerkState(pyspiel.State):
             found = box.found
             if found is not None and found.player is not None:
                 if found.player >= 0:
-                    legal = found.get(Answers.LEGAL, found.player if player is None else player)
+                    kept = found.by_player  # found.get(Answers.LEGAL, ...), inline: asked at every node
+                    legal = None if kept is None else kept.get(4 * (found.player if player is None else player))
                     if legal is not None:
                         return list(legal)  # a copy, as OpenSpiel hands out
-                elif player is None and found.player == pyspiel.PlayerId.CHANCE and found.chance is not None:
+                elif player is None and found.player == _CHANCE and found.chance is not None:
                     return [outcome for outcome, _p in found.chance]
                 elif player is None and found.terminal:
                     return []
@@ -750,11 +754,11 @@ class RegelwerkState(pyspiel.State):
         now = self.current_player()
         if player is None:
             player = now
-        if now == pyspiel.PlayerId.TERMINAL:
+        if now == _TERMINAL:
             return []
-        if now == pyspiel.PlayerId.CHANCE:
+        if now == _CHANCE:
             return [outcome for outcome, _p in self.chance_outcomes()]
-        if player == now or (player >= 0 and now == pyspiel.PlayerId.SIMULTANEOUS):
+        if player == now or (player >= 0 and now == _SIMULTANEOUS):
             return list(self._legal_actions(player))  # a copy: the memo keeps its own
         if player < 0:
             return pyspiel.State.legal_actions(self, player)  # OpenSpiel's error
@@ -766,7 +770,7 @@ class RegelwerkState(pyspiel.State):
         if player is None:
             player = self.current_player()
         game = self.get_game()
-        length = game.max_chance_outcomes() if player == pyspiel.PlayerId.CHANCE else game.num_distinct_actions()
+        length = game.max_chance_outcomes() if player == _CHANCE else game.num_distinct_actions()
         mask = [0] * length
         for action in self.legal_actions(player):
             if action < length:  # a player's mask at a chance node: OpenSpiel lists the outcomes there too
@@ -774,17 +778,24 @@ class RegelwerkState(pyspiel.State):
         return mask
 
     def is_chance_node(self) -> bool:
-        return self.current_player() == pyspiel.PlayerId.CHANCE
+        box = self._box
+        if box is not None and box.found is not None and box.found.player is not None:
+            return box.found.player == _CHANCE  # asked at every node: current_player's shortest way, inline
+        return self.current_player() == _CHANCE
 
     def is_simultaneous_node(self) -> bool:
-        return self.current_player() == pyspiel.PlayerId.SIMULTANEOUS
+        box = self._box
+        if box is not None and box.found is not None and box.found.player is not None:
+            return box.found.player == _SIMULTANEOUS
+        return self.current_player() == _SIMULTANEOUS
 
     def information_state_string(self, player: int | None = None) -> str:
         box = self._box
         if box is not None:
             found = box.found
             if found is not None and found.player is not None and found.player >= 0:
-                known = found.get(Answers.INFO, found.player if player is None else player)
+                kept = found.by_player  # found.get(Answers.INFO, ...), inline
+                known = None if kept is None else kept.get(4 * (found.player if player is None else player) + 1)
                 if known is not None:
                     return known
         game = self.get_game()
@@ -796,11 +807,11 @@ class RegelwerkState(pyspiel.State):
 
     def _current_player(self, g: Game) -> int:
         if g.is_over:
-            return pyspiel.PlayerId.TERMINAL
+            return _TERMINAL
         if _is_chance(g):
-            return pyspiel.PlayerId.CHANCE
+            return _CHANCE
         if g.pending is not None and g.pending["kind"] == "simultaneous":
-            return pyspiel.PlayerId.SIMULTANEOUS
+            return _SIMULTANEOUS
         who = g.decision_player()
         if who is None:
             raise RuntimeError("the game waits neither for a player nor for chance")
@@ -819,7 +830,7 @@ class RegelwerkState(pyspiel.State):
     def _legal(self, g: Game, player: int) -> list[int]:
         game = self.get_game()
         now = self.current_player()
-        if now == pyspiel.PlayerId.SIMULTANEOUS:
+        if now == _SIMULTANEOUS:
             name = game.player_names[player]
             if name not in g.pending["players"]:  # done with its part, or not in it: one move, none
                 return [game.noop]
@@ -850,13 +861,14 @@ class RegelwerkState(pyspiel.State):
         return found
 
     def _apply_action(self, action: int) -> None:
-        box = self._box = (self._box or self._boxed()).mine()
+        box = self._box or self._boxed()
         found = box.found
         if found is not None and found.kids is not None:
             kid = found.kids.get(action)
             if kid is not None:  # a state went there before: legal, and its answers are at hand
-                box.defer(action, kid)
+                self._box = box.moved(action, kid)
                 return
+        box = self._box = box.mine()
         if box.memo is not None and self._known_legal(box, action):
             box.defer(action)  # the game is made when a question needs it
             return
@@ -869,7 +881,7 @@ class RegelwerkState(pyspiel.State):
         if answers is None:
             return False
         player = answers.player
-        if player == pyspiel.PlayerId.CHANCE:
+        if player == _CHANCE:
             return answers.chance is not None and 0 <= action < len(answers.chance)
         legal = answers.get(Answers.LEGAL, player) if player is not None and player >= 0 else None
         return legal is not None and action in legal
@@ -887,17 +899,17 @@ class RegelwerkState(pyspiel.State):
 
     def _action_to_string(self, player: int, action: int) -> str:
         g = self.g
-        if player == pyspiel.PlayerId.CHANCE:
+        if player == _CHANCE:
             outcomes = g.chance_outcomes() if _is_chance(g) else []
             if 0 <= action < len(outcomes):
                 event = g.chance_event() or {}
                 return f"{event.get('kind', 'chance')} {event.get('what', '')}: {value_text(outcomes[action][0])}"
             return f"chance outcome {action}"
         index = self.get_game().action_index
-        if action == self.get_game().noop and self.current_player() == pyspiel.PlayerId.SIMULTANEOUS:
+        if action == self.get_game().noop and self.current_player() == _SIMULTANEOUS:
             return "no move"
         if index.positional:
-            if self.current_player() == pyspiel.PlayerId.SIMULTANEOUS:
+            if self.current_player() == _SIMULTANEOUS:
                 legal = g.legal_actions(player=self.get_game().player_names[player])
             else:
                 legal = g.legal_actions() if player == self.current_player() else []
@@ -941,7 +953,10 @@ class RegelwerkState(pyspiel.State):
 
 def _move(game: RegelwerkGame, g: Game, action: int, player: str | None = None) -> Action:
     """The move an action index stands for in `g` (for `player` at a simultaneous node)."""
-    legal = g.legal_actions(player=player) if player is not None else g.legal_actions()
+    legal = g._legal
+    if legal is None or player is not None or g.pending is None or g.abandoned or g.window is not None:
+        legal = g.legal_actions(player=player) if player is not None else g.legal_actions()
+    # else the moves the block listed, read here, not changed (legal_actions() hands out a copy)
     index = game.action_index
     if index.positional:
         if not 0 <= action < len(legal):

@@ -19,6 +19,7 @@ The answers are the ones the game would give: information states are each player
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable
 from typing import Any
 
@@ -37,7 +38,8 @@ class Answers:
 
     __slots__ = ("player", "chance", "terminal", "returns", "by_player", "kids")
 
-    LEGAL, INFO, OBSERVATION, TENSOR = range(4)
+    LEGAL, INFO, OBSERVATION, TENSOR = range(4)  # by_player's keys: 4 * player + kind (openspiel.py
+    # reads LEGAL and INFO that way inline, on its shortest paths)
 
     def __init__(self) -> None:
         self.player: int | None = None
@@ -64,11 +66,35 @@ class Answers:
 class Memo:
     """Answers by history, for at most `capacity` histories."""
 
-    __slots__ = ("capacity", "entries")
+    __slots__ = ("capacity", "entries", "promote")
 
     def __init__(self, capacity: int):
         self.capacity = capacity
         self.entries: dict[tuple, Answers] = {}
+        self.promote = True  # see `made`
+
+    def made(self) -> None:
+        """A game was made for a state while the memo fills (a first walk of the tree): move
+        every object the cyclic collector tracks to its oldest generation, without a
+        collection, which also restarts the count of new objects that sets one off.
+
+        A walk that fills the memo (CFR's set-up: every state's game made once) makes many
+        small objects that live as long as the game: the memo's answers, the states OpenSpiel
+        keeps, their games. The collector takes them for young garbage, examines them again
+        as they age, and the full collection that sets off walks the whole heap (10-15% of
+        Leduc's set-up). This changes no setting (enabled, thresholds) and leaves no object
+        frozen. A process that turned the collector off is left alone, and so is one that
+        froze objects of its own (`gc.freeze`, a server before it forks: `unfreeze` would
+        thaw them): seen once, this memo stops. What it defers is only garbage in reference
+        cycles, to the next full collection: the bridge's walk makes none
+        (tests/test_openspiel_collector.py), and a search beyond a full memo is collected
+        as usual."""
+        if self.promote and len(self.entries) < self.capacity and gc.isenabled():
+            if gc.get_freeze_count():  # counts the frozen objects: 0 at once when there are none
+                self.promote = False
+            else:
+                gc.freeze()  # every generation into the permanent one, the counts to 0 ...
+                gc.unfreeze()  # ... and all back into the oldest: nothing is left frozen
 
     def answers(self, key: tuple) -> Answers | None:
         """The answers kept for `key`, new ones while there is room, else None."""
@@ -126,6 +152,8 @@ class Box:
                     for done in self.since[:i + 1]:
                         self.replay(g, done, False)
             self.made, self.base, self.since = g, None, ()
+            if self.memo is not None:
+                self.memo.made()
         return g
 
     def own(self) -> Game:
@@ -181,6 +209,23 @@ class Box:
     def __deepcopy__(self, memo: dict) -> Box:
         self.held = True  # the copied state holds this very box: whoever changes it takes mine()
         return self
+
+    def moved(self, entry: Entry, kid: Answers) -> Box:
+        """`mine()` then `defer(entry, kid)` in one step: the box of a state that plays `entry`
+        to a history whose answers `kid` its parent's answers lead to (every child of a walk
+        after the second)."""
+        if not self.held:
+            self.defer(entry, kid)
+            return self
+        copy = Box.__new__(Box)
+        copy.made, copy.shared, copy.held, copy.memo, copy.replay = None, False, False, self.memo, self.replay
+        if self.made is not None:
+            self.shared = True
+            copy.base, copy.since = self.made, (entry,)
+        else:
+            copy.base, copy.since = self.base, (*self.since, entry)
+        copy.key, copy.found, copy.up = (*self.key, entry), kid, None
+        return copy
 
     def mine(self) -> Box:
         """This box, to change, if only one state holds it; else a new box at the same history

@@ -94,7 +94,8 @@ def move_pairs(g: CodeGen, dom: str, table: str) -> tuple[str, str] | None:
 def move_table(g: CodeGen, name: str, a: A.ActionDecl) -> str | None:
     """A nested dict `{arg1: {arg2: Action}}` over every value each parameter can take, when
     those are few and known now (squares, directions, a constant range): then a legal move is a
-    look-up, not a new object, and the same move is the same object in every game."""
+    look-up, not a new object, and the same move is the same object in every game. An action
+    without parameters gets its one move as the constant (no new object per listing either)."""
     from ..engine.moves import Action
 
     pools = []
@@ -109,7 +110,7 @@ def move_table(g: CodeGen, name: str, a: A.ActionDecl) -> str | None:
         if not values:
             return None
         pools.append(list(values))
-    if not pools or math.prod(len(p) for p in pools) > MAX_MOVES:
+    if math.prod(len(p) for p in pools) > MAX_MOVES:
         return None
 
     def level(i: int, args: tuple) -> Any:
@@ -120,7 +121,8 @@ def move_table(g: CodeGen, name: str, a: A.ActionDecl) -> str | None:
         return {v: level(i + 1, (*args, v)) for v in pools[i]}
 
     name = g.const(level(0, ()), "M")
-    g.complete_tables.add(name)
+    if pools:  # an action without parameters has one move, the constant itself: no table
+        g.complete_tables.add(name)
     return name
 
 

@@ -28,6 +28,7 @@ from .moves import Action, same_value
 from .values import value_text
 
 CHANCE_MODES = ("sampled", "explicit")
+_NO_FEED: deque = deque()  # the feed of a move given no outcomes: shared, never added to (only popped when not empty)
 
 
 class ChanceNeeded(Exception):  # noqa: N818 - control flow, never shown to a user
@@ -168,7 +169,7 @@ def advance(game: Any, move: Action | None, phase: str | None, pending: dict | N
         trial.pending = pending
     if resumed or window or move is None:  # else the moves listed at the decision still hold
         trial._legal = None
-    trial._feed = deque(fed)
+    trial._feed = deque(fed) if fed else _NO_FEED
     try:
         if move is None:
             trial._start_now(phase)
@@ -187,7 +188,7 @@ def advance(game: Any, move: Action | None, phase: str | None, pending: dict | N
         return
     if trial._feed:
         raise EngineError("the replayed move needed fewer chance outcomes than were chosen")
-    trial._feed = deque()
+    trial._feed = _NO_FEED
     if not in_place:
         game.__dict__ = trial.__dict__
     if game._observing:  # noted when next needed (infostate.settle): a last move's never is

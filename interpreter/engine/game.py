@@ -604,8 +604,22 @@ class Game(RuleCalls, TraceRecorder):
     def _take(self, a: Action) -> None:
         """Play a move that is legal now."""
         p = self.pending
-        frame = self.frames[-1]
         record = self.record
+        if not record and a[0] in self.prog.in_place and p["kind"] == "play" and self.window is None:
+            # an untraced plain move (a game that keeps its history: apply() plays the others
+            # this way itself): the block that offered it plays it and goes on (machine.py)
+            self.work, self._worked = WORK_CHUNK, 0
+            self._legal = self.pending = None
+            self.step_no += 1
+            top = self.frames[-1]
+            try:
+                if self._blocks[top[0]](self, top, a) and self.result is None:
+                    return  # the next decision is pending
+            except _RULE_ERRORS as err:
+                raise self._failure(err) from err
+            self._run()
+            return
+        frame = self.frames[-1]
         ca = None
         if p["kind"] == "play" and a.name != "pass":
             ca = self.prog.actions[a.name]

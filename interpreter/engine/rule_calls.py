@@ -123,9 +123,7 @@ class RuleCalls:
     def reveal(self, what: str, value: Any, to: str | None) -> None:
         """`reveal X [to P]`: X is part of P's view (everybody's without `to`) from now on, so of
         their observation and information state too; a traced game notes it in the step."""
-        from .values import jsonable as _json
-
-        self.revealed = (*self.revealed, (what, _json(value), to, self.step_no))
+        self.revealed = (*self.revealed, (what, jsonable(value), to, self.step_no))
         if self.record:
             self.note_reveal(what, value, to)
 

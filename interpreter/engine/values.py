@@ -15,18 +15,20 @@ from typing import Any
 from ...dsl.types import ANY, BOOL, INT, TEXT, Elem, ListOf, MapOf, Opt, Record, SetOf, Type
 from .errors import EngineError, SaveError
 
+_ATOMS = frozenset({str, int, bool, type(None)})  # values jsonable hands back as they are
+
 
 def jsonable(v: Any) -> Any:
     """A JSON-ready copy of a state value (sets become sorted lists)."""
     t = type(v)
-    if t in (str, int, bool) or v is None:
+    if t in _ATOMS:
         return v
     if t is frozenset or t is set:
         return sorted((jsonable(x) for x in v), key=_sort_key)
     if t is list or t is tuple or t is range:
-        return [jsonable(x) for x in v]
-    if t is dict:
-        return {str(k): jsonable(x) for k, x in v.items()}
+        return [x if type(x) in _ATOMS else jsonable(x) for x in v]
+    if t is dict:  # the entries that are atoms without a call each (scores, stakes, hands)
+        return {str(k): x if type(x) in _ATOMS else jsonable(x) for k, x in v.items()}
     return str(v)
 
 

@@ -20,13 +20,19 @@ flow's phases), the round; then every state variable in declaration order:
 
 What the player may not see is zero, except the size of a hidden collection, which players
 see (how many cards a hand holds): the rules of interpreter/observe/visibility.py.
+
+`Encoder.encode_plain` walks the layout type by type; `encode` runs code generated once per
+layout (`FastEncoder`) that gives the same numbers (tests/test_tensor_code.py).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ...dsl.types import BOOL, INT, Elem, ListOf, MapOf, Opt, Record, SetOf, Type
+
+_COLLECTIONS = (list, tuple, frozenset, set)
 
 
 class Encoder:
@@ -41,6 +47,7 @@ class Encoder:
         self.phases = {name: i for i, name in enumerate(model.phases)}
         self.vars = [(name, model.var_types[name], model.vars[name].hidden) for name in model.vars]
         self.size = 2 * len(self.players) + 3 + len(self.phases) + sum(self.width(t) for _n, t, _h in self.vars)
+        self._fast: Callable[[Any, str], list[float]] | None = None
 
     # ------------------------------------------------------------------ layout
     def finite(self, t: Type) -> tuple | None:
@@ -69,6 +76,15 @@ class Encoder:
 
     # ------------------------------------------------------------------ values
     def encode(self, game: Any, player: str) -> list[float]:
+        """The tensor, by the code generated for this layout (`FastEncoder`): the same numbers
+        as `encode_plain` (tests/test_tensor_code.py), without walking the types each time."""
+        fast = self._fast
+        if fast is None:
+            fast = self._fast = FastEncoder(self).function()
+        return fast(game, player)
+
+    def encode_plain(self, game: Any, player: str) -> list[float]:
+        """The tensor, the layout walked type by type (what the generated code must match)."""
         out: list[float] = []
         n = len(self.players)
         head = [0.0] * (2 * n + 3 + len(self.phases))
@@ -142,6 +158,128 @@ class Encoder:
             else:
                 for k in keys:
                     self.put(t.val, d.get(k, t.val.default()), out, seen)
+
+
+class FastEncoder:
+    """Python code for one `Encoder`'s layout, generated once: every offset worked out, each
+    state variable read once and written by code for its declared type, into a list of zeros.
+    Where a type has no short way here (records, maps of maps), the code calls the encoder's
+    own `put` for that variable, so the layout and what is hidden are decided in one place.
+    Information states of OpenSpiel's tabular policies ask one tensor per information state
+    (Leduc: 936 in CFR's set-up), at about a fifth of the cost of walking the types."""
+
+    def __init__(self, enc: Encoder):
+        self.enc = enc
+        self.lines: list[str] = []
+        self.space: dict[str, Any] = {"_put": enc.put, "_COLL": _COLLECTIONS}
+        self.count = 0
+
+    def name(self, value: Any, prefix: str) -> str:
+        """A module-level name in the generated code's namespace for `value`."""
+        self.count += 1
+        name = f"_{prefix}{self.count}"
+        self.space[name] = value
+        return name
+
+    def function(self) -> Callable[[Any, str], list[float]]:
+        enc, lines = self.enc, self.lines
+        n = len(enc.players)
+        players = self.name({p: i for i, p in enumerate(enc.players)}, "P")
+        phases = self.name(enc.phases, "PH")
+        lines += [f"    out = [0.0] * {enc.size}",
+                  f"    i = {players}.get(game.current) if type(game.current) is str else None",
+                  "    if i is not None:", "        out[i] = 1.0",
+                  "    d = game.decision_player()",
+                  f"    i = {players}.get(d) if type(d) is str else None",
+                  "    if i is not None:", f"        out[{n} + i] = 1.0",
+                  "    if game.chance_node is not None:", f"        out[{2 * n}] = 1.0",
+                  "    if game.is_over:", f"        out[{2 * n + 1}] = 1.0",
+                  f"    i = {phases}.get(game.phase) if type(game.phase) is str else None",
+                  "    if i is not None:", f"        out[{2 * n + 2} + i] = 1.0",
+                  f"    out[{2 * n + 2 + len(enc.phases)}] = float(game.round)",
+                  "    v = game.vars"]
+        at = 2 * n + 3 + len(enc.phases)
+        for k, (name, t, hidden) in enumerate(enc.vars):
+            x = f"x{k}"
+            lines.append(f"    {x} = v.get({name!r})")
+            if hidden == "all":
+                self.put(t, x, at, False, "    ")
+            elif hidden == "owner" and isinstance(t, MapOf):
+                keys = enc.finite(t.key)
+                lines.append(f"    if isinstance({x}, dict):")
+                if keys is None:
+                    lines.append(f"        out[{at}] = float(len({x}))")
+                else:
+                    o = at
+                    for j, key in enumerate(keys):
+                        y = f"y{k}_{j}"
+                        lines.append(f"        {y} = {x}.get({self.name(key, 'K')}, {self.name(t.val.default(), 'D')})")
+                        lines.append(f"        if {self.name(key, 'K')} == player:")
+                        self.put(t.val, y, o, True, "            ")
+                        lines.append("        else:")
+                        self.put(t.val, y, o, False, "            ")
+                        lines.append("            pass")
+                        o += enc.width(t.val)
+                lines.append("    else:")
+                self.put(t, x, at, True, "        ")
+                lines.append("        pass")
+            else:
+                self.put(t, x, at, True, "    ")
+            at += enc.width(t)
+        assert at == enc.size, (at, enc.size)
+        lines.append(f"    assert len(out) == {enc.size}, len(out)")  # as encode_plain's
+        lines.append("    return out")
+        src = "def encode(game, player):\n" + "\n".join(lines) + "\n"
+        exec(compile(src, "<observation tensor>", "exec"), self.space)  # noqa: S102 - our own code
+        return self.space["encode"]
+
+    def put(self, t: Type, y: str, o: int, seen: bool, ind: str) -> None:
+        """Code writing value `y` of type `t` at offset `o`, as `Encoder.put` appends it."""
+        enc, lines = self.enc, self.lines
+        if t in (BOOL, INT):
+            if seen:
+                lines.append(f"{ind}if isinstance({y}, (int, bool)):")
+                lines.append(f"{ind}    out[{o}] = float({y})")
+        elif isinstance(t, Elem):
+            if seen:
+                index = self.name(enc.index.get(t.name, {}), "I")
+                lines.append(f"{ind}i = {index}.get({y})")
+                lines.append(f"{ind}if i is not None:")
+                lines.append(f"{ind}    out[{o} + i] = 1.0")
+        elif isinstance(t, Opt) and (t.inner in (BOOL, INT) or isinstance(t.inner, Elem)):
+            if seen:
+                lines.append(f"{ind}if {y} is not None:")
+                lines.append(f"{ind}    out[{o}] = 1.0")
+                self.put(t.inner, y, o + 1, True, ind + "    ")
+        elif isinstance(t, (ListOf, SetOf)):
+            values = enc.finite(t.elem)
+            size = o + (len(values) if values is not None else 0)
+            lines.append(f"{ind}if isinstance({y}, _COLL):")
+            if values is not None and seen:
+                where = enc.index.get(t.elem.name, {}) if isinstance(t.elem, Elem) else {False: 0, True: 1}
+                lines.append(f"{ind}    for z in {y}:")
+                lines.append(f"{ind}        i = {self.name(where, 'W')}.get(z)")
+                lines.append(f"{ind}        if i is not None:")
+                lines.append(f"{ind}            out[{o} + i] += 1.0")
+            lines.append(f"{ind}    out[{size}] = float(len({y}))")
+        elif isinstance(t, MapOf):
+            keys = enc.finite(t.key)
+            self.count += 1
+            d = f"d{self.count}"
+            lines.append(f"{ind}{d} = {y} if isinstance({y}, dict) else {{}}")
+            if keys is None:
+                lines.append(f"{ind}out[{o}] = float(len({d}))")
+                return
+            default = self.name(t.val.default(), "D")
+            for j, key in enumerate(keys):
+                e = f"{d}_{j}"
+                lines.append(f"{ind}{e} = {d}.get({self.name(key, 'K')}, {default})")
+                self.put(t.val, e, o + j * enc.width(t.val), seen, ind)
+        else:  # records, optional collections: the encoder's own way, spliced in
+            w = enc.width(t)
+            lines.append(f"{ind}z = []")
+            lines.append(f"{ind}_put({self.name(t, 'T')}, {y}, z, {seen})")
+            lines.append(f"{ind}out[{o}:{o + w}] = z")
 
 
 def encoder(game: Any) -> Encoder:

@@ -29,10 +29,6 @@ __all__ = ["information_state", "move_as_seen", "observation", "observe", "settl
 EMPTY = "0" * 32  # the record of a player who has observed nothing yet
 
 
-def _view_text(game: Any, player: str) -> str:
-    return view_text(observer(game.prog.model, player)).view(game)
-
-
 def move_as_seen(game: Any, move: Action | None, pending: dict | None, player: str) -> str:
     """A move as `player` saw it made (at the decision `pending`): whole if it is theirs, else
     with the arguments that come from secret state written `?`."""
@@ -71,17 +67,25 @@ def observe(game: Any, move: Action | None, pending: dict | None) -> None:
     the view, so the record tells apart exactly the histories the views do."""
     if game.seen is None:
         return
-    model = game.prog.model
-    shared = None
+    texts = _texts(game)
+    shared = texts[0].shared(game)
+    # the move as each player saw it: the same text for all when nothing in it can be hidden
+    alike = "start" if move is None or pending is None else f"{pending['player']}: {move}" if not move.args else None
     out = []
-    for p, before in zip(game.players, game.seen, strict=True):
-        text = view_text(observer(model, p))
-        if shared is None:
-            shared = text.shared(game)
-        own = text.own(game)
-        seen = f"{before}\n{move_as_seen(game, move, pending, p)}\n{shared}\n{own}"
+    for p, text, before in zip(game.players, texts, game.seen, strict=True):
+        seen = f"{before}\n{alike or move_as_seen(game, move, pending, p)}\n{shared}\n{text.own(game)}"
         out.append(hashlib.sha256(seen.encode("utf-8")).hexdigest()[:32])
     game.seen = tuple(out)
+
+
+def _texts(game: Any) -> tuple:
+    """Each player's view text writer, in seat order (looked up once per program and players)."""
+    kept = game.prog.__dict__.setdefault("_view_texts", {})
+    found = kept.get(game.players)
+    if found is None:
+        model = game.prog.model
+        found = kept[game.players] = tuple(view_text(observer(model, p)) for p in game.players)
+    return found
 
 
 def observation(game: Any, player: str) -> str:
@@ -89,7 +93,12 @@ def observation(game: Any, player: str) -> str:
     game waits for, if any."""
     if player not in game.players:
         raise EngineError(f"unknown player '{player}'; players: {', '.join(game.players)}")
-    now = _view_text(game, player)
+    return _now(game, game.players.index(player), player)
+
+
+def _now(game: Any, i: int, player: str) -> str:
+    """`observation` of the player in seat `i`."""
+    now = _texts(game)[i].view(game)
     node = game.chance_node
     if node is None:
         return now
@@ -102,6 +111,9 @@ def information_state(game: Any, player: str) -> str:
     if game.seen is None:
         raise EngineError("information states need a game that keeps its history: "
                           "new_game(history=True) or new_game(chance=\"explicit\")")
-    settle(game)
-    now = observation(game, player)
-    return f"{game.seen[game.players.index(player)]}\n{now}"
+    if game._unobserved is not None:
+        settle(game)
+    if player not in game.players:
+        raise EngineError(f"unknown player '{player}'; players: {', '.join(game.players)}")
+    i = game.players.index(player)
+    return f"{game.seen[i]}\n{_now(game, i, player)}"

@@ -105,7 +105,34 @@ def _owned_writer(inner: Any, me: str, model: Any) -> Writer:
         if type(v) is not dict:
             return public_text(v)
         return _json({k: (x if k == me else None if x is None else _hide(x, inner, model)) for k, x in v.items()})
-    return owned_text
+    if not _scalar(inner):
+        return owned_text
+    hidden = "{" + _ENCODE_TEXT(HIDDEN) + ":true}"  # what _hide makes of a name, number or truth value
+
+    def owned_scalar_text(v: Any) -> str:
+        """The common case (a card each, `hand: Player -> Card? hidden except owner`) entry by
+        entry, in json's order, with no dicts made; anything else the way above."""
+        if type(v) is not dict:
+            return public_text(v)
+        parts = []
+        for k in sorted(v):
+            x = v[k]
+            t = type(x)
+            if type(k) is not str or (t is not str and t is not int and t is not bool and x is not None):
+                return owned_text(v)
+            if x is None:
+                text = "null"
+            elif k != me:
+                text = hidden
+            elif t is str:
+                text = _ENCODE_TEXT(x)
+            elif t is bool:
+                text = "true" if x else "false"
+            else:
+                text = int.__repr__(x)
+            parts.append(_ENCODE_TEXT(k) + ":" + text)
+        return "{" + ",".join(parts) + "}"
+    return owned_scalar_text
 
 
 def _ready(t: Any) -> bool:
@@ -167,10 +194,12 @@ class ViewText:
         space: dict[str, Any] = {"_int": int.__repr__, "_bool": {True: "true", False: "false"},
                                  "_enc": _ENCODE_TEXT, "_json": _json, "_pub": public_text, "_raw": _raw,
                                  "_me": _ENCODE_TEXT(seer.player)}
-        reads, shared, own = [], [], []
+        reads: dict[str, str] = {}
+        shared: list[tuple[str, str]] = []
+        own: list[tuple[str, str]] = []
         for i, name in enumerate(sorted(model.vars)):
             how, x = plan.get(name), f"x{i}"
-            reads.append(f"{x} = v[{name!r}]")
+            reads[name] = f"{x} = v[{name!r}]"
             if how is None:
                 code, part = _emit(model.var_types[name], x), shared
             elif how[0] == "all":
@@ -201,7 +230,9 @@ class ViewText:
                 parts.append((False, ("," if j else "") + _ENCODE_TEXT(key) + ":"))
                 parts += fields(which) if key == "vars" else top[key]
             parts.append((False, "}"))
-            src = (f"def {name}(g, pending, revealed):\n    v = g.vars\n    " + "\n    ".join(reads)
+            # only the variables this part writes are read (the own part: a few of them)
+            src = (f"def {name}(g, pending, revealed):\n    v = g.vars\n    "
+                   + "\n    ".join(reads[n] for n, _code in which)
                    + "\n    return " + _fstring(parts) + "\n")
             exec(compile(src, f"<view text of {seer.player}: {name}>", "exec"), space)  # noqa: S102 - our own code
             return space[name]

@@ -104,8 +104,6 @@ def distinct(seq: list) -> tuple[list, list[int]]:
     """The different items of `seq` (the first object of each, in order of first appearance)
     and how often each occurs: the outcomes of drawing one item, with their weights. Items are
     told apart by value and kind (`1` is not `true`)."""
-    from ..engine.moves import same_value
-
     items: list = []
     counts: list[int] = []
     index: dict = {}
@@ -113,7 +111,9 @@ def distinct(seq: list) -> tuple[list, list[int]]:
         try:
             key = (type(x), x)
             i = index.get(key)
-        except TypeError:  # an unhashable item (a record): compare one by one
+        except TypeError:  # an unhashable item (a record): compare one by one (imported
+            from ..engine.moves import same_value  # here, not per call: an import costs 1 us)
+
             key = None
             i = next((j for j, y in enumerate(items) if same_value(x, y)), None)
         if i is None:
