@@ -204,14 +204,13 @@ def test_a_step_that_breaks_invariants_names_every_one_it_broke() -> None:
 
 
 def test_a_step_with_one_write_picks_its_invariants_by_the_variable_name() -> None:
-    """A step that wrote one variable finds its invariants by that name (Program.invariant_one,
-    filled by invariants_after), without making the set: the same pick, and a break is caught."""
+    """A step that wrote one variable finds its invariants by that name (Program.invariant_plan
+    of the name), without making the set: the same pick, and a break is caught."""
     g = regelwerk.load_text(GUARDED).new_game(record=True)
     prog = g.prog
     for name in ["a", "b", "c", "n"]:
-        entry = ({}, name, 0, 1, (name,))
-        assert prog.invariants_after([entry]) == prog.invariants_for(frozenset([name]))
-        assert prog.invariant_one[name] == prog.invariants_for(frozenset([name]))
+        assert prog.invariant_plan(name) == prog.invariant_plan(frozenset([name]))
+        assert prog.invariant_plan(name)[0] == prog.invariants_for(frozenset([name]))  # none by key here
     g.apply("up_a(2)")
     g.apply("up_a(2)")  # a = 4 holds
     with pytest.raises(regelwerk.InvariantBroken) as err:
@@ -308,3 +307,90 @@ def test_a_procedure_step_made_from_the_empty_step_before_it_is_traced_as_a_new_
     long = play()
     assert used[0] > 0
     assert short == long
+
+
+# ---------------------------------------------------------------------- journal paths one key deep
+def test_a_write_one_key_deep_keeps_its_variable_name_and_reads_as_the_full_path() -> None:
+    """The journal entry of `set cell[s] = ...` holds the name 'cell' as its path (no tuple per
+    write); read, it is the path ('cell', s), as are deeper and whole-variable paths as written.
+    A step's changes made from such entries name the full path."""
+    from regelwerk.interpreter.engine.recording import changes_of, entry_path, entry_var
+
+    g = regelwerk.load(ROOT / "rulesets/classic/tictactoe.rules").new_game(record=True)
+    g.apply("place(b2)")
+    by_key = {e[1]: e for e in g.journal}
+    assert by_key["b2"][4] == "cell" and by_key["moves"][4] == ("moves",)
+    assert entry_path(by_key["b2"]) == ("cell", "b2") and entry_var(by_key["b2"]) == "cell"
+    assert entry_path(by_key["moves"]) == ("moves",) and entry_var(by_key["moves"]) == "moves"
+    deep = ({}, "c3", 0, 2, ("warriors", "Marquise", "c3"))
+    assert entry_path(deep) == ("warriors", "Marquise", "c3") and entry_var(deep) == "warriors"
+    assert changes_of(list(g.journal)) == ((("cell", "b2"), None, "X"), (("moves",), 0, 1))
+    assert [c["path"] for c in g.trace[-2]["changes"]] == ["cell[b2]", "moves"]
+
+
+# ---------------------------------------------------------------------- invariants tested by key
+# An invariant `all x in D: ...` that reads state only as `m[x]` is tested after a step at the keys
+# the step wrote (INVP_n), not over all of D; a map written whole has it tested whole.
+POINTWISE = """
+game "Pointwise"
+players A, B
+enum Slot = s1, s2, s3
+state
+    m: Slot -> int = 0
+    spare: Slot -> int = 9
+    cap: Slot -> int = 4
+action two(x: Slot, y: Slot)
+    add 1 to m[x]
+    add 3 to m[y]
+action swap
+    set m = spare
+action shrink(x: Slot)
+    remove 1 from cap[x]
+invariant all s in Slot where cap[s] > 0: m[s] <= cap[s] else "no slot holds more than its cap"
+flow
+    repeat
+        turn
+            play two, swap, shrink
+"""
+
+
+def test_a_pointwise_invariant_is_picked_for_its_maps() -> None:
+    prog = regelwerk.load_text(POINTWISE).program(True)
+    assert {i: sorted(maps) for i, (maps, _test) in prog.invariant_points.items()} == {0: ["cap", "m"]}
+    assert regelwerk.load_text(POINTWISE).program(False).invariant_points == {}  # untraced: never checked
+    assert prog.invariant_plan(frozenset(["m"]))[0] == () and prog.invariant_plan("m")[1][0][0] == 0
+
+
+@pytest.mark.parametrize("moves", [["two(s1, s2)", "two(s3, s2)"],  # the second key written breaks it
+                                   ["two(s2, s2)", "two(s2, s3)"],  # the first
+                                   ["two(s1, s1)", "shrink(s1)"],  # the other map it reads
+                                   ["shrink(s3)", "swap"]])  # the map written whole (not the first
+# decision: after a start every invariant is tested whole)
+def test_a_pointwise_invariant_is_broken_at_the_step_that_wrote_the_key(moves: list[str]) -> None:
+    g = regelwerk.load_text(POINTWISE).new_game(record=True)
+    for move in moves[:-1]:
+        g.apply(move)
+    with pytest.raises(regelwerk.InvariantBroken) as err:
+        g.apply(moves[-1])
+    assert [b.split(": ", 1)[1] for b in err.value.broken] == ["no slot holds more than its cap"]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_testing_by_key_reports_the_same_breaks_at_the_same_steps_as_testing_whole(seed: int) -> None:
+    """Random games, played on through every break: the steps that raise and their messages are
+    the same whether the invariant is tested at the keys written or whole."""
+    def breaks(by_key: bool) -> list:
+        ruleset = regelwerk.load_text(POINTWISE)
+        if not by_key:
+            ruleset.program(True).invariant_points.clear()
+        g = ruleset.new_game(record=True, seed=seed)
+        rnd, out = random.Random(seed), []
+        for n in range(40):
+            try:
+                g.apply(rnd.choice(g.legal_actions()))
+            except regelwerk.InvariantBroken as err:
+                out.append((n, err.value.broken if hasattr(err, "value") else err.broken))
+        return out
+
+    assert breaks(True) == breaks(False)
+    assert breaks(True)  # the games do break it

@@ -965,7 +965,9 @@ class CodeGen:
         if not _is_name(cont):
             c = self.fresh("c")
             out.append(f"{ind}{c} = {cont}")
-        path = "(" + ", ".join([repr(t.root)] + keys) + ",)"
+        # a write one key deep (most writes: `cell[s]`) names only its variable: the path is
+        # (name, key), made when the step is read (recording.entry_path), not a tuple per write
+        path = repr(t.root) if len(keys) == 1 else "(" + ", ".join([repr(t.root)] + keys) + ",)"
         return c, keys[-1], path, ty, ctype
 
     def write(self, t: A.Target, sc: dict, value_fn: Any, out: list[str], ind: str, needs_old: bool) -> None:

@@ -22,7 +22,7 @@ from ...dsl.check import Model, suspends
 from ...dsl.check_expr import DIRECTIONS
 from ...dsl.check_runaway import recursive_defines
 from ...dsl.printer import expr_text
-from ...dsl.types import Type
+from ...dsl.types import MapOf, Type
 from ..engine.errors import RULE_ERRORS, Abandoned, BudgetExceeded, EngineError, RuleFailure
 from ..engine.limits import RECURSIVE_CALL_WORK, WORK_BUDGET
 from ..engine.locate import plain
@@ -36,10 +36,10 @@ from ..stdlib.library import LIBRARY
 from . import ir, pytree
 from .actiongen import generate_action
 from .blocks import BlockBuilder, is_chance_let, param_types, prov_info, require_texts
-from .codegen import Choice, CodeGen, ModelFacts, model_facts
+from .codegen import Choice, CodeGen, ModelFacts, _may_hold_dict, model_facts
 from .machine import MachineBuilder
 from .memo import state_free
-from .reads import state_reads, trigger_watch
+from .reads import pointwise_reads, state_reads, trigger_watch
 
 __all__ = ["MISSING", "CompiledAction", "Identity", "Program", "compile_explained", "compile_expr",
            "compile_model", "compile_stmts", "is_chance_let"]
@@ -115,8 +115,11 @@ class Program:
     invariants_unread: tuple[int, ...] = ()
     # the invariants to check after a step, by the set of state variables it wrote (`invariants_for`)
     invariant_picks: dict[frozenset[str], tuple[int, ...]] = field(default_factory=dict, repr=False)
-    # the same for a step that wrote one variable, by its name (`invariants_after`)
-    invariant_one: dict[str, tuple[int, ...]] = field(default_factory=dict, repr=False)
+    # the invariants that can be tested at the keys a step wrote (reads.pointwise_reads): by
+    # index, the maps they read and their test for one key (`INVP_n`)
+    invariant_points: dict[int, tuple[frozenset[str], Any]] = field(default_factory=dict)
+    # `invariants_for` split into those tested whole and those tested at the keys written
+    invariant_plans: dict[frozenset[str] | str, tuple[tuple, tuple]] = field(default_factory=dict, repr=False)
     var_types: dict[str, Type] = field(default_factory=dict)
     var_copiers: list[tuple[str, Any]] = field(default_factory=list)  # how a clone copies each var
     copy_vars: Any = None  # vars -> an independent copy (only what can change in place is copied)
@@ -160,17 +163,18 @@ class Program:
                 self.invariant_picks[written] = todo
         return todo
 
-    def invariants_after(self, written: list) -> tuple[int, ...]:
-        """`invariants_for` the variables of these journal entries (a step's writes). A step
-        with one write (most moves of a `simultaneously`'s parts) is remembered by that
-        variable's name too, so `Game.check_invariants` finds it without making the set."""
-        if len(written) == 1:
-            name = written[0][4][0]
-            todo = self.invariant_one.get(name)
-            if todo is None:
-                todo = self.invariant_one[name] = self.invariants_for(frozenset((name,)))
-            return todo
-        return self.invariants_for(frozenset([entry[4][0] for entry in written]))
+    def invariant_plan(self, written: frozenset[str] | str) -> tuple[tuple[int, ...], tuple[tuple, ...]]:
+        """`invariants_for` these variables (or the one named) as (those tested whole, those
+        tested at the keys the step wrote: (index, the maps it reads, its test for one key)),
+        worked out once per set."""
+        plan = self.invariant_plans.get(written)
+        if plan is None:
+            todo = self.invariants_for(frozenset((written,)) if type(written) is str else written)
+            points = self.invariant_points
+            plan = (tuple(i for i in todo if i not in points), tuple((i, *points[i]) for i in todo if i in points))
+            if len(self.invariant_plans) < _MAX_PICKS:
+                self.invariant_plans[written] = plan
+        return plan
 
     def expr(self, node: A.Node, scope: tuple[str, ...] = ()) -> Any:
         """A function (game, *scope values) -> value for one expression, compiled once."""
@@ -445,9 +449,15 @@ def compile_model(model: Model, record: bool, identity: Identity, keep_tree: boo
         g.function(f"HB_{i}", [], lines)
         hook_src.setdefault(h.event, []).append((f"HB_{i}", key))
         prog.rules[key] = prov_info(f"on {h.event}", h.prov, h.span, model.base_dir)
+    points = {}
     for i, inv in enumerate(model.invariants):
         g.rule_now = f"invariant {i}"
         g.function(f"INV_{i}", [], [f"    return bool({g.ex(inv.test, {})})"])
+        if record:
+            maps = pointwise_reads(model, inv.test)
+            if maps and all(_plain_map(model.var_types[v]) for v in maps):
+                points[i] = maps
+                _point_test(g, i, inv.test)
     g.rule_now = "flow"
     if model.flow is not None:
         prog.flow_block = builder.block(model.flow.body, [], "flow", [], top=True)
@@ -488,11 +498,36 @@ def compile_model(model: Model, record: bool, identity: Identity, keep_tree: boo
     prog.invariants = [(ns[f"INV_{i}"], inv) for i, inv in enumerate(model.invariants)]
     prog.invariant_reads = [state_reads(model, inv.test) for inv in model.invariants]
     prog.invariants_unread = tuple(i for i, r in enumerate(prog.invariant_reads) if r is None)
+    prog.invariant_points = {i: (maps, ns[f"INVP_{i}"]) for i, maps in points.items()}
     for i, reads in enumerate(prog.invariant_reads):
         for name in reads or ():
             prog.invariants_reading[name] = (*prog.invariants_reading.get(name, ()), i)
     prog.choices = g.choices
     return prog
+
+
+def _plain_map(t: Type) -> bool:
+    """A map whose values hold no map or record: every write to it is of one entry (a path one
+    key deep) or of the whole map, never deeper, so the journal says which keys changed."""
+    t = t.base
+    return isinstance(t, MapOf) and not _may_hold_dict(t.val)
+
+
+def _point_test(g: CodeGen, i: int, test: A.Aggregate) -> None:
+    """`INVP_i(G, k)`: invariant `i` (`all x in D [where W]: B`, reads.pointwise_reads) at the one
+    key `k`: true when `k` is not in `D`, else `W → B` for `x = k`; the test of `INV_i` for one
+    element, the same expressions compiled with `x` bound to the parameter (reads.pointwise_reads
+    ruled out an A.Aggregate or A.LetExpr inside that binds `x` again)."""
+    sc = {test.var: ("p0", None)}
+    holds = f"({g.ex(test.body, sc)})"
+    if test.where is not None:
+        holds = f"not ({g.ex(test.where, sc)}) or {holds}"
+    domain = g.ex(test.domain, {})
+    fixed = g.constants.get(domain)
+    if type(fixed) in (tuple, list) and all(type(v) in (str, int, bool) for v in fixed):
+        domain = g.const(frozenset(fixed), "S")  # a board's squares, an enum: looked up, not scanned
+    g.function(f"INVP_{i}", ["p0"], [f"    if p0 not in {domain}:", "        return True",
+                                     f"    return bool({holds})"])
 
 
 def _namespace(prog: Program, g: CodeGen) -> dict[str, Any]:

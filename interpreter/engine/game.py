@@ -14,6 +14,7 @@ import contextlib
 from collections import deque
 from collections.abc import Iterator
 from fractions import Fraction
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..stdlib import rng
@@ -27,7 +28,7 @@ from .limits import (
 )
 from .locate import failing_rule, plain, statement_span
 from .moves import Action, as_action, parse_action, same_move, same_value
-from .recording import TraceRecorder, bindings_of, cooked_checks, raw_checks
+from .recording import TraceRecorder, bindings_of, cooked_checks, entry_var, raw_checks
 from .rule_calls import RuleCalls
 from .runtime import MISSING
 from .saves import (
@@ -107,6 +108,8 @@ class Game(RuleCalls, TraceRecorder):
     # A window is replaced, never changed in place, whenever a part moves, so while the game
     # holds the same window object those moves still hold (`invalidate` forgets them).
     _part_legal: tuple | None = None
+    # an invariant was reported broken: from then on each is checked whole (check_invariants)
+    _inv_whole = False
 
     def __init__(self, prog: Program, players: tuple[str, ...], seed: int, options: dict,
                  ruleset: Any = None, chance: str = "sampled", history: bool = False):
@@ -720,30 +723,58 @@ class Game(RuleCalls, TraceRecorder):
 
     def check_invariants(self, since: int | None = None) -> None:
         """Raise if the state breaks an invariant. With `since` (a journal length from before a
-        step), only the invariants that read a state variable the step wrote are checked."""
+        step), only the invariants that read a state variable the step wrote are checked, and
+        one that holds element by element over a map (reads.pointwise_reads) only at the keys
+        the step wrote: it held before the step, so only they can break it. After a break
+        has been reported, each is checked whole again (the state no longer holds them all)."""
         invariants = self.prog.invariants
-        written = None
+        points: tuple = ()
         if since is None:
-            todo = range(len(invariants))
+            todo: Any = range(len(invariants))
         else:
             journal = self.journal
-            todo = None
-            if len(journal) - since == 1:  # one write (most moves of a simultaneously's parts)
-                todo = self.prog.invariant_one.get(journal[since][4][0])
-            if todo is None:
-                todo = self.prog.invariants_after(journal[since:])
+            end = len(journal)
+            if end == since:  # nothing written: only those that read more than state
+                todo = self.prog.invariants_unread
+            elif end - since == 1:  # one write (most moves of a simultaneously's parts)
+                path = journal[since][4]
+                todo, points = self.prog.invariant_plan(path if type(path) is str else path[0])
+            else:
+                written = frozenset([p if type(p) is str else p[0] for p in set(map(_PATH, journal[since:]))])
+                todo, points = self.prog.invariant_plan(written)
+            if points and self._inv_whole:
+                todo, points = (*todo, *(i for i, _m, _t in points)), ()
         for i in todo:  # the common case, all hold, without the messages broken_invariants makes
             try:
                 if invariants[i][0](self):
                     continue
             except (KeyError, IndexError, TypeError, ValueError):
                 pass
-            if since is not None:
-                written = frozenset([entry[4][0] for entry in self.journal[since:]])
-            broken = self.broken_invariants(written)  # the tests again, for every message
-            if broken:
-                raise InvariantBroken(broken)
+            self._invariant_broken(since)
             return
+        for i, maps, test in points:
+            keys = _written_keys(self.journal, since, maps)
+            try:
+                if keys is None:  # a map written whole
+                    if invariants[i][0](self):
+                        continue
+                elif all(test(self, k) for k in keys):
+                    continue
+            except (KeyError, IndexError, TypeError, ValueError):
+                pass
+            self._invariant_broken(since)
+            return
+
+    def _invariant_broken(self, since: int | None) -> None:
+        """An invariant failed after the step whose journal starts at `since`: raise with the
+        message of every invariant that read what it wrote (or of all, with `since` None)."""
+        written = None
+        if since is not None:
+            written = frozenset([entry_var(entry) for entry in self.journal[since:]])
+        broken = self.broken_invariants(written)  # the tests again, whole, for every message
+        if broken:
+            self._inv_whole = True
+            raise InvariantBroken(broken)
 
     # ------------------------------------------------------------------ undo
     def _keep_undo(self, a: Action) -> None:
@@ -1082,6 +1113,25 @@ class SecretsGame(Game):
         from ..observe.visibility import observer
 
         err.hide(observer(self.prog.model, "").message(err.full, self))
+
+
+_PATH = itemgetter(4)  # a journal entry's path (recording.entry_path)
+
+
+def _written_keys(journal: list, since: int, maps: frozenset[str]) -> set | None:
+    """The keys of these maps the journal's entries from `since` on wrote; None when one of the
+    maps was written whole."""
+    keys = set()
+    for entry in journal[since:]:
+        path = entry[4]
+        if type(path) is str:
+            if path in maps:
+                keys.add(entry[1])
+        elif path[0] in maps:
+            if len(path) == 1:
+                return None
+            keys.add(path[1])
+    return keys
 
 
 def load_game(data: Any, prog: Program, origin: Any = None, path: str = "save") -> Game:

@@ -297,18 +297,32 @@ class TraceRecorder:
 _PLAIN = (str, int, bool, type(None))
 
 
+def entry_path(entry: tuple) -> tuple:
+    """The state path a journal entry wrote. An entry (container, key, old, new, path) of a write
+    one key deep (`cell[s]`, most writes) holds its variable's name as its path, for (name, key):
+    generated code makes no tuple per write (interpreter/compiler/codegen.py `target_parts`)."""
+    path = entry[4]
+    return (path, entry[1]) if type(path) is str else path
+
+
+def entry_var(entry: tuple) -> str:
+    """The state variable a journal entry wrote (the first name of its path)."""
+    path = entry[4]
+    return path if type(path) is str else path[0]
+
+
 def changes_of(written: list) -> tuple:
     """Journal entries (container, key, old, new, path) as a step's changes (path, old, new):
     the writes that changed something, dicts copied (they change in place later)."""
     changes = []
-    for (_c, _k, old, new, path) in written:
+    for (_c, key, old, new, path) in written:
         if old is new or (type(old) is type(new) and old == new):
             continue  # written but not changed
         if type(old) is dict:
             old = jsonable(old)
         if type(new) is dict:
             new = jsonable(new)
-        changes.append((path, old, new))
+        changes.append(((path, key) if type(path) is str else path, old, new))
     return tuple(changes)
 
 
