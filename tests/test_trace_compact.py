@@ -20,6 +20,7 @@ from regelwerk.interpreter.tools.trace import trace_lines
 import regelwerk
 
 ROOT = Path(__file__).resolve().parent.parent
+VALID = Path(__file__).parent / "corpus" / "valid"
 
 PHASED = """
 game "Phased"
@@ -203,14 +204,14 @@ def test_a_step_that_breaks_invariants_names_every_one_it_broke() -> None:
     assert [b.split(": ", 1)[1] for b in err.value.broken] == ["b is at most 2", "a and b are at most 5 together"]
 
 
-def test_a_step_with_one_write_picks_its_invariants_by_the_variable_name() -> None:
-    """A step that wrote one variable finds its invariants by that name (Program.invariant_plan
-    of the name), without making the set: the same pick, and a break is caught."""
+def test_a_step_with_one_write_picks_its_invariants_by_the_variable_s_path() -> None:
+    """The pick after a step is found by the set of journal paths it wrote (Program.invariant_plan,
+    remembered per set): for one write, that of its variable; and a break is caught."""
     g = regelwerk.load_text(GUARDED).new_game(record=True)
     prog = g.prog
     for name in ["a", "b", "c", "n"]:
-        assert prog.invariant_plan(name) == prog.invariant_plan(frozenset([name]))
-        assert prog.invariant_plan(name)[0] == prog.invariants_for(frozenset([name]))  # none by key here
+        assert prog.invariant_plan(frozenset([(name,)])) == (prog.invariants_for(frozenset([name])), ())
+        assert prog.invariant_plans[frozenset([(name,)])] == prog.invariant_plan(frozenset([(name,)]))
     g.apply("up_a(2)")
     g.apply("up_a(2)")  # a = 4 holds
     with pytest.raises(regelwerk.InvariantBroken) as err:
@@ -358,7 +359,8 @@ def test_a_pointwise_invariant_is_picked_for_its_maps() -> None:
     prog = regelwerk.load_text(POINTWISE).program(True)
     assert {i: sorted(maps) for i, (maps, _test) in prog.invariant_points.items()} == {0: ["cap", "m"]}
     assert regelwerk.load_text(POINTWISE).program(False).invariant_points == {}  # untraced: never checked
-    assert prog.invariant_plan(frozenset(["m"]))[0] == () and prog.invariant_plan("m")[1][0][0] == 0
+    assert prog.invariant_plan(frozenset(["m"]))[0] == () and prog.invariant_plan(frozenset(["m"]))[1][0][0] == 0
+    assert prog.invariant_plan(frozenset(["cap", ("m",)])) == ((0,), ())  # `m` written whole: tested whole
 
 
 @pytest.mark.parametrize("moves", [["two(s1, s2)", "two(s3, s2)"],  # the second key written breaks it
@@ -394,3 +396,40 @@ def test_testing_by_key_reports_the_same_breaks_at_the_same_steps_as_testing_who
 
     assert breaks(True) == breaks(False)
     assert breaks(True)  # the games do break it
+
+
+# ---------------------------------------------------------------------- chance kept as noted
+# A chance event is kept as the values it noted (maps of plain values copied, lists as they are,
+# others made JSON at once) and made the trace's record when the step is read.
+def test_a_device_s_inputs_and_outcome_are_traced_as_they_were_at_the_throw() -> None:
+    """The tower is thrown the state map `inside` itself, which its settle changes right after
+    the note: the trace shows the map as it was thrown, and the outcome as it fell."""
+    text = (VALID / "device.rules").read_text(encoding="utf-8").replace(
+        "let out = tower({blue: if current == Blue then n else 0, yellow: if current == Yellow then n else 0, "
+        "green: 0})", "let out = tower(inside)")
+    g = regelwerk.load_text(text, "alias.rules").new_game(start=False, record=True)
+    g.script("tower", {"blue": 0, "yellow": 0, "green": 0})
+    g.script("tower", {"blue": 0, "yellow": 0, "green": 0}, next_draw=True)
+    g.start()
+    g.apply("attack(1)")
+    g.invalidate()
+    g.state.vars["inside"].update({"blue": 3, "yellow": 1})  # a position set from outside the rules
+    g.apply("attack(2)")
+    throws = [c for s in g.trace for c in s.get("chance", ())]
+    assert throws[-1] == {"kind": "device", "what": "tower(scripted)", "outcome": {"blue": 0, "yellow": 0, "green": 0},
+                          "inputs": [{"blue": 3, "yellow": 1, "green": 0}]}
+    assert g.state.vars["inside"] == {"blue": 6, "yellow": 2, "green": 0}  # the map thrown did change
+
+
+def test_chance_values_are_kept_copied_and_made_json_when_read() -> None:
+    from regelwerk.interpreter.engine.recording import _kept, chance_record
+
+    flat, nested, cards = {"a": 1, "b": None}, {"lower": {"blue": 2}, "n": 1}, [3, 1]
+    kept = [_kept(v) for v in (flat, nested, cards, frozenset({"y", "x"}), "x")]
+    flat["a"], nested["lower"]["blue"] = 9, 9  # changed in place after the note
+    assert kept[0] == {"a": 1, "b": None} and kept[0] is not flat
+    assert kept[1] == {"lower": {"blue": 2}, "n": 1} and kept[2] is cards and kept[3] == ["x", "y"]
+    assert chance_record(("device", "t", kept[0], kept[2], kept[3])) == {
+        "kind": "device", "what": "t", "outcome": {"a": 1, "b": None}, "inputs": [3, 1], "detail": ["x", "y"]}
+    assert chance_record(("roll", "2d6", [4, 2], None, None)) == {"kind": "roll", "what": "2d6", "outcome": [4, 2]}
+    assert chance_record(("random", "1 of 3", {1: "x"}, None, None))["outcome"] == {"1": "x"}

@@ -118,8 +118,8 @@ class Program:
     # the invariants that can be tested at the keys a step wrote (reads.pointwise_reads): by
     # index, the maps they read and their test for one key (`INVP_n`)
     invariant_points: dict[int, tuple[frozenset[str], Any]] = field(default_factory=dict)
-    # `invariants_for` split into those tested whole and those tested at the keys written
-    invariant_plans: dict[frozenset[str] | str, tuple[tuple, tuple]] = field(default_factory=dict, repr=False)
+    # by the set of journal paths a step wrote: the invariants tested whole and by key (`invariant_plan`)
+    invariant_plans: dict[frozenset, tuple[tuple, tuple]] = field(default_factory=dict, repr=False)
     var_types: dict[str, Type] = field(default_factory=dict)
     var_copiers: list[tuple[str, Any]] = field(default_factory=list)  # how a clone copies each var
     copy_vars: Any = None  # vars -> an independent copy (only what can change in place is copied)
@@ -163,17 +163,21 @@ class Program:
                 self.invariant_picks[written] = todo
         return todo
 
-    def invariant_plan(self, written: frozenset[str] | str) -> tuple[tuple[int, ...], tuple[tuple, ...]]:
-        """`invariants_for` these variables (or the one named) as (those tested whole, those
-        tested at the keys the step wrote: (index, the maps it reads, its test for one key)),
-        worked out once per set."""
-        plan = self.invariant_plans.get(written)
+    def invariant_plan(self, paths: frozenset) -> tuple[tuple[int, ...], tuple[tuple, ...]]:
+        """After a step that wrote these journal paths (recording.entry_path: a name for a write
+        one key deep), the invariants it may have broken (`invariants_for` their variables) as
+        (those tested whole, those tested at the keys it wrote: (index, the maps it reads, its
+        test for one key)); one of the latter is tested whole when it wrote a map whole. Worked
+        out once per set of paths, since a traced game asks after every step."""
+        plan = self.invariant_plans.get(paths)
         if plan is None:
-            todo = self.invariants_for(frozenset((written,)) if type(written) is str else written)
+            todo = self.invariants_for(frozenset([p if type(p) is str else p[0] for p in paths]))
             points = self.invariant_points
-            plan = (tuple(i for i in todo if i not in points), tuple((i, *points[i]) for i in todo if i in points))
+            by_key = tuple((i, *points[i]) for i in todo
+                           if i in points and not any((m,) in paths for m in points[i][0]))
+            plan = (tuple(i for i in todo if i not in {j for j, _m, _t in by_key}), by_key)
             if len(self.invariant_plans) < _MAX_PICKS:
-                self.invariant_plans[written] = plan
+                self.invariant_plans[paths] = plan
         return plan
 
     def expr(self, node: A.Node, scope: tuple[str, ...] = ()) -> Any:

@@ -140,6 +140,10 @@ class Game(RuleCalls, TraceRecorder):
         # traced: the plain actions apply() records and plays in one short path (_take_recorded),
         # each name with its compiled action
         self._recorded = {n: prog.actions[n] for n in prog.in_place} if prog.record and not self.tracking else {}
+        # those apply() plays itself, by their step's rule key: checks worked out in the block, no
+        # invariants to check after the move (the traced tic-tac-toe move)
+        self._recorded_here = {} if prog.invariants else \
+            {n: ca.key for n, ca in self._recorded.items() if ca.checks_in_place}
         # the dynamic state, one value declared once (saves.DYNAMIC, saves.State): clone, undo,
         # roll-back and saves all go through it
         put_state(self, start_state(self))
@@ -474,11 +478,13 @@ class Game(RuleCalls, TraceRecorder):
                         raise self._failure(err) from err
                     self._run()
                     return
-                ca = self._recorded.get(action[0])
-                if ca is not None:
-                    if not (ca.checks_in_place and self._part is None and not self.prog.invariants):
+                key = self._recorded_here.get(action[0])
+                if key is None or self._part is not None:
+                    ca = self._recorded.get(action[0])
+                    if ca is not None:
                         self._take_recorded(action, ca)
                         return
+                else:
                     # _take_recorded for a move whose block works its checks out itself (plain
                     # arguments), outside a `simultaneously`, without invariants: the traced
                     # tic-tac-toe move, whose fixed cost is what tracing adds to a small game
@@ -493,7 +499,7 @@ class Game(RuleCalls, TraceRecorder):
                     self.step_no += 1
                     if self._step is not None:
                         self._close()
-                    self._step = [ca.key, False, None, action, (), None, (), (), self.phase, who]
+                    self._step = [key, False, None, action, (), None, (), (), self.phase, who]
                     self._jmark = len(self.journal)
                     self.abandon = None
                     top = self.frames[-1]
@@ -507,9 +513,7 @@ class Game(RuleCalls, TraceRecorder):
                         self.pending = None
                         self._close()
                         self._emit_result()
-                    if self.abandoned:
-                        self.abandoned = {}
-                    return
+                    return  # (nothing was taken back at this decision: `self.abandoned` is empty)
                 move = action
         if self.tracking:  # explicit chance or a kept history: played on a copy, then taken
             _explicit.play(self, move or action, move is not None)
@@ -725,25 +729,23 @@ class Game(RuleCalls, TraceRecorder):
         """Raise if the state breaks an invariant. With `since` (a journal length from before a
         step), only the invariants that read a state variable the step wrote are checked, and
         one that holds element by element over a map (reads.pointwise_reads) only at the keys
-        the step wrote: it held before the step, so only they can break it. After a break
-        has been reported, each is checked whole again (the state no longer holds them all)."""
+        the step wrote (when it wrote at most `_BY_KEY_WRITES` entries): it held before the step, so only they
+        can break it. After a break has been reported, each is checked whole again (the state
+        no longer holds them all)."""
         invariants = self.prog.invariants
         points: tuple = ()
         if since is None:
             todo: Any = range(len(invariants))
         else:
             journal = self.journal
-            end = len(journal)
-            if end == since:  # nothing written: only those that read more than state
+            if len(journal) == since:  # nothing written: only those that read more than state
                 todo = self.prog.invariants_unread
-            elif end - since == 1:  # one write (most moves of a simultaneously's parts)
-                path = journal[since][4]
-                todo, points = self.prog.invariant_plan(path if type(path) is str else path[0])
-            else:
-                written = frozenset([p if type(p) is str else p[0] for p in set(map(_PATH, journal[since:]))])
-                todo, points = self.prog.invariant_plan(written)
-            if points and self._inv_whole:
-                todo, points = (*todo, *(i for i, _m, _t in points)), ()
+            else:  # the plan by the paths written: few sets, as a step writes names one key deep
+                paths = frozenset(map(_PATH, journal[since:]))
+                plan = self.prog.invariant_plans.get(paths) or self.prog.invariant_plan(paths)
+                todo, points = plan
+                if points and (self._inv_whole or len(journal) - since > _BY_KEY_WRITES):
+                    todo, points = (*todo, *(i for i, _m, _t in points)), ()
         for i in todo:  # the common case, all hold, without the messages broken_invariants makes
             try:
                 if invariants[i][0](self):
@@ -752,13 +754,17 @@ class Game(RuleCalls, TraceRecorder):
                 pass
             self._invariant_broken(since)
             return
-        for i, maps, test in points:
-            keys = _written_keys(self.journal, since, maps)
+        if points:  # each (path, key) written once, found in C: a step often writes a key twice
+            pairs = set(map(_PATH_KEY, self.journal[since:]))
+        for _i, maps, test in points:
             try:
-                if keys is None:  # a map written whole
-                    if invariants[i][0](self):
-                        continue
-                elif all(test(self, k) for k in keys):
+                for path, key in pairs:  # the keys of its maps the step wrote (none whole: the plan)
+                    if type(path) is str:
+                        if path in maps and not test(self, key):
+                            break
+                    elif path[0] in maps and not test(self, path[1]):
+                        break
+                else:
                     continue
             except (KeyError, IndexError, TypeError, ValueError):
                 pass
@@ -1116,22 +1122,10 @@ class SecretsGame(Game):
 
 
 _PATH = itemgetter(4)  # a journal entry's path (recording.entry_path)
-
-
-def _written_keys(journal: list, since: int, maps: frozenset[str]) -> set | None:
-    """The keys of these maps the journal's entries from `since` on wrote; None when one of the
-    maps was written whole."""
-    keys = set()
-    for entry in journal[since:]:
-        path = entry[4]
-        if type(path) is str:
-            if path in maps:
-                keys.add(entry[1])
-        elif path[0] in maps:
-            if len(path) == 1:
-                return None
-            keys.add(path[1])
-    return keys
+_PATH_KEY = itemgetter(4, 1)  # and the key it wrote in its container
+# A step that wrote more than this many entries has every invariant tested whole: testing each
+# key it wrote would cost more than the loop over the domain.
+_BY_KEY_WRITES = 40
 
 
 def load_game(data: Any, prog: Program, origin: Any = None, path: str = "save") -> Game:
