@@ -433,3 +433,83 @@ def test_chance_values_are_kept_copied_and_made_json_when_read() -> None:
         "kind": "device", "what": "t", "outcome": {"a": 1, "b": None}, "inputs": [3, 1], "detail": ["x", "y"]}
     assert chance_record(("roll", "2d6", [4, 2], None, None)) == {"kind": "roll", "what": "2d6", "outcome": [4, 2]}
     assert chance_record(("random", "1 of 3", {1: "x"}, None, None))["outcome"] == {"1": "x"}
+
+
+# ---------------------------------------------------------------------- sums grouped in one pass
+# An invariant `all c in D: ... f(c) ...` whose definition `f(p)` sums (or counts) over E where
+# `... and F == p` is tested after a step by INVG_n: the sums for every c in one pass over E,
+# grouped by F; its own test (INV_n) still gives the messages.
+GROUPED = """
+game "Grouped"
+players A, B
+enum Colour = red, blue, green
+enum Province = p1, p2, p3, p4
+const COLOUR = {A: red, B: blue}
+state
+    owner: Province -> Player? = none
+    armies: Province -> int = 0
+    supply: Colour -> int = 4
+define on_board(c: Colour): int = sum q in Province where owner[q] != none and COLOUR[owner[q]] == c: armies[q]
+define held(c: Colour): int = count q in Province where owner[q] != none and COLOUR[owner[q]] == c
+invariant all c in Colour: supply[c] + on_board(c) == 4 else "every army is in the supply or on the board"
+invariant all c in Colour: held(c) <= 3 else "nobody holds every province"
+action place(q: Province)
+    require owner[q] == none or owner[q] == current
+    require supply[COLOUR[current]] > 0
+    set owner[q] = current
+    add 1 to armies[q]
+    remove 1 from supply[COLOUR[current]]
+action leak(q: Province)
+    require owner[q] == current
+    add 1 to armies[q]
+flow
+    repeat
+        turn
+            play place, leak
+"""
+
+
+def test_a_sum_grouped_by_the_quantified_value_is_tested_in_one_pass() -> None:
+    prog = regelwerk.load_text(GROUPED).program(True)
+    assert [t.__name__ for t in prog.invariant_tests] == ["INVG_0", "INVG_1"]
+    assert [t.__name__ for t in regelwerk.load_text(GROUPED).program(False).invariant_tests] == ["INV_0", "INV_1"]
+
+
+def test_a_grouped_test_agrees_with_the_invariant_s_own_test_in_any_position() -> None:
+    """Random positions, most of them breaking one invariant or both: the grouped tests say
+    exactly what the invariants' own tests say."""
+    g = regelwerk.load_text(GROUPED).new_game(record=True)
+    prog, vars_, rnd = g.prog, g.state.vars, random.Random(5)
+    seen = set()
+    for _ in range(400):
+        for q in ("p1", "p2", "p3", "p4"):
+            vars_["owner"][q] = rnd.choice(["A", "B", None])
+            vars_["armies"][q] = rnd.randrange(3)
+        for c in ("red", "blue", "green"):
+            vars_["supply"][c] = rnd.randrange(5)
+        for i, (own, _decl) in enumerate(prog.invariants):
+            assert prog.invariant_tests[i](g) == own(g)
+            seen.add((i, own(g)))
+    assert seen == {(0, True), (0, False), (1, True), (1, False)}
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_grouped_tests_report_the_same_breaks_at_the_same_steps_as_the_invariants_own(seed: int) -> None:
+    def breaks(grouped: bool) -> list:
+        ruleset = regelwerk.load_text(GROUPED)
+        prog = ruleset.program(True)
+        if not grouped:
+            prog.invariant_tests[:] = [own for own, _decl in prog.invariants]
+        g = ruleset.new_game(record=True, seed=seed)
+        rnd, out = random.Random(seed), []
+        for n in range(30):
+            if g.is_over or not g.legal_actions():
+                break
+            try:
+                g.apply(rnd.choice(g.legal_actions()))
+            except regelwerk.InvariantBroken as err:
+                out.append((n, err.broken))
+        return out
+
+    assert breaks(True) == breaks(False)
+    assert breaks(True)  # the games do break them

@@ -37,6 +37,7 @@ from . import ir, pytree
 from .actiongen import generate_action
 from .blocks import BlockBuilder, is_chance_let, param_types, prov_info, require_texts
 from .codegen import Choice, CodeGen, ModelFacts, _may_hold_dict, model_facts
+from .invtests import grouped_sum, grouped_test, point_test
 from .machine import MachineBuilder
 from .memo import state_free
 from .reads import pointwise_reads, state_reads, trigger_watch
@@ -118,6 +119,9 @@ class Program:
     # the invariants that can be tested at the keys a step wrote (reads.pointwise_reads): by
     # index, the maps they read and their test for one key (`INVP_n`)
     invariant_points: dict[int, tuple[frozenset[str], Any]] = field(default_factory=dict)
+    # per invariant, the test a traced game runs after a step (faster than, and as true as, its
+    # own: invtests.py); its own gives the messages when one fails
+    invariant_tests: list[Any] = field(default_factory=list)
     # by the set of journal paths a step wrote: the invariants tested whole and by key (`invariant_plan`)
     invariant_plans: dict[frozenset, tuple[tuple, tuple]] = field(default_factory=dict, repr=False)
     var_types: dict[str, Type] = field(default_factory=dict)
@@ -453,15 +457,18 @@ def compile_model(model: Model, record: bool, identity: Identity, keep_tree: boo
         g.function(f"HB_{i}", [], lines)
         hook_src.setdefault(h.event, []).append((f"HB_{i}", key))
         prog.rules[key] = prov_info(f"on {h.event}", h.prov, h.span, model.base_dir)
-    points = {}
+    points, grouped = {}, []
     for i, inv in enumerate(model.invariants):
         g.rule_now = f"invariant {i}"
         g.function(f"INV_{i}", [], [f"    return bool({g.ex(inv.test, {})})"])
-        if record:
+        if record:  # traced games test it after every step: faster tests (invtests.py)
             maps = pointwise_reads(model, inv.test)
             if maps and all(_plain_map(model.var_types[v]) for v in maps):
                 points[i] = maps
-                _point_test(g, i, inv.test)
+                point_test(g, i, inv.test)
+            found = grouped_sum(model, inv.test)
+            if found is not None and grouped_test(g, i, inv.test, found):
+                grouped.append(i)
     g.rule_now = "flow"
     if model.flow is not None:
         prog.flow_block = builder.block(model.flow.body, [], "flow", [], top=True)
@@ -503,6 +510,7 @@ def compile_model(model: Model, record: bool, identity: Identity, keep_tree: boo
     prog.invariant_reads = [state_reads(model, inv.test) for inv in model.invariants]
     prog.invariants_unread = tuple(i for i, r in enumerate(prog.invariant_reads) if r is None)
     prog.invariant_points = {i: (maps, ns[f"INVP_{i}"]) for i, maps in points.items()}
+    prog.invariant_tests = [ns[f"INVG_{i}"] if i in grouped else test for i, (test, _d) in enumerate(prog.invariants)]
     for i, reads in enumerate(prog.invariant_reads):
         for name in reads or ():
             prog.invariants_reading[name] = (*prog.invariants_reading.get(name, ()), i)
@@ -515,23 +523,6 @@ def _plain_map(t: Type) -> bool:
     key deep) or of the whole map, never deeper, so the journal says which keys changed."""
     t = t.base
     return isinstance(t, MapOf) and not _may_hold_dict(t.val)
-
-
-def _point_test(g: CodeGen, i: int, test: A.Aggregate) -> None:
-    """`INVP_i(G, k)`: invariant `i` (`all x in D [where W]: B`, reads.pointwise_reads) at the one
-    key `k`: true when `k` is not in `D`, else `W → B` for `x = k`; the test of `INV_i` for one
-    element, the same expressions compiled with `x` bound to the parameter (reads.pointwise_reads
-    ruled out an A.Aggregate or A.LetExpr inside that binds `x` again)."""
-    sc = {test.var: ("p0", None)}
-    holds = f"({g.ex(test.body, sc)})"
-    if test.where is not None:
-        holds = f"not ({g.ex(test.where, sc)}) or {holds}"
-    domain = g.ex(test.domain, {})
-    fixed = g.constants.get(domain)
-    if type(fixed) in (tuple, list) and all(type(v) in (str, int, bool) for v in fixed):
-        domain = g.const(frozenset(fixed), "S")  # a board's squares, an enum: looked up, not scanned
-    g.function(f"INVP_{i}", ["p0"], [f"    if p0 not in {domain}:", "        return True",
-                                     f"    return bool({holds})"])
 
 
 def _namespace(prog: Program, g: CodeGen) -> dict[str, Any]:

@@ -732,10 +732,10 @@ class Game(RuleCalls, TraceRecorder):
         the step wrote (when it wrote at most `_BY_KEY_WRITES` entries): it held before the step, so only they
         can break it. After a break has been reported, each is checked whole again (the state
         no longer holds them all)."""
-        invariants = self.prog.invariants
+        tests = self.prog.invariant_tests
         points: tuple = ()
         if since is None:
-            todo: Any = range(len(invariants))
+            todo: Any = range(len(tests))
         else:
             journal = self.journal
             if len(journal) == since:  # nothing written: only those that read more than state
@@ -748,7 +748,7 @@ class Game(RuleCalls, TraceRecorder):
                     todo, points = (*todo, *(i for i, _m, _t in points)), ()
         for i in todo:  # the common case, all hold, without the messages broken_invariants makes
             try:
-                if invariants[i][0](self):
+                if tests[i](self):
                     continue
             except (KeyError, IndexError, TypeError, ValueError):
                 pass
