@@ -513,3 +513,45 @@ def test_grouped_tests_report_the_same_breaks_at_the_same_steps_as_the_invariant
 
     assert breaks(True) == breaks(False)
     assert breaks(True)  # the games do break them
+
+
+# ---------------------------------------------------------------------- records written, kept as written
+# A step that writes a map or record value keeps the journal's entries as they are (made changes
+# when read) unless some statement writes deeper into that variable, which could change the
+# written dict in place later: then its changes are worked out at once (G._jdict).
+RECORDS = """
+game "Records"
+players A, B
+record Unit(hp: int)
+state
+    units: Player -> list Unit = []
+    champ: Player -> Unit? = none
+action recruit(hp in 1..3)
+    set units[current] = units[current] + [Unit(hp: hp)]
+action train
+    set champ[current] = Unit(hp: 5)
+action hurt
+    require champ[current] != none and champ[current].hp > 0
+    set champ[current].hp = champ[current].hp - 1
+flow
+    repeat
+        turn
+            play recruit, train, hurt
+"""
+
+
+def test_records_written_are_traced_as_they_were_whether_kept_or_worked_out_at_once() -> None:
+    prog = regelwerk.load_text(RECORDS).program(True)
+    assert prog.source.count("G._jdict = True") == 2  # champ: written deeper by `hurt`; units: never
+    g = regelwerk.load_text(RECORDS).new_game(record=True)
+    for move in ["recruit(2)", "train", "train", "hurt", "recruit(3)", "hurt"]:
+        g.apply(move)
+    got = [(s["decision"]["action"], s["changes"]) for s in g.trace if s.get("changes")]
+    assert got == [
+        ("recruit(2)", [{"path": "units[A]", "old": [], "new": [{"hp": 2}]}]),
+        ("train", [{"path": "champ[B]", "old": None, "new": {"hp": 5}}]),  # 3 now: worked out at once
+        ("train", [{"path": "champ[A]", "old": None, "new": {"hp": 5}}]),
+        ("hurt", [{"path": "champ[B][hp]", "old": 5, "new": 4}]),
+        ("recruit(3)", [{"path": "units[A]", "old": [{"hp": 2}], "new": [{"hp": 2}, {"hp": 3}]}]),
+        ("hurt", [{"path": "champ[B][hp]", "old": 4, "new": 3}]),
+    ]

@@ -1002,7 +1002,9 @@ class CodeGen:
                 out.append(f"{ind}{n} = {new}")
             out.append(f"{ind}{c}[{k}] = {n}" if is_dict else f"{ind}_store({c}, {k}, {n})")
             out.append(f"{ind}J.append(({c}, {k}, {old}, {n}, {path}))")
-            if _may_hold_dict(ty):  # the step's changes are worked out at once (recording.py)
+            if _may_hold_dict(ty) and self.write_depths.get(t.root, 0) > len(t.steps):
+                # a dict written that a deeper write can change in place later: the step's
+                # changes are worked out at once (recording.py); else they stay as written
                 out.append(f"{ind}G._jdict = True")
         else:
             out.append(f"{ind}{c}[{k}] = {new}" if is_dict else f"{ind}_store({c}, {k}, {new})")

@@ -205,8 +205,8 @@ class TraceRecorder:
     def _close(self) -> None:
         """Finish the open step: keep it if it decided, changed, noted or drew anything. A kept
         step keeps the journal's entries as they are, and they become changes when the trace is
-        read (`_cook`); one that wrote a map or record as a whole (generated code sets
-        `_jdict`: a dict changes in place later) has them worked out now."""
+        read (`_cook`); one that wrote a map or record as a whole where a deeper write can
+        change it in place later (generated code sets `_jdict`) has them worked out now."""
         st = self._step
         if st is None:
             return
