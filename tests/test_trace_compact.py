@@ -20,6 +20,7 @@ from regelwerk.interpreter.tools.trace import trace_lines
 import regelwerk
 
 ROOT = Path(__file__).resolve().parent.parent
+VALID = Path(__file__).parent / "corpus" / "valid"
 
 PHASED = """
 game "Phased"
@@ -203,15 +204,14 @@ def test_a_step_that_breaks_invariants_names_every_one_it_broke() -> None:
     assert [b.split(": ", 1)[1] for b in err.value.broken] == ["b is at most 2", "a and b are at most 5 together"]
 
 
-def test_a_step_with_one_write_picks_its_invariants_by_the_variable_name() -> None:
-    """A step that wrote one variable finds its invariants by that name (Program.invariant_one,
-    filled by invariants_after), without making the set: the same pick, and a break is caught."""
+def test_a_step_with_one_write_picks_its_invariants_by_the_variable_s_path() -> None:
+    """The pick after a step is found by the set of journal paths it wrote (Program.invariant_plan,
+    remembered per set): for one write, that of its variable; and a break is caught."""
     g = regelwerk.load_text(GUARDED).new_game(record=True)
     prog = g.prog
     for name in ["a", "b", "c", "n"]:
-        entry = ({}, name, 0, 1, (name,))
-        assert prog.invariants_after([entry]) == prog.invariants_for(frozenset([name]))
-        assert prog.invariant_one[name] == prog.invariants_for(frozenset([name]))
+        assert prog.invariant_plan(frozenset([(name,)])) == (prog.invariants_for(frozenset([name])), ())
+        assert prog.invariant_plans[frozenset([(name,)])] == prog.invariant_plan(frozenset([(name,)]))
     g.apply("up_a(2)")
     g.apply("up_a(2)")  # a = 4 holds
     with pytest.raises(regelwerk.InvariantBroken) as err:
@@ -308,3 +308,250 @@ def test_a_procedure_step_made_from_the_empty_step_before_it_is_traced_as_a_new_
     long = play()
     assert used[0] > 0
     assert short == long
+
+
+# ---------------------------------------------------------------------- journal paths one key deep
+def test_a_write_one_key_deep_keeps_its_variable_name_and_reads_as_the_full_path() -> None:
+    """The journal entry of `set cell[s] = ...` holds the name 'cell' as its path (no tuple per
+    write); read, it is the path ('cell', s), as are deeper and whole-variable paths as written.
+    A step's changes made from such entries name the full path."""
+    from regelwerk.interpreter.engine.recording import changes_of, entry_path, entry_var
+
+    g = regelwerk.load(ROOT / "rulesets/classic/tictactoe.rules").new_game(record=True)
+    g.apply("place(b2)")
+    by_key = {e[1]: e for e in g.journal}
+    assert by_key["b2"][4] == "cell" and by_key["moves"][4] == ("moves",)
+    assert entry_path(by_key["b2"]) == ("cell", "b2") and entry_var(by_key["b2"]) == "cell"
+    assert entry_path(by_key["moves"]) == ("moves",) and entry_var(by_key["moves"]) == "moves"
+    deep = ({}, "c3", 0, 2, ("warriors", "Marquise", "c3"))
+    assert entry_path(deep) == ("warriors", "Marquise", "c3") and entry_var(deep) == "warriors"
+    assert changes_of(list(g.journal)) == ((("cell", "b2"), None, "X"), (("moves",), 0, 1))
+    assert [c["path"] for c in g.trace[-2]["changes"]] == ["cell[b2]", "moves"]
+
+
+# ---------------------------------------------------------------------- invariants tested by key
+# An invariant `all x in D: ...` that reads state only as `m[x]` is tested after a step at the keys
+# the step wrote (INVP_n), not over all of D; a map written whole has it tested whole.
+POINTWISE = """
+game "Pointwise"
+players A, B
+enum Slot = s1, s2, s3
+state
+    m: Slot -> int = 0
+    spare: Slot -> int = 9
+    cap: Slot -> int = 4
+action two(x: Slot, y: Slot)
+    add 1 to m[x]
+    add 3 to m[y]
+action swap
+    set m = spare
+action shrink(x: Slot)
+    remove 1 from cap[x]
+invariant all s in Slot where cap[s] > 0: m[s] <= cap[s] else "no slot holds more than its cap"
+flow
+    repeat
+        turn
+            play two, swap, shrink
+"""
+
+
+def test_a_pointwise_invariant_is_picked_for_its_maps() -> None:
+    prog = regelwerk.load_text(POINTWISE).program(True)
+    assert {i: sorted(maps) for i, (maps, _test) in prog.invariant_points.items()} == {0: ["cap", "m"]}
+    assert regelwerk.load_text(POINTWISE).program(False).invariant_points == {}  # untraced: never checked
+    assert prog.invariant_plan(frozenset(["m"]))[0] == () and prog.invariant_plan(frozenset(["m"]))[1][0][0] == 0
+    assert prog.invariant_plan(frozenset(["cap", ("m",)])) == ((0,), ())  # `m` written whole: tested whole
+
+
+@pytest.mark.parametrize("moves", [["two(s1, s2)", "two(s3, s2)"],  # the second key written breaks it
+                                   ["two(s2, s2)", "two(s2, s3)"],  # the first
+                                   ["two(s1, s1)", "shrink(s1)"],  # the other map it reads
+                                   ["shrink(s3)", "swap"]])  # the map written whole (not the first
+# decision: after a start every invariant is tested whole)
+def test_a_pointwise_invariant_is_broken_at_the_step_that_wrote_the_key(moves: list[str]) -> None:
+    g = regelwerk.load_text(POINTWISE).new_game(record=True)
+    for move in moves[:-1]:
+        g.apply(move)
+    with pytest.raises(regelwerk.InvariantBroken) as err:
+        g.apply(moves[-1])
+    assert [b.split(": ", 1)[1] for b in err.value.broken] == ["no slot holds more than its cap"]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_testing_by_key_reports_the_same_breaks_at_the_same_steps_as_testing_whole(seed: int) -> None:
+    """Random games, played on through every break: the steps that raise and their messages are
+    the same whether the invariant is tested at the keys written or whole."""
+    def breaks(by_key: bool) -> list:
+        ruleset = regelwerk.load_text(POINTWISE)
+        if not by_key:
+            ruleset.program(True).invariant_points.clear()
+        g = ruleset.new_game(record=True, seed=seed)
+        rnd, out = random.Random(seed), []
+        for n in range(40):
+            try:
+                g.apply(rnd.choice(g.legal_actions()))
+            except regelwerk.InvariantBroken as err:
+                out.append((n, err.value.broken if hasattr(err, "value") else err.broken))
+        return out
+
+    assert breaks(True) == breaks(False)
+    assert breaks(True)  # the games do break it
+
+
+# ---------------------------------------------------------------------- chance kept as noted
+# A chance event is kept as the values it noted (maps of plain values copied, lists as they are,
+# others made JSON at once) and made the trace's record when the step is read.
+def test_a_device_s_inputs_and_outcome_are_traced_as_they_were_at_the_throw() -> None:
+    """The tower is thrown the state map `inside` itself, which its settle changes right after
+    the note: the trace shows the map as it was thrown, and the outcome as it fell."""
+    text = (VALID / "device.rules").read_text(encoding="utf-8").replace(
+        "let out = tower({blue: if current == Blue then n else 0, yellow: if current == Yellow then n else 0, "
+        "green: 0})", "let out = tower(inside)")
+    g = regelwerk.load_text(text, "alias.rules").new_game(start=False, record=True)
+    g.script("tower", {"blue": 0, "yellow": 0, "green": 0})
+    g.script("tower", {"blue": 0, "yellow": 0, "green": 0}, next_draw=True)
+    g.start()
+    g.apply("attack(1)")
+    g.invalidate()
+    g.state.vars["inside"].update({"blue": 3, "yellow": 1})  # a position set from outside the rules
+    g.apply("attack(2)")
+    throws = [c for s in g.trace for c in s.get("chance", ())]
+    assert throws[-1] == {"kind": "device", "what": "tower(scripted)", "outcome": {"blue": 0, "yellow": 0, "green": 0},
+                          "inputs": [{"blue": 3, "yellow": 1, "green": 0}]}
+    assert g.state.vars["inside"] == {"blue": 6, "yellow": 2, "green": 0}  # the map thrown did change
+
+
+def test_chance_values_are_kept_copied_and_made_json_when_read() -> None:
+    from regelwerk.interpreter.engine.recording import _kept, chance_record
+
+    flat, nested, cards = {"a": 1, "b": None}, {"lower": {"blue": 2}, "n": 1}, [3, 1]
+    kept = [_kept(v) for v in (flat, nested, cards, frozenset({"y", "x"}), "x")]
+    flat["a"], nested["lower"]["blue"] = 9, 9  # changed in place after the note
+    assert kept[0] == {"a": 1, "b": None} and kept[0] is not flat
+    assert kept[1] == {"lower": {"blue": 2}, "n": 1} and kept[2] is cards and kept[3] == ["x", "y"]
+    assert chance_record(("device", "t", kept[0], kept[2], kept[3])) == {
+        "kind": "device", "what": "t", "outcome": {"a": 1, "b": None}, "inputs": [3, 1], "detail": ["x", "y"]}
+    assert chance_record(("roll", "2d6", [4, 2], None, None)) == {"kind": "roll", "what": "2d6", "outcome": [4, 2]}
+    assert chance_record(("random", "1 of 3", {1: "x"}, None, None))["outcome"] == {"1": "x"}
+
+
+# ---------------------------------------------------------------------- sums grouped in one pass
+# An invariant `all c in D: ... f(c) ...` whose definition `f(p)` sums (or counts) over E where
+# `... and F == p` is tested after a step by INVG_n: the sums for every c in one pass over E,
+# grouped by F; its own test (INV_n) still gives the messages.
+GROUPED = """
+game "Grouped"
+players A, B
+enum Colour = red, blue, green
+enum Province = p1, p2, p3, p4
+const COLOUR = {A: red, B: blue}
+state
+    owner: Province -> Player? = none
+    armies: Province -> int = 0
+    supply: Colour -> int = 4
+define on_board(c: Colour): int = sum q in Province where owner[q] != none and COLOUR[owner[q]] == c: armies[q]
+define held(c: Colour): int = count q in Province where owner[q] != none and COLOUR[owner[q]] == c
+invariant all c in Colour: supply[c] + on_board(c) == 4 else "every army is in the supply or on the board"
+invariant all c in Colour: held(c) <= 3 else "nobody holds every province"
+action place(q: Province)
+    require owner[q] == none or owner[q] == current
+    require supply[COLOUR[current]] > 0
+    set owner[q] = current
+    add 1 to armies[q]
+    remove 1 from supply[COLOUR[current]]
+action leak(q: Province)
+    require owner[q] == current
+    add 1 to armies[q]
+flow
+    repeat
+        turn
+            play place, leak
+"""
+
+
+def test_a_sum_grouped_by_the_quantified_value_is_tested_in_one_pass() -> None:
+    prog = regelwerk.load_text(GROUPED).program(True)
+    assert [t.__name__ for t in prog.invariant_tests] == ["INVG_0", "INVG_1"]
+    assert [t.__name__ for t in regelwerk.load_text(GROUPED).program(False).invariant_tests] == ["INV_0", "INV_1"]
+
+
+def test_a_grouped_test_agrees_with_the_invariant_s_own_test_in_any_position() -> None:
+    """Random positions, most of them breaking one invariant or both: the grouped tests say
+    exactly what the invariants' own tests say."""
+    g = regelwerk.load_text(GROUPED).new_game(record=True)
+    prog, vars_, rnd = g.prog, g.state.vars, random.Random(5)
+    seen = set()
+    for _ in range(400):
+        for q in ("p1", "p2", "p3", "p4"):
+            vars_["owner"][q] = rnd.choice(["A", "B", None])
+            vars_["armies"][q] = rnd.randrange(3)
+        for c in ("red", "blue", "green"):
+            vars_["supply"][c] = rnd.randrange(5)
+        for i, (own, _decl) in enumerate(prog.invariants):
+            assert prog.invariant_tests[i](g) == own(g)
+            seen.add((i, own(g)))
+    assert seen == {(0, True), (0, False), (1, True), (1, False)}
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_grouped_tests_report_the_same_breaks_at_the_same_steps_as_the_invariants_own(seed: int) -> None:
+    def breaks(grouped: bool) -> list:
+        ruleset = regelwerk.load_text(GROUPED)
+        prog = ruleset.program(True)
+        if not grouped:
+            prog.invariant_tests[:] = [own for own, _decl in prog.invariants]
+        g = ruleset.new_game(record=True, seed=seed)
+        rnd, out = random.Random(seed), []
+        for n in range(30):
+            if g.is_over or not g.legal_actions():
+                break
+            try:
+                g.apply(rnd.choice(g.legal_actions()))
+            except regelwerk.InvariantBroken as err:
+                out.append((n, err.broken))
+        return out
+
+    assert breaks(True) == breaks(False)
+    assert breaks(True)  # the games do break them
+
+
+# ---------------------------------------------------------------------- records written, kept as written
+# A step that writes a map or record value keeps the journal's entries as they are (made changes
+# when read) unless some statement writes deeper into that variable, which could change the
+# written dict in place later: then its changes are worked out at once (G._jdict).
+RECORDS = """
+game "Records"
+players A, B
+record Unit(hp: int)
+state
+    units: Player -> list Unit = []
+    champ: Player -> Unit? = none
+action recruit(hp in 1..3)
+    set units[current] = units[current] + [Unit(hp: hp)]
+action train
+    set champ[current] = Unit(hp: 5)
+action hurt
+    require champ[current] != none and champ[current].hp > 0
+    set champ[current].hp = champ[current].hp - 1
+flow
+    repeat
+        turn
+            play recruit, train, hurt
+"""
+
+
+def test_records_written_are_traced_as_they_were_whether_kept_or_worked_out_at_once() -> None:
+    prog = regelwerk.load_text(RECORDS).program(True)
+    assert prog.source.count("G._jdict = True") == 2  # champ: written deeper by `hurt`; units: never
+    g = regelwerk.load_text(RECORDS).new_game(record=True)
+    for move in ["recruit(2)", "train", "train", "hurt", "recruit(3)", "hurt"]:
+        g.apply(move)
+    got = [(s["decision"]["action"], s["changes"]) for s in g.trace if s.get("changes")]
+    assert got == [
+        ("recruit(2)", [{"path": "units[A]", "old": [], "new": [{"hp": 2}]}]),
+        ("train", [{"path": "champ[B]", "old": None, "new": {"hp": 5}}]),  # 3 now: worked out at once
+        ("train", [{"path": "champ[A]", "old": None, "new": {"hp": 5}}]),
+        ("hurt", [{"path": "champ[B][hp]", "old": 5, "new": 4}]),
+        ("recruit(3)", [{"path": "units[A]", "old": [{"hp": 2}], "new": [{"hp": 2}, {"hp": 3}]}]),
+        ("hurt", [{"path": "champ[B][hp]", "old": 4, "new": 3}]),
+    ]

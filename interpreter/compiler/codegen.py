@@ -1074,7 +1074,9 @@ class CodeGen:
         if not _is_name(cont):
             c = self.fresh("c")
             out.append(f"{ind}{c} = {cont}")
-        path = "(" + ", ".join([repr(t.root)] + keys) + ",)"
+        # a write one key deep (most writes: `cell[s]`) names only its variable: the path is
+        # (name, key), made when the step is read (recording.entry_path), not a tuple per write
+        path = repr(t.root) if len(keys) == 1 else "(" + ", ".join([repr(t.root)] + keys) + ",)"
         return c, keys[-1], path, ty, ctype
 
     def write(self, t: A.Target, sc: dict, value_fn: Any, out: list[str], ind: str, needs_old: bool) -> None:
@@ -1109,7 +1111,9 @@ class CodeGen:
                 out.append(f"{ind}{n} = {new}")
             out.append(f"{ind}{c}[{k}] = {n}" if is_dict else f"{ind}_store({c}, {k}, {n})")
             out.append(f"{ind}J.append(({c}, {k}, {old}, {n}, {path}))")
-            if _may_hold_dict(ty):  # the step's changes are worked out at once (recording.py)
+            if _may_hold_dict(ty) and self.write_depths.get(t.root, 0) > len(t.steps):
+                # a dict written that a deeper write can change in place later: the step's
+                # changes are worked out at once (recording.py); else they stay as written
                 out.append(f"{ind}G._jdict = True")
         else:
             out.append(f"{ind}{c}[{k}] = {new}" if is_dict else f"{ind}_store({c}, {k}, {new})")

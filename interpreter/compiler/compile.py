@@ -22,7 +22,7 @@ from ...dsl.check import Model, suspends
 from ...dsl.check_expr import DIRECTIONS
 from ...dsl.check_runaway import recursive_defines
 from ...dsl.printer import expr_text
-from ...dsl.types import Type
+from ...dsl.types import MapOf, Type
 from ..engine.errors import RULE_ERRORS, Abandoned, BudgetExceeded, EngineError, RuleFailure
 from ..engine.limits import RECURSIVE_CALL_WORK, WORK_BUDGET
 from ..engine.locate import plain
@@ -36,10 +36,11 @@ from ..stdlib.library import LIBRARY
 from . import ir, pytree
 from .actiongen import generate_action
 from .blocks import BlockBuilder, is_chance_let, param_types, prov_info, require_texts
-from .codegen import Choice, CodeGen, ModelFacts, model_facts
+from .codegen import Choice, CodeGen, ModelFacts, _may_hold_dict, model_facts
+from .invtests import grouped_sum, grouped_test, point_test
 from .machine import MachineBuilder
 from .memo import state_free
-from .reads import state_reads, trigger_watch
+from .reads import pointwise_reads, state_reads, trigger_watch
 
 __all__ = ["MISSING", "CompiledAction", "Identity", "Program", "compile_explained", "compile_expr",
            "compile_model", "compile_stmts", "is_chance_let"]
@@ -115,8 +116,14 @@ class Program:
     invariants_unread: tuple[int, ...] = ()
     # the invariants to check after a step, by the set of state variables it wrote (`invariants_for`)
     invariant_picks: dict[frozenset[str], tuple[int, ...]] = field(default_factory=dict, repr=False)
-    # the same for a step that wrote one variable, by its name (`invariants_after`)
-    invariant_one: dict[str, tuple[int, ...]] = field(default_factory=dict, repr=False)
+    # the invariants that can be tested at the keys a step wrote (reads.pointwise_reads): by
+    # index, the maps they read and their test for one key (`INVP_n`)
+    invariant_points: dict[int, tuple[frozenset[str], Any]] = field(default_factory=dict)
+    # per invariant, the test a traced game runs after a step (faster than, and as true as, its
+    # own: invtests.py); its own gives the messages when one fails
+    invariant_tests: list[Any] = field(default_factory=list)
+    # by the set of journal paths a step wrote: the invariants tested whole and by key (`invariant_plan`)
+    invariant_plans: dict[frozenset, tuple[tuple, tuple]] = field(default_factory=dict, repr=False)
     var_types: dict[str, Type] = field(default_factory=dict)
     var_copiers: list[tuple[str, Any]] = field(default_factory=list)  # how a clone copies each var
     copy_vars: Any = None  # vars -> an independent copy (only what can change in place is copied)
@@ -160,17 +167,22 @@ class Program:
                 self.invariant_picks[written] = todo
         return todo
 
-    def invariants_after(self, written: list) -> tuple[int, ...]:
-        """`invariants_for` the variables of these journal entries (a step's writes). A step
-        with one write (most moves of a `simultaneously`'s parts) is remembered by that
-        variable's name too, so `Game.check_invariants` finds it without making the set."""
-        if len(written) == 1:
-            name = written[0][4][0]
-            todo = self.invariant_one.get(name)
-            if todo is None:
-                todo = self.invariant_one[name] = self.invariants_for(frozenset((name,)))
-            return todo
-        return self.invariants_for(frozenset([entry[4][0] for entry in written]))
+    def invariant_plan(self, paths: frozenset) -> tuple[tuple[int, ...], tuple[tuple, ...]]:
+        """After a step that wrote these journal paths (recording.entry_path: a name for a write
+        one key deep), the invariants it may have broken (`invariants_for` their variables) as
+        (those tested whole, those tested at the keys it wrote: (index, the maps it reads, its
+        test for one key)); one of the latter is tested whole when it wrote a map whole. Worked
+        out once per set of paths, since a traced game asks after every step."""
+        plan = self.invariant_plans.get(paths)
+        if plan is None:
+            todo = self.invariants_for(frozenset([p if type(p) is str else p[0] for p in paths]))
+            points = self.invariant_points
+            by_key = tuple((i, *points[i]) for i in todo
+                           if i in points and not any((m,) in paths for m in points[i][0]))
+            plan = (tuple(i for i in todo if i not in {j for j, _m, _t in by_key}), by_key)
+            if len(self.invariant_plans) < _MAX_PICKS:
+                self.invariant_plans[paths] = plan
+        return plan
 
     def expr(self, node: A.Node, scope: tuple[str, ...] = ()) -> Any:
         """A function (game, *scope values) -> value for one expression, compiled once."""
@@ -445,9 +457,18 @@ def compile_model(model: Model, record: bool, identity: Identity, keep_tree: boo
         g.function(f"HB_{i}", [], lines)
         hook_src.setdefault(h.event, []).append((f"HB_{i}", key))
         prog.rules[key] = prov_info(f"on {h.event}", h.prov, h.span, model.base_dir)
+    points, grouped = {}, []
     for i, inv in enumerate(model.invariants):
         g.rule_now = f"invariant {i}"
         g.function(f"INV_{i}", [], [f"    return bool({g.ex(inv.test, {})})"])
+        if record:  # traced games test it after every step: faster tests (invtests.py)
+            maps = pointwise_reads(model, inv.test)
+            if maps and all(_plain_map(model.var_types[v]) for v in maps):
+                points[i] = maps
+                point_test(g, i, inv.test)
+            found = grouped_sum(model, inv.test)
+            if found is not None and grouped_test(g, i, inv.test, found):
+                grouped.append(i)
     g.rule_now = "flow"
     if model.flow is not None:
         prog.flow_block = builder.block(model.flow.body, [], "flow", [], top=True)
@@ -488,11 +509,20 @@ def compile_model(model: Model, record: bool, identity: Identity, keep_tree: boo
     prog.invariants = [(ns[f"INV_{i}"], inv) for i, inv in enumerate(model.invariants)]
     prog.invariant_reads = [state_reads(model, inv.test) for inv in model.invariants]
     prog.invariants_unread = tuple(i for i, r in enumerate(prog.invariant_reads) if r is None)
+    prog.invariant_points = {i: (maps, ns[f"INVP_{i}"]) for i, maps in points.items()}
+    prog.invariant_tests = [ns[f"INVG_{i}"] if i in grouped else test for i, (test, _d) in enumerate(prog.invariants)]
     for i, reads in enumerate(prog.invariant_reads):
         for name in reads or ():
             prog.invariants_reading[name] = (*prog.invariants_reading.get(name, ()), i)
     prog.choices = g.choices
     return prog
+
+
+def _plain_map(t: Type) -> bool:
+    """A map whose values hold no map or record: every write to it is of one entry (a path one
+    key deep) or of the whole map, never deeper, so the journal says which keys changed."""
+    t = t.base
+    return isinstance(t, MapOf) and not _may_hold_dict(t.val)
 
 
 def _namespace(prog: Program, g: CodeGen) -> dict[str, Any]:

@@ -86,3 +86,43 @@ def trigger_watch(m: Model) -> dict[str, tuple[int, ...]]:
         for name in (m.vars if read is None else sorted(read)):
             watch.setdefault(name, []).append(i)
     return {name: tuple(ids) for name, ids in watch.items()}
+
+
+def pointwise_reads(m: Model, test: A.Node) -> frozenset[str] | None:
+    """For an invariant `all x in D [where W]: B` whose every read of state is `v[x]` (a state
+    map indexed by the quantified variable itself), over a domain `D` that reads no state: the
+    maps it reads. Whether it holds after a step that wrote some entries of those maps is then
+    a matter of those entries alone (it held before): `Game.check_invariants` tests `W → B` for
+    each written key instead of the whole loop (`INVP_n`). None for any other invariant."""
+    if not (isinstance(test, A.Aggregate) and test.kind == "all" and test.body is not None):
+        return None
+    x = test.var
+    if x in m.vars or x in _DYNAMIC_NAMES or state_reads(m, test.domain) != frozenset():
+        return None
+    parts = (test.body,) if test.where is None else (test.where, test.body)
+    keyed: set[int] = set()  # the Name nodes read as `v[x]`
+    maps: set[str] = set()
+    for n in A.iter_nodes(parts):
+        if isinstance(n, A.Index) and isinstance(n.base, A.Name) and n.base.name in m.vars \
+                and isinstance(n.key, A.Name) and n.key.name == x:
+            keyed.add(id(n.base))
+            maps.add(n.base.name)
+        elif isinstance(n, (A.Aggregate, A.LetExpr)) and (n.var if isinstance(n, A.Aggregate) else n.name) == x:
+            return None  # `x` bound again inside: `v[x]` there is another key
+    for n in A.iter_nodes(parts):
+        if isinstance(n, A.Name) and (n.name in _DYNAMIC_NAMES or (n.name in m.vars and id(n) not in keyed)):
+            return None
+        if isinstance(n, A.Call) and state_reads(m, n) != frozenset() and not _reads_only_keyed(m, n, keyed):
+            return None
+    return frozenset(maps) if maps else None
+
+
+def _reads_only_keyed(m: Model, call: A.Call, keyed: set[int]) -> bool:
+    """Whether a call's only reads of state are its arguments' `v[x]` (the function itself reads
+    none): its arguments are walked with the rest of the expression."""
+    if call.func in m.defines:
+        d = m.defines[call.func]
+        return state_reads(m, d.value) == frozenset()
+    if call.func in m.devices or call.func not in LIBRARY or LIBRARY[call.func].kind in ("chance", "game"):
+        return False
+    return True

@@ -14,6 +14,7 @@ import contextlib
 from collections import deque
 from collections.abc import Iterator
 from fractions import Fraction
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..stdlib import rng
@@ -27,7 +28,7 @@ from .limits import (
 )
 from .locate import failing_rule, plain, statement_span
 from .moves import Action, as_action, parse_action, same_move, same_value
-from .recording import TraceRecorder, bindings_of, cooked_checks, raw_checks
+from .recording import TraceRecorder, bindings_of, cooked_checks, entry_var, raw_checks
 from .rule_calls import RuleCalls
 from .runtime import MISSING
 from .saves import (
@@ -107,6 +108,8 @@ class Game(RuleCalls, TraceRecorder):
     # A window is replaced, never changed in place, whenever a part moves, so while the game
     # holds the same window object those moves still hold (`invalidate` forgets them).
     _part_legal: tuple | None = None
+    # an invariant was reported broken: from then on each is checked whole (check_invariants)
+    _inv_whole = False
 
     def __init__(self, prog: Program, players: tuple[str, ...], seed: int, options: dict,
                  ruleset: Any = None, chance: str = "sampled", history: bool = False):
@@ -137,6 +140,10 @@ class Game(RuleCalls, TraceRecorder):
         # traced: the plain actions apply() records and plays in one short path (_take_recorded),
         # each name with its compiled action
         self._recorded = {n: prog.actions[n] for n in prog.in_place} if prog.record and not self.tracking else {}
+        # those apply() plays itself, by their step's rule key: checks worked out in the block, no
+        # invariants to check after the move (the traced tic-tac-toe move)
+        self._recorded_here = {} if prog.invariants else \
+            {n: ca.key for n, ca in self._recorded.items() if ca.checks_in_place}
         # the dynamic state, one value declared once (saves.DYNAMIC, saves.State): clone, undo,
         # roll-back and saves all go through it
         put_state(self, start_state(self))
@@ -471,11 +478,13 @@ class Game(RuleCalls, TraceRecorder):
                         raise self._failure(err) from err
                     self._run()
                     return
-                ca = self._recorded.get(action[0])
-                if ca is not None:
-                    if not (ca.checks_in_place and self._part is None and not self.prog.invariants):
+                key = self._recorded_here.get(action[0])
+                if key is None or self._part is not None:
+                    ca = self._recorded.get(action[0])
+                    if ca is not None:
                         self._take_recorded(action, ca)
                         return
+                else:
                     # _take_recorded for a move whose block works its checks out itself (plain
                     # arguments), outside a `simultaneously`, without invariants: the traced
                     # tic-tac-toe move, whose fixed cost is what tracing adds to a small game
@@ -490,7 +499,7 @@ class Game(RuleCalls, TraceRecorder):
                     self.step_no += 1
                     if self._step is not None:
                         self._close()
-                    self._step = [ca.key, False, None, action, (), None, (), (), self.phase, who]
+                    self._step = [key, False, None, action, (), None, (), (), self.phase, who]
                     self._jmark = len(self.journal)
                     self.abandon = None
                     top = self.frames[-1]
@@ -504,9 +513,7 @@ class Game(RuleCalls, TraceRecorder):
                         self.pending = None
                         self._close()
                         self._emit_result()
-                    if self.abandoned:
-                        self.abandoned = {}
-                    return
+                    return  # (nothing was taken back at this decision: `self.abandoned` is empty)
                 move = action
         if self.tracking:  # explicit chance or a kept history: played on a copy, then taken
             _explicit.play(self, move or action, move is not None)
@@ -734,30 +741,60 @@ class Game(RuleCalls, TraceRecorder):
 
     def check_invariants(self, since: int | None = None) -> None:
         """Raise if the state breaks an invariant. With `since` (a journal length from before a
-        step), only the invariants that read a state variable the step wrote are checked."""
-        invariants = self.prog.invariants
-        written = None
+        step), only the invariants that read a state variable the step wrote are checked, and
+        one that holds element by element over a map (reads.pointwise_reads) only at the keys
+        the step wrote (when it wrote at most `_BY_KEY_WRITES` entries): it held before the step, so only they
+        can break it. After a break has been reported, each is checked whole again (the state
+        no longer holds them all)."""
+        tests = self.prog.invariant_tests
+        points: tuple = ()
         if since is None:
-            todo = range(len(invariants))
+            todo: Any = range(len(tests))
         else:
             journal = self.journal
-            todo = None
-            if len(journal) - since == 1:  # one write (most moves of a simultaneously's parts)
-                todo = self.prog.invariant_one.get(journal[since][4][0])
-            if todo is None:
-                todo = self.prog.invariants_after(journal[since:])
+            if len(journal) == since:  # nothing written: only those that read more than state
+                todo = self.prog.invariants_unread
+            else:  # the plan by the paths written: few sets, as a step writes names one key deep
+                paths = frozenset(map(_PATH, journal[since:]))
+                plan = self.prog.invariant_plans.get(paths) or self.prog.invariant_plan(paths)
+                todo, points = plan
+                if points and (self._inv_whole or len(journal) - since > _BY_KEY_WRITES):
+                    todo, points = (*todo, *(i for i, _m, _t in points)), ()
         for i in todo:  # the common case, all hold, without the messages broken_invariants makes
             try:
-                if invariants[i][0](self):
+                if tests[i](self):
                     continue
             except (KeyError, IndexError, TypeError, ValueError):
                 pass
-            if since is not None:
-                written = frozenset([entry[4][0] for entry in self.journal[since:]])
-            broken = self.broken_invariants(written)  # the tests again, for every message
-            if broken:
-                raise InvariantBroken(broken)
+            self._invariant_broken(since)
             return
+        if points:  # each (path, key) written once, found in C: a step often writes a key twice
+            pairs = set(map(_PATH_KEY, self.journal[since:]))
+        for _i, maps, test in points:
+            try:
+                for path, key in pairs:  # the keys of its maps the step wrote (none whole: the plan)
+                    if type(path) is str:
+                        if path in maps and not test(self, key):
+                            break
+                    elif path[0] in maps and not test(self, path[1]):
+                        break
+                else:
+                    continue
+            except (KeyError, IndexError, TypeError, ValueError):
+                pass
+            self._invariant_broken(since)
+            return
+
+    def _invariant_broken(self, since: int | None) -> None:
+        """An invariant failed after the step whose journal starts at `since`: raise with the
+        message of every invariant that read what it wrote (or of all, with `since` None)."""
+        written = None
+        if since is not None:
+            written = frozenset([entry_var(entry) for entry in self.journal[since:]])
+        broken = self.broken_invariants(written)  # the tests again, whole, for every message
+        if broken:
+            self._inv_whole = True
+            raise InvariantBroken(broken)
 
     # ------------------------------------------------------------------ undo
     def _keep_undo(self, a: Action) -> None:
@@ -1096,6 +1133,13 @@ class SecretsGame(Game):
         from ..observe.visibility import observer
 
         err.hide(observer(self.prog.model, "").message(err.full, self))
+
+
+_PATH = itemgetter(4)  # a journal entry's path (recording.entry_path)
+_PATH_KEY = itemgetter(4, 1)  # and the key it wrote in its container
+# A step that wrote more than this many entries has every invariant tested whole: testing each
+# key it wrote would cost more than the loop over the domain.
+_BY_KEY_WRITES = 40
 
 
 def load_game(data: Any, prog: Program, origin: Any = None, path: str = "save") -> Game:

@@ -24,7 +24,9 @@ from .values import jsonable, value_text
 # bindings, and as its checks what its explain function gave, until the step is read; a choice
 # of a plain value keeps the move too, and as its bindings the name of the variable chosen.
 # BINDINGS is None for an automatic step; CHANCE and EVENTS are () until something is noted
-# (`_note` makes the list, as generated code does for events: few steps note anything).
+# (`_note` makes the list, as generated code does for events: few steps note anything). A
+# chance event is a tuple (kind, what, outcome, inputs, detail) of the values as noted (`_kept`),
+# made the trace's record when the step is read (`chance_record`).
 # CHANGES is a tuple of (path, old, new), or a list of the journal's entries the step wrote,
 # which `changes_of` turns into that tuple when the step is read (`TraceRecorder._close`, `_cook`).
 KEY, AUTO, BINDINGS, DECISION, CHECKS, CHANGES, CHANCE, EVENTS, PHASE, PLAYER = range(10)
@@ -178,12 +180,10 @@ class TraceRecorder:
             return
         if self._step is None:
             self._auto(self.frames[-1] if self.frames else [None, None, None, "flow"])
-        entry = {"kind": kind, "what": what, "outcome": jsonable(outcome)}
-        if args is not None:
-            entry["inputs"] = jsonable(args)
-        if detail is not None:
-            entry["detail"] = jsonable(detail)
-        self._note(CHANCE, entry)
+        # kept as a tuple of the values as they are now, made the trace's record when read
+        # (`chance_record`): a tower's throw notes three maps, and most steps are never read
+        self._note(CHANCE, (kind, what, _kept(outcome), None if args is None else _kept(args),
+                            None if detail is None else _kept(detail)))
 
     def note_reveal(self, text: str, value: Any, to: str | None) -> None:
         if self._step is None:
@@ -205,8 +205,8 @@ class TraceRecorder:
     def _close(self) -> None:
         """Finish the open step: keep it if it decided, changed, noted or drew anything. A kept
         step keeps the journal's entries as they are, and they become changes when the trace is
-        read (`_cook`); one that wrote a map or record as a whole (generated code sets
-        `_jdict`: a dict changes in place later) has them worked out now."""
+        read (`_cook`); one that wrote a map or record as a whole where a deeper write can
+        change it in place later (generated code sets `_jdict`) has them worked out now."""
         st = self._step
         if st is None:
             return
@@ -286,7 +286,7 @@ class TraceRecorder:
             "checks": cooked_checks(*checks) if type(checks) is tuple and checks else list(checks),
             "changes": [_change(path, old, new, hidden) for path, old, new in (
                 changes_of(changes) if type(changes) is list else changes)],
-            "chance": st[CHANCE] or [],
+            "chance": [chance_record(c) for c in st[CHANCE]],
             "events": [e if type(e) is dict else {"event": e[0], "player": e[1]} for e in st[EVENTS]],
             "automatic": st[AUTO],
             "decision": decision,
@@ -297,18 +297,64 @@ class TraceRecorder:
 _PLAIN = (str, int, bool, type(None))
 
 
+def entry_path(entry: tuple) -> tuple:
+    """The state path a journal entry wrote. An entry (container, key, old, new, path) of a write
+    one key deep (`cell[s]`, most writes) holds its variable's name as its path, for (name, key):
+    generated code makes no tuple per write (interpreter/compiler/codegen.py `target_parts`)."""
+    path = entry[4]
+    return (path, entry[1]) if type(path) is str else path
+
+
+def entry_var(entry: tuple) -> str:
+    """The state variable a journal entry wrote (the first name of its path)."""
+    path = entry[4]
+    return path if type(path) is str else path[0]
+
+
+def _kept(value: Any) -> Any:
+    """A noted value as it is now, for `chance_record` to make JSON later: plain values and lists
+    of them as they are (lists are never changed in place), a map or record of plain values
+    copied (dicts change in place), a list of others item by item, anything else made JSON now."""
+    t = type(value)
+    if t in _PLAIN:
+        return value
+    if t is dict:
+        for x in value.values():
+            if type(x) not in _PLAIN:
+                return jsonable(value)
+        return value.copy()
+    if t is list:
+        for x in value:
+            if type(x) not in _PLAIN:
+                return [_kept(x) for x in value]  # a device's inputs: the maps thrown in
+        return value
+    return jsonable(value)
+
+
+def chance_record(entry: tuple) -> dict:
+    """A chance event of a step as the trace has it, from what `note_chance` kept: its kind, what
+    it is, its outcome, and a device's inputs and detail when it has them, as JSON values."""
+    kind, what, outcome, args, detail = entry
+    record = {"kind": kind, "what": what, "outcome": jsonable(outcome)}
+    if args is not None:
+        record["inputs"] = jsonable(args)
+    if detail is not None:
+        record["detail"] = jsonable(detail)
+    return record
+
+
 def changes_of(written: list) -> tuple:
     """Journal entries (container, key, old, new, path) as a step's changes (path, old, new):
     the writes that changed something, dicts copied (they change in place later)."""
     changes = []
-    for (_c, _k, old, new, path) in written:
+    for (_c, key, old, new, path) in written:
         if old is new or (type(old) is type(new) and old == new):
             continue  # written but not changed
         if type(old) is dict:
             old = jsonable(old)
         if type(new) is dict:
             new = jsonable(new)
-        changes.append((path, old, new))
+        changes.append(((path, key) if type(path) is str else path, old, new))
     return tuple(changes)
 
 
