@@ -77,6 +77,8 @@ def test_version_1_slots_become_version_2_slots():
     (lambda d: d.update(scripted={"dice": [1]}), "save.scripted.dice: not a chance device"),
     (lambda d: d["vars"].update(cell={"a1": "Q"}), "save.vars.cell.a1: 'Q' is not a Player"),
     (lambda d: d.pop("step_no"), "save.step_no: missing"),
+    (lambda d: d.update(frames=[]), "save.frames: expected a non-empty list of frames"),  # in progress
+    (lambda d: d.update(frames={}), "save.frames: expected a non-empty list of frames"),
 ])
 def test_bad_saves_name_the_field(edit, message):
     rules = regelwerk.load(Path(__file__).parent.parent / "rulesets" / "classic" / "tictactoe.rules")
@@ -119,3 +121,27 @@ def test_a_frame_without_a_local_its_rule_reads_later_is_refused():
         with pytest.raises(SaveError, match=rf"frames\[2\]\[2\]\.{name}: missing: the rule reads it"):
             rules.load_game(broken)
     assert rules.load_game(saved).to_json() == saved
+
+
+RUNS_OUT = """players Ann, Bob
+state
+    n: int = 0
+action tick
+    "Tick."
+    add 1 to n
+flow
+    repeat 2 times
+        turn Ann
+            play tick
+"""
+
+
+def test_a_game_whose_flow_ran_to_its_end_saves_and_loads():
+    """The flow's last frame is gone when it runs to its end (a draw): such a save was refused
+    as having no frames."""
+    rules = regelwerk.load_text(RUNS_OUT, "runs_out.rules")
+    g = rules.new_game()
+    while not g.is_over:
+        g.apply(g.legal_actions()[0])
+    again = rules.load_game(json.loads(json.dumps(g.to_json())))
+    assert (again.is_over, again.result, again.vars["n"], again.legal_actions()) == (True, g.result, 2, [])

@@ -22,7 +22,7 @@ from ...dsl.check import Model, suspends
 from ...dsl.check_expr import DIRECTIONS
 from ...dsl.check_runaway import recursive_defines
 from ...dsl.printer import expr_text
-from ...dsl.types import MapOf, Type
+from ...dsl.types import MapOf, Type, fits
 from ..engine.errors import RULE_ERRORS, Abandoned, BudgetExceeded, EngineError, RuleFailure
 from ..engine.limits import RECURSIVE_CALL_WORK, WORK_BUDGET
 from ..engine.locate import plain
@@ -217,8 +217,19 @@ class Program:
             default = None
             if decl.default is not None:
                 default = _worked_out(self.expr(decl.default), game, f"the start value of '{name}'", decl.span)
-            out[name] = materialize(self.var_types[name], default, domains)
+            out[name] = materialize(self.var_types[name], default, domains, self._each_entry(name))
         return out
+
+    def _each_entry(self, name: str) -> bool:
+        """Whether a map's start value is the value of each entry (`units: Player -> Unit =
+        Unit(hp: 1)`) rather than the map's entries (`ruler_at: Ruler -> Sq? = {red: b2}`): it
+        fits the value's type and not the map's (the checker allows either, E216). A record
+        is a dict, like a map, so the value alone cannot tell."""
+        decl, vt = self.model.vars[name], self.var_types[name]
+        if decl.default is None or not isinstance(vt, MapOf):
+            return False
+        dt = self.model.type_of(decl.default)
+        return fits(vt.val, dt) and not fits(vt, dt)
 
     def scores(self, game: Any) -> dict[str, int] | None:
         s = self.model.scoring

@@ -114,7 +114,7 @@ def _load_rng(j: Any, g: Any, path: str) -> int:
 
 
 def _load_frames(j: Any, g: Any, path: str) -> list:
-    if not isinstance(j, list) or not j:
+    if not isinstance(j, list):  # empty only when the flow ran to its end (restore_state checks)
         raise _fail(path, "expected a non-empty list of frames")
     return [check_frame(f, g, f"{path}[{i}]") for i, f in enumerate(j)]
 
@@ -388,6 +388,8 @@ def restore_state(g: Any, data: dict, version: int, path: str = "save") -> Any:
             setattr(g, f.name, f.load(None, g, f"{path}.{f.name}"))  # a field older saves lack
             continue
         setattr(g, f.name, f.load(data[f.name], g, f"{path}.{f.name}"))  # a later field reads earlier ones
+    if not g.frames and g.result is None:  # a game whose flow ran to its end has no frame left
+        raise _fail(f"{path}.frames", "expected a non-empty list of frames")
     put_state(g, state_of(g))
     _check_decision(g, path)
     _check_pending_follows(g, path)

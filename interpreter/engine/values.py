@@ -8,6 +8,7 @@ value and a bad one is reported with its JSON path.
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Callable
 from typing import Any
@@ -178,10 +179,14 @@ def _decode_map(t: MapOf, j: Any, path: str, domains: dict[str, tuple],
     return out
 
 
-def materialize(t: Type, default: Any, domains: dict[str, tuple]) -> Any:
-    """The initial value of a state variable of type `t` (maps over finite keys filled in)."""
+def materialize(t: Type, default: Any, domains: dict[str, tuple], each: bool = False) -> Any:
+    """The initial value of a state variable of type `t` (maps over finite keys filled in).
+    With `each`, `default` is the start value of every entry of the map, each its own copy (a
+    record is changed in place), not the map's entries."""
     if isinstance(t, MapOf):
         keys = domains.get(t.key.name) if isinstance(t.key, Elem) else None
+        if each:
+            return {k: materialize(t.val, copy.deepcopy(default), domains) for k in keys or ()}
         if keys is not None:
             if isinstance(default, dict):
                 return {k: materialize(t.val, default.get(k), domains) for k in keys} | {
