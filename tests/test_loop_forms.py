@@ -20,6 +20,14 @@ from regelwerk.interpreter.compiler import codegen
 import regelwerk
 
 
+def _written(tmp_path: Path, name: str, text: str) -> tuple[Path, regelwerk.Ruleset, set]:
+    """A ruleset written to a file and loaded, with the (kind, detail) of each of its choices."""
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    ruleset = regelwerk.load(path)
+    return path, ruleset, {(c.kind, c.detail) for c in ruleset.program(False).choices}
+
+
 def _load(path: Path, monkeypatch: pytest.MonkeyPatch | None = None) -> regelwerk.Ruleset:
     if monkeypatch is not None:  # comprehensions and calls, as before these forms
         monkeypatch.setattr(codegen.CodeGen, "LOOP_FORMS", False)
@@ -88,10 +96,7 @@ flow
 
 
 def test_a_domain_with_a_repeat_still_lists_each_move_once_and_a_set_keeps_no_repeat(tmp_path: Path):
-    path = tmp_path / "repeats.rules"
-    path.write_text(REPEATS, encoding="utf-8")
-    ruleset = regelwerk.load(path)
-    chosen = {(c.kind, c.detail) for c in ruleset.program(False).choices}
+    path, ruleset, chosen = _written(tmp_path, "repeats.rules", REPEATS)
     assert ("distinct domain", "ways(current)") not in chosen and ("distinct domain", "odd(steps)") not in chosen
     g = ruleset.new_game()
     assert [str(m) for m in g.legal_actions()] == ["go(N, 2)", "go(N, 4)", "go(E, 2)", "go(E, 4)"]
@@ -121,10 +126,7 @@ flow
 
 def test_a_split_test_keeps_the_order_and_the_short_circuit_of_and_and_or(tmp_path: Path,
                                                                            monkeypatch: pytest.MonkeyPatch):
-    path = tmp_path / "split.rules"
-    path.write_text(SPLIT, encoding="utf-8")
-    ruleset = regelwerk.load(path)
-    chosen = {(c.kind, c.detail) for c in ruleset.program(False).choices}
+    path, ruleset, chosen = _written(tmp_path, "split.rules", SPLIT)
     assert {("split test", "fits"), ("split test", "majority")} <= chosen
     g = ruleset.new_game()
     assert [str(m) for m in g.legal_actions()] == ["pick(0)", "pick(1)", "pick(2)", "pick(3)"]  # no 10 // 0
@@ -156,10 +158,7 @@ flow
 
 
 def test_a_constant_domain_with_repeats_lists_each_move_once_in_every_game(tmp_path: Path):
-    path = tmp_path / "constant.rules"
-    path.write_text(CONSTANT, encoding="utf-8")
-    ruleset = regelwerk.load(path)
-    chosen = {(c.kind, c.detail) for c in ruleset.program(False).choices}
+    path, ruleset, chosen = _written(tmp_path, "constant.rules", CONSTANT)
     assert {("distinct once", "NUMS"), ("distinct once", "extra")} <= chosen
     for options in ({}, {"extra": [2, 5, 2]}, {}):
         g = ruleset.new_game(options=options)

@@ -466,7 +466,7 @@ class Game(RuleCalls, TraceRecorder):
             else:
                 offered = None
             if offered is not None:  # the very move offered: no need to check it
-                if action[0] in self._plain:  # an untraced plain move: the common case, kept short
+                if action[0] in self._plain:  # an untraced plain move: `_play_in_block`, inline
                     self.work, self._worked = WORK_CHUNK, 0
                     self._legal = self.pending = None
                     self.step_no += 1
@@ -608,23 +608,27 @@ class Game(RuleCalls, TraceRecorder):
         if invariants:
             self.check_invariants(since)
 
+    def _play_in_block(self, a: Action) -> None:
+        """An untraced plain move: the block that offered it plays it and goes on (machine.py).
+        `apply` has these steps inline for the moves it was handed from `legal_actions()`, the
+        hot path of playouts, where a call costs a few percent: a change here is a change there."""
+        self.work, self._worked = WORK_CHUNK, 0
+        self._legal = self.pending = None
+        self.step_no += 1
+        top = self.frames[-1]
+        try:
+            if self._blocks[top[0]](self, top, a) and self.result is None:
+                return  # the next decision is pending
+        except _RULE_ERRORS as err:
+            raise self._failure(err) from err
+        self._run()
+
     def _take(self, a: Action) -> None:
         """Play a move that is legal now."""
         p = self.pending
         record = self.record
         if not record and a[0] in self.prog.in_place and p["kind"] == "play" and self.window is None:
-            # an untraced plain move (a game that keeps its history: apply() plays the others
-            # this way itself): the block that offered it plays it and goes on (machine.py)
-            self.work, self._worked = WORK_CHUNK, 0
-            self._legal = self.pending = None
-            self.step_no += 1
-            top = self.frames[-1]
-            try:
-                if self._blocks[top[0]](self, top, a) and self.result is None:
-                    return  # the next decision is pending
-            except _RULE_ERRORS as err:
-                raise self._failure(err) from err
-            self._run()
+            self._play_in_block(a)  # a game that keeps its history: apply() plays the others so itself
             return
         frame = self.frames[-1]
         ca = None
