@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import regelwerk
+
 ROOT = Path(__file__).resolve().parent.parent
 CLASSIC = ROOT / "rulesets" / "classic"
 # every bundled ruleset, with the player counts it is played with (the first is the default)
@@ -26,3 +28,16 @@ PLAYERS = {name: counts[0] for name, (_path, counts) in RULESETS.items()}
 PLAYER_COUNTS = {name: counts for name, (_path, counts) in RULESETS.items()}
 # small games whose whole trace is kept as a golden file
 GOLDEN_GAMES = ["tictactoe", "connect4", "breakthrough", "pig", "climb"]
+# every bundled ruleset with hidden state, by its path under rulesets/, with its player count
+HIDDEN = {
+    "examples/kuhn.rules": 2, "examples/leduc.rules": 2, "examples/climb.rules": 3,
+    "khan/khan.rules": 3, "shogun/shogun.rules": 4, "root/root.rules": 2, "examples/goofspiel.rules": 2,
+}
+_LOADED: dict[str, regelwerk.Ruleset] = {}
+
+
+def ruleset(name: str) -> regelwerk.Ruleset:
+    """The ruleset at `rulesets/<name>`, loaded once for the test session."""
+    if name not in _LOADED:
+        _LOADED[name] = regelwerk.load(ROOT / "rulesets" / name)
+    return _LOADED[name]

@@ -17,6 +17,7 @@ import random
 from pathlib import Path
 
 import pytest
+from bundled import HIDDEN
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from regelwerk.interpreter.observe.determinize import determinize
@@ -25,10 +26,6 @@ from regelwerk.interpreter.tools.agents import MCTSAgent, make_agent
 import regelwerk
 
 ROOT = Path(__file__).resolve().parent.parent
-HIDDEN = {  # every bundled ruleset with hidden state, with its player count
-    "examples/kuhn.rules": 2, "examples/leduc.rules": 2, "examples/climb.rules": 3,
-    "khan/khan.rules": 3, "shogun/shogun.rules": 4, "root/root.rules": 2, "examples/goofspiel.rules": 2,
-}
 CANARY = ROOT / "tests" / "fixtures" / "visibility" / "canary.rules"
 _RULES: dict[str, regelwerk.Ruleset] = {}
 FEW = settings(max_examples=25, deadline=None, database=None, suppress_health_check=list(HealthCheck))

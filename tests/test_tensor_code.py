@@ -7,33 +7,18 @@ apart (others' hidden state dealt anew) give them the same numbers."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
+from bundled import HIDDEN, ruleset
 from regelwerk.interpreter.observe.determinize import determinize
 from regelwerk.interpreter.observe.encode import encoder
 from regelwerk.interpreter.observe.visibility import observer
-
-import regelwerk
-
-ROOT = Path(__file__).resolve().parent.parent
-HIDDEN = {  # every bundled ruleset with hidden state, with its player count
-    "examples/kuhn.rules": 2, "examples/leduc.rules": 2, "examples/climb.rules": 3,
-    "khan/khan.rules": 3, "shogun/shogun.rules": 4, "root/root.rules": 2, "examples/goofspiel.rules": 2,
-}
-_RULES: dict[str, regelwerk.Ruleset] = {}
-
-
-def rules(name: str) -> regelwerk.Ruleset:
-    if name not in _RULES:
-        _RULES[name] = regelwerk.load(ROOT / "rulesets" / name)
-    return _RULES[name]
 
 
 def positions(name: str, seed: int, most: int = 300, chance: str = "sampled"):
     """Every position of one random game of `name` (at most `most`), the finished one too;
     with explicit chance, its chance nodes too."""
-    game = rules(name).new_game(players=HIDDEN[name], seed=seed, chance=chance)
+    game = ruleset(name).new_game(players=HIDDEN[name], seed=seed, chance=chance)
     pick = random.Random(seed)
     for _ in range(most):
         yield game
@@ -81,7 +66,7 @@ def test_positions_a_player_cannot_tell_apart_give_them_the_same_tensor(name: st
 
 def test_another_players_card_never_reaches_the_tensor() -> None:
     """Leduc: with Bob's card dealt as each of the other cards, Ann's tensor stays the same."""
-    game = rules("examples/leduc.rules").new_game(chance="explicit")
+    game = ruleset("examples/leduc.rules").new_game(chance="explicit")
     game.apply("jack1")
     tensors = set()
     for bob in [v for v, _p in game.chance_outcomes()]:
@@ -92,7 +77,7 @@ def test_another_players_card_never_reaches_the_tensor() -> None:
 
 
 def test_state_of_an_undeclared_shape_gives_the_plain_numbers() -> None:
-    game = rules("examples/leduc.rules").new_game(chance="explicit")
+    game = ruleset("examples/leduc.rules").new_game(chance="explicit")
     game.vars["stake"] = {1: 2, "Bob": None}
     game.vars["deck"] = None
     game.vars["hand"] = ["jack1"]

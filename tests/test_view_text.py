@@ -7,33 +7,18 @@ cannot tell apart (a determinisation: others' hidden cards dealt anew) give them
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
+from bundled import HIDDEN, ruleset
 from regelwerk.interpreter.observe.determinize import determinize
 from regelwerk.interpreter.observe.infostate import view_json
 from regelwerk.interpreter.observe.viewtext import ViewText, view_text
 from regelwerk.interpreter.observe.visibility import observer
 
-import regelwerk
-
-ROOT = Path(__file__).resolve().parent.parent
-HIDDEN = {  # every bundled ruleset with hidden state, with its player count
-    "examples/kuhn.rules": 2, "examples/leduc.rules": 2, "examples/climb.rules": 3,
-    "khan/khan.rules": 3, "shogun/shogun.rules": 4, "root/root.rules": 2, "examples/goofspiel.rules": 2,
-}
-_RULES: dict[str, regelwerk.Ruleset] = {}
-
-
-def rules(name: str) -> regelwerk.Ruleset:
-    if name not in _RULES:
-        _RULES[name] = regelwerk.load(ROOT / "rulesets" / name)
-    return _RULES[name]
-
 
 def positions(name: str, seed: int, most: int = 400):
     """Every position of one random game of `name` (at most `most`), the finished one too."""
-    game = rules(name).new_game(players=HIDDEN[name], seed=seed)
+    game = ruleset(name).new_game(players=HIDDEN[name], seed=seed)
     pick = random.Random(seed)
     for _ in range(most):
         yield game
@@ -88,7 +73,7 @@ def test_positions_a_player_cannot_tell_apart_give_them_the_same_text(name):
 def test_another_players_card_never_reaches_the_text():
     """Leduc: Bob holds a king, Ann a jack; Ann's texts name her jack, never his king, and
     Bob's card counts only as something being there."""
-    game = rules("examples/leduc.rules").new_game(chance="explicit")
+    game = ruleset("examples/leduc.rules").new_game(chance="explicit")
     while game.is_chance_node:  # deal Ann jack1, Bob king1
         outcomes = [v for v, _p in game.chance_outcomes()]
         game.apply("jack1" if "jack1" in outcomes else "king1")
@@ -102,7 +87,7 @@ def test_another_players_card_never_reaches_the_text():
 def test_state_of_an_undeclared_shape_is_written_the_plain_way():
     """A value of another type than declared (an edited save, a tool's experiment) fails the
     generated writer, and the text is the plain view's all the same."""
-    game = rules("examples/leduc.rules").new_game(chance="explicit")
+    game = ruleset("examples/leduc.rules").new_game(chance="explicit")
     game.vars["level"] = frozenset({3, 1})
     game.vars["stake"] = {1: 2, "Bob": [1]}
     for p in game.players:

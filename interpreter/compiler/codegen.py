@@ -952,8 +952,8 @@ class CodeGen:
         out.append(f"{ind}for {v} in {dom}:")
         ind2 = ind + "    "
         if e.where is not None:  # also over kept items: they fall back to the domain on a failure
-            # `a and b` as two tests: each is then a statement of its own, where the definitions
-            # it calls are inlined (a comprehension's `where` must call them)
+            # tested part by part (`test`: an `and` as tests in a row, an `or` as nested ifs):
+            # each part a statement of its own, where the definitions it calls are inlined
             self.test(e.where, inner, out, ind2, "break" if e.kind == "streak" else "continue", depth)
         return v, inner, ind2
 
