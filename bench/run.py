@@ -1,8 +1,9 @@
 """`make bench`: regelwerk against plain hand-written Python, side by side in one process.
 
 For each classic game, rounds of random playouts alternate between the hand-written game
-(bench/plain.py: mutable objects, moves applied in place), regelwerk untraced and regelwerk
-traced; each line gives the median of the per-round ratios (regelwerk ÷ hand-written), so a
+(bench/plain.py: mutable objects, moves applied in place), regelwerk untraced (the loop
+`g.apply(rnd.choice(g.legal_actions()))`), the same games as `Game.playout(rnd)` (the random
+playout inside the engine, as MCTS rollouts play it) and regelwerk traced; each line gives the median of the per-round ratios (regelwerk ÷ hand-written), so a
 busy machine slows both sides alike. The traced cost is timed on the same games (`traced_cost`:
 batches played untraced, then traced with the same seeds and choices), not as a ratio of the
 two rates, whose games differ. Then perft with the same method on both sides, the seed
@@ -73,29 +74,43 @@ def regelwerk_player(ruleset: regelwerk.Ruleset, record: bool):
     return play
 
 
+def regelwerk_playouts(ruleset: regelwerk.Ruleset):
+    """The same random games as `regelwerk_player(ruleset, False)`, each one `Game.playout`."""
+    rnd = random.Random(0)
+    seed = [0]
+
+    def play() -> None:
+        ruleset.new_game(seed=seed[0]).playout(rnd)
+        seed[0] += 1
+
+    return play
+
+
 def classic(seconds: float, rounds: int) -> list[dict]:
-    print(f"{'game':<14}{'hand-written/s':>15}{'regelwerk/s':>13}{'ratio':>7}{'traced/s':>11}"
-          f"{'ratio':>7}{'traced cost':>13}")
+    print(f"{'game':<14}{'hand-written/s':>15}{'regelwerk/s':>13}{'ratio':>7}{'playout/s':>11}{'ratio':>7}"
+          f"{'traced/s':>11}{'ratio':>7}{'traced cost':>13}")
     out = []
     for name in CLASSIC:
         ruleset = regelwerk.load(ROOT / f"rulesets/classic/{name}.rules")
         players = {"hand-written": _hand_written(name),
-                   "untraced": regelwerk_player(ruleset, False), "traced": regelwerk_player(ruleset, True)}
+                   "untraced": regelwerk_player(ruleset, False), "playout": regelwerk_playouts(ruleset),
+                   "traced": regelwerk_player(ruleset, True)}
         rates: dict[str, list[float]] = {k: [] for k in players}
         for _ in range(rounds):
             for k, play in players.items():
                 play()  # warm up this round's side
                 rates[k].append(rate(play, seconds))
-        hw, un, tr = (rates[k] for k in ("hand-written", "untraced", "traced"))
+        hw, un, po, tr = (rates[k] for k in ("hand-written", "untraced", "playout", "traced"))
         row = {"game": name, "hand_written": statistics.median(hw), "untraced": statistics.median(un),
-               "traced": statistics.median(tr),
+               "playout": statistics.median(po), "traced": statistics.median(tr),
                "ratio": statistics.median(u / h for u, h in zip(un, hw, strict=True)),
+               "playout_ratio": statistics.median(p / h for p, h in zip(po, hw, strict=True)),
                "traced_ratio": statistics.median(t / h for t, h in zip(tr, hw, strict=True)),
                "traced_cost": statistics.median(traced_cost(ruleset, seconds) for _ in range(rounds)),
                "traced_cost_of_rates": statistics.median(u / t for u, t in zip(un, tr, strict=True))}
         out.append(row)
         print(f"{name:<14}{row['hand_written']:>15,.0f}{row['untraced']:>13,.0f}{row['ratio']:>7.2f}"
-              f"{row['traced']:>11,.0f}{row['traced_ratio']:>7.2f}{row['traced_cost']:>12.2f}x")
+              f"{row['playout']:>11,.0f}{row['playout_ratio']:>7.2f}{row['traced']:>11,.0f}{row['traced_ratio']:>7.2f}{row['traced_cost']:>12.2f}x")
     return out
 
 

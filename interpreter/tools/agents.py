@@ -190,10 +190,7 @@ class MCTSAgent:
         path = [root]
         try:
             self._descend(state, root, path)
-            steps = 0
-            while not state.is_over and steps < self.rollout_limit:  # random playout
-                state.apply(rng.choice(state.legal_actions()))
-                steps += 1
+            state.playout(rng, self.rollout_limit)  # the random playout
         except EngineError:
             # a rule failed in an imagined future: that line counts as a draw for all. The
             # search goes on; the real game reports the failure if it ever gets there.
