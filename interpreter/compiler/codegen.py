@@ -1413,8 +1413,8 @@ class CodeGen:
 
     def finish(self) -> ast.Module:
         """The program's text as a tree, with every change made on the tree: the passes asked
-        for (`tree_passes`), the placeholders expanded, dead `pc` stores dropped, and each
-        function's bindings at its top."""
+        for (`tree_passes`), the placeholders expanded, dead `pc` stores dropped, `not not`
+        tests written plainly, and each function's bindings at its top."""
         module = pytree.parse("\n".join(self.lines) + "\n")
         fns = pytree.functions(module)
         for name, passes in self.tree_passes.items():
@@ -1426,6 +1426,7 @@ class CodeGen:
             if name.startswith("B_"):
                 pytree.drop_dead_pc(fns[name])
         for fn in fns.values():
+            pytree.drop_double_not(fn)
             self.prologue(fn)
         return module
 

@@ -196,6 +196,24 @@ def appends_to_returns(stmts: list[ast.stmt], lists: tuple[str, ...]) -> None:
                 lst[i] = located(ast.Return(ast.Constant(True)), s)
 
 
+def drop_double_not(fn: ast.FunctionDef) -> None:
+    """`if not not x:` (an `or`'s first part tested where the part is a `not`, a check of a
+    `not` by `if not ...`) written `if x:`: the same test wherever only truth is asked, and
+    what a reader of the generated code expects."""
+    for node in ast.walk(fn):
+        if isinstance(node, (ast.If, ast.While, ast.IfExp)):
+            node.test = _without_double_not(node.test)
+        elif isinstance(node, ast.comprehension):
+            node.ifs = [_without_double_not(t) for t in node.ifs]
+
+
+def _without_double_not(test: ast.expr) -> ast.expr:
+    while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) \
+            and isinstance(test.operand, ast.UnaryOp) and isinstance(test.operand.op, ast.Not):
+        test = test.operand.operand
+    return test
+
+
 def _pc_store(s: ast.stmt) -> bool:
     return (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
             and s.targets[0].id == "pc" and isinstance(s.value, ast.Constant))
