@@ -103,6 +103,31 @@ def test_a_finished_analysis_worked_out_the_whole_tree():
     assert out.win == {"Ann": Fraction(13, 36), "Bob": Fraction(13, 36)}
 
 
+def test_a_tree_far_past_the_limit_is_refused_by_its_estimate(monkeypatch):
+    """13-card Goofspiel (about 1e28 positions) ran 7 min 25 s to the 2,000,000-position limit;
+    the estimate says so within seconds. Here the warm-up is 0, so the first check refuses it."""
+    r = regelwerk.load(GOOFSPIEL)
+    monkeypatch.setattr(analysis, "WARM_UP", 0.0)
+    start = time.monotonic()
+    with pytest.raises(regelwerk.EngineError) as refused:
+        analysis.expected_outcome(r.new_game(chance="explicit"))
+    assert time.monotonic() - start < 60
+    assert "positions by the estimate after" in str(refused.value)
+    assert "more than 1,000 times the limit of 2,000,000: too large to work out exactly" in str(refused.value)
+
+
+def test_the_estimate_a_refusal_relies_on_is_far_within_its_margin():
+    """The refusal trusts the estimate to within HOPELESS (1000x). Once 1% of the tree is worked
+    out (5-card Goofspiel is at 5.7% after the 10 s warm-up), the estimated size of a tree that
+    fits is within 20x of its true size (5 cards: 3.7x after 5 s, 2.5x after 20 s)."""
+    r = regelwerk.load(GOOFSPIEL)
+    seen: list[analysis.Progress] = []
+    out = analysis.expected_outcome(r.new_game(options={"cards": 4}, chance="explicit"),
+                                    on_progress=seen.append, every=0)
+    sizes = [p.positions + p.estimate_left for p in seen if p.done >= 0.01]
+    assert sizes and max(sizes) <= 20 * out.positions < analysis.HOPELESS * out.positions
+
+
 @pytest.mark.parametrize(("count", "branches", "depth"), [(perft, analysis.decision_branches, 5),
                                                           (count_games, analysis.decision_branches, 9)])
 def test_counting_with_progress_counts_the_same(count, branches, depth):

@@ -23,6 +23,13 @@ from .positions import position_key
 from .symmetry import SymmetricKeys, Symmetries, board_symmetries
 
 MAX_POSITIONS = 2_000_000
+# A tree whose estimated size (Progress.estimate_left, checked each second after WARM_UP
+# seconds) is more than HOPELESS times the position limit is refused then, not when the limit
+# is reached minutes later (13-card Goofspiel: about 1.5e28 positions, refused after 7 min 25 s
+# before). Early estimates run high where later positions are found worked out already
+# (5-card Goofspiel: 3.7x the true count after 5 s), so the margin is wide.
+HOPELESS = 1000
+WARM_UP = 10.0
 MAX_DEPTH = 500  # moves and outcomes on one path; deeper games are simulated
 
 
@@ -138,6 +145,7 @@ class _Solver:
         self.on_progress, self.every = on_progress, every
         self.started = time.monotonic()
         self.next_report = self.started + every
+        self.next_estimate = self.started + WARM_UP
         # the share of the tree finished, and what it adds to each chance (floats: for progress
         # and for an interrupted run's bounds; the answer itself is exact)
         self.done = 0.0
@@ -170,9 +178,24 @@ class _Solver:
         now = time.monotonic()
         if self.deadline is not None and now > self.deadline:
             raise EngineError(f"out of time{self._done_text()}: too large to work out exactly (simulate instead)")
+        if now >= self.next_estimate:
+            self.next_estimate = now + 1.0
+            self._hopeless()
         if self.on_progress is not None and now >= self.next_report:
             self.next_report = now + self.every
             self.on_progress(self.progress())
+
+    def _hopeless(self) -> None:
+        """Refuse a tree whose estimated size is far past the position limit (HOPELESS)."""
+        p = self.progress()
+        left = p.estimate_left
+        if left is None or p.positions + left <= HOPELESS * self.max_positions:
+            return
+        total = p.positions + left
+        size = f"{total:,}" if total < 10 ** 9 else f"{total:.1e}"
+        raise EngineError(f"about {size} positions by the estimate after {p.seconds:.0f} s{self._done_text()}, "
+                          f"more than {HOPELESS:,} times the limit of {self.max_positions:,}: too large to work "
+                          "out exactly (simulate instead, or raise --max-positions)")
 
     def value(self, game: Any, mass: float = 1.0) -> tuple:
         """(win chances, draw chance, expected scores or None, shared-win chances, chance of a
