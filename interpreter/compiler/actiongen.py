@@ -30,6 +30,7 @@ from .blocks import BlockBuilder, action_preconditions, names_in, param_types
 from .codegen import CodeGen
 from .hoist import Hoister, parts
 from .memo import level_key, plain_type
+from .narrow import narrowing, range_code
 from .pushdown import Pushed, pushable
 from .pushdown import reads as push_reads
 
@@ -427,7 +428,7 @@ class _Listing:
                 pairs, move_local = paired
                 lines.append(f"{ind}for {pnames[i]}, {move_local} in {pairs}:")
             else:
-                lines.append(f"{ind}for {pnames[i]} in {self.prefiltered(i, dom)}:")
+                lines.append(f"{ind}for {pnames[i]} in {self.narrowed(i, ind) or self.prefiltered(i, dom)}:")
             mark(g, lines, len(lines) - 1, p.span)  # the domain's own failures, at the parameter
             self.esc[p.name] = (pnames[i], None)
             ind += "    "
@@ -440,6 +441,23 @@ class _Listing:
             [f"    {self.memo_table} = {{}}"] if self.memo_table else []) + [f"    {m} = {{}}" for m in self.push_memos]
         g.enum_memo, g.enum_sets, g.still = None, {}, False
         return lines
+
+    def narrowed(self, i: int, ind: str) -> str | None:
+        """Parameter `i`'s range cut to the values its first require can let through
+        (narrow.py), as the local holding it, when its ends read no parameter; else None."""
+        g, a, lines = self.g, self.a, self.lines
+        p = a.params[i]
+        if not g.LOOP_FORMS or i in self.pushes:
+            return None
+        n = narrowing(p, self.at(i), g.static_type)
+        if n is None or names_in(p.domain) & ({q.name for q in a.params} | set(self.let_level)):
+            return None
+        low, high, bound = (g.ex(e, self.esc) for e in (n.range.low, n.range.high, n.bound))
+        local = g.fresh("nrw")
+        lines.append(f"{ind}{local} = {range_code(n, low, high, bound)}")
+        mark(g, lines, len(lines) - 1, n.require.span)  # a failure in the bound is the require's
+        g.chose("narrowed range", f"{p.name} by {expr_text(n.require.test)}")
+        return local
 
     def prefiltered(self, i: int, dom: str) -> str:
         """Parameter `i`'s domain as code, or, when its domain and the first requires at its
