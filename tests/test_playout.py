@@ -56,6 +56,21 @@ def test_a_limited_playout_stops_after_that_many_moves_and_goes_on_from_there(pa
     assert a.is_over and a.playout(ra) == 0
 
 
+class _Cheat(random.Random):
+    """A generator whose `choice` picks a move that was not offered."""
+
+    def choice(self, seq):  # noqa: ANN001, ANN201 - random.Random's own signature
+        return regelwerk.Action("place", ("a1",))
+
+
+def test_a_move_from_a_generator_of_its_own_class_is_checked() -> None:
+    game = ruleset("classic/tictactoe.rules").new_game()
+    game.apply("place(a1)")
+    with pytest.raises(regelwerk.IllegalAction, match="already taken"):
+        game.playout(_Cheat(1))
+    assert game.vars["moves"] == 1 and game.vars["cell"]["a1"] == "X"
+
+
 FAILS = """game "Fails"
 players Ann, Bob
 state

@@ -12,10 +12,11 @@ when the range is not empty (where the loop as written would work it out at its 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ...dsl import ast as A
-from ...dsl.types import INT
+from ...dsl.types import INT, Type
 from .blocks import names_in
 
 # `p OP E` -> which end of the range E bounds, and by how much (`p < E`: p <= E - 1)
@@ -35,7 +36,7 @@ class Narrowing:
     require: A.RequireStmt
 
 
-def narrowing(p: A.Param, items: list, type_of) -> Narrowing | None:
+def narrowing(p: A.Param, items: list, type_of: Callable[[A.Node], Type]) -> Narrowing | None:
     """The narrowing of `p`'s range by the first precondition at its depth (`items`), when that
     is `require p OP E` or `require E OP p` with OP one of < <= > >=, E an `int` (not `int?`)
     that does not read `p`. None otherwise."""

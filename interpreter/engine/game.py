@@ -528,14 +528,16 @@ class Game(RuleCalls, TraceRecorder):
         `while not g.is_over: g.apply(rng.choice(g.legal_actions()))`, without that loop's two
         calls and one copy a move: an untraced plain move is played in the block that offered
         it at once (as `apply` does); anything else goes through `apply`. For searches'
-        rollouts and balance runs (MCTSAgent)."""
+        rollouts and balance runs (MCTSAgent). A generator of another class than
+        `random.Random` (a subclass too) has every move it picks checked, as `apply` does."""
         plain, blocks, choice = self._plain, self._blocks, rng.choice
+        trusted = type(rng) is random.Random  # its `choice` returns one of the moves, unchanged
         made = 0
         while not self.is_over and (limit is None or made < limit):
             made += 1
             legal = self._legal
-            if legal is None or self.pending is None or self.abandoned or self.chance_node is not None \
-                    or self.window is not None:  # the long way: the loop's own steps
+            if not trusted or legal is None or self.pending is None or self.abandoned \
+                    or self.chance_node is not None or self.window is not None:  # the loop's own steps
                 self.apply(choice(self.legal_actions()))
                 continue
             action = choice(legal)  # one of the moves offered: `random.choice` only reads the list
