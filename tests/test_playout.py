@@ -56,6 +56,27 @@ def test_a_limited_playout_stops_after_that_many_moves_and_goes_on_from_there(pa
     assert a.is_over and a.playout(ra) == 0
 
 
+@pytest.mark.parametrize("path", ["examples/pig.rules", "examples/climb.rules", "examples/leduc.rules"])
+def test_with_explicit_chance_a_playout_draws_each_outcome_by_its_probability(path: str) -> None:
+    """Where the loop has no move to pick (a chance node: `legal_actions()` is empty), the
+    playout draws the outcome from the same generator, as agents.sample_outcome does."""
+    from regelwerk.interpreter.tools.agents import sample_outcome
+
+    rules = ruleset(path)
+    for seed in range(4):
+        by_loop = rules.new_game(seed=seed, chance="explicit")
+        rng, made, outcomes = random.Random(seed), 0, 0
+        while not by_loop.is_over:
+            outcomes += by_loop.is_chance_node
+            by_loop.apply(sample_outcome(by_loop, rng) if by_loop.is_chance_node
+                          else rng.choice(by_loop.legal_actions()))
+            made += 1
+        assert outcomes > 0
+        by_playout = rules.new_game(seed=seed, chance="explicit")
+        assert by_playout.playout(random.Random(seed)) == made
+        _same(by_loop, by_playout)
+
+
 class _Cheat(random.Random):
     """A generator whose `choice` picks a move that was not offered."""
 

@@ -92,6 +92,18 @@ class ChanceNode:
                 "pending": jsonable(self.pending), "fed": list(self.fed)}
 
 
+def sample(game: Any, rng: Any) -> object:
+    """One outcome of the chance node `game` waits at, drawn by its exact probabilities with
+    `rng.random()` (a random playout's or an agent's generator, not the game's)."""
+    x = rng.random()
+    outcomes = game.chance_outcomes()
+    for value, p in outcomes:
+        x -= p
+        if x < 0:
+            return value
+    return outcomes[-1][0]
+
+
 def pick(game: Any, kind: str, what: str, values: list, weights: list[int] | None) -> Any:
     """The outcome of one chance event in an explicit game: decided by nobody if there is
     only one, else the next fed outcome, else the move stops at a chance node."""

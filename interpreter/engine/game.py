@@ -524,7 +524,8 @@ class Game(RuleCalls, TraceRecorder):
     def playout(self, rng: random.Random, limit: int | None = None) -> int:
         """A random playout: play on until the game is over, or `limit` moves were made, each
         move `rng.choice` of the deciding player's legal moves. Returns the number of moves
-        made. Move for move and error for error the same as the loop
+        made (chance outcomes of a game with explicit chance count too: each is drawn from `rng`
+        by its probability). Move for move and error for error the same as the loop
         `while not g.is_over: g.apply(rng.choice(g.legal_actions()))`, without that loop's two
         calls and one copy a move: an untraced plain move is played in the block that offered
         it at once (as `apply` does); anything else goes through `apply`. For searches'
@@ -538,7 +539,10 @@ class Game(RuleCalls, TraceRecorder):
             legal = self._legal
             if not trusted or legal is None or self.pending is None or self.abandoned \
                     or self.chance_node is not None or self.window is not None:  # the loop's own steps
-                self.apply(choice(self.legal_actions()))
+                if self.chance_node is not None:  # explicit chance: an outcome by its probability
+                    self.apply(_explicit.sample(self, rng))
+                else:
+                    self.apply(choice(self.legal_actions()))
                 continue
             action = choice(legal)  # one of the moves offered: `random.choice` only reads the list
             if action[0] not in plain:

@@ -14,6 +14,7 @@ import random
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from ..engine import explicit as _explicit
 from ..engine.errors import EngineError
 from ..engine.game import Action, Game, parse_action
 from ..observe.determinize import determinize
@@ -54,6 +55,9 @@ class ScriptedAgent:
         return a
 
 
+sample_outcome = _explicit.sample  # one outcome of a chance node, by its probabilities
+
+
 def play_game(game: Game, agents: dict[str, Agent] | Agent, max_steps: int = 100_000) -> Game:
     """Let agents play until the game is over (or the step budget runs out). In a game with
     explicit chance, chance nodes are decided by their probabilities, from a generator seeded
@@ -72,17 +76,6 @@ def play_game(game: Game, agents: dict[str, Agent] | Agent, max_steps: int = 100
         game.apply(agent(game))
         steps += 1
     return game
-
-
-def sample_outcome(game: Game, rng: random.Random) -> object:
-    """One outcome of the chance node `game` waits at, drawn by its exact probabilities."""
-    x = rng.random()
-    outcomes = game.chance_outcomes()
-    for value, p in outcomes:
-        x -= p
-        if x < 0:
-            return value
-    return outcomes[-1][0]
 
 
 def perft(game: Game, depth: int) -> int:
