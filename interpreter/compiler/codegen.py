@@ -607,7 +607,7 @@ class CodeGen:
                 e.high.value - e.low.value < 10_000
         if isinstance(e, A.Call) and e.func not in self.m.defines and e.func in LIBRARY:
             b = LIBRARY[e.func]
-            return b.tabulable or e.func in ("placements", "components", "keys", "values")
+            return b.tabulable or e.func in ("placements", "placements_touching", "components", "keys", "values")
         return False
 
     def charge_call(self, span: A.Span, out: list[str], ind: str) -> None:
