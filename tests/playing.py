@@ -23,11 +23,11 @@ def reach(ruleset: Ruleset, players: int, seed: int, steps: int, record: bool = 
     return g
 
 
-def without(load: Callable[[], Ruleset], module: ModuleType, name: str) -> Ruleset:
+def without(load: Callable[[], Ruleset], module: ModuleType | type, name: str, nothing: object = None) -> Ruleset:
     """A ruleset loaded and compiled (untraced and traced) while `module.name`, the function
-    that plans a transform, answers None: the program without that transform."""
+    that plans a transform, answers `nothing`: the program without that transform."""
     mp = pytest.MonkeyPatch()
-    mp.setattr(module, name, lambda *_args: None)
+    mp.setattr(module, name, lambda *_args: nothing)
     try:
         ruleset = load()
         ruleset.program(False), ruleset.program(True)

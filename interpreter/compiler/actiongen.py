@@ -27,7 +27,7 @@ from ..engine.runtime import _hashable
 from ..stdlib.library import LIBRARY
 from . import pytree
 from .blocks import BlockBuilder, action_preconditions, names_in, param_types
-from .codegen import CodeGen
+from .codegen import CodeGen, kept_rows
 from .hoist import Hoister, parts
 from .memo import level_key, plain_type
 from .pushdown import TOUCHING_FORMS, Pushed, Touch, pushable
@@ -509,7 +509,7 @@ class _Listing:
         g.subst = subst
         key = "(_consts_id(G), " + "".join(self.esc[k][0] + ", " for k in sorted(free)) + ")"
         g.chose("prefilter", f"{p.name} by " + " and ".join(expr_text(t) for t in tests))
-        return f"_kept_rows({table}, {key}, lambda: [{x} for {x} in {dom} if {test}], lambda: {dom})"
+        return kept_rows(table, key, f"[{x} for {x} in {dom} if {test}]", dom)
 
     def move_code(self, moves: str | None, paired: tuple | None) -> str:
         """The move of one binding, as code."""

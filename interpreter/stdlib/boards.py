@@ -154,12 +154,20 @@ class Boards:
         """The placements of `placements(shape, allowed, mirror)` that cover at least one
         square of `touching`, in the same order; all of them when `touching` is none (the
         compiler's listings pass none where working out the squares failed)."""
-        table = self._table(shape, mirror)
+        # the shape, the allowed squares and the squares to touch of the last call are asked
+        # again and again by one listing: each found by identity first (lists are values)
+        seen = self._by_shape.get(id(shape)) if mirror is True else None
+        table = seen[1] if seen is not None and seen[0] is shape else self._table(shape, mirror)
         if touching is None:
             if allowed is None:
                 return [squares for _m, squares in table.items]
             return table.within(self._allowed_mask(table, allowed))
-        full = table.mask(table.bit) if allowed is None else self._allowed_mask(table, allowed)
+        if allowed is None:
+            full = table.mask(table.bit)
+        else:
+            last, full = self._last_allowed
+            if allowed is not last:
+                full = self._allowed_mask(table, allowed)
         last, touch = self._last_touching
         if touching is not last:
             touch = table.mask(touching)

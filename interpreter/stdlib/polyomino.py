@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # only for annotations, so this file also loads on its own
     from .grid import Grid
@@ -153,7 +153,6 @@ class PlacementTable:
             patterns.setdefault(tuple(sorted(a - anchor for a in at if a != anchor)), {})[1 << anchor] = (i, squares)
         self.patterns = list(patterns.items())
         self._cache: dict[int, list[list[str]]] = {}
-        self._touch_cache: dict[tuple[int, int], list[list[str]]] = {}
 
     def mask(self, squares: Iterable[str]) -> int:
         """The bitmask of the given squares (names not on the grid are ignored)."""
@@ -180,21 +179,22 @@ class PlacementTable:
                 low = a & -a
                 hits.append(at[low])
                 a ^= low
-        return _remember(self._cache, allowed_mask, hits, self.CACHE)
+        hits.sort()
+        found = [squares for _i, squares in hits]
+        if len(self._cache) >= self.CACHE:
+            self._cache.clear()
+        self._cache[allowed_mask] = found
+        return found
 
     def touching(self, allowed_mask: int, touch_mask: int) -> list[list[str]]:
         """The placements of `within(allowed_mask)` that cover at least one square of
-        `touch_mask`, in the same order (the same list objects). Why: a rule such as "the tile
+        `touch_mask`, in the same order (the same square lists). Why: a rule such as "the tile
         must cover one of your yurts" rejects most placements; here they are never made. An
         anchor qualifies when one of its cells is in the mask: per orientation the anchors
-        `touch | (touch >> shift₁) | ...`, ANDed into the allowed ones."""
+        `touch | (touch >> shift₁) | ...`, ANDed into the allowed ones. New lists each time."""
         touch_mask &= allowed_mask  # a cell on a square outside `allowed` never fits anyway
         if not touch_mask:
             return []
-        key = (allowed_mask, touch_mask)
-        found = self._touch_cache.get(key)
-        if found is not None:
-            return found
         hits = []
         for shifts, at in self.patterns:
             a = allowed_mask
@@ -209,14 +209,6 @@ class PlacementTable:
                 low = a & -a
                 hits.append(at[low])
                 a ^= low
-        return _remember(self._touch_cache, key, hits, self.CACHE)
+        hits.sort()  # not remembered: the squares to touch change with the player, seldom repeat
+        return [squares for _i, squares in hits]
 
-
-def _remember(cache: dict, key: Any, hits: list[tuple[int, list[str]]], size: int) -> list[list[str]]:
-    """The placements found, in `placements()` order, kept in a bounded cache."""
-    hits.sort()
-    found = [squares for _i, squares in hits]
-    if len(cache) >= size:
-        cache.clear()
-    cache[key] = found
-    return found
