@@ -341,3 +341,23 @@ def test_kept_rows_read_in_place_give_the_rows_of_the_table():
         code = kept_rows("T", repr(key), "['made']", "['dom']")
         got = eval(code, {"T": dict(table), "_kept_rows": _kept_rows})  # noqa: S307 - generated text
         assert got == _kept_rows(dict(table), key, lambda: ["made"], lambda: ["dom"])
+
+
+# ---------------------------------------------------------------- bounded parameters
+def test_the_squares_of_a_placement_are_not_charged_to_the_work_budget():
+    """A parameter drawn from a bounded domain (`placements(...)`: lists of at most the board's
+    squares) is bounded, as an aggregate's variable is, and so is a definition's parameter
+    that receives it (`own(q, area)`) and an aggregate helper's: looping over its squares
+    costs no work, where before each loop was charged (Khan's listing charged six a placement).
+    The domains themselves (a board, a placement search) were bounded already."""
+    r = regelwerk.load_text(RULES, "touch.rules")
+    g = r.new_game(seed=1)
+    for m in ["put(a1)", "put(b1)", "mark(b1)", "put(c1)"]:
+        g.apply(m)
+    prog = r.program(False)
+    for action in ["lay", "flagged", "counted", "give"]:
+        before = g.work
+        moves: list = []
+        prog.actions[action].enum(g, moves)
+        assert g.work == before, action
+        assert moves or action == "counted"

@@ -467,7 +467,10 @@ class _Listing:
             else:
                 lines.append(f"{ind}for {pnames[i]} in {self.prefiltered(i, dom)}:")
             mark(g, lines, len(lines) - 1, p.span)  # the domain's own failures, at the parameter
-            self.esc[p.name] = (pnames[i], None)
+            # a value drawn from a bounded domain is bounded, as an aggregate's variable is (a
+            # placement's squares): the loops over it are not charged to the work budget
+            bounded = p.domain is not None and g.LOOP_FORMS and g.bounded(p.domain, self.esc)
+            self.esc[p.name] = (pnames[i], "bounded" if bounded else None)
             ind += "    "
             self.emit_depth(i, ind)
             if i == 0 and level is not None:

@@ -713,7 +713,8 @@ class CodeGen:
         """An aggregate as a call of a helper function that loops (no generator per use)."""
         used = sorted({n.name for n in iter_nodes(e) if isinstance(n, A.Name) and n.name in sc})
         params = [f"q{i}" for i in range(len(used))]
-        inner = {u: (p, None) for u, p in zip(used, params, strict=True)}
+        inner = {u: (p, sc[u][1] if self.LOOP_FORMS else None)  # a bounded local stays bounded
+                 for u, p in zip(used, params, strict=True)}
         name = self.fresh("A")
         block, self.in_block = self.in_block, False
         subst, self.subst = self.subst, {}  # locals of the caller are not visible in the helper
@@ -790,7 +791,8 @@ class CodeGen:
                 local = self.fresh("v")
                 out.append(f"{ind}{local} = {code}")
                 code = local
-            inner[p.name] = (code, None)
+            # iterating the parameter is iterating the argument: bounded where that is (`area`)
+            inner[p.name] = (code, "bounded" if self.LOOP_FORMS and self.bounded(arg, sc) else None)
         # parts of the body written twice or more and always evaluated (`CARDS[c].background
         # == khan or CARDS[c].background == terrain[s] or ...`): worked out once, first, as
         # the hoister does for an action's preconditions
