@@ -1,10 +1,15 @@
-"""Helpers the tests share for reaching positions by seeded random play."""
+"""Helpers the tests share for reaching positions by seeded random play, and for comparing
+the moves a program lists with and without one of the compiler's transforms."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from types import ModuleType
 
-from regelwerk import Game, Ruleset
+import pytest
+
+from regelwerk import Game, RuleFailure, Ruleset
 
 
 def reach(ruleset: Ruleset, players: int, seed: int, steps: int, record: bool = False) -> Game:
@@ -16,3 +21,24 @@ def reach(ruleset: Ruleset, players: int, seed: int, steps: int, record: bool = 
             break
         g.apply(rnd.choice(g.legal_actions()))
     return g
+
+
+def without(load: Callable[[], Ruleset], module: ModuleType | type, name: str, nothing: object = None) -> Ruleset:
+    """A ruleset loaded and compiled (untraced and traced) while `module.name`, the function
+    that plans a transform, answers `nothing`: the program without that transform."""
+    mp = pytest.MonkeyPatch()
+    mp.setattr(module, name, lambda *_args: nothing)
+    try:
+        ruleset = load()
+        ruleset.program(False), ruleset.program(True)
+    finally:
+        mp.undo()
+    return ruleset
+
+
+def listed(g: Game) -> list[str] | str:
+    """The legal moves as texts, or the rules' error when listing them fails."""
+    try:
+        return [str(m) for m in g.legal_actions()]
+    except RuleFailure as err:
+        return f"error: {err}"

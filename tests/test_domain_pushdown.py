@@ -7,6 +7,7 @@ requires hold, fail or fail to evaluate; explain and check still test every requ
 from __future__ import annotations
 
 import pytest
+from playing import listed, without
 from regelwerk.interpreter.compiler import actiongen
 
 import regelwerk
@@ -55,21 +56,7 @@ flow
 @pytest.fixture(scope="module")
 def both() -> tuple[regelwerk.Ruleset, regelwerk.Ruleset]:
     pushed = regelwerk.load_text(LAY, "lay.rules")
-    mp = pytest.MonkeyPatch()
-    mp.setattr(actiongen, "pushable", lambda *_args: None)
-    try:
-        plain = regelwerk.load_text(LAY, "lay.rules")
-        plain.program(False), plain.program(True)  # compiled while the transform is off
-    finally:
-        mp.undo()
-    return pushed, plain
-
-
-def _listed(g: regelwerk.Game) -> list[str] | str:
-    try:
-        return [str(m) for m in g.legal_actions()]
-    except regelwerk.RuleFailure as err:
-        return f"error: {err}"
+    return pushed, without(lambda: regelwerk.load_text(LAY, "lay.rules"), actiongen, "pushable")
 
 
 def test_the_compiler_notes_the_requires_it_pushed(both):
@@ -100,10 +87,10 @@ def test_the_same_moves_in_the_same_order(both, moves: list[str], record: bool):
     for m in moves:
         a.apply(m)
         b.apply(m)
-    assert _listed(a) == _listed(b)
-    listed = _listed(a)
-    if isinstance(listed, list):
-        assert any(m.startswith("lay(") for m in listed) or moves == POSITIONS["all placements of a shape fail"]
+    assert listed(a) == listed(b)
+    moves_now = listed(a)
+    if isinstance(moves_now, list):
+        assert any(m.startswith("lay(") for m in moves_now) or moves == POSITIONS["all placements of a shape fail"]
 
 
 def test_an_error_of_a_pushed_require_on_a_covered_square_is_the_rules_error(both):
@@ -135,7 +122,7 @@ def test_explain_of_a_placement_not_listed_names_its_require(both, move: str, re
         for m in ("put(a1)", "shut(c1)", "put(b2)"):
             g.apply(m)
     for g in games:
-        assert move not in _listed(g)
+        assert move not in listed(g)
         why = g.explain(move)
         assert not why.legal and reason in why.reason, (move, why.reason)
     assert len({repr(g.explain(move).checks) for g in games}) == 1

@@ -27,11 +27,11 @@ from ..engine.runtime import _hashable
 from ..stdlib.library import LIBRARY
 from . import pytree
 from .blocks import BlockBuilder, action_preconditions, names_in, param_types
-from .codegen import CodeGen
+from .codegen import CodeGen, kept_rows
 from .hoist import Hoister, parts
 from .memo import level_key, plain_type
 from .narrow import narrowing, range_code
-from .pushdown import Pushed, pushable
+from .pushdown import TOUCHING_FORMS, Pushed, Touch, pushable
 from .pushdown import reads as push_reads
 
 
@@ -282,8 +282,9 @@ class _Listing:
             self.emit_pre(items, i, ind)
             return
         push, filtered = pushed
-        self.lines.append(f"{ind}if {filtered} is None:  # the requires as written")
-        self.emit_pre(push.items, i, ind + "    ", end=False)
+        if push.items:
+            self.lines.append(f"{ind}if {filtered} is None:  # the requires as written")
+            self.emit_pre(push.items, i, ind + "    ", end=False)
         self.emit_pre(items[len(push.items):], i, ind)
 
     def plan_pushes(self, hoisted: dict[int, str]) -> None:
@@ -294,7 +295,10 @@ class _Listing:
         a, g = self.a, self.g
         bound = {p.name for p in a.params} | set(self.let_level)
         for i, p in enumerate(a.params):
-            push = pushable(g.m.defines, p, self.at(i))
+            push = pushable(g.m, p, self.at(i))
+            if push is not None and push.touch is not None and push.touch.reads & bound:
+                push.touch = None  # squares to touch found once per listing only
+                push = push if push.items else None
             if push is None:
                 continue
             used = push_reads(push) & bound
@@ -323,8 +327,12 @@ class _Listing:
             lines.append(f"{ind}if {filtered} is None:")
             inner = ind + "    "
         kept = g.fresh("pk")
+        touch = push.touch
+        squares, touched, tmemo = (g.fresh("pt"), g.fresh("pc"), g.fresh("pm")) if touch else (None, None, None)
         lines.append(f"{inner}try:")
         lines.append(f"{inner}    {kept} = []")
+        if touch:
+            lines.append(f"{inner}    {touched} = []")
         lines.append(f"{inner}    for {x} in {g.seq(source, push.source, self.esc)}:")
         body = inner + "        "
         for var, cond, keep in push.conds:  # each as the listing writes a precondition
@@ -333,14 +341,44 @@ class _Listing:
             lines.append(f"{body}    continue")
             g.chose("push down", f"{expr_text(cond)} into {expr_text(p.domain)}")
         lines.append(f"{body}{kept}.append({x})")
+        if touch:
+            self.touch_test(touch, x, touched, body)
         lines.append(f"{inner}    {filtered} = {kept}")
+        if touch:
+            lines.append(f"{inner}    {squares} = {touched}")
         if memo is not None:
             lines.append(f"{inner}    {memo}[{key}] = {kept}")
+            if touch:
+                lines.append(f"{inner}    {tmemo}[{key}] = {touched}")
+                self.push_memos.append(tmemo)
         lines.append(f"{inner}except _PUSH_ERRORS:  # the requires as written, where they fail or not")
         lines.append(f"{inner}    {filtered} = None")
+        if touch:
+            lines.append(f"{inner}    {squares} = None")
+            if memo is not None:
+                lines.append(f"{ind}else:")
+                lines.append(f"{ind}    {squares} = {tmemo}[{key}]")
         used = g.fresh("pu")
         lines.append(f"{ind}{used} = {source} if {filtered} is None else {filtered}")
         g.subst[id(push.source)] = used
+        if touch:  # the domain asks for the placements that cover one of those squares
+            d = p.domain
+            args = [g.ex(x, self.esc) for x in d.args]
+            args.insert(2, squares)
+            g.subst[id(d)] = f"b_{TOUCHING_FORMS[d.func]}({', '.join(args)})"
+            g.chose("touching", f"{expr_text(touch.require.test)} into {expr_text(d)}")
+
+    def touch_test(self, touch: Touch, x: str, touched: str, ind: str) -> None:
+        """`if C(x): touched.append(x)`, C in the scope of the definitions it lies in, each
+        bound to its arguments as an inlined call's is (pushdown.Touch)."""
+        g = self.g
+        scope = self.esc
+        for d, args in touch.calls:
+            scope = {q.name: (g.ex(arg, scope), None) for q, arg in zip(d.params, args, strict=True)
+                     if arg is not None}
+        value = g.value(touch.cond, {**scope, touch.var: (x, None)}, self.lines, ind)
+        self.lines.append(f"{ind}if {value}:")
+        self.lines.append(f"{ind}    {touched}.append({x})")
 
     def hoisted_domains(self, ind: str) -> dict[int, str]:
         """Domains that need no parameter, computed once ahead of the loops."""
@@ -430,7 +468,10 @@ class _Listing:
             else:
                 lines.append(f"{ind}for {pnames[i]} in {self.narrowed(i, ind) or self.prefiltered(i, dom)}:")
             mark(g, lines, len(lines) - 1, p.span)  # the domain's own failures, at the parameter
-            self.esc[p.name] = (pnames[i], None)
+            # a value drawn from a bounded domain is bounded, as an aggregate's variable is (a
+            # placement's squares): the loops over it are not charged to the work budget
+            bounded = p.domain is not None and g.LOOP_FORMS and g.bounded(p.domain, self.esc)
+            self.esc[p.name] = (pnames[i], "bounded" if bounded else None)
             ind += "    "
             self.emit_depth(i, ind)
             if i == 0 and level is not None:
@@ -489,7 +530,7 @@ class _Listing:
         g.subst = subst
         key = "(_consts_id(G), " + "".join(self.esc[k][0] + ", " for k in sorted(free)) + ")"
         g.chose("prefilter", f"{p.name} by " + " and ".join(expr_text(t) for t in tests))
-        return f"_kept_rows({table}, {key}, lambda: [{x} for {x} in {dom} if {test}], lambda: {dom})"
+        return kept_rows(table, key, f"[{x} for {x} in {dom} if {test}]", dom)
 
     def move_code(self, moves: str | None, paired: tuple | None) -> str:
         """The move of one binding, as code."""

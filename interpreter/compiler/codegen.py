@@ -48,9 +48,10 @@ from ..engine.errors import RuleFailure
 from ..engine.limits import CALL_WORK
 from ..stdlib.library import LIBRARY
 from . import pytree
-from .hoist import Hoister, loop_invariants, names
+from .hoist import Hoister, fixed_parts, loop_invariants, names
 from .memo import MemoKey, memo_keys, plain_type, state_free
 from .pytree import PLACEHOLDER, Inline
+from .total import cannot_fail
 
 MAX_TABLE = 50_000  # entries in one precomputed table of a library function
 _WRITES = (A.SetStmt, A.AddStmt, A.RemoveStmt, A.ClearStmt, A.MoveStmt, A.DrawStmt, A.ShuffleStmt)
@@ -62,6 +63,8 @@ MAX_OR_SPLIT = 3  # an `or` of this many parts at most is tested as nested `if`s
 MAX_TINY_NODES = 30  # a definition this small, one expression, is inlined as an expression (`tiny_call`)
 LOOP_KINDS = ("any", "all", "count", "sum", "max", "min", "first", "streak")
 COLLECT_KINDS = ("list", "set")  # aggregates built by a loop where that pays (`loop_pays`)
+# comprehensions whose filter and body stand inside them (`fixed_once`; not argmax's lambda)
+FIXED_KINDS = frozenset({"all", "any", "count", "sum", "max", "min", "first", "list", "set", "map"})
 # names whose values differ from one game to another of the same program (CodeGen.name): a
 # filter that reads one is not worked out once for the program (CodeGen.fixed_filter_keys)
 _PER_GAME = frozenset({"current", "players", "Player", "player_count", "round", "current_phase"})
@@ -607,7 +610,7 @@ class CodeGen:
                 e.high.value - e.low.value < 10_000
         if isinstance(e, A.Call) and e.func not in self.m.defines and e.func in LIBRARY:
             b = LIBRARY[e.func]
-            return b.tabulable or e.func in ("placements", "components", "keys", "values")
+            return b.tabulable or e.func in ("placements", "placements_touching", "components", "keys", "values")
         return False
 
     def charge_call(self, span: A.Span, out: list[str], ind: str) -> None:
@@ -649,9 +652,20 @@ class CodeGen:
         keys = self.fixed_filter_keys(e, sc) if rec is None and e.kind != "streak" else None
         if keys is not None:  # the filter reads only fixed things and `keys`: worked out once per key
             dom = self.filtered_once(e, v, inner, dom, keys)
+        fixed = self.fixed_once(e, sc) if rec is None and keys is None and e.kind in FIXED_KINDS else []
         # sub-expressions under the bound variable are not recorded: they take many values
         where = self.ex(e.where, inner) if e.where is not None else None
         body = self.ex(e.body, inner) if e.body is not None else None
+        for node, _local, _code in fixed:
+            del self.subst[id(node)]
+        text = self._comprehension(e, v, dom, where, body)
+        if fixed:  # a first `for` over one tuple binds them once, in the enclosing scope
+            head = f" for ({', '.join(x for _n, x, _c in fixed)},) in (({', '.join(c for _n, _x, c in fixed)},),)"
+            text = text.replace(f" for {v} in {dom}", f"{head} for {v} in {dom}", 1)
+        return text
+
+    def _comprehension(self, e: A.Aggregate, v: str, dom: str, where: str | None, body: str | None) -> str:
+        """An aggregate's Python expression, its loop variable, domain, filter and body given."""
         gen_if = f" if {where}" if where else ""
         k = e.kind
         if k in ("all", "any"):
@@ -678,11 +692,29 @@ class CodeGen:
             return f"{{{v}: {body} for {v} in {dom}{gen_if}}}"
         raise RuleFailure(f"unknown aggregate {k}", e.span)
 
+    def fixed_once(self, e: A.Aggregate, sc: dict) -> list[tuple[A.Node, str, str]]:
+        """The parts of a comprehension's filter and body that are the same in every round and
+        cannot fail (hoist.fixed_parts, total.cannot_fail), each as (node, local, code); the
+        locals stand for them (`subst`) until the caller has written the comprehension."""
+        if not self.LOOP_FORMS:
+            return []
+        found = []
+        for node in fixed_parts(e, lambda n: id(n) not in self.subst and cannot_fail(self.m, n)):
+            code = self.ex(node, sc)
+            if code.isidentifier():  # a local already: nothing to save
+                continue
+            local = self.fresh("fx")
+            self.subst[id(node)] = local
+            found.append((node, local, code))
+            self.chose("fixed part", f"{expr_text(node)} in {expr_text(e)}")
+        return found
+
     def agg_call(self, e: A.Aggregate, sc: dict) -> str:
         """An aggregate as a call of a helper function that loops (no generator per use)."""
         used = sorted({n.name for n in iter_nodes(e) if isinstance(n, A.Name) and n.name in sc})
         params = [f"q{i}" for i in range(len(used))]
-        inner = {u: (p, None) for u, p in zip(used, params, strict=True)}
+        inner = {u: (p, sc[u][1] if self.LOOP_FORMS else None)  # a bounded local stays bounded
+                 for u, p in zip(used, params, strict=True)}
         name = self.fresh("A")
         block, self.in_block = self.in_block, False
         subst, self.subst = self.subst, {}  # locals of the caller are not visible in the helper
@@ -759,7 +791,8 @@ class CodeGen:
                 local = self.fresh("v")
                 out.append(f"{ind}{local} = {code}")
                 code = local
-            inner[p.name] = (code, None)
+            # iterating the parameter is iterating the argument: bounded where that is (`area`)
+            inner[p.name] = (code, "bounded" if self.LOOP_FORMS and self.bounded(arg, sc) else None)
         # parts of the body written twice or more and always evaluated (`CARDS[c].background
         # == khan or CARDS[c].background == terrain[s] or ...`): worked out once, first, as
         # the hoister does for an action's preconditions
@@ -1014,7 +1047,7 @@ class CodeGen:
         table = self.const({}, "FW")
         key = "(" + "".join(inner[k][0] + ", " for k in keys) + ")"
         self.chose("fixed filter", expr_text(e))
-        return f"_kept_rows({table}, {key}, lambda: [{v} for {v} in {dom} if {self.ex(e.where, inner)}], lambda: {dom})"
+        return kept_rows(table, key, f"[{v} for {v} in {dom} if {self.ex(e.where, inner)}]", dom)
 
     def nested_quantifier(self, e: A.Aggregate, sc: dict, r: str, out: list[str], ind: str, depth: int) -> bool:
         """`any line in L: all t in line: cell[t] == p` as two loops and no flag for the inner
@@ -1520,6 +1553,12 @@ def _is_value(e: A.Node) -> bool:
 
 def _is_name(code: str) -> bool:
     return code.isidentifier()
+
+
+def kept_rows(table: str, key: str, make: str, dom: str) -> str:
+    """Code for the rows of a table kept for the program's life (runtime._kept_rows), read
+    from the table in place when it has them: no lambdas made, no call, at every use."""
+    return f"({table}.get({key}) or _kept_rows({table}, {key}, lambda: {make}, lambda: {dom}))"
 
 
 def _is_literal(code: str) -> bool:

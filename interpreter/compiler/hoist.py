@@ -157,6 +157,25 @@ def loop_invariants(e: A.Aggregate, costly: Callable[[A.Node], bool]) -> list[A.
     return found
 
 
+def fixed_parts(e: A.Aggregate, ok: Callable[[A.Node], bool]) -> list[A.Node]:
+    """The outermost look-ups and calls in an aggregate's `where` and body that read neither
+    its variable nor a name bound inside it, and pass `ok` (the caller's: they cannot fail to
+    evaluate). Khan's `TILES[t].bridge` in `list s in Land where yurt[s] != none or ... or
+    TILES[t].bridge and ...`: the same in every round, and evaluated only in some, so it may
+    be worked out once before the loop only where working it out cannot fail."""
+    found: list[A.Node] = []
+    inside: set[int] = set()
+    for part in (e.where, e.body):
+        if part is None:
+            continue
+        for n, bound in occurrences(part, frozenset({e.var})):
+            if id(n) in inside or not worth_hoisting(n) or names(n) & bound or not ok(n):
+                continue
+            found.append(n)
+            inside.update(id(x) for x, _b in occurrences(n))
+    return found
+
+
 def parts(expr: A.Node) -> dict[str, set[str]]:
     """The parts of `expr` worth computing once (outside its aggregates' own names): key ->
     the names the part reads."""

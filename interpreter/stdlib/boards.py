@@ -40,6 +40,7 @@ class Boards:
         # and the allowed list last seen with its mask: lists are values, never changed in place
         self._by_shape: dict[int, tuple[Any, PlacementTable]] = {}
         self._last_allowed: tuple[Any, int] = (None, 0)
+        self._last_touching: tuple[Any, int] = (None, 0)  # likewise for placements_touching
         self._sorted: Callable[[Iterable[Any]], list] | None = None
 
     # ------------------------------------------------------------------ helpers
@@ -143,6 +144,49 @@ class Boards:
     def placements(self, shape: Any, allowed: Iterable[str] | None = None, mirror: bool = True) -> list:
         """The square lists a shape covers on the grid, all within `allowed`. Each shape's
         placements are worked out once (PlacementTable); a call filters them by bitmask."""
+        table = self._table(shape, mirror)
+        if allowed is None:
+            return [squares for _m, squares in table.items]
+        return table.within(self._allowed_mask(table, allowed))
+
+    def placements_touching(self, shape: Any, allowed: Iterable[str] | None, touching: Iterable[str] | None,
+                            mirror: bool = True) -> list:
+        """The placements of `placements(shape, allowed, mirror)` that cover at least one
+        square of `touching`, in the same order; all of them when `touching` is none (the
+        compiler's listings pass none where working out the squares failed)."""
+        # the shape, the allowed squares and the squares to touch of the last call are asked
+        # again and again by one listing: each found by identity first (lists are values)
+        seen = self._by_shape.get(id(shape)) if mirror is True else None
+        table = seen[1] if seen is not None and seen[0] is shape else self._table(shape, mirror)
+        if touching is None:
+            if allowed is None:
+                return [squares for _m, squares in table.items]
+            return table.within(self._allowed_mask(table, allowed))
+        if allowed is None:
+            full = table.mask(table.bit)
+        else:
+            last, full = self._last_allowed
+            if allowed is not last:
+                full = self._allowed_mask(table, allowed)
+        last, touch = self._last_touching
+        if touching is not last:
+            touch = table.mask(touching)
+            if type(touching) is list:
+                self._last_touching = (touching, touch)
+        return table.touching(full, touch)
+
+    def _allowed_mask(self, table: PlacementTable, allowed: Iterable[str]) -> int:
+        """The mask of `allowed`, remembered for the last list asked (one enumeration asks for
+        many shapes within the same squares)."""
+        last, mask = self._last_allowed
+        if allowed is not last:
+            mask = table.mask(allowed)
+            if type(allowed) is list:
+                self._last_allowed = (allowed, mask)
+        return mask
+
+    def _table(self, shape: Any, mirror: bool) -> PlacementTable:
+        """The placement table of one shape (and mirror choice), made the first time."""
         seen = self._by_shape.get(id(shape)) if mirror is True else None
         if seen is not None and seen[0] is shape:  # the same shape object (constant data) again
             table = seen[1]
@@ -155,14 +199,7 @@ class Boards:
                 table = self._placements[key] = PlacementTable(cells, g, True, bool(mirror))
             if mirror is True and len(self._by_shape) < 4096:
                 self._by_shape[id(shape)] = (shape, table)
-        if allowed is None:
-            return [squares for _m, squares in table.items]
-        last, mask = self._last_allowed
-        if allowed is not last:  # one enumeration asks for many shapes within the same squares
-            mask = table.mask(allowed)
-            if type(allowed) is list:
-                self._last_allowed = (allowed, mask)
-        return table.within(mask)
+        return table
 
     # ------------------------------------------------------------------ ordering
     def sorted(self, xs: Iterable[Any]) -> list:

@@ -191,7 +191,7 @@ def _ceil_div(a: int, b: int) -> int:
 
 
 _UNIQUE = {"neighbours", "ray", "lines", "lines_through", "column_squares", "adjacent_nodes", "components",
-           "component_of", "placements", "keys", "players_from"}
+           "component_of", "placements", "placements_touching", "keys", "players_from"}
 
 
 def _b(name: str, lo: int, hi: int, result: Result, doc: str, kind: str, impl: Callable,
@@ -239,7 +239,7 @@ _PARAMS = {
     "column_squares": "int", "rotate_cw": "dir int", "opposite": "dir", "adjacent": "place place",
     "adjacent_nodes": "place", "path_length": "place place", "components": "coll bool",
     "component_of": "place coll bool",
-    "placements": "any coll bool", "roll": "int int", "random": "coll", "shuffled": "coll",
+    "placements": "any coll bool", "placements_touching": "any coll coll bool", "roll": "int int", "random": "coll", "shuffled": "coll",
     "bernoulli": "int int",
 }
 
@@ -311,6 +311,8 @@ _ENTRIES = [
     # polyominoes
     _b("placements", 2, 3, _grid(_lists), "square sets a shape covers, in every orientation", "board",
        Boards.placements),
+    _b("placements_touching", 3, 4, _grid(_lists), "the placements within the allowed squares that cover "
+       "at least one of the touching squares", "board", Boards.placements_touching),
     # chance (only as the value of a `let`)
     _b("roll", 2, 2, ListOf(INT), "roll n dice with s sides", "chance", chance.chance_roll),
     _b("random", 1, 1, _item0, "one item of a list, uniformly", "chance", chance.chance_random),

@@ -185,3 +185,30 @@ class PlacementTable:
             self._cache.clear()
         self._cache[allowed_mask] = found
         return found
+
+    def touching(self, allowed_mask: int, touch_mask: int) -> list[list[str]]:
+        """The placements of `within(allowed_mask)` that cover at least one square of
+        `touch_mask`, in the same order (the same square lists). Why: a rule such as "the tile
+        must cover one of your yurts" rejects most placements; here they are never made. An
+        anchor qualifies when one of its cells is in the mask: per orientation the anchors
+        `touch | (touch >> shift₁) | ...`, ANDed into the allowed ones. New lists each time."""
+        touch_mask &= allowed_mask  # a cell on a square outside `allowed` never fits anyway
+        if not touch_mask:
+            return []
+        hits = []
+        for shifts, at in self.patterns:
+            a = allowed_mask
+            t = touch_mask
+            for sh in shifts:
+                a &= allowed_mask >> sh
+                if not a:
+                    break
+                t |= touch_mask >> sh
+            a &= t
+            while a:
+                low = a & -a
+                hits.append(at[low])
+                a ^= low
+        hits.sort()  # not remembered: the squares to touch change with the player, seldom repeat
+        return [squares for _i, squares in hits]
+

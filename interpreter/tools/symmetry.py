@@ -96,9 +96,10 @@ def _why_not(m: Model, board: str) -> str:
                     return f"the rules call {n.func}(){line}, which sees the board's orientation"
                 if n.func in ORDERED and any(_mentions(m.type_of(a), board, recs) for a in n.args):
                     return f"the rules call {n.func}() on squares{line}, which depends on their order"
-                if n.func == "placements" and len(n.args) > 2 and not (
-                        isinstance(n.args[2], A.Name) and n.args[2].name == "true"):
-                    return f"the rules call placements() without mirror images{line}"
+                mirror = {"placements": 2, "placements_touching": 3}.get(n.func)  # the mirror argument
+                if mirror is not None and len(n.args) > mirror and not (
+                        isinstance(n.args[mirror], A.Name) and n.args[mirror].name == "true"):
+                    return f"the rules call {n.func}() without mirror images{line}"
             if isinstance(n, A.Aggregate):
                 elem = _elem_of(m.type_of(n.domain))
                 if n.kind in ORDERED_AGGREGATES and elem is not None and _mentions(elem, board, recs):
