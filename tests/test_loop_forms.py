@@ -5,7 +5,8 @@ domain is worked out as statements, a one-expression definition is inlined as an
 (`tiny_call`), and a parameter's domain that is always a list of distinct literals is not
 stripped of repeats (actiongen `distinct`). Checkers' `first_jumps` called `jumpable` and
 `enemy_on` once per own piece and direction at every decision. None of this changes a listed
-move, an explanation or a trace: the tests compare whole games with and without."""
+move, an explanation or a trace: the tests compare whole games with and without. Likewise a
+traced procedure's step started and ended by its own code, not by calls of the recorder."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from pathlib import Path
 import pytest
 from bundled import BUNDLED
 from regelwerk.interpreter.compiler import codegen
+from regelwerk.interpreter.compiler import compile as compile_module
 
 import regelwerk
 
@@ -228,3 +230,58 @@ def test_a_prefilter_that_fails_walks_the_domain_and_fails_where_it_would_have(t
     assert any(c.kind == "prefilter" for c in fast.program(False).choices)
     assert "division by zero" in failure(fast) or "divid" in failure(fast)
     assert failure(fast) == failure(_load(path, monkeypatch))
+
+
+PROCEDURES = """players Ann, Bob
+state
+    n: int = 0
+    mark: Player? = none
+procedure bump(k: int)
+    "Add k when it is positive."
+    if k > 0
+        add k to n
+procedure both(k: int)
+    "Bump twice."
+    do bump(k)
+    do bump(k - 1)
+action go(k in 0..2)
+    "Go on."
+    do both(k)
+    set mark = current
+    do bump(0)
+    if n >= 9
+        finish winner current
+flow
+    do bump(1)
+    repeat
+        turn
+            do bump(0)
+            play go
+"""
+
+
+def _steps_by_calls(path: Path, monkeypatch: pytest.MonkeyPatch, players: int, seeds: range, limit: int) -> list:
+    """The games with procedures and devices starting and ending their steps by calling the
+    engine (`push_rule`, `pop_rule`), not in their own code (recording.push_rule_code)."""
+    with monkeypatch.context() as m:
+        m.setattr(compile_module, "RULE_STEPS_INLINE", False)
+        return _games(regelwerk.load(path), players, True, seeds, limit)
+
+
+def test_a_procedure_starts_and_ends_its_step_as_the_engine_would(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """Called with no step open (the flow's first statement), in an empty automatic step (the
+    turn's), in a move's step, inside another procedure, writing and not writing, before the
+    game ends: the same steps, keys, bindings and changes."""
+    path, ruleset, _chosen = _written(tmp_path, "procedures.rules", PROCEDURES)
+    inline = _games(ruleset, 2, True, range(6), 60)
+    assert '"kind": "procedure"' in inline[-1][1] and '"automatic": true' in inline[-1][1]
+    assert inline == _steps_by_calls(path, monkeypatch, 2, range(6), 60)
+
+
+@pytest.mark.parametrize(("name", "players", "seeds", "limit"), [
+    ("checkers", 2, range(2), 400), ("breakthrough", 2, range(1), 400),
+    ("khan", 3, range(1), 120), ("shogun", 4, range(1), 120), ("root", 2, range(1), 120)])
+def test_the_same_traces_as_with_the_steps_of_procedures_started_by_calls(
+        name: str, players: int, seeds: range, limit: int, monkeypatch: pytest.MonkeyPatch):
+    inline = _games(_load(BUNDLED[name]), players, True, seeds, limit)
+    assert inline == _steps_by_calls(BUNDLED[name], monkeypatch, players, seeds, limit)

@@ -94,6 +94,38 @@ def move_close_code(ind: str) -> list[str]:
             f"{ind}    G._close()"]
 
 
+def push_rule_code(key: str, ind: str) -> list[str]:
+    """The lines with which generated code starts a procedure's or device's own step (`key`, a
+    Python string display), leaving the caller's key in `prev`: what `prev = G.push_rule(key)`
+    does, with its common case inline, a move's step open (a decision's: kept whatever it
+    wrote) and no map or record written whole: closed as `_close` would, a new automatic step
+    opened. Checkers crowns after every move, and the calls were a tenth of a traced game."""
+    return [f"{ind}st = G._step",
+            f"{ind}if st is not None and st[{AUTO}] is False and not G._jdict:",
+            *kept_close_code("st", ind + "    "),
+            f"{ind}    prev = st[{KEY}]",
+            f"{ind}    G._step = {auto_step_code(key, 'G.phase', 'G.current')}",
+            f"{ind}    G._jmark = len(G.journal)",
+            f"{ind}else:",
+            f"{ind}    prev = G.push_rule({key})"]
+
+
+def pop_rule_code(ind: str) -> list[str]:
+    """The lines that end the step `push_rule_code` started: what `G.pop_rule(prev)` does, with
+    its common case inline (the procedure noted and wrote nothing: its step made the caller's
+    again, as `_renew` does)."""
+    return [f"{ind}st = G._step",
+            f"{ind}if prev is not None and st is not None and st[{AUTO}] is True and not (st[{EVENTS}] or "
+            f"st[{CHANCE}]) and len(G.journal) == G._jmark:",
+            f"{ind}    st[{KEY}] = prev",
+            f"{ind}    st[{BINDINGS}] = None",
+            f"{ind}    st[{PHASE}] = G.phase",
+            f"{ind}    st[{PLAYER}] = G.current",
+            f"{ind}    G._jdict = False",
+            f"{ind}else:",
+            f"{ind}    G.pop_rule(prev)"]
+
+
 class TraceRecorder:
     """Mixed into Game: the open step, and the methods generated code calls while tracing."""
 
@@ -147,7 +179,7 @@ class TraceRecorder:
     def _renew(self, st: list, key: str) -> bool:
         """Make the open step `st` a new automatic step of rule `key`, as `_open(key, True, None,
         None)` would after closing it, if closing would drop it (automatic, nothing noted or
-        written); whether it did."""
+        written); whether it did. Generated code does the same in place (`pop_rule_code`)."""
         if st[AUTO] is True and not (st[EVENTS] or st[CHANCE]) and len(self.journal) == self._jmark:
             st[KEY] = key
             st[BINDINGS] = None
