@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from bundled import BUNDLED
-from regelwerk.interpreter.compiler import codegen
+from regelwerk.interpreter.compiler import codegen, machine
 from regelwerk.interpreter.compiler import compile as compile_module
 
 import regelwerk
@@ -285,3 +285,58 @@ def test_the_same_traces_as_with_the_steps_of_procedures_started_by_calls(
         name: str, players: int, seeds: range, limit: int, monkeypatch: pytest.MonkeyPatch):
     inline = _games(_load(BUNDLED[name]), players, True, seeds, limit)
     assert inline == _steps_by_calls(BUNDLED[name], monkeypatch, players, seeds, limit)
+
+
+AGAIN = """players Ann, Bob
+state
+    n: int = 0
+    passes: int = 0
+action go(k in 1..2)
+    "Go on, never onto a multiple of four, nor past seven."
+    require n + k <= 7 and (n + k) % 4 != 0 else "not there"
+    add k to n
+procedure stuck()
+    "Start again from nothing; the third time ends the game."
+    add 1 to passes
+    set n = 0
+    if passes >= 3
+        finish draw
+flow
+    repeat
+        turn
+            play go else do stuck
+"""
+
+
+def _round_the_block(path: Path, monkeypatch: pytest.MonkeyPatch, players: int, record: bool, seeds: range,
+                     limit: int) -> list:
+    """The games with every move going round the block's `pc` sections to the next decision
+    (no round trip in place: machine.MachineBuilder.round_trip)."""
+    with monkeypatch.context() as m:
+        m.setattr(machine.MachineBuilder, "round_trip", lambda self, k: None)
+        return _games(regelwerk.load(path), players, record, seeds, limit)
+
+
+@pytest.mark.parametrize("record", [False, True])
+def test_a_play_with_an_else_goes_round_to_the_next_decision_in_place(tmp_path: Path, record: bool,
+                                                                      monkeypatch: pytest.MonkeyPatch):
+    """`play go else do stuck`: a move goes on past the `else` to the turn's end, the next turn's
+    start and the next listing in place; a player who cannot move still gets the `else` part
+    and the `no legal action` event, in the flow's step of that turn."""
+    path, ruleset, _chosen = _written(tmp_path, "again.rules", AGAIN)
+    trips = []
+    real = machine.MachineBuilder.round_trip
+    with monkeypatch.context() as m:  # the play's round trip: past the jump over `else`, round the loop
+        m.setattr(machine.MachineBuilder, "round_trip", lambda self, k: trips.append(real(self, k)) or trips[-1])
+        regelwerk.load(path).program(record)
+    assert trips and all(trip is not None and trip[0] for trip in trips), trips  # [0]: the turn end
+    fast = _games(ruleset, 2, record, range(8), 80)
+    if record:
+        assert all("no legal action" in trace for _result, trace in fast[-1:])
+    assert fast == _round_the_block(path, monkeypatch, 2, record, range(8), 80)
+
+
+@pytest.mark.parametrize("record", [False, True])
+def test_checkers_goes_round_in_place_as_round_the_block(record: bool, monkeypatch: pytest.MonkeyPatch):
+    fast = _games(_load(BUNDLED["checkers"]), 2, record, range(3), 400)
+    assert fast == _round_the_block(BUNDLED["checkers"], monkeypatch, 2, record, range(3), 400)
