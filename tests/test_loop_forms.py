@@ -340,3 +340,41 @@ def test_a_play_with_an_else_goes_round_to_the_next_decision_in_place(tmp_path: 
 def test_checkers_goes_round_in_place_as_round_the_block(record: bool, monkeypatch: pytest.MonkeyPatch):
     fast = _games(_load(BUNDLED["checkers"]), 2, record, range(3), 400)
     assert fast == _round_the_block(BUNDLED["checkers"], monkeypatch, 2, record, range(3), 400)
+
+
+def _eager(ruleset: regelwerk.Ruleset) -> regelwerk.Ruleset:
+    """The ruleset with a traced move of lists (checkers' path) made its bindings and text at
+    once, as a move of other values is, not when its step is read (`kept_args`)."""
+    for ca in ruleset.program(True).actions.values():
+        ca.kept_args = ca.plain_args
+    return ruleset
+
+
+def _read_as_played(ruleset: regelwerk.Ruleset, players: int, seeds: range, limit: int) -> list:
+    """Every step of random traced games as read right after it (the recorded values of that
+    moment) and the whole trace read again at the end."""
+    out = []
+    for seed in seeds:
+        g = ruleset.new_game(players=players, seed=seed, record=True)
+        rnd = random.Random(seed)
+        n = 0
+        while not g.is_over and n < limit:
+            g.apply(rnd.choice(g.legal_actions()))
+            out.append(json.dumps(g.trace[-1], default=str, sort_keys=True))
+            n += 1
+        out.append(json.dumps(g.trace, default=str, sort_keys=True))
+    return out
+
+
+@pytest.mark.parametrize(("name", "players", "seeds", "limit"), [
+    ("checkers", 2, range(3), 400), ("breakthrough", 2, range(1), 400),
+    ("khan", 3, range(1), 120), ("shogun", 4, range(1), 120), ("root", 2, range(1), 120)])
+def test_a_move_of_lists_kept_as_itself_gives_the_trace_it_gave_at_once(name: str, players: int, seeds: range,
+                                                                         limit: int):
+    kept = regelwerk.load(BUNDLED[name])
+    if name == "checkers":
+        assert kept.program(True).actions["jump"].kept_args and not kept.program(True).actions["jump"].plain_args
+    fast = _games(kept, players, True, seeds, limit)
+    assert fast == _games(_eager(regelwerk.load(BUNDLED[name])), players, True, seeds, limit)
+    assert _read_as_played(kept, players, seeds, limit) == \
+        _read_as_played(_eager(regelwerk.load(BUNDLED[name])), players, seeds, limit)

@@ -77,6 +77,9 @@ class CompiledAction:
     require_texts: list[str] = field(default_factory=list)  # printed once, quoted by every check
     key: str = ""  # its rule key in traces: action:<name>
     plain_args: bool = False  # every argument is a name, number or true/false: JSON as it is
+    # ... or a list of them (never changed in place): a traced step keeps the move as itself
+    # and makes its bindings and text when read (Game._take_recorded)
+    kept_args: bool = False
     # explain for a move offered by the listing just made, in the same state (traced games'
     # moves): it may take the listing's values of the requires that need no parameter
     explain_offered: Any = None
@@ -520,6 +523,7 @@ def compile_model(model: Model, record: bool, identity: Identity, keep_tree: boo
         ca = prog.actions[name]
         ca.explain_offered = ns[src.explain_offered or src.explain]
         ca.plain_args = src.plain_args
+        ca.kept_args = src.kept_args
         ca.checks_in_place = record and src.checks_in_place
         if src.plays_in_place:
             prog.in_place.add(name)
