@@ -131,9 +131,9 @@ class MachineBuilder:
         """For play op `k` in a loop that meets no other decision and charges no rounds
         (`decides_every_round`): the straight-line ops after it up to the jump back (past a
         jump forward: over a `play ... else`'s `else` part, which only a play nobody can make
-        reaches), the loop's head, and the ops from the head up to `k`. A move played in place then runs them inline
-        and lists the next moves without going round the `pc` sections (the same ops, in the
-        same order, with the same `pc` at each)."""
+        reaches), the loop's head, and the ops from the head up to `k`. A move played in place
+        then runs them inline and lists the next moves without going round the `pc` sections
+        (the same ops, in the same order, with the same `pc` at each)."""
         ops = self.ops
         after, back = [], k + 1
         while back < len(ops):

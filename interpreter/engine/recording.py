@@ -97,33 +97,52 @@ def move_close_code(ind: str) -> list[str]:
 def push_rule_code(key: str, ind: str) -> list[str]:
     """The lines with which generated code starts a procedure's or device's own step (`key`, a
     Python string display), leaving the caller's key in `prev`: what `prev = G.push_rule(key)`
-    does, with its common case inline, a move's step open (a decision's: kept whatever it
-    wrote) and no map or record written whole: closed as `_close` would, a new automatic step
-    opened. Checkers crowns after every move, and the calls were a tenth of a traced game."""
+    does, written out (`_open`, `_renew`), and a move's step (a decision's: kept whatever it
+    wrote) closed in place when no map or record was written whole. Checkers crowns after
+    every move, and the calls were a tenth of a traced game."""
+    new = f"{ind}    G._step = {auto_step_code(key, 'G.phase', 'G.current')}"
     return [f"{ind}st = G._step",
-            f"{ind}if st is not None and st[{AUTO}] is False and not G._jdict:",
-            *kept_close_code("st", ind + "    "),
-            f"{ind}    prev = st[{KEY}]",
-            f"{ind}    G._step = {auto_step_code(key, 'G.phase', 'G.current')}",
+            f"{ind}if st is None:",
+            f"{ind}    prev = None",
+            new,
             f"{ind}    G._jmark = len(G.journal)",
+            f"{ind}elif {_renewable('st')}:",
+            f"{ind}    prev = st[{KEY}]",
+            *_renew_code("st", key, ind + "    "),
             f"{ind}else:",
-            f"{ind}    prev = G.push_rule({key})"]
+            f"{ind}    prev = st[{KEY}]",
+            f"{ind}    if st[{AUTO}] is False and not G._jdict:",
+            *kept_close_code("st", ind + "        "),
+            f"{ind}    else:",
+            f"{ind}        G._close()",
+            new,
+            f"{ind}    G._jmark = len(G.journal)"]
 
 
 def pop_rule_code(ind: str) -> list[str]:
-    """The lines that end the step `push_rule_code` started: what `G.pop_rule(prev)` does, with
-    its common case inline (the procedure noted and wrote nothing: its step made the caller's
-    again, as `_renew` does)."""
+    """The lines that end the step `push_rule_code` started: what `G.pop_rule(prev)` does,
+    written out (the procedure's step, if it noted and wrote nothing, made the caller's again
+    as `_renew` does; else closed, and the caller's goes on in a new one)."""
     return [f"{ind}st = G._step",
-            f"{ind}if prev is not None and st is not None and st[{AUTO}] is True and not (st[{EVENTS}] or "
-            f"st[{CHANCE}]) and len(G.journal) == G._jmark:",
-            f"{ind}    st[{KEY}] = prev",
-            f"{ind}    st[{BINDINGS}] = None",
-            f"{ind}    st[{PHASE}] = G.phase",
-            f"{ind}    st[{PLAYER}] = G.current",
-            f"{ind}    G._jdict = False",
+            f"{ind}if prev is None:",
+            f"{ind}    G._close()",
+            f"{ind}elif st is not None and {_renewable('st')}:",
+            *_renew_code("st", "prev", ind + "    "),
             f"{ind}else:",
-            f"{ind}    G.pop_rule(prev)"]
+            f"{ind}    G._close()",
+            f"{ind}    G._step = {auto_step_code('prev', 'G.phase', 'G.current')}",
+            f"{ind}    G._jmark = len(G.journal)"]
+
+
+def _renewable(st: str) -> str:
+    """The test of `TraceRecorder._renew`: step `st` is automatic and noted and wrote nothing."""
+    return f"{st}[{AUTO}] is True and not ({st}[{EVENTS}] or {st}[{CHANCE}]) and len(G.journal) == G._jmark"
+
+
+def _renew_code(st: str, key: str, ind: str) -> list[str]:
+    """What `TraceRecorder._renew` does to a renewable step `st`, made a new step of `key`."""
+    return [f"{ind}{st}[{KEY}] = {key}", f"{ind}{st}[{BINDINGS}] = None", f"{ind}{st}[{PHASE}] = G.phase",
+            f"{ind}{st}[{PLAYER}] = G.current", f"{ind}G._jdict = False"]
 
 
 class TraceRecorder:
