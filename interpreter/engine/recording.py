@@ -102,7 +102,9 @@ def push_rule_code(key: str, ind: str) -> list[str]:
     every move, and the calls were a tenth of a traced game."""
     new = f"{ind}    G._step = {auto_step_code(key, 'G.phase', 'G.current')}"
     return [f"{ind}st = G._step",
-            f"{ind}if st is None:",
+            f"{ind}if G._watched:",
+            f"{ind}    prev = G.push_rule({key})",
+            f"{ind}elif st is None:",
             f"{ind}    prev = None",
             new,
             f"{ind}    G._jmark = len(G.journal)",
@@ -124,7 +126,9 @@ def pop_rule_code(ind: str) -> list[str]:
     written out (the procedure's step, if it noted and wrote nothing, made the caller's again
     as `_renew` does; else closed, and the caller's goes on in a new one)."""
     return [f"{ind}st = G._step",
-            f"{ind}if prev is None:",
+            f"{ind}if G._watched:",
+            f"{ind}    G.pop_rule(prev)",
+            f"{ind}elif prev is None:",
             f"{ind}    G._close()",
             f"{ind}elif st is not None and {_renewable('st')}:",
             *_renew_code("st", "prev", ind + "    "),
@@ -147,6 +151,11 @@ def _renew_code(st: str, key: str, ind: str) -> list[str]:
 
 class TraceRecorder:
     """Mixed into Game: the open step, and the methods generated code calls while tracing."""
+
+    # True on a game whose rule entries are watched through `_open` and `_renew`
+    # (interpreter/tools/simulate.py, `Firings.watch`): procedures and devices then start and
+    # end their steps by calling `push_rule` and `pop_rule`, not in their own code
+    _watched = False
 
     def _open(self, key: str, automatic: bool, bindings: dict | None, decision: dict | None,
               checks: Any = ()) -> None:
