@@ -5,7 +5,8 @@ domain is worked out as statements, a one-expression definition is inlined as an
 (`tiny_call`), and a parameter's domain that is always a list of distinct literals is not
 stripped of repeats (actiongen `distinct`). Checkers' `first_jumps` called `jumpable` and
 `enemy_on` once per own piece and direction at every decision. None of this changes a listed
-move, an explanation or a trace: the tests compare whole games with and without."""
+move, an explanation or a trace: the tests compare whole games with and without. Likewise a
+traced procedure's step started and ended by its own code, not by calls of the recorder."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from pathlib import Path
 
 import pytest
 from bundled import BUNDLED
-from regelwerk.interpreter.compiler import codegen
+from regelwerk.interpreter.compiler import codegen, machine
+from regelwerk.interpreter.compiler import compile as compile_module
 
 import regelwerk
 
@@ -228,3 +230,151 @@ def test_a_prefilter_that_fails_walks_the_domain_and_fails_where_it_would_have(t
     assert any(c.kind == "prefilter" for c in fast.program(False).choices)
     assert "division by zero" in failure(fast) or "divid" in failure(fast)
     assert failure(fast) == failure(_load(path, monkeypatch))
+
+
+PROCEDURES = """players Ann, Bob
+state
+    n: int = 0
+    mark: Player? = none
+procedure bump(k: int)
+    "Add k when it is positive."
+    if k > 0
+        add k to n
+procedure both(k: int)
+    "Bump twice."
+    do bump(k)
+    do bump(k - 1)
+action go(k in 0..2)
+    "Go on."
+    do both(k)
+    set mark = current
+    do bump(0)
+    if n >= 9
+        finish winner current
+flow
+    do bump(1)
+    repeat
+        turn
+            do bump(0)
+            play go
+"""
+
+
+def _steps_by_calls(path: Path, monkeypatch: pytest.MonkeyPatch, players: int, seeds: range, limit: int) -> list:
+    """The games with procedures and devices starting and ending their steps by calling the
+    engine (`push_rule`, `pop_rule`), not in their own code (recording.push_rule_code)."""
+    with monkeypatch.context() as m:
+        m.setattr(compile_module, "RULE_STEPS_INLINE", False)
+        return _games(regelwerk.load(path), players, True, seeds, limit)
+
+
+def test_a_procedure_starts_and_ends_its_step_as_the_engine_would(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """Called with no step open (the flow's first statement), in an empty automatic step (the
+    turn's), in a move's step, inside another procedure, writing and not writing, before the
+    game ends: the same steps, keys, bindings and changes."""
+    path, ruleset, _chosen = _written(tmp_path, "procedures.rules", PROCEDURES)
+    inline = _games(ruleset, 2, True, range(6), 60)
+    assert '"kind": "procedure"' in inline[-1][1] and '"automatic": true' in inline[-1][1]
+    assert inline == _steps_by_calls(path, monkeypatch, 2, range(6), 60)
+
+
+@pytest.mark.parametrize(("name", "players", "seeds", "limit"), [
+    ("checkers", 2, range(2), 400), ("breakthrough", 2, range(1), 400),
+    ("khan", 3, range(1), 120), ("shogun", 4, range(1), 120), ("root", 2, range(1), 120)])
+def test_the_same_traces_as_with_the_steps_of_procedures_started_by_calls(
+        name: str, players: int, seeds: range, limit: int, monkeypatch: pytest.MonkeyPatch):
+    inline = _games(_load(BUNDLED[name]), players, True, seeds, limit)
+    assert inline == _steps_by_calls(BUNDLED[name], monkeypatch, players, seeds, limit)
+
+
+AGAIN = """players Ann, Bob
+state
+    n: int = 0
+    passes: int = 0
+action go(k in 1..2)
+    "Go on, never onto a multiple of four, nor past seven."
+    require n + k <= 7 and (n + k) % 4 != 0 else "not there"
+    add k to n
+procedure stuck()
+    "Start again from nothing; the third time ends the game."
+    add 1 to passes
+    set n = 0
+    if passes >= 3
+        finish draw
+flow
+    repeat
+        turn
+            play go else do stuck
+"""
+
+
+def _round_the_block(path: Path, monkeypatch: pytest.MonkeyPatch, players: int, record: bool, seeds: range,
+                     limit: int) -> list:
+    """The games with every move going round the block's `pc` sections to the next decision
+    (no round trip in place: machine.MachineBuilder.round_trip)."""
+    with monkeypatch.context() as m:
+        m.setattr(machine.MachineBuilder, "round_trip", lambda self, k: None)
+        return _games(regelwerk.load(path), players, record, seeds, limit)
+
+
+@pytest.mark.parametrize("record", [False, True])
+def test_a_play_with_an_else_goes_round_to_the_next_decision_in_place(tmp_path: Path, record: bool,
+                                                                      monkeypatch: pytest.MonkeyPatch):
+    """`play go else do stuck`: a move goes on past the `else` to the turn's end, the next turn's
+    start and the next listing in place; a player who cannot move still gets the `else` part
+    and the `no legal action` event, in the flow's step of that turn."""
+    path, ruleset, _chosen = _written(tmp_path, "again.rules", AGAIN)
+    trips = []
+    real = machine.MachineBuilder.round_trip
+    with monkeypatch.context() as m:  # the play's round trip: past the jump over `else`, round the loop
+        m.setattr(machine.MachineBuilder, "round_trip", lambda self, k: trips.append(real(self, k)) or trips[-1])
+        regelwerk.load(path).program(record)
+    assert trips and all(trip is not None and trip[0] for trip in trips), trips  # [0]: the turn end
+    fast = _games(ruleset, 2, record, range(8), 80)
+    if record:
+        assert all("no legal action" in trace for _result, trace in fast[-1:])
+    assert fast == _round_the_block(path, monkeypatch, 2, record, range(8), 80)
+
+
+@pytest.mark.parametrize("record", [False, True])
+def test_checkers_goes_round_in_place_as_round_the_block(record: bool, monkeypatch: pytest.MonkeyPatch):
+    fast = _games(_load(BUNDLED["checkers"]), 2, record, range(3), 400)
+    assert fast == _round_the_block(BUNDLED["checkers"], monkeypatch, 2, record, range(3), 400)
+
+
+def _eager(ruleset: regelwerk.Ruleset) -> regelwerk.Ruleset:
+    """The ruleset with a traced move of lists (checkers' path) made its bindings and text at
+    once, as a move of other values is, not when its step is read (`kept_args`)."""
+    for ca in ruleset.program(True).actions.values():
+        ca.kept_args = ca.plain_args
+    return ruleset
+
+
+def _read_as_played(ruleset: regelwerk.Ruleset, players: int, seeds: range, limit: int) -> list:
+    """Every step of random traced games as read right after it (the recorded values of that
+    moment) and the whole trace read again at the end."""
+    out = []
+    for seed in seeds:
+        g = ruleset.new_game(players=players, seed=seed, record=True)
+        rnd = random.Random(seed)
+        n = 0
+        while not g.is_over and n < limit:
+            g.apply(rnd.choice(g.legal_actions()))
+            out.append(json.dumps(g.trace[-1], default=str, sort_keys=True))
+            n += 1
+        out.append(json.dumps(g.trace, default=str, sort_keys=True))
+    return out
+
+
+@pytest.mark.parametrize(("name", "players", "seeds", "limit"), [
+    ("checkers", 2, range(3), 400), ("breakthrough", 2, range(1), 400),
+    ("khan", 3, range(1), 120), ("shogun", 4, range(1), 120), ("root", 2, range(1), 120)])
+def test_a_move_of_lists_kept_as_itself_gives_the_trace_it_gave_at_once(name: str, players: int, seeds: range,
+                                                                         limit: int):
+    kept = regelwerk.load(BUNDLED[name])
+    if name == "checkers":
+        assert kept.program(True).actions["jump"].kept_args and not kept.program(True).actions["jump"].plain_args
+    fast = _games(kept, players, True, seeds, limit)
+    assert fast == _games(_eager(regelwerk.load(BUNDLED[name])), players, True, seeds, limit)
+    assert _read_as_played(kept, players, seeds, limit) == \
+        _read_as_played(_eager(regelwerk.load(BUNDLED[name])), players, seeds, limit)

@@ -282,9 +282,14 @@ flow
                          ids=["hooked", "khan", "shogun", "root"])
 def test_a_procedure_step_made_from_the_empty_step_before_it_is_traced_as_a_new_one(
         source: str, players: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    from regelwerk.interpreter.compiler import compile as compile_module
     from regelwerk.interpreter.engine.recording import TraceRecorder
 
+    # the engine's push_rule and pop_rule (generated code writes the same steps out itself:
+    # tests/test_loop_forms.py compares the two)
+    monkeypatch.setattr(compile_module, "RULE_STEPS_INLINE", False)
     ruleset = _load(source)
+    ruleset.program(True)
     renew = TraceRecorder._renew
     used = [0]
 

@@ -22,7 +22,7 @@ from ...dsl import ast as A
 from ...dsl.ast import iter_nodes
 from ...dsl.check import suspends
 from ...dsl.printer import expr_text
-from ...dsl.types import BOOL, INT, RANGE, TEXT, Elem, SetOf
+from ...dsl.types import BOOL, INT, RANGE, TEXT, Elem, ListOf, SetOf
 from ..engine.runtime import _hashable
 from ..stdlib.library import LIBRARY
 from . import pytree
@@ -55,6 +55,7 @@ class ActionSource:
     explain_size: int = 0  # lines of `explain_offered`
     keeps_step: bool = False  # traced: the effect leaves the move's step open as it is (`keeps_step`)
     plain_args: bool = False  # every argument a name, number, text or truth value (`plain_params`)
+    kept_args: bool = False  # ... or a list of them: the move kept as itself in a traced step
 
     @property
     def checks_in_place(self) -> bool:
@@ -74,12 +75,20 @@ MAX_MOVES = 100_000  # bindings of one action made in advance
 MAX_CHECKS_INLINE = 40  # lines of an explain function copied where a block plays the move
 
 
-def plain_params(g: CodeGen, a: A.ActionDecl) -> bool:
+def plain_params(g: CodeGen, a: A.ActionDecl, lists: bool = False) -> bool:
     """Whether every parameter of `a` takes plain values (named values, numbers, texts, truth
-    values): a move of them is kept as it is in a traced step, its records made when read."""
+    values): a move of them is kept as it is in a traced step, its records made when read.
+    With `lists`, also lists of them (lists are values, never changed in place: a path)."""
     m = g.m
-    return all(isinstance(t.base, Elem) or t.base in (INT, BOOL, TEXT) for t in (
+    return all(_plain(t, lists) for t in (
         m.type_of_decl(p.type) if p.type is not None else m.type_of(p.domain).item for p in a.params))
+
+
+def _plain(t: Any, lists: bool) -> bool:
+    t = t.base
+    if lists and isinstance(t, ListOf):
+        return _plain(t.item, lists)
+    return isinstance(t, Elem) or t in (INT, BOOL, TEXT)
 
 
 def move_pairs(g: CodeGen, dom: str, table: str) -> tuple[str, str] | None:
@@ -723,7 +732,8 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
     abandonable = any(isinstance(n, A.AbandonStmt) for n in iter_nodes(a.body))
     return ActionSource(f"AE_{aid}", f"AA_{aid}", f"AC_{aid}", f"AX_{aid}", effect, block, requires, enum_size,
                         abandonable, effect_size, f"AXO_{aid}" if shared is not None else f"AX_{aid}",
-                        explain_size=len(explain), plain_args=plain_params(g, a), keeps_step=keeps)
+                        explain_size=len(explain), plain_args=plain_params(g, a),
+                        kept_args=plain_params(g, a, lists=True), keeps_step=keeps)
 
 
 def _is_simple(code: str) -> bool:

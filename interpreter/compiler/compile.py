@@ -27,6 +27,7 @@ from ..engine.errors import RULE_ERRORS, Abandoned, BudgetExceeded, EngineError,
 from ..engine.limits import RECURSIVE_CALL_WORK, WORK_BUDGET
 from ..engine.locate import plain
 from ..engine.moves import Action
+from ..engine.recording import pop_rule_code, push_rule_code
 from ..engine.runtime import MISSING, RUNTIME, make_order, seq_by
 from ..engine.values import copier, jsonable, materialize
 from ..stdlib.boards import Boards
@@ -76,6 +77,9 @@ class CompiledAction:
     require_texts: list[str] = field(default_factory=list)  # printed once, quoted by every check
     key: str = ""  # its rule key in traces: action:<name>
     plain_args: bool = False  # every argument is a name, number or true/false: JSON as it is
+    # ... or a list of them (never changed in place): a traced step keeps the move as itself
+    # and makes its bindings and text when read (Game._take_recorded)
+    kept_args: bool = False
     # explain for a move offered by the listing just made, in the same state (traced games'
     # moves): it may take the listing's values of the requires that need no parameter
     explain_offered: Any = None
@@ -357,11 +361,11 @@ def _device(g: CodeGen, name: str, dv: A.DeviceDecl) -> None:
     if g.record:  # traced: the roll is a step of its own, with the device's quote and settle
         g.function(f"DS_{i}", params + ["outcome", "detail", "scripted"], body)
         call = ", ".join(["G", *params, "outcome", "detail", "scripted"])
-        lines += [f"    prev = G.push_rule({'device:' + name!r})",
+        lines += [*_rule_push(repr("device:" + name), "    "),
                   "    try:",
                   f"        return DS_{i}({call})",
                   "    finally:",
-                  "        G.pop_rule(prev)"]
+                  *_rule_pop("        ")]
     else:
         lines.extend(body)
     g.function(f"DV_{i}", params, lines)
@@ -376,22 +380,31 @@ def _procedure(g: CodeGen, builder: BlockBuilder, name: str, p: A.ProcedureDecl,
                                        types=param_types(p.params, model)))
     pid = g.proc_ids[name]
     sc = {q.name: (f"p{i}", None) for i, q in enumerate(p.params)}
-    lines: list[str] = []
-    g.stmts(p.body, sc, lines, "    ")
-    lines.append("    return False")
     pnames = [sc[q.name][0] for q in p.params]
-    if record:  # the trace attributes the procedure's changes to it, not its caller
-        g.function(f"PB_{pid}", pnames, lines)
-        g.function(f"P_{pid}", pnames, [
-            f"    prev = G.push_rule({'procedure:' + name!r})",
-            "    try:",
-            f"        return PB_{pid}(G{', ' if pnames else ''}{', '.join(pnames)})",
-            "    finally:",
-            "        G.pop_rule(prev)",
-        ])
-    else:
-        g.function(f"P_{pid}", pnames, lines)
+    ind = "        " if record else "    "
+    lines: list[str] = []
+    g.stmts(p.body, sc, lines, ind)
+    lines.append(f"{ind}return False")
+    if record:  # the trace attributes the procedure's changes to it, a step of its own
+        lines = [*_rule_push(repr("procedure:" + name), "    "), "    try:", *lines, "    finally:",
+                 *_rule_pop("        ")]
+    g.function(f"P_{pid}", pnames, lines)
     return ("fn", f"P_{pid}")
+
+
+# Off: procedures and devices start and end their steps by calling `push_rule` and `pop_rule`
+# (for tests that compare the traces both ways give).
+RULE_STEPS_INLINE = True
+
+
+def _rule_push(key: str, ind: str) -> list[str]:
+    """`prev = G.push_rule(key)`, its common case inline (recording.push_rule_code)."""
+    return push_rule_code(key, ind) if RULE_STEPS_INLINE else [f"{ind}prev = G.push_rule({key})"]
+
+
+def _rule_pop(ind: str) -> list[str]:
+    """`G.pop_rule(prev)`, its common case inline (recording.pop_rule_code)."""
+    return pop_rule_code(ind) if RULE_STEPS_INLINE else [f"{ind}G.pop_rule(prev)"]
 
 
 def compile_model(model: Model, record: bool, identity: Identity, keep_tree: bool = False) -> Program:
@@ -510,6 +523,7 @@ def compile_model(model: Model, record: bool, identity: Identity, keep_tree: boo
         ca = prog.actions[name]
         ca.explain_offered = ns[src.explain_offered or src.explain]
         ca.plain_args = src.plain_args
+        ca.kept_args = src.kept_args
         ca.checks_in_place = record and src.checks_in_place
         if src.plays_in_place:
             prog.in_place.add(name)

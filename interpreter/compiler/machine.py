@@ -112,25 +112,39 @@ class MachineBuilder:
     def decides_every_round(self, head: int, back: int) -> bool:
         """Whether every round of the loop from op `head` to the jump back at op `back` meets a
         `play` or `choose`, which either stops for a decision or charges the work budget
-        itself (a play nobody can make): then the round needs no charge of its own. Only a
-        loop body of straight-line ops that nothing jumps into qualifies."""
-        body = self.ops[head:back]
-        if not all(isinstance(op, _STRAIGHT) and _target(op) is None for op in body):
+        itself (a play nobody can make): then the round needs no charge of its own. The body
+        qualifies when straight-line ops lead from its head to its first decision and every
+        jump after that goes forward within the body (`play ... else`: the `else` part and the
+        jump over it), and nothing outside the body jumps into it."""
+        ops = self.ops
+        first = next((j for j in range(head, back) if isinstance(ops[j], (ir.Play, ir.Choose))), None)
+        if first is None or not all(isinstance(op, _STRAIGHT) and _target(op) is None for op in ops[head:first]):
             return False
-        if not any(isinstance(op, (ir.Play, ir.Choose)) for op in body):
-            return False
-        return not any(t is not None and head < t <= back for t in map(_target, self.ops))
+        for j in range(first, back):
+            t = _target(ops[j])
+            if t is not None and not j < t <= back:
+                return False
+        return not any(t is not None and head < t <= back and not head <= j < back
+                       for j, t in enumerate(map(_target, ops)))
 
     def round_trip(self, k: int) -> tuple[list[int], int, list[int]] | None:
         """For play op `k` in a loop that meets no other decision and charges no rounds
-        (`decides_every_round`): the straight-line ops after it up to the jump back, the loop's
-        head, and the ops from the head up to `k`. A move played in place then runs them inline
-        and lists the next moves without going round the `pc` sections (the same ops, in the
-        same order, with the same `pc` at each)."""
+        (`decides_every_round`): the straight-line ops after it up to the jump back (past a
+        jump forward: over a `play ... else`'s `else` part, which only a play nobody can make
+        reaches), the loop's head, and the ops from the head up to `k`. A move played in place
+        then runs them inline and lists the next moves without going round the `pc` sections
+        (the same ops, in the same order, with the same `pc` at each)."""
         ops = self.ops
-        back = k + 1
-        while back < len(ops) and isinstance(ops[back], _STRAIGHT) and not isinstance(ops[back], (ir.Play, ir.Choose)):
-            back += 1
+        after, back = [], k + 1
+        while back < len(ops):
+            op = ops[back]
+            if isinstance(op, ir.Jump) and op.target > back:  # over a `play ... else`'s `else` part
+                back = op.target
+            elif isinstance(op, _STRAIGHT) and not isinstance(op, (ir.Play, ir.Choose)):
+                after.append(back)
+                back += 1
+            else:
+                break
         if back >= len(ops) or not isinstance(ops[back], ir.Jump):
             return None
         head = ops[back].target
@@ -138,7 +152,7 @@ class MachineBuilder:
             return None
         if any(isinstance(op, (ir.Play, ir.Choose)) for op in ops[head:k]):
             return None
-        return list(range(k + 1, back)), head, list(range(head, k))
+        return after, head, list(range(head, k))
 
     def run_deferred(self, k: int, out: list[str], ind: str) -> None:
         """After a run of statements (or a move's effect), the triggers they set off that had to

@@ -624,7 +624,7 @@ class Game(RuleCalls, TraceRecorder):
                 seen = (ca.explain_offered if self.window is None else ca.explain)(self, *a[1])
             except _CHECK_ERRORS:
                 seen = ()
-            if ca.plain_args:  # immutable values: the move itself, its records made when read
+            if ca.kept_args:  # immutable values: the move itself, its records made when read
                 self._step = [ca.key, False, None, a, seen, None, (), (), self.phase, who]
             else:
                 self._step = [ca.key, False, bindings_of(ca, a[1]),

@@ -94,8 +94,68 @@ def move_close_code(ind: str) -> list[str]:
             f"{ind}    G._close()"]
 
 
+def push_rule_code(key: str, ind: str) -> list[str]:
+    """The lines with which generated code starts a procedure's or device's own step (`key`, a
+    Python string display), leaving the caller's key in `prev`: what `prev = G.push_rule(key)`
+    does, written out (`_open`, `_renew`), and a move's step (a decision's: kept whatever it
+    wrote) closed in place when no map or record was written whole. Checkers crowns after
+    every move, and the calls were a tenth of a traced game."""
+    new = f"{ind}    G._step = {auto_step_code(key, 'G.phase', 'G.current')}"
+    return [f"{ind}st = G._step",
+            f"{ind}if G._watched:",
+            f"{ind}    prev = G.push_rule({key})",
+            f"{ind}elif st is None:",
+            f"{ind}    prev = None",
+            new,
+            f"{ind}    G._jmark = len(G.journal)",
+            f"{ind}elif {_renewable('st')}:",
+            f"{ind}    prev = st[{KEY}]",
+            *_renew_code("st", key, ind + "    "),
+            f"{ind}else:",
+            f"{ind}    prev = st[{KEY}]",
+            f"{ind}    if st[{AUTO}] is False and not G._jdict:",
+            *kept_close_code("st", ind + "        "),
+            f"{ind}    else:",
+            f"{ind}        G._close()",
+            new,
+            f"{ind}    G._jmark = len(G.journal)"]
+
+
+def pop_rule_code(ind: str) -> list[str]:
+    """The lines that end the step `push_rule_code` started: what `G.pop_rule(prev)` does,
+    written out (the procedure's step, if it noted and wrote nothing, made the caller's again
+    as `_renew` does; else closed, and the caller's goes on in a new one)."""
+    return [f"{ind}st = G._step",
+            f"{ind}if G._watched:",
+            f"{ind}    G.pop_rule(prev)",
+            f"{ind}elif prev is None:",
+            f"{ind}    G._close()",
+            f"{ind}elif st is not None and {_renewable('st')}:",
+            *_renew_code("st", "prev", ind + "    "),
+            f"{ind}else:",
+            f"{ind}    G._close()",
+            f"{ind}    G._step = {auto_step_code('prev', 'G.phase', 'G.current')}",
+            f"{ind}    G._jmark = len(G.journal)"]
+
+
+def _renewable(st: str) -> str:
+    """The test of `TraceRecorder._renew`: step `st` is automatic and noted and wrote nothing."""
+    return f"{st}[{AUTO}] is True and not ({st}[{EVENTS}] or {st}[{CHANCE}]) and len(G.journal) == G._jmark"
+
+
+def _renew_code(st: str, key: str, ind: str) -> list[str]:
+    """What `TraceRecorder._renew` does to a renewable step `st`, made a new step of `key`."""
+    return [f"{ind}{st}[{KEY}] = {key}", f"{ind}{st}[{BINDINGS}] = None", f"{ind}{st}[{PHASE}] = G.phase",
+            f"{ind}{st}[{PLAYER}] = G.current", f"{ind}G._jdict = False"]
+
+
 class TraceRecorder:
     """Mixed into Game: the open step, and the methods generated code calls while tracing."""
+
+    # True on a game whose rule entries are watched through `_open` and `_renew`
+    # (interpreter/tools/simulate.py, `Firings.watch`): procedures and devices then start and
+    # end their steps by calling `push_rule` and `pop_rule`, not in their own code
+    _watched = False
 
     def _open(self, key: str, automatic: bool, bindings: dict | None, decision: dict | None,
               checks: Any = ()) -> None:
@@ -147,7 +207,7 @@ class TraceRecorder:
     def _renew(self, st: list, key: str) -> bool:
         """Make the open step `st` a new automatic step of rule `key`, as `_open(key, True, None,
         None)` would after closing it, if closing would drop it (automatic, nothing noted or
-        written); whether it did."""
+        written); whether it did. Generated code does the same in place (`pop_rule_code`)."""
         if st[AUTO] is True and not (st[EVENTS] or st[CHANCE]) and len(self.journal) == self._jmark:
             st[KEY] = key
             st[BINDINGS] = None

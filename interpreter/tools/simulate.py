@@ -81,6 +81,7 @@ class Firings:
 
         game._open = opening
         game._renew = renewing
+        game._watched = True  # generated code calls push_rule and pop_rule, which call these
 
     def count(self, steps: list[dict], seen: set[str]) -> dict[str, list[int]]:
         """{rule key: [trace steps, decisions]} for every rule that fired."""
