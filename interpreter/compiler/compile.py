@@ -22,7 +22,7 @@ from ...dsl.check import Model, suspends
 from ...dsl.check_expr import DIRECTIONS
 from ...dsl.check_runaway import recursive_defines
 from ...dsl.printer import expr_text
-from ...dsl.types import MapOf, Type, fits
+from ...dsl.types import MapOf, SetOf, Type, fits
 from ..engine.errors import RULE_ERRORS, Abandoned, BudgetExceeded, EngineError, RuleFailure
 from ..engine.limits import RECURSIVE_CALL_WORK, WORK_BUDGET
 from ..engine.locate import plain
@@ -123,6 +123,9 @@ class Program:
     # the invariants that can be tested at the keys a step wrote (reads.pointwise_reads): by
     # index, the maps they read and their test for one key (`INVP_n`)
     invariant_points: dict[int, tuple[frozenset[str], Any]] = field(default_factory=dict)
+    # the sets among those read as `x in s`: a whole write of one is tested at the elements it
+    # added or removed (recording.member_keys), not whole
+    member_sets: frozenset[str] = frozenset()
     # per invariant, the test a traced game runs after a step (faster than, and as true as, its
     # own: invtests.py); its own gives the messages when one fails
     invariant_tests: list[Any] = field(default_factory=list)
@@ -175,14 +178,16 @@ class Program:
         """After a step that wrote these journal paths (recording.entry_path: a name for a write
         one key deep), the invariants it may have broken (`invariants_for` their variables) as
         (those tested whole, those tested at the keys it wrote: (index, the maps it reads, its
-        test for one key)); one of the latter is tested whole when it wrote a map whole. Worked
+        test for one key)); one of the latter is tested whole when it wrote a map whole (a set
+        written whole is tested at the elements it gained or lost: `member_sets`). Worked
         out once per set of paths, since a traced game asks after every step."""
         plan = self.invariant_plans.get(paths)
         if plan is None:
             todo = self.invariants_for(frozenset([p if type(p) is str else p[0] for p in paths]))
             points = self.invariant_points
+            members = self.member_sets
             by_key = tuple((i, *points[i]) for i in todo
-                           if i in points and not any((m,) in paths for m in points[i][0]))
+                           if i in points and not any((m,) in paths for m in points[i][0] if m not in members))
             plan = (tuple(i for i in todo if i not in {j for j, _m, _t in by_key}), by_key)
             if len(self.invariant_plans) < _MAX_PICKS:
                 self.invariant_plans[paths] = plan
@@ -487,7 +492,7 @@ def compile_model(model: Model, record: bool, identity: Identity, keep_tree: boo
         g.function(f"INV_{i}", [], [f"    return bool({g.ex(inv.test, {})})"])
         if record:  # traced games test it after every step: faster tests (invtests.py)
             maps = pointwise_reads(model, inv.test)
-            if maps and all(_plain_map(model.var_types[v]) for v in maps):
+            if maps and all(_plain_map(model.var_types[v]) or _is_set(model.var_types[v]) for v in maps):
                 points[i] = maps
                 point_test(g, i, inv.test)
             found = grouped_sum(model, inv.test)
@@ -535,12 +540,19 @@ def compile_model(model: Model, record: bool, identity: Identity, keep_tree: boo
     prog.invariant_reads = [state_reads(model, inv.test) for inv in model.invariants]
     prog.invariants_unread = tuple(i for i, r in enumerate(prog.invariant_reads) if r is None)
     prog.invariant_points = {i: (maps, ns[f"INVP_{i}"]) for i, maps in points.items()}
+    prog.member_sets = frozenset(v for maps in points.values() for v in maps if _is_set(model.var_types[v]))
     prog.invariant_tests = [ns[f"INVG_{i}"] if i in grouped else test for i, (test, _d) in enumerate(prog.invariants)]
     for i, reads in enumerate(prog.invariant_reads):
         for name in reads or ():
             prog.invariants_reading[name] = (*prog.invariants_reading.get(name, ()), i)
     prog.choices = g.choices
     return prog
+
+
+def _is_set(t: Type) -> bool:
+    """A set, always written whole: the elements a write added or removed are its keys
+    (recording.member_keys)."""
+    return isinstance(t.base, SetOf)
 
 
 def _plain_map(t: Type) -> bool:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from ...dsl import ast as A
 from ...dsl.check import Model
+from ...dsl.types import SetOf
 from ..stdlib.library import LIBRARY
 
 _DYNAMIC_NAMES = frozenset({"current", "round", "current_phase"})  # game fields, not state variables
@@ -90,8 +91,9 @@ def trigger_watch(m: Model) -> dict[str, tuple[int, ...]]:
 
 def pointwise_reads(m: Model, test: A.Node) -> frozenset[str] | None:
     """For an invariant `all x in D [where W]: B` whose every read of state is `v[x]` (a state
-    map indexed by the quantified variable itself), over a domain `D` that reads no state: the
-    maps it reads. Whether it holds after a step that wrote some entries of those maps is then
+    map indexed by the quantified variable itself) or `x in s` (`not in`; a state set, whose
+    entry for `x` is whether it holds `x`: Khan's `s in neutral`), over a domain `D` that reads no
+    state: the maps and sets it reads. Whether it holds after a step that wrote some entries of those maps is then
     a matter of those entries alone (it held before): `Game.check_invariants` tests `W → B` for
     each written key instead of the whole loop (`INVP_n`). None for any other invariant."""
     if not (isinstance(test, A.Aggregate) and test.kind == "all" and test.body is not None):
@@ -107,6 +109,11 @@ def pointwise_reads(m: Model, test: A.Node) -> frozenset[str] | None:
                 and isinstance(n.key, A.Name) and n.key.name == x:
             keyed.add(id(n.base))
             maps.add(n.base.name)
+        elif isinstance(n, A.Compare) and n.op in ("in", "not in") and isinstance(n.left, A.Name) \
+                and n.left.name == x and isinstance(n.right, A.Name) and n.right.name in m.vars \
+                and isinstance(m.var_types[n.right.name].base, SetOf):
+            keyed.add(id(n.right))  # `x in s`, s a set: its entry for x (recording.member_keys)
+            maps.add(n.right.name)
         elif isinstance(n, (A.Aggregate, A.LetExpr)) and (n.var if isinstance(n, A.Aggregate) else n.name) == x:
             return None  # `x` bound again inside: `v[x]` there is another key
     for n in A.iter_nodes(parts):
@@ -126,3 +133,4 @@ def _reads_only_keyed(m: Model, call: A.Call, keyed: set[int]) -> bool:
     if call.func in m.devices or call.func not in LIBRARY or LIBRARY[call.func].kind in ("chance", "game"):
         return False
     return True
+

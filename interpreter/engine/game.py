@@ -29,7 +29,7 @@ from .limits import (
 )
 from .locate import failing_rule, plain, statement_span
 from .moves import Action, as_action, parse_action, same_move, same_value
-from .recording import TraceRecorder, bindings_of, cooked_checks, entry_var, raw_checks
+from .recording import TraceRecorder, bindings_of, cooked_checks, entry_var, member_keys, raw_checks
 from .rule_calls import RuleCalls
 from .runtime import MISSING
 from .saves import (
@@ -786,7 +786,7 @@ class Game(RuleCalls, TraceRecorder):
     def check_invariants(self, since: int | None = None) -> None:
         """Raise if the state breaks an invariant. With `since` (a journal length from before a
         step), only the invariants that read a state variable the step wrote are checked, and
-        one that holds element by element over a map (reads.pointwise_reads) only at the keys
+        one that holds element by element over a map or set (reads.pointwise_reads) only at the keys
         the step wrote (when it wrote at most `_BY_KEY_WRITES` entries): it held before the step, so only they
         can break it. After a break has been reported, each is checked whole again (the state
         no longer holds them all)."""
@@ -813,7 +813,9 @@ class Game(RuleCalls, TraceRecorder):
             self._invariant_broken(since)
             return
         if points:  # each (path, key) written once, found in C: a step often writes a key twice
-            pairs = set(map(_PATH_KEY, self.journal[since:]))
+            members = self.prog.member_sets
+            pairs = set(map(_PATH_KEY, self.journal[since:])) if not members else \
+                self._written_keys(since, members)
         for _i, maps, test in points:
             try:
                 for path, key in pairs:  # the keys of its maps the step wrote (none whole: the plan)
@@ -828,6 +830,19 @@ class Game(RuleCalls, TraceRecorder):
                 pass
             self._invariant_broken(since)
             return
+
+    def _written_keys(self, since: int, members: frozenset[str]) -> set:
+        """The (path, key) pairs the step from `since` wrote, where a set of `members` written
+        whole counts as the elements it gained or lost (recording.member_keys), each under the
+        set's name."""
+        pairs: set = set()
+        for entry in self.journal[since:]:
+            path = entry[4]
+            if type(path) is tuple and len(path) == 1 and path[0] in members:
+                pairs.update((path[0], k) for k in member_keys(entry[2], entry[3]))
+            else:
+                pairs.add((path, entry[1]))
+        return pairs
 
     def _invariant_broken(self, since: int | None) -> None:
         """An invariant failed after the step whose journal starts at `since`: raise with the

@@ -365,6 +365,13 @@ def entry_path(entry: tuple) -> tuple:
     return (path, entry[1]) if type(path) is str else path
 
 
+def member_keys(old: object, new: object) -> frozenset:
+    """The elements whose membership a whole write of a set changed, from its journal entry's
+    old and new value: an invariant that reads the set as `x in s` (reads.pointwise_reads) is
+    tested at those."""
+    return frozenset(old or ()) ^ frozenset(new or ())
+
+
 def entry_var(entry: tuple) -> str:
     """The state variable a journal entry wrote (the first name of its path)."""
     path = entry[4]
