@@ -9,7 +9,7 @@ from types import ModuleType
 
 import pytest
 
-from regelwerk import Game, RuleFailure, Ruleset
+from regelwerk import Game, InvariantBroken, RuleFailure, Ruleset
 
 
 def reach(ruleset: Ruleset, players: int, seed: int, steps: int, record: bool = False) -> Game:
@@ -42,3 +42,19 @@ def listed(g: Game) -> list[str] | str:
         return [str(m) for m in g.legal_actions()]
     except RuleFailure as err:
         return f"error: {err}"
+
+
+def invariant_breaks(ruleset: Ruleset, seed: int, decisions: int, by_key: bool = True) -> list[tuple[int, list]]:
+    """The decisions of a traced random game, played on through every break, at which an
+    invariant broke, with the messages; with `by_key` False, every invariant is tested whole
+    (none at the keys a step wrote: `Program.invariant_points` emptied)."""
+    if not by_key:
+        ruleset.program(True).invariant_points.clear()
+    g = ruleset.new_game(record=True, seed=seed)
+    rnd, out = random.Random(seed), []
+    for n in range(decisions):
+        try:
+            g.apply(rnd.choice(g.legal_actions()))
+        except InvariantBroken as err:
+            out.append((n, err.broken))
+    return out

@@ -9,6 +9,7 @@ import random
 
 import pytest
 from bundled import BUNDLED
+from playing import invariant_breaks
 
 import regelwerk
 
@@ -77,17 +78,7 @@ def test_testing_a_set_by_its_changed_elements_reports_what_testing_whole_does(s
     """Random games, played on through every break: the same steps raise, with the same
     messages, whether the sets are tested at the elements a write changed or whole."""
     def breaks(by_key: bool) -> list:
-        ruleset = regelwerk.load_text(MEMBERS)
-        if not by_key:
-            ruleset.program(True).invariant_points.clear()
-        g = ruleset.new_game(record=True, seed=seed)
-        rnd, out = random.Random(seed), []
-        for n in range(60):
-            try:
-                g.apply(rnd.choice(g.legal_actions()))
-            except regelwerk.InvariantBroken as err:
-                out.append((n, err.broken))
-        return out
+        return invariant_breaks(regelwerk.load_text(MEMBERS), seed, 60, by_key)
 
     assert breaks(True) == breaks(False)
     assert breaks(True)  # the games do break them

@@ -15,6 +15,7 @@ import random
 from pathlib import Path
 
 import pytest
+from playing import invariant_breaks
 from regelwerk.interpreter.tools.trace import trace_lines
 
 import regelwerk
@@ -387,17 +388,7 @@ def test_testing_by_key_reports_the_same_breaks_at_the_same_steps_as_testing_who
     """Random games, played on through every break: the steps that raise and their messages are
     the same whether the invariant is tested at the keys written or whole."""
     def breaks(by_key: bool) -> list:
-        ruleset = regelwerk.load_text(POINTWISE)
-        if not by_key:
-            ruleset.program(True).invariant_points.clear()
-        g = ruleset.new_game(record=True, seed=seed)
-        rnd, out = random.Random(seed), []
-        for n in range(40):
-            try:
-                g.apply(rnd.choice(g.legal_actions()))
-            except regelwerk.InvariantBroken as err:
-                out.append((n, err.value.broken if hasattr(err, "value") else err.broken))
-        return out
+        return invariant_breaks(regelwerk.load_text(POINTWISE), seed, 40, by_key)
 
     assert breaks(True) == breaks(False)
     assert breaks(True)  # the games do break it
