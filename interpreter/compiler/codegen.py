@@ -51,6 +51,7 @@ from . import pytree
 from .hoist import Hoister, fixed_parts, loop_invariants, names
 from .memo import MemoKey, memo_keys, plain_type, state_free
 from .pytree import PLACEHOLDER, Inline
+from .shared_calls import shared_definitions
 from .total import cannot_fail
 
 MAX_TABLE = 50_000  # entries in one precomputed table of a library function
@@ -120,13 +121,16 @@ class ModelFacts:
     tiny: set[str]  # `tiny_defines`
     remembered: frozenset[str]  # definitions remembered for the program's life (memo.state_free)
     memo_keys: dict[str, MemoKey]  # memo.memo_keys
+    shared_calls: frozenset[str]  # definitions remembered per decision (shared_calls.py)
+    shared_plays: frozenset[tuple[str, ...]]  # the plays whose listings share them
 
 
 def model_facts(model: Model) -> ModelFacts:
     targets = _targets(model)
     inlinable = inlinable_defines(model)
     return ModelFacts(frozenset(t.root for t in targets if not t.steps), write_depths(targets),
-                      inlinable, tiny_defines(model, inlinable), frozenset(state_free(model)), memo_keys(model))
+                      inlinable, tiny_defines(model, inlinable), frozenset(state_free(model)), memo_keys(model),
+                      *shared_definitions(model))
 
 
 class CodeGen:
@@ -140,6 +144,9 @@ class CodeGen:
     # loops where a comprehension would call, one-expression definitions inlined, domains known
     # to be distinct (`collect_loop`, `tiny_call`, actiongen.distinct); off: tests compare
     LOOP_FORMS: ClassVar[bool] = True
+    # the definitions a decision's listings share, worked out once per decision (shared_calls.py);
+    # off: tests compare
+    SHARED_CALLS: ClassVar[bool] = True
 
     def __init__(self, model: Model, record: bool, elements: dict[str, tuple], boards: Any = None,
                  players: tuple[str, ...] = (), facts: ModelFacts | None = None):
@@ -177,12 +184,15 @@ class CodeGen:
         # tables made now for every value of their arguments' types (library calls, moves): a
         # row of one may be looked up ahead of a loop (actiongen.rows_hoisted)
         self.complete_tables: set[str] = set()
-        self.inlinable = facts.inlinable
-        self.tiny = facts.tiny
+        # definitions remembered per decision are called, not inlined: the call looks them up
+        self.inlinable = facts.inlinable - facts.shared_calls if self.SHARED_CALLS else facts.inlinable
+        self.tiny = facts.tiny - facts.shared_calls if self.SHARED_CALLS else facts.tiny
         self.remembered_defines = facts.remembered
         # while an enumeration body is generated: define name -> the local dict remembering its
         # calls (interpreter/compiler/memo.py); None elsewhere, where the state may change between calls
         self.memo_keys = facts.memo_keys
+        self.shared_calls = facts.shared_calls if self.SHARED_CALLS else frozenset()
+        self.shared_plays = facts.shared_plays if self.SHARED_CALLS else frozenset()
         self.enum_memo: dict[str, str] | None = None
         self.enum_sets: dict[str, str] = {}  # state map -> the local holding its values as a set
         self.const_ids: dict[str, int] = {}  # constant or option -> i of its local _kc<i>

@@ -453,6 +453,14 @@ def compile_model(model: Model, record: bool, identity: Identity, keep_tree: boo
             lines[:0] = [f"    _key = {key}", f"    _known = {table}.get(_key, MISSING)",
                          "    if _known is not MISSING:", "        return _known"]
             value = f"_remember({table}, _key, {value})"
+        elif name in g.shared_calls:  # asked by several listings of one decision (shared_calls.py)
+            g.chose("shared call")
+            key = f"({g.define_ids[name]}, {''.join(p + ', ' for p in params)})"
+            lines[:0] = ["    _sc = G._shared", "    if _sc is not None:", f"        _key = {key}",
+                         "        _known = _sc.get(_key, MISSING)", "        if _known is not MISSING:",
+                         "            return _known"]
+            lines += [f"    _scv = {value}", "    if _sc is not None:", "        _sc[_key] = _scv"]
+            value = "_scv"
         g.function(f"D_{g.define_ids[name]}", params, [*lines, f"    return {value}"])
     proc_src: dict[str, tuple] = {}
     for name, p in model.procedures.items():

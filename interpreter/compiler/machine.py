@@ -238,8 +238,15 @@ class MachineBuilder:
         out.append(f"{ind}who = {self.who(by, names)}")
         out.append(f"{ind}G.pending = PLAYING.get(who) or {{'kind': 'play', 'player': who}}")
         out.append(f"{ind}legal = []")
+        shared = tuple(dict.fromkeys(actions)) in self.g.shared_plays
+        if shared:  # definitions these listings share, worked out once (shared_calls.py)
+            out.append(f"{ind}G._shared = {{}}")
+            out.append(f"{ind}try:")
         for a in actions:
-            self.enumerate(a, out, ind)
+            self.enumerate(a, out, ind + "    " if shared else ind)
+        if shared:  # never kept past the listings, whatever they raise
+            out.append(f"{ind}finally:")
+            out.append(f"{ind}    G._shared = None")
         if optional:
             out.append(f"{ind}legal.append(PASS)")
         out.append(f"{ind}if legal:")

@@ -178,6 +178,9 @@ class Game(RuleCalls, TraceRecorder):
         # them true can pause (`_run`, the end of a block's run of statements, a decision point)
         self._deferred: tuple[int, ...] = ()
         self._nest = 0  # straight trigger bodies running inside one another (fire_now)
+        # while a block lists the moves of a `play`: the calls its listings share, by definition
+        # and arguments (interpreter/compiler/shared_calls.py); None at every other time
+        self._shared: dict | None = None
         self._part: str | None = None  # the player whose part of a `simultaneously` is running
         self.work = WORK_CHUNK  # what is left of this chunk of the decision's work budget
         self._worked = 0  # work of the decision before this chunk
