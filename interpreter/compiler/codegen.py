@@ -606,7 +606,8 @@ class CodeGen:
     # ------------------------------------------------------------------ work
     def bounded(self, e: A.Node, sc: dict) -> bool:
         """Whether iterating `e` is bounded by the ruleset itself: a board, an enum, the players,
-        a constant list or range, a table or board function's result, data. Iterating
+        a constant list or range, a table or board function's result, data, either branch of an
+        `if` that is, a definition whose value is (not one that calls itself). Iterating
         anything else (state, a computed range) is charged to the work budget (§13 of
         docs/architecture.md), so nested loops over a large collection stop with a message."""
         if isinstance(e, A.Name):
@@ -621,6 +622,11 @@ class CodeGen:
         if isinstance(e, A.Call) and e.func not in self.m.defines and e.func in LIBRARY:
             b = LIBRARY[e.func]
             return b.tabulable or e.func in ("placements", "placements_touching", "components", "keys", "values")
+        if isinstance(e, A.CondExpr):  # one of two bounded collections
+            return self.bounded(e.then, sc) and self.bounded(e.orelse, sc)
+        if isinstance(e, A.Call) and e.func in self.inlinable:  # a definition whose value is, whatever
+            d = self.m.defines[e.func]  # its arguments: checkers' `ways(s)`, one of three lists
+            return self.bounded(d.value, {p.name: (p.name, None) for p in d.params})
         return False
 
     def charge_call(self, span: A.Span, out: list[str], ind: str) -> None:
@@ -762,8 +768,13 @@ class CodeGen:
             return f"(not {r})"
         inlined = []
         if depth < MAX_INLINE_DEPTH and not deep:
+            flat = {id(n.args[0]) for n in _post_order_always(e) if self.flattens(n)}
             for node in _post_order_always(e):
-                if id(node) in self.subst:
+                if id(node) in self.subst or id(node) in flat:  # a flatten's list: built in its loop
+                    continue
+                if self.flattens(node):
+                    self.subst[id(node)] = self.flatten_loop(node.args[0], sc, out, ind, depth)
+                    inlined.append(id(node))
                     continue
                 if isinstance(node, A.Call) and node.func in self.inlinable and (
                         node.func not in self.remembered_defines or not self.LOOP_FORMS):  # looked up instead
@@ -941,6 +952,34 @@ class CodeGen:
                         isinstance(n, A.Aggregate) and (n.kind in LOOP_KINDS or n.kind in COLLECT_KINDS)):
                     return True
         return False
+
+    def flattens(self, n: A.Node) -> bool:
+        """Whether `n` is `flatten(list ...)` of the library, written as one loop: when the list's
+        items are lists made by a loop of their own, or its filter or body holds one (loop_pays)."""
+        if not (self.LOOP_FORMS and isinstance(n, A.Call) and n.func == "flatten" and n.func not in self.m.defines
+                and len(n.args) == 1 and isinstance(n.args[0], A.Aggregate) and n.args[0].kind == "list"):
+            return False
+        agg = n.args[0]
+        return (isinstance(agg.body, A.Aggregate) and agg.body.kind == "list") or self.loop_pays(agg)
+
+    def flatten_loop(self, agg: A.Aggregate, sc: dict, out: list[str], ind: str, depth: int) -> str:
+        """`flatten(list x in D where W: B)` as one loop that puts B's items straight into the
+        result, in the same order: no list per round joined afterwards (checkers' `first_jumps`,
+        a list of jumps per own piece, all of them empty in most positions). When B is a `list`
+        itself, its loop appends each item; else each round extends the result by B."""
+        self.chose("flat loop", expr_text(agg))
+        r = self.fresh("r")
+        out.append(f"{ind}{r} = []")
+        v, inner, ind2 = self.loop_head(agg, sc, out, ind, depth)
+        body = agg.body
+        if isinstance(body, A.Aggregate) and body.kind == "list":
+            v2, inner2, ind3 = self.loop_head(body, inner, out, ind2, depth)
+            item = self.value(body.body, inner2, out, ind3, depth) if body.body is not None else v2
+            out.append(f"{ind3}{r}.append({item})")
+        else:
+            items = self.value(body, inner, out, ind2, depth) if body is not None else v
+            out.append(f"{ind2}{r}.extend({items})")
+        return r
 
     def collect_loop(self, e: A.Aggregate, sc: dict, out: list[str], ind: str, depth: int) -> str:
         """A `list` or `set` aggregate as a loop that appends; returns the expression of its
