@@ -48,6 +48,7 @@ from ..engine.errors import RuleFailure
 from ..engine.limits import CALL_WORK
 from ..stdlib.library import LIBRARY
 from . import pytree
+from .carry import Carried, carried_lists
 from .hoist import Hoister, fixed_parts, loop_invariants, names
 from .memo import MemoKey, memo_keys, plain_type, state_free
 from .pytree import PLACEHOLDER, Inline
@@ -120,13 +121,15 @@ class ModelFacts:
     tiny: set[str]  # `tiny_defines`
     remembered: frozenset[str]  # definitions remembered for the program's life (memo.state_free)
     memo_keys: dict[str, MemoKey]  # memo.memo_keys
+    carried: dict[str, Carried]  # carry.carried_lists: kept from one decision to the next (untraced)
 
 
 def model_facts(model: Model) -> ModelFacts:
     targets = _targets(model)
     inlinable = inlinable_defines(model)
     return ModelFacts(frozenset(t.root for t in targets if not t.steps), write_depths(targets),
-                      inlinable, tiny_defines(model, inlinable), frozenset(state_free(model)), memo_keys(model))
+                      inlinable, tiny_defines(model, inlinable), frozenset(state_free(model)), memo_keys(model),
+                      carried_lists(model))
 
 
 class CodeGen:
@@ -140,6 +143,9 @@ class CodeGen:
     # loops where a comprehension would call, one-expression definitions inlined, domains known
     # to be distinct (`collect_loop`, `tiny_call`, actiongen.distinct); off: tests compare
     LOOP_FORMS: ClassVar[bool] = True
+    # definitions' values carried from one decision to the next in untraced games (carry.py);
+    # off: tests compare
+    CARRY: ClassVar[bool] = True
 
     def __init__(self, model: Model, record: bool, elements: dict[str, tuple], boards: Any = None,
                  players: tuple[str, ...] = (), facts: ModelFacts | None = None):
@@ -183,6 +189,10 @@ class CodeGen:
         # while an enumeration body is generated: define name -> the local dict remembering its
         # calls (interpreter/compiler/memo.py); None elsewhere, where the state may change between calls
         self.memo_keys = facts.memo_keys
+        # untraced: the definitions carried across decisions, and the variables whose writes they
+        # must hear of (each write of one is logged while a value is kept: engine/carried.py)
+        self.carried = facts.carried if self.CARRY and not record else {}
+        self.carried_reads = frozenset(v for c in self.carried.values() for v in c.reads)
         self.enum_memo: dict[str, str] | None = None
         self.enum_sets: dict[str, str] = {}  # state map -> the local holding its values as a set
         self.const_ids: dict[str, int] = {}  # constant or option -> i of its local _kc<i>
@@ -1149,7 +1159,14 @@ class CodeGen:
                 # changes are worked out at once (recording.py); else they stay as written
                 out.append(f"{ind}G._jdict = True")
         else:
+            if t.root in self.carried_reads and not t.steps:  # the old value, before it is replaced
+                out.append(f"{ind}if G._carried:")
+                out.append(f"{ind}    _carry_note(G, ({t.root!r}, _WHOLE, V[{t.root!r}]))")
             out.append(f"{ind}{c}[{k}] = {new}" if is_dict else f"{ind}_store({c}, {k}, {new})")
+            if t.root in self.carried_reads and t.steps:  # an entry: its key, or (deeper) the whole map
+                note = f"({t.root!r}, {k})" if len(t.steps) == 1 else f"({t.root!r}, _WHOLE, None)"
+                out.append(f"{ind}if G._carried:")
+                out.append(f"{ind}    _carry_note(G, {note})")
 
     # ------------------------------------------------------------------ statements
     def stmts(self, body: tuple, sc: dict, out: list[str], ind: str) -> None:
