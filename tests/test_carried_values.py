@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from bundled import BUNDLED
+from playing import played
 from regelwerk.interpreter.compiler import codegen
 from regelwerk.interpreter.engine import carried
 
@@ -167,29 +168,14 @@ def test_a_log_grown_too_long_is_dropped_with_the_kept_values(walls: regelwerk.R
         _play_checked(walls.new_game(seed=seed), random.Random(seed), 30)
 
 
-def _games(ruleset: regelwerk.Ruleset, players: int, seeds: range, limit: int) -> list:
-    out = []
-    for seed in seeds:
-        g = ruleset.new_game(players=players, seed=seed)
-        rnd = random.Random(seed)
-        n = 0
-        while not g.is_over and n < limit:
-            moves = g.legal_actions()
-            out.append([str(m) for m in moves])
-            g.apply(rnd.choice(moves))
-            n += 1
-        out.append(g.result)
-    return out
-
-
 @pytest.mark.parametrize(("name", "players", "seeds"), [("khan", 3, range(3)), ("khan", 4, range(1)),
                                                         ("shogun", 4, range(1))])
 def test_the_same_games_as_without_carrying(name: str, players: int, seeds: range, monkeypatch: pytest.MonkeyPatch):
-    carrying = _games(regelwerk.load(BUNDLED[name]), players, seeds, 400)
+    carrying = played(regelwerk.load(BUNDLED[name]), players, False, seeds, 400)
     monkeypatch.setattr(codegen.CodeGen, "CARRY", False)
     plain = regelwerk.load(BUNDLED[name])
     assert not any(c.kind == "carried" for c in plain.program(False).choices)
-    assert carrying == _games(plain, players, seeds, 400)
+    assert carrying == played(plain, players, False, seeds, 400)
 
 
 def test_a_filter_that_reads_more_than_its_item_is_not_carried(tmp_path: Path):
