@@ -29,6 +29,7 @@ from . import pytree
 from .blocks import BlockBuilder, action_preconditions, names_in, param_types
 from .codegen import CodeGen, kept_rows
 from .hoist import Hoister, parts
+from .implied import implied
 from .memo import level_key, plain_type
 from .narrow import narrowing, range_code
 from .pushdown import TOUCHING_FORMS, Pushed, Touch, pushable
@@ -344,11 +345,15 @@ class _Listing:
             lines.append(f"{inner}    {touched} = []")
         lines.append(f"{inner}    for {x} in {g.seq(source, push.source, self.esc)}:")
         body = inner + "        "
+        scope = frozenset({q.name for q in a.params} | set(self.let_level))
         for var, cond, keep in push.conds:  # each as the listing writes a precondition
+            g.chose("push down", f"{expr_text(cond)} into {expr_text(p.domain)}")
+            if implied(g.m, push.source, var, cond, keep, scope):  # the source kept only items passing it
+                g.chose("implied", f"{expr_text(cond)} by {expr_text(push.source)}")
+                continue
             value = g.value(cond, {**self.esc, var: (x, None)}, lines, body)
             lines.append(f"{body}if {'not ' if keep else ''}{value}:")
             lines.append(f"{body}    continue")
-            g.chose("push down", f"{expr_text(cond)} into {expr_text(p.domain)}")
         lines.append(f"{body}{kept}.append({x})")
         if touch:
             self.touch_test(touch, x, touched, body)

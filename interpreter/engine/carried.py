@@ -27,49 +27,48 @@ def _note(G: Any, entry: tuple) -> None:
         G._wlog = []
 
 
-def _changed_keys(G: Any, log: list, since: int, reads: frozenset[str]) -> set | None:
-    """The keys of the variables in `reads` written since `since`, or None when one was written
-    whole in a way that names no keys (a map, or an entry deeper than one key)."""
-    keys: set = set()
-    first_old: dict[str, Any] = {}
-    for entry in log[since:]:
-        name = entry[0]
-        if name not in reads:
-            continue
-        if entry[1] is WHOLE:
-            first_old.setdefault(name, entry[2])
-        else:
-            keys.add(entry[1])
-    for name, old in first_old.items():
-        now = G.vars[name]
-        if not isinstance(old, frozenset) or not isinstance(now, frozenset):
-            return None
-        keys |= old ^ now  # a set: the items it gained or lost since (membership is all `x in s` reads)
-    return keys
-
-
 def _carried_list(G: Any, key: tuple, got: tuple | None, reads: frozenset[str], index: dict,
                   test: Any, full: Any, args: tuple) -> list:
     """The value of a carried `list x in T where W` (T's items in order, `index` their positions):
     the kept one with `W` tested again at the keys written since, or `full(G, *args)` the first
-    time. The list handed out is never changed afterwards (lists are values): a change makes a
+    time and after a write that names no keys (a map written whole, an entry deeper than one
+    key). The list handed out is never changed afterwards (lists are values): a change makes a
     new one. Keys are tested in T's order, so a `W` that fails does so where a scan would."""
     log = G._wlog
-    keys = None if got is None else _changed_keys(G, log, got[1], reads)
-    if keys is None:
-        value = full(G, *args)
-    else:
-        value = got[0]
-        copied = False
-        for k in sorted((k for k in keys if k in index), key=index.__getitem__):
-            at = bisect_left(value, index[k], key=index.__getitem__)
-            there = at < len(value) and value[at] == k
-            if bool(test(G, *args, k)) != there:
-                if not copied:
-                    value, copied = value[:], True
-                if there:
-                    del value[at]
-                else:
-                    value.insert(at, k)
+    if got is None:
+        return _kept(G, key, full(G, *args))
+    keys = set()
+    first_old: dict[str, Any] = {}
+    for entry in log[got[1]:]:
+        if entry[0] in reads:
+            if entry[1] is WHOLE:
+                first_old.setdefault(entry[0], entry[2])
+            else:
+                keys.add(entry[1])
+    for name, old in first_old.items():
+        now = G.vars[name]
+        if type(old) is not frozenset or type(now) is not frozenset:
+            return _kept(G, key, full(G, *args))
+        keys |= old ^ now  # a set: the items it gained or lost (all `x in s` reads)
+    value = got[0]
+    todo = [k for k in keys if k in index]
+    if len(todo) > 1:
+        todo.sort(key=index.__getitem__)
+    copied = False
+    at_of = index.__getitem__
+    for k in todo:
+        at = bisect_left(value, index[k], key=at_of)
+        there = at < len(value) and value[at] == k
+        if bool(test(G, *args, k)) is not there:
+            if not copied:
+                value, copied = value[:], True
+            if there:
+                del value[at]
+            else:
+                value.insert(at, k)
+    return _kept(G, key, value)
+
+
+def _kept(G: Any, key: tuple, value: list) -> list:
     G._carried[key] = (value, len(G._wlog))
     return value
