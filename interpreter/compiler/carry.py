@@ -39,7 +39,8 @@ def carried_lists(m: Model) -> dict[str, Carried]:
     keys = memo_keys(m)
     out: dict[str, Carried] = {}
     for name, d in m.defines.items():
-        e = d.value
+        e = d.value  # a body under a `let` (A.LetExpr) is not carried; one inside W binding the
+        # item's name anew makes keyed_reads refuse it
         if name not in keys or not isinstance(e, A.Aggregate) or e.kind != "list" or e.where is None:
             continue
         if e.body is not None and not (isinstance(e.body, A.Name) and e.body.name == e.var):

@@ -990,14 +990,19 @@ class CodeGen:
             self.charge(items, e.span, out, ind)
             dom = items
         keys = self.fixed_filter_keys(e, sc) if e.kind != "streak" else None
+        unkept = None
         if keys is not None:  # the filter reads only fixed things and `keys`: worked out once per key
-            dom = self.filtered_once(e, v, inner, dom, keys)
+            dom, unkept = self.kept_once(e, v, inner, dom, keys, out, ind)
         out.append(f"{ind}for {v} in {dom}:")
         ind2 = ind + "    "
-        if e.where is not None:  # also over kept items: they fall back to the domain on a failure
+        if e.where is not None:  # kept items passed it: tested only where they were not kept
             # tested part by part (`test`: an `and` as tests in a row, an `or` as nested ifs):
             # each part a statement of its own, where the definitions it calls are inlined
-            self.test(e.where, inner, out, ind2, "break" if e.kind == "streak" else "continue", depth)
+            at = ind2
+            if unkept is not None:
+                out.append(f"{ind2}if {unkept}:  # not kept: the filter as written")
+                at = ind2 + "    "
+            self.test(e.where, inner, out, at, "break" if e.kind == "streak" else "continue", depth)
         return v, inner, ind2
 
     def fixed_filter_keys(self, e: A.Aggregate, sc: dict) -> list[str] | None:
@@ -1058,6 +1063,23 @@ class CodeGen:
         key = "(" + "".join(inner[k][0] + ", " for k in keys) + ")"
         self.chose("fixed filter", expr_text(e))
         return kept_rows(table, key, f"[{v} for {v} in {dom} if {self.ex(e.where, inner)}]", dom)
+
+    def kept_once(self, e: A.Aggregate, v: str, inner: dict, dom: str, keys: list[str], out: list[str],
+                  ind: str) -> tuple[str, str]:
+        """`filtered_once` as statements: the local holding the items, and the local that says
+        whether they were not kept (working them out failed, or the table is full), when the
+        loop must test `e.where` on each as written."""
+        table = self.const({}, "FW")
+        key, rows, unkept = self.fresh("kk"), self.fresh("kr"), self.fresh("ku")
+        self.chose("fixed filter", expr_text(e))
+        out.append(f"{ind}{key} = (" + "".join(inner[k][0] + ", " for k in keys) + ")")
+        out.append(f"{ind}{rows} = {table}.get({key})")
+        out.append(f"{ind}{unkept} = {rows} is None")
+        out.append(f"{ind}if {unkept}:")
+        out.append(f"{ind}    {rows} = _kept_rows({table}, {key}, lambda: [{v} for {v} in {dom} if "
+                   f"{self.ex(e.where, inner)}], lambda: {dom})")
+        out.append(f"{ind}    {unkept} = {table}.get({key}) is not {rows}")
+        return rows, unkept
 
     def nested_quantifier(self, e: A.Aggregate, sc: dict, r: str, out: list[str], ind: str, depth: int) -> bool:
         """`any line in L: all t in line: cell[t] == p` as two loops and no flag for the inner
