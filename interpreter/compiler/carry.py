@@ -10,7 +10,7 @@ since: the game keeps its value per memo key (memo.memo_keys: what it reads of e
 and, when asked again, tests `W` again at those keys alone (engine/carried.py). Untraced
 generated code notes each write of a variable such a `W` reads (`G._wlog`), only while a value
 is kept; whatever changes the state outside the rules (`Game.invalidate`, a clone, undo, a
-restore, a save loaded) forgets every kept value (`Game.forget_carried`).
+restore, a save loaded) forgets every kept value (`Game._forget_carried`).
 """
 
 from __future__ import annotations

@@ -189,7 +189,7 @@ class Game(RuleCalls, TraceRecorder):
         """Give every state variable its declared start value; the flow has not run yet."""
         if not self.frames:
             self.vars = self.prog.initial_vars(self)
-            self.forget_carried()
+            self._forget_carried()
             self.frames = [[self.prog.flow_block, 0, {}, "flow"]]
         return self
 
@@ -365,9 +365,9 @@ class Game(RuleCalls, TraceRecorder):
         self._xpre = {}
         self._start_of = None
         self._snap_next = True  # undo must not play moves again across the outside change
-        self.forget_carried()
+        self._forget_carried()
 
-    def forget_carried(self) -> None:
+    def _forget_carried(self) -> None:
         """Forget the definitions' values carried from one decision to the next (engine/carried.py):
         whoever writes `vars` other than through the rules calls this (or `invalidate`)."""
         self._carried = {}
