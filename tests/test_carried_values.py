@@ -16,6 +16,7 @@ from bundled import BUNDLED
 from playing import played
 from regelwerk.interpreter.compiler import codegen
 from regelwerk.interpreter.engine import carried
+from regelwerk.interpreter.tools.scenario import run_scenarios
 
 import regelwerk
 
@@ -70,6 +71,22 @@ flow
             turn p
                 play place, wall, unwall, heat, bluff, wipe
                 add 1 to turns
+
+scenario "squares set by hand leave the open squares at once"
+    do place(a1)
+    expect legal place(a1)
+    expect legal place(b1)
+    given
+        set cell[b1] = Bob
+        add c1 to walls
+    expect illegal place(b1)
+    expect illegal place(c1)
+    expect legal place(a2)
+    do place(a2)
+    expect illegal place(a1)
+    expect illegal place(c1)
+    expect legal place(b1)
+    expect legal place(a2)
 """
 
 SQUARES = [f"{c}{r}" for r in "123" for c in "abc"]
@@ -150,6 +167,13 @@ def test_a_save_loaded_plays_on_with_the_same_places(walls: regelwerk.Ruleset):
     again = regelwerk.Game.from_json(json.loads(json.dumps(g.to_json())), walls)
     assert _placed(again) == _placed(g)
     _play_checked(again, random.Random(70), 20)
+
+
+@pytest.mark.parametrize("record", [False, True])
+def test_a_scenario_s_given_lines_are_heard(walls: regelwerk.Ruleset, record: bool):
+    """`given` writes through the rules' own code and then invalidates the game; legality is
+    asked through `explain`, which reads the carried value too."""
+    assert [(r.passed, r.failure) for r in run_scenarios(walls, record)] == [(True, None)]
 
 
 def test_undo_of_a_traced_game(walls: regelwerk.Ruleset):
