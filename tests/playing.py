@@ -3,6 +3,7 @@ the moves a program lists with and without one of the compiler's transforms."""
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable
 from types import ModuleType
@@ -21,6 +22,22 @@ def reach(ruleset: Ruleset, players: int, seed: int, steps: int, record: bool = 
             break
         g.apply(rnd.choice(g.legal_actions()))
     return g
+
+
+def played(ruleset: Ruleset, players: int, record: bool, seeds: range, limit: int) -> list:
+    """Every decision's moves, and each game's result (and trace, when recorded), of random games."""
+    out: list = []
+    for seed in seeds:
+        g = ruleset.new_game(players=players, seed=seed, record=record)
+        rnd = random.Random(seed)
+        n = 0
+        while not g.is_over and n < limit:
+            moves = g.legal_actions()
+            out.append([str(m) for m in moves])
+            g.apply(rnd.choice(moves))
+            n += 1
+        out.append((g.result, json.dumps(g.trace, default=str, sort_keys=True) if record else None))
+    return out
 
 
 def without(load: Callable[[], Ruleset], module: ModuleType | type, name: str, nothing: object = None) -> Ruleset:

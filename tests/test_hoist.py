@@ -16,7 +16,7 @@ action a(k in 0..2)
     let x = k + 1
     require T[x] > 0
 action b(k in 0..3)
-    require T[k] > 0
+    require T[k] > 0 and n >= 0
     require T[k] != 5 or n == 0
 action c(k in 0..3)
     require n == 0 or T[k] > 0
@@ -29,7 +29,8 @@ flow
 
 
 def test_preconditions_share_a_part_but_not_across_a_name_bound_anew():
-    """`b`'s second precondition reads `T[k]` again and shares the first one's value; `a`'s
+    """`b`'s second precondition reads `T[k]` again and shares the first one's value (the first
+    reads state, so it is no prefilter, whose kept items skip it instead); `a`'s
     `let x` binds `x` anew, so `T[x]` after it is another value (a(2) would be legal if it
     were shared: T[2] = 7 but T[3] = 0); `c` reads `T[k]` first behind an `or`, which need not
     work it out, so nothing is shared from it."""

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from bundled import BUNDLED
+from playing import played as _games
 from regelwerk.interpreter.compiler import codegen, machine
 from regelwerk.interpreter.compiler import compile as compile_module
 
@@ -51,22 +52,6 @@ def test_a_definition_that_holds_a_loop_is_not_inlined_as_an_expression():
     chosen = {(c.kind, c.detail) for c in regelwerk.load(BUNDLED["checkers"]).program(False).choices}
     inlined = {d for k, d in chosen if k == "inlined expression"}
     assert "first_jumps" not in inlined and "can_capture" not in inlined  # aggregates: loops instead
-
-
-def _games(ruleset: regelwerk.Ruleset, players: int, record: bool, seeds: range, limit: int) -> list:
-    """Every decision's moves, and each game's trace and result, of random games."""
-    out = []
-    for seed in seeds:
-        g = ruleset.new_game(players=players, seed=seed, record=record)
-        rnd = random.Random(seed)
-        n = 0
-        while not g.is_over and n < limit:
-            moves = g.legal_actions()
-            out.append([str(m) for m in moves])
-            g.apply(rnd.choice(moves))
-            n += 1
-        out.append((g.result, json.dumps(g.trace, default=str, sort_keys=True) if record else None))
-    return out
 
 
 @pytest.mark.parametrize(("name", "players", "seeds", "limit"), [

@@ -27,8 +27,9 @@ from ..engine.runtime import _hashable
 from ..stdlib.library import LIBRARY
 from . import pytree
 from .blocks import BlockBuilder, action_preconditions, names_in, param_types
-from .codegen import CodeGen, kept_rows
+from .codegen import CodeGen
 from .hoist import Hoister, parts
+from .implied import implied
 from .memo import level_key, plain_type
 from .narrow import narrowing, range_code
 from .pushdown import TOUCHING_FORMS, Pushed, Touch, pushable
@@ -239,6 +240,9 @@ class _Listing:
         self.outer_ind = ""
         self.shared_checks: str | None = None  # traced: AXP_n, set by generate_action
         self.pushes: dict[int, tuple[Pushed, str]] = {}  # param -> requires in its domain, the filtered list's local
+        # param -> how many of its depth's first requires its kept items passed (`prefiltered`),
+        # and the local that says whether they must be tested anyway
+        self.prefilters: dict[int, tuple[int, str]] = {}
         self.push_memos: list[str] = []
         self.hoisted: dict[int, str] = {}  # param -> the local of its domain computed ahead of the loops
 
@@ -287,6 +291,12 @@ class _Listing:
         the filtered list could not be worked out (pushdown.py)."""
         items = self.at(i)
         pushed = self.pushes.get(i)
+        if i in self.prefilters:  # the kept items passed the first requires when they were kept
+            n, unkept = self.prefilters[i]
+            self.lines.append(f"{ind}if {unkept}:  # not kept: the requires as written")
+            self.emit_pre(items[:n], i, ind + "    ", end=False)
+            self.emit_pre(items[n:], i, ind)
+            return
         if pushed is None:
             self.emit_pre(items, i, ind)
             return
@@ -344,11 +354,15 @@ class _Listing:
             lines.append(f"{inner}    {touched} = []")
         lines.append(f"{inner}    for {x} in {g.seq(source, push.source, self.esc)}:")
         body = inner + "        "
+        scope = frozenset({q.name for q in a.params} | set(self.let_level))
         for var, cond, keep in push.conds:  # each as the listing writes a precondition
+            g.chose("push down", f"{expr_text(cond)} into {expr_text(p.domain)}")
+            if implied(g.m, push.source, var, cond, keep, scope):  # the source kept only items passing it
+                g.chose("implied", f"{expr_text(cond)} by {expr_text(push.source)}")
+                continue
             value = g.value(cond, {**self.esc, var: (x, None)}, lines, body)
             lines.append(f"{body}if {'not ' if keep else ''}{value}:")
             lines.append(f"{body}    continue")
-            g.chose("push down", f"{expr_text(cond)} into {expr_text(p.domain)}")
         lines.append(f"{body}{kept}.append({x})")
         if touch:
             self.touch_test(touch, x, touched, body)
@@ -475,7 +489,7 @@ class _Listing:
                 pairs, move_local = paired
                 lines.append(f"{ind}for {pnames[i]}, {move_local} in {pairs}:")
             else:
-                lines.append(f"{ind}for {pnames[i]} in {self.narrowed(i, ind) or self.prefiltered(i, dom)}:")
+                lines.append(f"{ind}for {pnames[i]} in {self.narrowed(i, ind) or self.prefiltered(i, dom, ind)}:")
             mark(g, lines, len(lines) - 1, p.span)  # the domain's own failures, at the parameter
             # a value drawn from a bounded domain is bounded, as an aggregate's variable is (a
             # placement's squares): the loops over it are not charged to the work budget
@@ -509,15 +523,15 @@ class _Listing:
         g.chose("narrowed range", f"{p.name} by {expr_text(n.require.test)}")
         return local
 
-    def prefiltered(self, i: int, dom: str) -> str:
+    def prefiltered(self, i: int, dom: str, ind: str) -> str:
         """Parameter `i`'s domain as code, or, when its domain and the first requires at its
         depth read only fixed things (data, boards, literals, the rules' constants and options)
         and up to three plain outer parameters, the items that pass those requires, kept for
         the program's life per value of those parameters and of the game's constants (Khan's
         `invade(c, s in LAND)`: `card_allows(c, s)` walked all of `LAND` for each card at every
-        decision). The loop still tests every require on each kept item, and when working the
-        items out fails, walks the domain as written (runtime._kept_rows), so a require fails
-        where and when it would have."""
+        decision). The loop tests those requires again only on items that were not kept: when
+        working them out fails it walks the domain as written (runtime._kept_rows), so a
+        require fails where and when it would have (and when the table is full)."""
         g, a = self.g, self.a
         p = a.params[i]
         if not g.LOOP_FORMS or i in self.pushes or p.domain is None:
@@ -539,7 +553,18 @@ class _Listing:
         g.subst = subst
         key = "(_consts_id(G), " + "".join(self.esc[k][0] + ", " for k in sorted(free)) + ")"
         g.chose("prefilter", f"{p.name} by " + " and ".join(expr_text(t) for t in tests))
-        return kept_rows(table, key, f"[{x} for {x} in {dom} if {test}]", dom)
+        lines, keyed, rows, unkept = self.lines, g.fresh("kk"), g.fresh("kr"), g.fresh("ku")
+        first = len(lines)
+        lines.append(f"{ind}{keyed} = {key}")
+        lines.append(f"{ind}{rows} = {table}.get({keyed})")
+        lines.append(f"{ind}{unkept} = {rows} is None")
+        lines.append(f"{ind}if {unkept}:")
+        lines.append(f"{ind}    {rows} = _kept_rows({table}, {keyed}, lambda: [{x} for {x} in {dom} if {test}], "
+                     f"lambda: {dom})")
+        lines.append(f"{ind}    {unkept} = {table}.get({keyed}) is not {rows}")
+        mark(g, lines, first, p.span)
+        self.prefilters[i] = (len(tests), unkept)
+        return rows
 
     def move_code(self, moves: str | None, paired: tuple | None) -> str:
         """The move of one binding, as code."""

@@ -48,6 +48,7 @@ from ..engine.errors import RuleFailure
 from ..engine.limits import CALL_WORK
 from ..stdlib.library import LIBRARY
 from . import pytree
+from .carry import Carried, carried_lists
 from .hoist import Hoister, fixed_parts, loop_invariants, names
 from .memo import MemoKey, memo_keys, plain_type, state_free
 from .pytree import PLACEHOLDER, Inline
@@ -123,6 +124,7 @@ class ModelFacts:
     memo_keys: dict[str, MemoKey]  # memo.memo_keys
     shared_calls: frozenset[str]  # definitions remembered per decision (shared_calls.py)
     shared_plays: frozenset[tuple[str, ...]]  # the plays whose listings share them
+    carried: dict[str, Carried]  # carry.carried_lists: kept from one decision to the next (untraced)
 
 
 def model_facts(model: Model) -> ModelFacts:
@@ -130,7 +132,7 @@ def model_facts(model: Model) -> ModelFacts:
     inlinable = inlinable_defines(model)
     return ModelFacts(frozenset(t.root for t in targets if not t.steps), write_depths(targets),
                       inlinable, tiny_defines(model, inlinable), frozenset(state_free(model)), memo_keys(model),
-                      *shared_definitions(model))
+                      *shared_definitions(model), carried_lists(model))
 
 
 class CodeGen:
@@ -147,6 +149,9 @@ class CodeGen:
     # the definitions a decision's listings share, worked out once per decision (shared_calls.py);
     # off: tests compare
     SHARED_CALLS: ClassVar[bool] = True
+    # definitions' values carried from one decision to the next in untraced games (carry.py);
+    # off: tests compare
+    CARRY: ClassVar[bool] = True
 
     def __init__(self, model: Model, record: bool, elements: dict[str, tuple], boards: Any = None,
                  players: tuple[str, ...] = (), facts: ModelFacts | None = None):
@@ -193,6 +198,10 @@ class CodeGen:
         self.memo_keys = facts.memo_keys
         self.shared_calls = facts.shared_calls if self.SHARED_CALLS else frozenset()
         self.shared_plays = facts.shared_plays if self.SHARED_CALLS else frozenset()
+        # untraced: the definitions carried across decisions, and the variables whose writes they
+        # must hear of (each write of one is logged while a value is kept: engine/carried.py)
+        self.carried = facts.carried if self.CARRY and not record else {}
+        self.carried_reads = frozenset(v for c in self.carried.values() for v in c.reads)
         self.enum_memo: dict[str, str] | None = None
         self.enum_sets: dict[str, str] = {}  # state map -> the local holding its values as a set
         self.const_ids: dict[str, int] = {}  # constant or option -> i of its local _kc<i>
@@ -1029,14 +1038,19 @@ class CodeGen:
             self.charge(items, e.span, out, ind)
             dom = items
         keys = self.fixed_filter_keys(e, sc) if e.kind != "streak" else None
+        unkept = None
         if keys is not None:  # the filter reads only fixed things and `keys`: worked out once per key
-            dom = self.filtered_once(e, v, inner, dom, keys)
+            dom, unkept = self.kept_once(e, v, inner, dom, keys, out, ind)
         out.append(f"{ind}for {v} in {dom}:")
         ind2 = ind + "    "
-        if e.where is not None:  # also over kept items: they fall back to the domain on a failure
+        if e.where is not None:  # kept items passed it: tested only where they were not kept
             # tested part by part (`test`: an `and` as tests in a row, an `or` as nested ifs):
             # each part a statement of its own, where the definitions it calls are inlined
-            self.test(e.where, inner, out, ind2, "break" if e.kind == "streak" else "continue", depth)
+            at = ind2
+            if unkept is not None:
+                out.append(f"{ind2}if {unkept}:  # not kept: the filter as written")
+                at = ind2 + "    "
+            self.test(e.where, inner, out, at, "break" if e.kind == "streak" else "continue", depth)
         return v, inner, ind2
 
     def fixed_filter_keys(self, e: A.Aggregate, sc: dict) -> list[str] | None:
@@ -1097,6 +1111,23 @@ class CodeGen:
         key = "(" + "".join(inner[k][0] + ", " for k in keys) + ")"
         self.chose("fixed filter", expr_text(e))
         return kept_rows(table, key, f"[{v} for {v} in {dom} if {self.ex(e.where, inner)}]", dom)
+
+    def kept_once(self, e: A.Aggregate, v: str, inner: dict, dom: str, keys: list[str], out: list[str],
+                  ind: str) -> tuple[str, str]:
+        """`filtered_once` as statements: the local holding the items, and the local that says
+        whether they were not kept (working them out failed, or the table is full), when the
+        loop must test `e.where` on each as written."""
+        table = self.const({}, "FW")
+        key, rows, unkept = self.fresh("kk"), self.fresh("kr"), self.fresh("ku")
+        self.chose("fixed filter", expr_text(e))
+        out.append(f"{ind}{key} = (" + "".join(inner[k][0] + ", " for k in keys) + ")")
+        out.append(f"{ind}{rows} = {table}.get({key})")
+        out.append(f"{ind}{unkept} = {rows} is None")
+        out.append(f"{ind}if {unkept}:")
+        out.append(f"{ind}    {rows} = _kept_rows({table}, {key}, lambda: [{v} for {v} in {dom} if "
+                   f"{self.ex(e.where, inner)}], lambda: {dom})")
+        out.append(f"{ind}    {unkept} = {table}.get({key}) is not {rows}")
+        return rows, unkept
 
     def nested_quantifier(self, e: A.Aggregate, sc: dict, r: str, out: list[str], ind: str, depth: int) -> bool:
         """`any line in L: all t in line: cell[t] == p` as two loops and no flag for the inner
@@ -1198,7 +1229,14 @@ class CodeGen:
                 # changes are worked out at once (recording.py); else they stay as written
                 out.append(f"{ind}G._jdict = True")
         else:
+            if t.root in self.carried_reads and not t.steps:  # the old value, before it is replaced
+                out.append(f"{ind}if G._carried:")
+                out.append(f"{ind}    _carry_note(G, ({t.root!r}, _WHOLE, V[{t.root!r}]))")
             out.append(f"{ind}{c}[{k}] = {new}" if is_dict else f"{ind}_store({c}, {k}, {new})")
+            if t.root in self.carried_reads and t.steps:  # an entry: its key, or (deeper) the whole map
+                note = f"({t.root!r}, {k})" if len(t.steps) == 1 else f"({t.root!r}, _WHOLE, None)"
+                out.append(f"{ind}if G._carried:")
+                out.append(f"{ind}    _carry_note(G, {note})")
 
     # ------------------------------------------------------------------ statements
     def stmts(self, body: tuple, sc: dict, out: list[str], ind: str) -> None:

@@ -295,6 +295,8 @@ class _ConstHolder:
         self.round = 0
         self.phase = None
         self.work = WORK_BUDGET  # constants get one decision's budget in all
+        self._carried: dict = {}  # no state to carry values of (engine/carried.py)
+        self._wlog: list = []
 
     def out_of_work(self, span: Any) -> None:
         raise BudgetExceeded("the constants take more work to work out than a decision may", span)
@@ -329,6 +331,41 @@ def _codegen(prog: Program, record: bool) -> CodeGen:
     g.proc_ids = {n: i for i, n in enumerate(prog.model.procedures)}
     g.device_ids = {n: i for i, n in enumerate(prog.model.devices)}
     return g
+
+
+def _carried_define(g: CodeGen, name: str, params: list[str], full: list[str]) -> None:
+    """A definition carried from one decision to the next (compiler/carry.py): `DF_i` works its
+    value out in full, `DW_i` tests its filter for one item, and `D_i` hands out the value kept
+    for its memo key while no write was logged since, else asks `_carried_list` to bring it up
+    to date (engine/carried.py)."""
+    i = g.define_ids[name]
+    c = g.carried[name]
+    d = g.m.defines[name]
+    g.chose("carried", f"{name} by {', '.join(sorted(c.reads))}")
+    g.function(f"DF_{i}", params, full)
+    sc = {p.name: (f"p{j}", None) for j, p in enumerate(d.params)}
+    item = f"p{len(params)}"
+    sc[c.var] = (item, None)
+    lines: list[str] = []
+    g.still = True
+    test = g.value(c.test, sc, lines, "    ")
+    g.still = False
+    g.function(f"DW_{i}", [*params, item], [*lines, f"    return {test}"])
+    parts = [str(i)]
+    for p, arg, proj in zip(d.params, params, c.key.parts, strict=True):
+        if proj is None:
+            parts.append(arg)
+        else:  # what the definition reads of this argument (memo.memo_keys): its data values
+            parts.extend(dict.fromkeys(g.ex(node, {p.name: (arg, None)}) for node in proj))
+    reads = g.const(c.reads, "CR")
+    index = g.const({x: j for j, x in enumerate(g.elements[c.domain])}, "CI")
+    args = "(" + "".join(f"{p}, " for p in params) + ")"
+    g.function(f"D_{i}", params, [
+        f"    _key = ({', '.join(parts)},)",
+        "    _got = G._carried.get(_key)",
+        "    if _got is not None and _got[1] == len(G._wlog):",
+        "        return _got[0]",
+        f"    return _carried_list(G, _key, _got, {reads}, {index}, DW_{i}, DF_{i}, {args})"])
 
 
 def _device(g: CodeGen, name: str, dv: A.DeviceDecl) -> None:
@@ -461,6 +498,9 @@ def compile_model(model: Model, record: bool, identity: Identity, keep_tree: boo
                          "            return _known"]
             lines += [f"    _scv = {value}", "    if _sc is not None:", "        _sc[_key] = _scv"]
             value = "_scv"
+        if name in g.carried:
+            _carried_define(g, name, params, [*lines, f"    return {value}"])
+            continue
         g.function(f"D_{g.define_ids[name]}", params, [*lines, f"    return {value}"])
     proc_src: dict[str, tuple] = {}
     for name, p in model.procedures.items():

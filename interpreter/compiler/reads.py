@@ -98,10 +98,18 @@ def pointwise_reads(m: Model, test: A.Node) -> frozenset[str] | None:
     each written key instead of the whole loop (`INVP_n`). None for any other invariant."""
     if not (isinstance(test, A.Aggregate) and test.kind == "all" and test.body is not None):
         return None
-    x = test.var
-    if x in m.vars or x in _DYNAMIC_NAMES or state_reads(m, test.domain) != frozenset():
+    if state_reads(m, test.domain) != frozenset():
         return None
-    parts = (test.body,) if test.where is None else (test.where, test.body)
+    maps = keyed_reads(m, test.var, (test.body,) if test.where is None else (test.where, test.body))
+    return maps or None
+
+
+def keyed_reads(m: Model, x: str, parts: tuple[A.Node, ...]) -> frozenset[str] | None:
+    """The state maps and sets that `parts` read, when their every read of state is `v[x]` or
+    `x in s` (`x` a name bound outside them): their value for one `x` then depends on those
+    entries alone. None when they read state any other way (or `current`, `round`, chance)."""
+    if x in m.vars or x in _DYNAMIC_NAMES:
+        return None
     keyed: set[int] = set()  # the Name nodes read as `v[x]`
     maps: set[str] = set()
     for n in A.iter_nodes(parts):
@@ -121,7 +129,7 @@ def pointwise_reads(m: Model, test: A.Node) -> frozenset[str] | None:
             return None
         if isinstance(n, A.Call) and state_reads(m, n) != frozenset() and not _reads_only_keyed(m, n, keyed):
             return None
-    return frozenset(maps) if maps else None
+    return frozenset(maps)
 
 
 def _reads_only_keyed(m: Model, call: A.Call, keyed: set[int]) -> bool:

@@ -192,6 +192,7 @@ class Game(RuleCalls, TraceRecorder):
         """Give every state variable its declared start value; the flow has not run yet."""
         if not self.frames:
             self.vars = self.prog.initial_vars(self)
+            self._forget_carried()
             self.frames = [[self.prog.flow_block, 0, {}, "flow"]]
         return self
 
@@ -367,6 +368,13 @@ class Game(RuleCalls, TraceRecorder):
         self._xpre = {}
         self._start_of = None
         self._snap_next = True  # undo must not play moves again across the outside change
+        self._forget_carried()
+
+    def _forget_carried(self) -> None:
+        """Forget the definitions' values carried from one decision to the next (engine/carried.py):
+        whoever writes `vars` other than through the rules calls this (or `invalidate`)."""
+        self._carried = {}
+        self._wlog = []
 
     # ------------------------------------------------------------------ legality
     def explain(self, action: Any, player: str | None = None) -> Explanation:
@@ -1122,6 +1130,7 @@ class Game(RuleCalls, TraceRecorder):
             d["journal"], d["_undo"], d["_snaps"], d["_steps"], d["_step"], d["_jmark"], d["_xpre"] = \
                 [], [], {}, self._steps[:], None, 0, {}
             d["_start_of"], d["_template"] = (self if self._template else None), False
+        d["_carried"], d["_wlog"] = {}, []  # carried values: the copy works out its own
         g.__dict__ = d  # _legal is shared: legal_actions() hands out copies, never the list
         return g
 

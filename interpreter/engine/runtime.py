@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .carried import WHOLE, _carried_list, _note
 from .errors import RULE_ERRORS, RuleFailure
 from .limits import MAX_BITS, MEMO_LIMIT
 from .locate import failure
@@ -377,6 +378,9 @@ RUNTIME = {
     "_hashable": _hashable,  # a list of data as a dictionary key (actiongen: the memo of inner loops)
     "_remember": _remember,
     "_kept_rows": _kept_rows,
+    "_carried_list": _carried_list,  # a definition's value carried across decisions (carried.py)
+    "_carry_note": _note,
+    "_WHOLE": WHOLE,
     "_fz": _fz,
     "_fz_map": _fz_map,
     "_uniq": _uniq,

@@ -281,6 +281,8 @@ def put_state(game: Any, state: State) -> None:
     follows its result."""
     game.__dict__.update(zip(NAMES, state, strict=True))
     game.is_over = state.result is not None
+    game._carried = {}  # values carried across decisions were worked out from another state
+    game._wlog = []
 
 
 def copied(state: State, prog: Any) -> State:

@@ -179,14 +179,19 @@ def _decode_map(t: MapOf, j: Any, path: str, domains: dict[str, tuple],
     return out
 
 
+def _as_is(value: Any) -> Any:
+    return value
+
+
 def materialize(t: Type, default: Any, domains: dict[str, tuple], each: bool = False) -> Any:
     """The initial value of a state variable of type `t` (maps over finite keys filled in).
     With `each`, `default` is the start value of every entry of the map, each its own copy (a
     record is changed in place), not the map's entries."""
     if isinstance(t, MapOf):
         keys = domains.get(t.key.name) if isinstance(t.key, Elem) else None
-        if each:
-            return {k: materialize(t.val, copy.deepcopy(default), domains) for k in keys or ()}
+        if each:  # a record or list each its own copy; a plain value (none, a number) shared
+            fresh = copy.deepcopy if isinstance(default, (dict, list)) else _as_is
+            return {k: materialize(t.val, fresh(default), domains) for k in keys or ()}
         if keys is not None:
             if isinstance(default, dict):
                 return {k: materialize(t.val, default.get(k), domains) for k in keys} | {

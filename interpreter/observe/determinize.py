@@ -38,6 +38,7 @@ def determinize(game: Any, player: str, rng: random.Random) -> Any:
     hidden = {n: d.hidden for n, d in model.vars.items() if d.hidden}
     if hidden:
         _deal(g, player, hidden, rng)
+        g._forget_carried()  # dealt by hand, not by the rules
     g.rng = rng.getrandbits(64)
     return g
 

@@ -1,0 +1,74 @@
+"""Definitions' values an untraced game carries from one decision to the next (compiler/carry.py
+says which): each kept with the length of the game's write log when it was made, and brought up
+to date by testing its filter again at the keys written since.
+
+`G._carried` maps a memo key to `(value, log length)`; `G._wlog` lists the writes of the
+variables the carried filters read, `(variable, key)` for an entry written, `(variable, WHOLE,
+old value)` for a variable written whole. Generated code appends only while something is kept
+(`if G._carried:`), so a game that carries nothing logs nothing.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from typing import Any
+
+WHOLE = object()  # a log entry's key: the variable was written whole (its old value follows)
+LOG_LIMIT = 4096  # a longer log is dropped with every kept value: worked out afresh next time
+
+
+def _note(G: Any, entry: tuple) -> None:
+    """Log one write of a variable a carried filter reads (generated code calls this only while
+    some value is kept); a log grown past LOG_LIMIT is dropped with the values it serves."""
+    log = G._wlog
+    log.append(entry)
+    if len(log) > LOG_LIMIT:
+        G._carried = {}
+        G._wlog = []
+
+
+def _carried_list(G: Any, key: tuple, got: tuple | None, reads: frozenset[str], index: dict,
+                  test: Any, full: Any, args: tuple) -> list:
+    """The value of a carried `list x in T where W` (T's items in order, `index` their positions):
+    the kept one with `W` tested again at the keys written since, or `full(G, *args)` the first
+    time and after a write that names no keys (a map written whole, an entry deeper than one
+    key). The list handed out is never changed afterwards (lists are values): a change makes a
+    new one. Keys are tested in T's order, so a `W` that fails does so where a scan would."""
+    log = G._wlog
+    if got is None:
+        return _kept(G, key, full(G, *args))
+    keys = set()
+    first_old: dict[str, Any] = {}
+    for entry in log[got[1]:]:
+        if entry[0] in reads:
+            if entry[1] is WHOLE:
+                first_old.setdefault(entry[0], entry[2])
+            else:
+                keys.add(entry[1])
+    for name, old in first_old.items():
+        now = G.vars[name]
+        if type(old) is not frozenset or type(now) is not frozenset:
+            return _kept(G, key, full(G, *args))
+        keys |= old ^ now  # a set: the items it gained or lost (all `x in s` reads)
+    value = got[0]
+    todo = [k for k in keys if k in index]
+    if len(todo) > 1:
+        todo.sort(key=index.__getitem__)
+    copied = False
+    at_of = index.__getitem__
+    for k in todo:
+        at = bisect_left(value, index[k], key=at_of)
+        there = at < len(value) and value[at] == k
+        if bool(test(G, *args, k)) is not there:
+            if not copied:
+                value, copied = value[:], True
+            if there:
+                del value[at]
+            else:
+                value.insert(at, k)
+    return _kept(G, key, value)
+
+
+def _kept(G: Any, key: tuple, value: list) -> list:
+    G._carried[key] = (value, len(G._wlog))
+    return value
