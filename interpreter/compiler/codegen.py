@@ -750,6 +750,9 @@ class CodeGen:
             r = self.fresh("r")
             self.agg_loop(e.operand, sc, r, out, ind, depth)
             return f"(not {r})"
+        if isinstance(e, A.BinOp) and e.op == "+" and not deep and self.LOOP_FORMS \
+                and isinstance(self.static_type(e, sc).base, ListOf):
+            return self.joined(e, sc, out, ind, depth)
         inlined = []
         if depth < MAX_INLINE_DEPTH and not deep:
             for node in _post_order_always(e):
@@ -768,6 +771,20 @@ class CodeGen:
         for i in inlined:  # the locals belong to this statement only
             del self.subst[i]
         return code
+
+    def joined(self, e: A.BinOp, sc: dict, out: list[str], ind: str, depth: int) -> str:
+        """`a + b` on lists as statements: the new list, then its charge, as runtime._joined
+        makes and charges it, without a call (Shogun's tower appends each cube so, thousands a
+        game: `let kept = kept + [s]`)."""
+        parts = []
+        for side in (e.left, e.right):  # a list written out gives its items, others are unpacked
+            code = self.value(side, sc, out, ind, depth)
+            items = code[1:-1] if isinstance(side, A.ListLit) and code.startswith("[") else f"*{code}"
+            parts += [items] if items else []
+        joined = self.fresh("j")
+        out.append(f"{ind}{joined} = [{', '.join(parts)}]")
+        self.charge(joined, e.span, out, ind)
+        return joined
 
     def inline_call(self, call: A.Call, sc: dict, out: list[str], ind: str, depth: int) -> str:
         """A definition's value computed in place: its arguments bound to locals, its body as
@@ -1334,7 +1351,11 @@ class CodeGen:
         out.append(f"{ind}{items} = {self.seq(ex(s.domain), s.domain, sc)}")
         if not self.bounded(s.domain, sc):
             self.charge(items, s.span, out, ind)  # before it is made a list: 1..10^12 stops here
-        out.append(f"{ind}for {v} in list({items}):")
+        t = self.static_type(s.domain, sc).base
+        if self.LOOP_FORMS and (isinstance(t, ListOf) or t == RANGE):  # a list is never changed
+            out.append(f"{ind}for {v} in {items}:")  # in place (a write makes a new one): no copy
+        else:
+            out.append(f"{ind}for {v} in list({items}):")
         self.stmts(s.body, inner, out, ind + "    ")
 
     def _stmt_loop(self, s: A.Node, sc: dict, out: list[str], ind: str) -> None:
