@@ -177,6 +177,7 @@ class CodeGen:
         # tables made now for every value of their arguments' types (library calls, moves): a
         # row of one may be looked up ahead of a loop (actiongen.rows_hoisted)
         self.complete_tables: set[str] = set()
+        self.partial_tables: set[str] = set()  # move tables whose last level may miss a value (actiongen.move_table)
         self.inlinable = facts.inlinable
         self.tiny = facts.tiny
         self.remembered_defines = facts.remembered
