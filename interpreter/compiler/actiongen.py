@@ -198,6 +198,10 @@ def _distinct_lists(g: CodeGen, e: A.Node, sc: dict, depth: int = 0) -> bool:
     if isinstance(e, A.ListLit):
         values = [g.literal_value(x, sc) for x in e.items]
         return None not in values and len(set(values)) == len(values)
+    if isinstance(e, A.Aggregate) and e.kind == "list" and (e.body is None or isinstance(e.body, A.Name) and e.body.name == e.var):
+        # `list q in Province where ...`: some of a type's values, each once (Shogun's provinces_of)
+        d = e.domain
+        return isinstance(d, A.Name) and d.name not in sc and (d.name in g.elements or d.name == "players")
     return False
 
 
@@ -256,6 +260,7 @@ class _Listing:
             self.hoister.plan(_tested(s), d)
         self.rows: str | None = None  # the list of inner bindings of one key, when keyed
         self.memo_table: str | None = None
+        self.moves: str | None = None  # the action's complete move table, if it has one
         self.outer_ind = ""
         self.shared_checks: str | None = None  # traced: AXP_n, set by generate_action
         self.pushes: dict[int, tuple[Pushed, str]] = {}  # param -> requires in its domain, the filtered list's local
@@ -505,6 +510,7 @@ class _Listing:
             self.emit_depth(i, ind)
             if i == 0 and level is not None:
                 ind = self.keyed_rows(level, p, ind)
+        self.moves = moves if moves in g.complete_tables else None
         self.append_move(self.move_code(moves, paired), ind)
         lines[:0] = [f"    {table} = {{}}" for table in g.enum_memo.values()] + [
             f"    {held} = frozenset({g.var(var)}.values())" for var, held in g.enum_sets.items()] + (
@@ -580,6 +586,14 @@ class _Listing:
             return
         inner = ", ".join(pnames[1:])
         lines.append(f"{ind}{self.rows}.append({inner if len(pnames) == 2 else f'({inner})'})")
+        row = move.removesuffix(f"[{pnames[1]}]")
+        if len(pnames) == 2 and row == f"{self.moves}[{pnames[0]}]" and self.g.LOOP_FORMS:
+            # the moves of one row of a complete table: looked up by the C loop of `map` (Shogun's
+            # `assign(a, q)` lists some thirty a decision); `if` so that the listing that stops
+            # at the first move (pytree.appends_to_returns) returns only when there is one
+            lines.append(f"{self.outer_ind}if {self.rows}:")
+            lines.append(f"{self.outer_ind}    out.extend(map({row}.__getitem__, {self.rows}))")
+            return
         lines.append(f"{self.outer_ind}for {inner} in {self.rows}:")
         lines.append(f"{self.outer_ind}    out.append({move})")
 
