@@ -653,6 +653,10 @@ class CodeGen:
         keys = self.fixed_filter_keys(e, sc) if rec is None and e.kind != "streak" else None
         if keys is not None:  # the filter reads only fixed things and `keys`: worked out once per key
             dom = self.filtered_once(e, v, inner, dom, keys)
+        repeated = self.repeated(e, sc, dom) if rec is None and keys is None else None
+        if repeated is not None:
+            self.chose("repeated item", expr_text(e))
+            return repeated
         fixed = self.fixed_once(e, sc) if rec is None and keys is None and e.kind in FIXED_KINDS else []
         # sub-expressions under the bound variable are not recorded: they take many values
         where = self.ex(e.where, inner) if e.where is not None else None
@@ -890,6 +894,17 @@ class CodeGen:
             out.append(f"{ind}{r} = {held}")
             return
         k = e.kind
+        counted = self.counted(e, sc) if k == "count" else None
+        if counted is not None:  # `count x in xs where x == v`: the list's own count, in C
+            dom = self.value(e.domain, sc, out, ind, depth)
+            if not self.bounded(e.domain, sc):
+                items = self.fresh("d")
+                out.append(f"{ind}{items} = {dom}")
+                self.charge(items, e.span, out, ind)
+                dom = items
+            out.append(f"{ind}{r} = {dom}.count({counted})")
+            self.chose("count of a value", expr_text(e))
+            return
         start = {"any": "False", "all": "True", "count": "0", "sum": "0", "max": "None", "min": "None",
                  "first": "None", "streak": "0"}[k]
         out.append(f"{ind}{r} = {start}")
@@ -935,6 +950,33 @@ class CodeGen:
                 out.append(f"{ind2}if not {body}:")
                 out.append(f"{ind2}    break")
             out.append(f"{ind2}{r} += 1")
+
+    def counted(self, e: A.Aggregate, sc: dict) -> str | None:
+        """For `count x in xs where x == v` over a list, `v` is a literal or a local (nothing
+        that can fail or differs by round): its code, so `xs.count(v)` counts it (Shogun's tower
+        tallies what fell out so, by colour). None otherwise."""
+        w = e.where
+        if not self.LOOP_FORMS or e.body is not None or not isinstance(w, A.Compare) or w.op != "==" \
+                or not isinstance(self.static_type(e.domain, sc).base, ListOf):
+            return None
+        for this, other in ((w.left, w.right), (w.right, w.left)):
+            if isinstance(this, A.Name) and this.name == e.var and not (
+                    isinstance(other, A.Name) and other.name == e.var):
+                if self.literal_value(other, sc) is not None or (isinstance(other, A.Name) and other.name in sc):
+                    return self.ex(other, sc)
+        return None
+
+    def repeated(self, e: A.Aggregate, sc: dict, dom: str) -> str | None:
+        """`list i in D: v` whose item is a literal or a local other than `i` (Shogun's `list i in
+        1..counts[c]: c`): `[v] * len(D)`, the domain charged as the comprehension charges it.
+        None otherwise."""
+        b = e.body
+        if not self.LOOP_FORMS or e.kind != "list" or e.where is not None or b is None \
+                or (isinstance(b, A.Name) and b.name == e.var):
+            return None
+        if self.literal_value(b, sc) is None and not (isinstance(b, A.Name) and b.name in sc):
+            return None
+        return f"[{self.ex(b, sc)}] * len({dom})"
 
     def loop_pays(self, e: A.Aggregate) -> bool:
         """Whether a `list` or `set` is built by a loop rather than a comprehension: when its
