@@ -46,6 +46,7 @@ from ...dsl.types import (
 )
 from ..engine.errors import RuleFailure
 from ..engine.limits import CALL_WORK
+from ..stdlib import rng
 from ..stdlib.library import LIBRARY
 from . import pytree
 from .hoist import Hoister, fixed_parts, loop_invariants, names
@@ -755,6 +756,9 @@ class CodeGen:
             r = self.fresh("r")
             self.agg_loop(e.operand, sc, r, out, ind, depth)
             return f"(not {r})"
+        if isinstance(e, A.Call) and e.func == "bernoulli" and e.func not in self.m.defines and not deep \
+                and self.LOOP_FORMS and not self.record and len(e.args) == 2:
+            return self.drawn(e, sc, out, ind, depth)
         if isinstance(e, A.BinOp) and e.op == "+" and not deep and self.LOOP_FORMS \
                 and isinstance(self.static_type(e, sc).base, ListOf):
             return self.joined(e, sc, out, ind, depth)
@@ -776,6 +780,42 @@ class CodeGen:
         for i in inlined:  # the locals belong to this statement only
             del self.subst[i]
         return code
+
+    def drawn(self, e: A.Call, sc: dict, out: list[str], ind: str, depth: int) -> str:
+        """`bernoulli(num, den)` in an untraced program as statements: chance_bernoulli's fast
+        path in place (the SplitMix64 step, rng.step_code), no call per draw (Shogun's tower
+        draws thousands a game). Anything that path does not take (a script queue, explicit
+        chance, a state or arguments out of its range, an output above rng.SAFE) calls
+        `c_bernoulli` from the same state, which draws the same value or fails as it would."""
+        args = []
+        for a in e.args:
+            code = self.value(a, sc, out, ind, depth)
+            if not (code.isidentifier() or _is_literal(code)):
+                local = self.fresh("v")
+                out.append(f"{ind}{local} = {code}")
+                code = local
+            args.append(code)
+        num, den = args
+        s, z, r = self.fresh("s"), self.fresh("z"), self.fresh("b")
+        fixed = self.literal_value(e.args[1], sc)
+        if fixed is not None and type(fixed[0]) is int and 1 <= fixed[0] <= rng.SMALL_N:
+            sound = f"0 <= {num} <= {den}"  # a denominator written in the rules: checked now
+        else:
+            sound = f"type({den}) is int and 0 <= {num} <= {den} <= {rng.SMALL_N:#x} and {den} > 0"
+        call = f"c_bernoulli(G, {num}, {den})"
+        out.append(f"{ind}{s} = G.rng")
+        out.append(f"{ind}if G.scripted or G.explicit or type({s}) is not int or not 0 <= {s} <= {rng.MASK64:#x} "
+                   f"or not ({sound}):")
+        out.append(f"{ind}    {r} = {call}")
+        out.append(f"{ind}else:")
+        out.extend(rng.step_code(s, z, ind + "    "))
+        out.append(f"{ind}    if {z} > {rng.SAFE:#x}:")
+        out.append(f"{ind}        {r} = {call}")
+        out.append(f"{ind}    else:")
+        out.append(f"{ind}        G.rng = {s}")
+        out.append(f"{ind}        {r} = {z} % {den} < {num}")
+        self.chose("drawn in place", expr_text(e))
+        return r
 
     def joined(self, e: A.BinOp, sc: dict, out: list[str], ind: str, depth: int) -> str:
         """`a + b` on lists as statements: the new list, then its charge, as runtime._joined

@@ -70,6 +70,16 @@ def randbelow(state: int, n: int) -> tuple[int, int]:
             return z % n, state
 
 
+def step_code(state: str, out: str, ind: str) -> list[str]:
+    """`randbelow`'s SplitMix64 step as lines of Python for generated code (codegen's drawn
+    `bernoulli`, thousands a game in Shogun's tower): advances the local `state` and leaves
+    the output in `out`, the constants written out."""
+    return [f"{ind}{state} = ({state} + {GOLDEN_GAMMA:#x}) & {MASK64:#x}",
+            f"{ind}{out} = (({state} ^ ({state} >> 30)) * {MIX1:#x}) & {MASK64:#x}",
+            f"{ind}{out} = (({out} ^ ({out} >> 27)) * {MIX2:#x}) & {MASK64:#x}",
+            f"{ind}{out} ^= {out} >> 31"]
+
+
 def randint(state: int, lo: int, hi: int) -> tuple[int, int]:
     """Uniform int in [lo, hi], both ends inclusive like a die's faces."""
     if lo > hi:
