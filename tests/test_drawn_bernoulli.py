@@ -1,9 +1,10 @@
-"""`bernoulli(num, den)` as a statement's value in an untraced program is drawn in place
-(codegen.CodeGen.drawn: chance_bernoulli's fast path, the SplitMix64 step of rng.step_code,
-no call per draw; Shogun's tower draws thousands a game). The same values and generator
-states as the call (CodeGen.LOOP_FORMS off) and as a traced game; a script queue, explicit
-chance, a corrupt state, a probability out of range and an output above rng.SAFE all go to
-`c_bernoulli` from the same state, which draws, asks or fails as it did."""
+"""`bernoulli(num, den)` as a statement's value is drawn in place (codegen.CodeGen.drawn:
+chance_bernoulli's fast path, the SplitMix64 step of rng.step_code, no call per draw; Shogun's
+tower draws thousands a game). The same values and generator states as the call
+(CodeGen.LOOP_FORMS off) and as a traced game; a script queue, explicit chance, a corrupt
+state, a probability out of range, an output above rng.SAFE and, traced, a draw that is noted
+(outside a device's roll) all go to `c_bernoulli` from the same state, which draws, notes,
+asks or fails as it did: the same traces."""
 
 from __future__ import annotations
 
@@ -99,3 +100,46 @@ def test_a_script_queue_explicit_chance_and_failures_go_to_the_call(monkeypatch:
     odd = regelwerk.load_text(text, "draws.rules").new_game()
     with pytest.raises(RuleFailure, match=r"bernoulli\(5, 3\) is not a probability"):
         odd.apply("odd")
+
+
+COINS = """players Ann, Bob
+state
+    total: int = 0
+device coins(n: int): int
+    "Flip n coins; how many came up heads."
+    roll
+        let heads = 0
+        for i in 1..n
+            let h = bernoulli(1, 2)
+            if h
+                let heads = heads + 1
+        result heads
+action flip(n in 1..6)
+    "Flip some coins and a last one, noted on its own."
+    let last = bernoulli(1, 3)
+    let heads = coins(n * 10)
+    set total = total + heads + (if last then 1 else 0)
+flow
+    repeat 5 times
+        for p in players
+            turn p
+                play flip
+"""
+
+
+@pytest.mark.parametrize("seed", [0, 3])
+def test_a_traced_devices_draws_in_place_and_a_noted_draw_the_call(seed: int, monkeypatch: pytest.MonkeyPatch):
+    import json
+    import random
+
+    def trace(forms: bool) -> str:
+        monkeypatch.setattr(codegen.CodeGen, "LOOP_FORMS", forms)
+        g = regelwerk.load_text(COINS, "coins.rules").new_game(seed=seed, record=True)
+        rnd = random.Random(seed)
+        while not g.is_over:
+            g.apply(rnd.choice(g.legal_actions()))
+        return json.dumps(g.trace, sort_keys=True, default=str)
+
+    fast = trace(True)
+    assert fast == trace(False)
+    assert '"bernoulli"' in fast  # the flip's own draw is noted; the device's are not, one by one

@@ -757,7 +757,7 @@ class CodeGen:
             self.agg_loop(e.operand, sc, r, out, ind, depth)
             return f"(not {r})"
         if isinstance(e, A.Call) and e.func == "bernoulli" and e.func not in self.m.defines and not deep \
-                and self.LOOP_FORMS and not self.record and len(e.args) == 2:
+                and self.LOOP_FORMS and len(e.args) == 2:
             return self.drawn(e, sc, out, ind, depth)
         if isinstance(e, A.BinOp) and e.op == "+" and not deep and self.LOOP_FORMS \
                 and isinstance(self.static_type(e, sc).base, ListOf):
@@ -782,11 +782,12 @@ class CodeGen:
         return code
 
     def drawn(self, e: A.Call, sc: dict, out: list[str], ind: str, depth: int) -> str:
-        """`bernoulli(num, den)` in an untraced program as statements: chance_bernoulli's fast
-        path in place (the SplitMix64 step, rng.step_code), no call per draw (Shogun's tower
-        draws thousands a game). Anything that path does not take (a script queue, explicit
-        chance, a state or arguments out of its range, an output above rng.SAFE) calls
-        `c_bernoulli` from the same state, which draws the same value or fails as it would."""
+        """`bernoulli(num, den)` as statements: chance_bernoulli's fast path in place (the
+        SplitMix64 step, rng.step_code), no call per draw (Shogun's tower draws thousands a
+        game). Anything that path does not take (a script queue, explicit chance, a state or
+        arguments out of its range, an output above rng.SAFE; in a traced program, a draw that
+        is noted, outside a device's roll) calls `c_bernoulli` from the same state, which
+        draws the same value, notes it or fails as it would."""
         args = []
         for a in e.args:
             code = self.value(a, sc, out, ind, depth)
@@ -804,8 +805,9 @@ class CodeGen:
             sound = f"type({den}) is int and 0 <= {num} <= {den} <= {rng.SMALL_N:#x} and {den} > 0"
         call = f"c_bernoulli(G, {num}, {den})"
         out.append(f"{ind}{s} = G.rng")
-        out.append(f"{ind}if G.scripted or G.explicit or type({s}) is not int or not 0 <= {s} <= {rng.MASK64:#x} "
-                   f"or not ({sound}):")
+        noted = "not G.quiet_chance or " if self.record else ""  # a traced draw is noted by the call
+        out.append(f"{ind}if {noted}G.scripted or G.explicit or type({s}) is not int "
+                   f"or not 0 <= {s} <= {rng.MASK64:#x} or not ({sound}):")
         out.append(f"{ind}    {r} = {call}")
         out.append(f"{ind}else:")
         out.extend(rng.step_code(s, z, ind + "    "))
