@@ -195,6 +195,8 @@ def _distinct_lists(g: CodeGen, e: A.Node, sc: dict, depth: int = 0) -> bool:
     if isinstance(e, A.CondExpr):
         return depth < 8 and _distinct_lists(g, e.then, sc, depth + 1) and \
             _distinct_lists(g, e.orelse, sc, depth + 1)
+    if isinstance(e, A.LetExpr):  # a definition's `let` line: its name is a local below it
+        return depth < 8 and _distinct_lists(g, e.body, {**sc, e.name: None}, depth + 1)
     if isinstance(e, A.ListLit):
         values = [g.literal_value(x, sc) for x in e.items]
         return None not in values and len(set(values)) == len(values)
