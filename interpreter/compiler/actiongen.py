@@ -73,6 +73,7 @@ class ActionSource:
 
 
 MAX_MOVES = 100_000  # bindings of one action made in advance
+MAX_PARTIAL = 64  # values of a range with an option as an end kept in a move table
 MAX_CHECKS_INLINE = 40  # lines of an explain function copied where a block plays the move
 
 
@@ -106,15 +107,23 @@ def move_table(g: CodeGen, name: str, a: A.ActionDecl) -> str | None:
     """A nested dict `{arg1: {arg2: Action}}` over every value each parameter can take, when
     those are few and known now (squares, directions, a constant range): then a legal move is a
     look-up, not a new object, and the same move is the same object in every game. An action
-    without parameters gets its one move as the constant (no new object per listing either)."""
+    without parameters gets its one move as the constant (no new object per listing either).
+    The last parameter's range may have an option as an end (Root's `n in dig_min_warriors..4`):
+    its level then holds the values of the options' defaults, and the move of a value a game's
+    options put outside it is made when listed (the table is in `g.partial_tables`)."""
     from ..engine.moves import Action
 
     pools = []
-    for p in a.params:
+    partial = False
+    for i, p in enumerate(a.params):
         if p.type is not None:
             values = g.elements.get(p.type.name) if p.type.name != "Player" else g.players
         elif isinstance(p.domain, A.Range) and all(isinstance(x, A.IntLit) for x in (p.domain.low, p.domain.high)):
             values = tuple(range(p.domain.low.value, p.domain.high.value + 1))
+        elif i == len(a.params) - 1 and isinstance(p.domain, A.Range) and g.LOOP_FORMS \
+                and None not in (ends := (_end_now(g, p.domain.low), _end_now(g, p.domain.high))) \
+                and ends[1] - ends[0] < MAX_PARTIAL:
+            values, partial = tuple(range(ends[0], ends[1] + 1)), True
         else:
             t = g.static_type(p.domain).item.base
             values = (g.players if t.name == "Player" else g.elements.get(t.name)) if isinstance(t, Elem) else None
@@ -132,9 +141,20 @@ def move_table(g: CodeGen, name: str, a: A.ActionDecl) -> str | None:
         return {v: level(i + 1, (*args, v)) for v in pools[i]}
 
     name = g.const(level(0, ()), "M")
-    if pools:  # an action without parameters has one move, the constant itself: no table
+    if partial:
+        g.partial_tables.add(name)
+    elif pools:  # an action without parameters has one move, the constant itself: no table
         g.complete_tables.add(name)
     return name
+
+
+def _end_now(g: CodeGen, e: A.Node) -> int | None:
+    """A range end's value as far as it is known now: a number, or an int option's default."""
+    if isinstance(e, A.IntLit):
+        return e.value
+    if isinstance(e, A.Name) and e.name in g.m.options and isinstance(g.m.options[e.name].default, A.IntLit):
+        return g.m.options[e.name].default.value
+    return None
 
 
 def constant_domain(e: A.Node | None) -> list | None:
@@ -176,9 +196,15 @@ def _distinct_lists(g: CodeGen, e: A.Node, sc: dict, depth: int = 0) -> bool:
     if isinstance(e, A.CondExpr):
         return depth < 8 and _distinct_lists(g, e.then, sc, depth + 1) and \
             _distinct_lists(g, e.orelse, sc, depth + 1)
+    if isinstance(e, A.LetExpr):  # a definition's `let` line: its name is a local below it
+        return depth < 8 and _distinct_lists(g, e.body, {**sc, e.name: None}, depth + 1)
     if isinstance(e, A.ListLit):
         values = [g.literal_value(x, sc) for x in e.items]
         return None not in values and len(set(values)) == len(values)
+    if isinstance(e, A.Aggregate) and e.kind == "list" and (e.body is None or isinstance(e.body, A.Name) and e.body.name == e.var):
+        # `list q in Province where ...`: some of a type's values, each once (Shogun's provinces_of)
+        d = e.domain
+        return isinstance(d, A.Name) and d.name not in sc and (d.name in g.elements or d.name == "players")
     return False
 
 
@@ -237,6 +263,7 @@ class _Listing:
             self.hoister.plan(_tested(s), d)
         self.rows: str | None = None  # the list of inner bindings of one key, when keyed
         self.memo_table: str | None = None
+        self.moves: str | None = None  # the action's complete move table, if it has one
         self.outer_ind = ""
         self.shared_checks: str | None = None  # traced: AXP_n, set by generate_action
         self.pushes: dict[int, tuple[Pushed, str]] = {}  # param -> requires in its domain, the filtered list's local
@@ -499,6 +526,7 @@ class _Listing:
             self.emit_depth(i, ind)
             if i == 0 and level is not None:
                 ind = self.keyed_rows(level, p, ind)
+        self.moves = moves if moves in g.complete_tables else None
         self.append_move(self.move_code(moves, paired), ind)
         lines[:0] = [f"    {table} = {{}}" for table in g.enum_memo.values()] + [
             f"    {held} = frozenset({g.var(var)}.values())" for var, held in g.enum_sets.items()] + (
@@ -573,6 +601,9 @@ class _Listing:
             return f"_TN(ACT, ({self.name!r}, ({', '.join(pnames)}{',' if pnames else ''})))"
         if paired is not None:  # the loop walks the moves with the values
             return paired[1]
+        if moves in self.g.partial_tables:  # a value of the last parameter outside it: made now
+            built = f"_TN(ACT, ({self.name!r}, ({', '.join(pnames)},)))"
+            return moves + "".join(f"[{p}]" for p in pnames[:-1]) + f".get({pnames[-1]}) or {built}"
         return moves + "".join(f"[{p}]" for p in pnames)  # one move object per binding, made at compile time
 
     def append_move(self, move: str, ind: str) -> None:
@@ -582,6 +613,14 @@ class _Listing:
             return
         inner = ", ".join(pnames[1:])
         lines.append(f"{ind}{self.rows}.append({inner if len(pnames) == 2 else f'({inner})'})")
+        row = move.removesuffix(f"[{pnames[1]}]")
+        if len(pnames) == 2 and row == f"{self.moves}[{pnames[0]}]" and self.g.LOOP_FORMS:
+            # the moves of one row of a complete table: looked up by the C loop of `map` (Shogun's
+            # `assign(a, q)` lists some thirty a decision); `if` so that the listing that stops
+            # at the first move (pytree.appends_to_returns) returns only when there is one
+            lines.append(f"{self.outer_ind}if {self.rows}:")
+            lines.append(f"{self.outer_ind}    out.extend(map({row}.__getitem__, {self.rows}))")
+            return
         lines.append(f"{self.outer_ind}for {inner} in {self.rows}:")
         lines.append(f"{self.outer_ind}    out.append({move})")
 

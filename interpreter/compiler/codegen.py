@@ -46,6 +46,7 @@ from ...dsl.types import (
 )
 from ..engine.errors import RuleFailure
 from ..engine.limits import CALL_WORK
+from ..stdlib import rng
 from ..stdlib.library import LIBRARY
 from . import pytree
 from .carry import Carried, carried_lists
@@ -189,6 +190,7 @@ class CodeGen:
         # tables made now for every value of their arguments' types (library calls, moves): a
         # row of one may be looked up ahead of a loop (actiongen.rows_hoisted)
         self.complete_tables: set[str] = set()
+        self.partial_tables: set[str] = set()  # move tables whose last level may miss a value (actiongen.move_table)
         # definitions remembered per decision are called, not inlined: the call looks them up
         self.inlinable = facts.inlinable - facts.shared_calls if self.SHARED_CALLS else facts.inlinable
         self.tiny = facts.tiny - facts.shared_calls if self.SHARED_CALLS else facts.tiny
@@ -677,6 +679,10 @@ class CodeGen:
         keys = self.fixed_filter_keys(e, sc) if rec is None and e.kind != "streak" else None
         if keys is not None:  # the filter reads only fixed things and `keys`: worked out once per key
             dom = self.filtered_once(e, v, inner, dom, keys)
+        repeated = self.repeated(e, sc, dom) if rec is None and keys is None else None
+        if repeated is not None:
+            self.chose("repeated item", expr_text(e))
+            return repeated
         fixed = self.fixed_once(e, sc) if rec is None and keys is None and e.kind in FIXED_KINDS else []
         # sub-expressions under the bound variable are not recorded: they take many values
         where = self.ex(e.where, inner) if e.where is not None else None
@@ -775,6 +781,12 @@ class CodeGen:
             r = self.fresh("r")
             self.agg_loop(e.operand, sc, r, out, ind, depth)
             return f"(not {r})"
+        if isinstance(e, A.Call) and e.func == "bernoulli" and e.func not in self.m.defines and not deep \
+                and self.LOOP_FORMS and len(e.args) == 2:
+            return self.drawn(e, sc, out, ind, depth)
+        if isinstance(e, A.BinOp) and e.op == "+" and not deep and self.LOOP_FORMS \
+                and isinstance(self.static_type(e, sc).base, ListOf):
+            return self.joined(e, sc, out, ind, depth)
         inlined = []
         if depth < MAX_INLINE_DEPTH and not deep:
             flat = {id(n.args[0]) for n in _post_order_always(e) if self.flattens(n)}
@@ -798,6 +810,58 @@ class CodeGen:
         for i in inlined:  # the locals belong to this statement only
             del self.subst[i]
         return code
+
+    def drawn(self, e: A.Call, sc: dict, out: list[str], ind: str, depth: int) -> str:
+        """`bernoulli(num, den)` as statements: chance_bernoulli's fast path in place (the
+        SplitMix64 step, rng.step_code), no call per draw (Shogun's tower draws thousands a
+        game). Anything that path does not take (a script queue, explicit chance, a state or
+        arguments out of its range, an output above rng.SAFE; in a traced program, a draw that
+        is noted, outside a device's roll) calls `c_bernoulli` from the same state, which
+        draws the same value, notes it or fails as it would."""
+        args = []
+        for a in e.args:
+            code = self.value(a, sc, out, ind, depth)
+            if not (code.isidentifier() or _is_literal(code)):
+                local = self.fresh("v")
+                out.append(f"{ind}{local} = {code}")
+                code = local
+            args.append(code)
+        num, den = args
+        s, z, r = self.fresh("s"), self.fresh("z"), self.fresh("b")
+        fixed = self.literal_value(e.args[1], sc)
+        if fixed is not None and type(fixed[0]) is int and 1 <= fixed[0] <= rng.SMALL_N:
+            sound = f"0 <= {num} <= {den}"  # a denominator written in the rules: checked now
+        else:
+            sound = f"type({den}) is int and 0 <= {num} <= {den} <= {rng.SMALL_N:#x} and {den} > 0"
+        call = f"c_bernoulli(G, {num}, {den})"
+        out.append(f"{ind}{s} = G.rng")
+        noted = "not G.quiet_chance or " if self.record else ""  # a traced draw is noted by the call
+        out.append(f"{ind}if {noted}G.scripted or G.explicit or type({s}) is not int "
+                   f"or not 0 <= {s} <= {rng.MASK64:#x} or not ({sound}):")
+        out.append(f"{ind}    {r} = {call}")
+        out.append(f"{ind}else:")
+        out.extend(rng.step_code(s, z, ind + "    "))
+        out.append(f"{ind}    if {z} > {rng.SAFE:#x}:")
+        out.append(f"{ind}        {r} = {call}")
+        out.append(f"{ind}    else:")
+        out.append(f"{ind}        G.rng = {s}")
+        out.append(f"{ind}        {r} = {z} % {den} < {num}")
+        self.chose("drawn in place", expr_text(e))
+        return r
+
+    def joined(self, e: A.BinOp, sc: dict, out: list[str], ind: str, depth: int) -> str:
+        """`a + b` on lists as statements: the new list, then its charge, as runtime._joined
+        makes and charges it, without a call (Shogun's tower appends each cube so, thousands a
+        game: `let kept = kept + [s]`)."""
+        parts = []
+        for side in (e.left, e.right):  # a list written out gives its items, others are unpacked
+            code = self.value(side, sc, out, ind, depth)
+            items = code[1:-1] if isinstance(side, A.ListLit) and code.startswith("[") else f"*{code}"
+            parts += [items] if items else []
+        joined = self.fresh("j")
+        out.append(f"{ind}{joined} = [{', '.join(parts)}]")
+        self.charge(joined, e.span, out, ind)
+        return joined
 
     def inline_call(self, call: A.Call, sc: dict, out: list[str], ind: str, depth: int) -> str:
         """A definition's value computed in place: its arguments bound to locals, its body as
@@ -902,6 +966,17 @@ class CodeGen:
             out.append(f"{ind}{r} = {held}")
             return
         k = e.kind
+        counted = self.counted(e, sc) if k == "count" else None
+        if counted is not None:  # `count x in xs where x == v`: the list's own count, in C
+            dom = self.value(e.domain, sc, out, ind, depth)
+            if not self.bounded(e.domain, sc):
+                items = self.fresh("d")
+                out.append(f"{ind}{items} = {dom}")
+                self.charge(items, e.span, out, ind)
+                dom = items
+            out.append(f"{ind}{r} = {dom}.count({counted})")
+            self.chose("count of a value", expr_text(e))
+            return
         start = {"any": "False", "all": "True", "count": "0", "sum": "0", "max": "None", "min": "None",
                  "first": "None", "streak": "0"}[k]
         out.append(f"{ind}{r} = {start}")
@@ -947,6 +1022,33 @@ class CodeGen:
                 out.append(f"{ind2}if not {body}:")
                 out.append(f"{ind2}    break")
             out.append(f"{ind2}{r} += 1")
+
+    def counted(self, e: A.Aggregate, sc: dict) -> str | None:
+        """For `count x in xs where x == v` over a list, `v` is a literal or a local (nothing
+        that can fail or differs by round): its code, so `xs.count(v)` counts it (Shogun's tower
+        tallies what fell out so, by colour). None otherwise."""
+        w = e.where
+        if not self.LOOP_FORMS or e.body is not None or not isinstance(w, A.Compare) or w.op != "==" \
+                or not isinstance(self.static_type(e.domain, sc).base, ListOf):
+            return None
+        for this, other in ((w.left, w.right), (w.right, w.left)):
+            if isinstance(this, A.Name) and this.name == e.var and not (
+                    isinstance(other, A.Name) and other.name == e.var):
+                if self.literal_value(other, sc) is not None or (isinstance(other, A.Name) and other.name in sc):
+                    return self.ex(other, sc)
+        return None
+
+    def repeated(self, e: A.Aggregate, sc: dict, dom: str) -> str | None:
+        """`list i in D: v` whose item is a literal or a local other than `i` (Shogun's `list i in
+        1..counts[c]: c`): `[v] * len(D)`, the domain charged as the comprehension charges it.
+        None otherwise."""
+        b = e.body
+        if not self.LOOP_FORMS or e.kind != "list" or e.where is not None or b is None \
+                or (isinstance(b, A.Name) and b.name == e.var):
+            return None
+        if self.literal_value(b, sc) is None and not (isinstance(b, A.Name) and b.name in sc):
+            return None
+        return f"[{self.ex(b, sc)}] * len({dom})"
 
     def loop_pays(self, e: A.Aggregate) -> bool:
         """Whether a `list` or `set` is built by a loop rather than a comprehension: when its
@@ -1421,7 +1523,11 @@ class CodeGen:
         out.append(f"{ind}{items} = {self.seq(ex(s.domain), s.domain, sc)}")
         if not self.bounded(s.domain, sc):
             self.charge(items, s.span, out, ind)  # before it is made a list: 1..10^12 stops here
-        out.append(f"{ind}for {v} in list({items}):")
+        t = self.static_type(s.domain, sc).base
+        if self.LOOP_FORMS and (isinstance(t, ListOf) or t == RANGE):  # a list is never changed
+            out.append(f"{ind}for {v} in {items}:")  # in place (a write makes a new one): no copy
+        else:
+            out.append(f"{ind}for {v} in list({items}):")
         self.stmts(s.body, inner, out, ind + "    ")
 
     def _stmt_loop(self, s: A.Node, sc: dict, out: list[str], ind: str) -> None:

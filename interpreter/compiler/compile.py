@@ -49,7 +49,8 @@ __all__ = ["MISSING", "CompiledAction", "Identity", "Program", "compile_explaine
 # The only Python builtins generated code can see: what expressions compile to.
 SAFE_BUILTINS = {"len": len, "sum": sum, "all": all, "any": any, "max": max, "min": min, "next": next,
                  "range": range, "list": list, "frozenset": frozenset, "bool": bool, "type": type,
-                 "dict": dict, "tuple": tuple, "enumerate": enumerate, "str": str, "True": True, "False": False, "None": None}
+                 "dict": dict, "tuple": tuple, "enumerate": enumerate, "str": str, "map": map, "int": int,
+                 "True": True, "False": False, "None": None}
 
 
 @dataclass(frozen=True)

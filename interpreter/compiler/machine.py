@@ -16,6 +16,7 @@ calls without hooks, and no trace calls in the untraced variant.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -36,6 +37,7 @@ from .codegen import CodeGen
 from .pytree import Inline
 
 MAX_INLINE = 40  # lines of an action's enumeration inlined where a block offers it
+_GROUP = 8  # a block of more than twice this many sections tests them by groups (`pc < k`)
 
 
 _STRAIGHT = (ir.Seg, ir.Play, ir.Choose, ir.TurnBegin, ir.TurnEnd)  # ops that never jump
@@ -82,11 +84,17 @@ class MachineBuilder:
         name = f"B_{bid}"
         lines = ["    pc = F[1]", "    while True:"]
         self.g.in_block = True  # `current` changes inside a block: read it each time
+        n = len(blk.ops)
+        size = max(_GROUP, math.isqrt(n)) if n > 2 * _GROUP else n
+        ind = "        "
         for k, op in enumerate(blk.ops):
-            lines.append(f"        if pc == {k}:  # {type(op).__name__}  # @S-")
+            if size < n and k % size == 0:  # a resumed block tests one `pc < ...` per group
+                lines.append(f"        if pc < {min(k + size, n)}:  # @S-")  # passed, not each section's `pc == k`
+                ind = "            "
+            lines.append(f"{ind}if pc == {k}:  # {type(op).__name__}  # @S-")
             self.step_known = None  # a section is entered from anywhere
             body: list[str] = []
-            self.op(k, op, body, "            ")
+            self.op(k, op, body, ind + "    ")
             lines.extend(body)
         self.g.in_block = False
         self.g.function(name, ["F", "m=None"], lines)

@@ -183,13 +183,14 @@ def drop_kept_checks(stmts: list[ast.stmt]) -> None:
 
 def _is_append(s: ast.stmt, lists: tuple[str, ...]) -> bool:
     return (isinstance(s, ast.Expr) and isinstance(s.value, ast.Call)
-            and isinstance(s.value.func, ast.Attribute) and s.value.func.attr == "append"
+            and isinstance(s.value.func, ast.Attribute) and s.value.func.attr in ("append", "extend")
             and isinstance(s.value.func.value, ast.Name) and s.value.func.value.id in lists)
 
 
 def appends_to_returns(stmts: list[ast.stmt], lists: tuple[str, ...]) -> None:
-    """In place: `out.append(move)` (or a row list's append) becomes `return True`: the first
-    legal move answers whether there is one."""
+    """In place: `out.append(move)` (or a row list's append, or `out.extend(moves)` of a row
+    known not to be empty) becomes `return True`: the first legal move answers whether there
+    is one."""
     for lst in statement_lists(stmts):
         for i, s in enumerate(lst):
             if _is_append(s, lists):

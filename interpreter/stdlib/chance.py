@@ -17,6 +17,7 @@ from typing import Any
 
 from ..engine.locate import failure
 from . import rng
+from .rng import GOLDEN_GAMMA, MASK64, MIX1, MIX2, SAFE, SMALL_N
 
 MAX_DICE = 100_000  # dice in one roll
 
@@ -85,6 +86,27 @@ def chance_shuffled(G: Any, items: Iterable) -> list:
 def chance_bernoulli(G: Any, num: int, den: int) -> bool:
     if not 0 <= num <= den or den <= 0:
         raise failure(f"bernoulli({num}, {den}) is not a probability")
+    state = G.rng
+    if G.scripted or G.explicit or type(den) is not int or den > SMALL_N \
+            or type(state) is not int or not 0 <= state <= MASK64:
+        return _bernoulli(G, num, den)
+    # rng.randbelow's step written out (a tower draws thousands a game: no call, no checks
+    # made twice); an output above rng.SAFE, one in 2**32, is drawn again the long way
+    state = (state + GOLDEN_GAMMA) & MASK64
+    z = ((state ^ (state >> 30)) * MIX1) & MASK64
+    z = ((z ^ (z >> 27)) * MIX2) & MASK64
+    z ^= z >> 31
+    if z > SAFE:
+        return _bernoulli(G, num, den)
+    G.rng = state
+    value = z % den < num
+    if G.record and not G.quiet_chance:  # no call per draw where nothing is noted: an untraced
+        G.note_chance("bernoulli", f"{num}/{den}", value)  # game, a device's roll (a tower draws thousands)
+    return value
+
+
+def _bernoulli(G: Any, num: int, den: int) -> bool:
+    """`bernoulli` the long way: a scripted outcome, explicit chance, or rng.randbelow."""
     if G.scripted and G.scripted.get("bernoulli"):
         value = bool(G.take_script("bernoulli"))
         G.note_chance("bernoulli", f"{num}/{den} (scripted)", value)
@@ -92,11 +114,11 @@ def chance_bernoulli(G: Any, num: int, den: int) -> bool:
     if G.explicit:
         outcomes = [(v, w) for v, w in ((True, num), (False, den - num)) if w]
         value = G.chance_pick("bernoulli", f"{num}/{den}", [v for v, _ in outcomes], [w for _, w in outcomes])
-    else:  # rng.bernoulli without checking again what was checked above (a tower draws thousands)
+    else:  # rng.bernoulli without checking again what was checked above
         drawn, G.rng = rng.randbelow(G.rng, den)
         value = drawn < num
-    if G.record and not G.quiet_chance:  # no call per draw where nothing is noted: an untraced
-        G.note_chance("bernoulli", f"{num}/{den}", value)  # game, a device's roll (a tower draws thousands)
+    if G.record and not G.quiet_chance:
+        G.note_chance("bernoulli", f"{num}/{den}", value)
     return value
 
 

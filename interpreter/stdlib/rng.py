@@ -15,8 +15,8 @@ T = TypeVar("T")
 
 MASK64 = (1 << 64) - 1
 GOLDEN_GAMMA = 0x9E3779B97F4A7C15
-_MIX1 = 0xBF58476D1CE4E5B9
-_MIX2 = 0x94D049BB133111EB
+MIX1 = 0xBF58476D1CE4E5B9
+MIX2 = 0x94D049BB133111EB
 
 
 def _check_state(state: int) -> None:
@@ -37,31 +37,47 @@ def next_u64(state: int) -> tuple[int, int]:
     _check_state(state)
     state = (state + GOLDEN_GAMMA) & MASK64
     z = state
-    z = ((z ^ (z >> 30)) * _MIX1) & MASK64
-    z = ((z ^ (z >> 27)) * _MIX2) & MASK64
+    z = ((z ^ (z >> 30)) * MIX1) & MASK64
+    z = ((z ^ (z >> 27)) * MIX2) & MASK64
     return z ^ (z >> 31), state
 
 
 _TWO64 = 1 << 64
+SMALL_N = 1 << 32  # ranges of at most this many values (dice, cards, a bernoulli's denominator)
+SAFE = _TWO64 - SMALL_N  # an output at or below this is below every such range's rejection limit
 
 
 def randbelow(state: int, n: int) -> tuple[int, int]:
     """Uniform int in [0, n), unbiased by rejecting the top sliver of 2**64 (1 <= n <= 2**64).
     The SplitMix64 step of `next_u64` is written out here: chance devices (Shogun's tower)
-    draw thousands of times a game, and the state is checked once, not once per step."""
+    draw thousands of times a game, and the state is checked once, not once per step. An
+    output is kept when it is below `limit`, the largest multiple of n not above 2**64; for
+    n <= SMALL_N that limit is above SAFE (it is more than 2**64 - n), so an output at or below
+    SAFE is kept without working the limit out (two big-int operations a draw), and the
+    limit is worked out only for the other 2**32 outputs of 2**64: the same values drawn."""
     if type(n) is not int or not 1 <= n <= _TWO64:  # the full test only off the common path
         if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= _TWO64:
             raise ValueError(f"n must be an int in [1, 2**64], got {n!r}")
     if type(state) is not int or not 0 <= state <= MASK64:
         _check_state(state)
-    limit = _TWO64 - _TWO64 % n  # largest multiple of n not above 2**64
+    small = n <= SMALL_N
     while True:
         state = (state + GOLDEN_GAMMA) & MASK64
-        z = ((state ^ (state >> 30)) * _MIX1) & MASK64
-        z = ((z ^ (z >> 27)) * _MIX2) & MASK64
+        z = ((state ^ (state >> 30)) * MIX1) & MASK64
+        z = ((z ^ (z >> 27)) * MIX2) & MASK64
         z ^= z >> 31
-        if z < limit:
+        if (z <= SAFE and small) or z < _TWO64 - _TWO64 % n:
             return z % n, state
+
+
+def step_code(state: str, out: str, ind: str) -> list[str]:
+    """`randbelow`'s SplitMix64 step as lines of Python for generated code (codegen's drawn
+    `bernoulli`, thousands a game in Shogun's tower): advances the local `state` and leaves
+    the output in `out`, the constants written out."""
+    return [f"{ind}{state} = ({state} + {GOLDEN_GAMMA:#x}) & {MASK64:#x}",
+            f"{ind}{out} = (({state} ^ ({state} >> 30)) * {MIX1:#x}) & {MASK64:#x}",
+            f"{ind}{out} = (({out} ^ ({out} >> 27)) * {MIX2:#x}) & {MASK64:#x}",
+            f"{ind}{out} ^= {out} >> 31"]
 
 
 def randint(state: int, lo: int, hi: int) -> tuple[int, int]:
