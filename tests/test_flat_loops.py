@@ -1,7 +1,7 @@
 """Two loop forms of the code generator (interpreter/compiler/codegen.py):
 
 - `flatten(list x in D where W: B)` is one loop that puts B's items straight into the result
-  (the `flat loop` choice): checkers' `first_jumps` made a list of jumps per own piece, almost
+  (the `flat loop` choice; B's own loop only where a loop pays for it, else B's value): checkers' `first_jumps` made a list of jumps per own piece, almost
   all of them empty, and joined them afterwards;
 - a loop over a definition whose value is one of a few constant lists, whatever its arguments
   (checkers' `ways(s)`, through the branches of an `if`), is bounded by the rules themselves, so
@@ -23,8 +23,10 @@ FLAT = """players Ann, Bob
 board Square = grid 3 x 3
 state
     cell: Square -> Player? = none
+define free(t: Square) = cell[t] == none
 define pairs(p: Player) =
-    flatten(list s in Square where cell[s] == p: list t in neighbours(s) where cell[t] == none: [s, t])
+    flatten(list s in Square where cell[s] == p: list t in neighbours(s) where free(t): [s, t])
+define twice(p: Player) = flatten(list s in Square where cell[s] == p: list i in 1..2: s)
 define free_near(s: Square) = list t in neighbours(s) where cell[t] == none: t
 define spots(p: Player) = flatten(list s in Square where cell[s] == p: free_near(s))
 define rows_of(p: Player) = flatten(list r in [list s in Square where cell[s] == p: [s]]: r)
@@ -44,7 +46,7 @@ def _values(ruleset: regelwerk.Ruleset) -> list:
     """The three definitions' values for both players after each of a few moves."""
     prog = ruleset.program(False)
     names = list(ruleset.model.defines)
-    fns = [prog.namespace[f"D_{names.index(n)}"] for n in ("pairs", "spots", "rows_of")]
+    fns = [prog.namespace[f"D_{names.index(n)}"] for n in ("pairs", "spots", "rows_of", "twice")]
     g = ruleset.new_game()
     out = []
     for _ in range(5):
@@ -61,9 +63,12 @@ def test_flatten_of_lists_is_one_loop_with_the_same_items_in_the_same_order(tmp_
     path.write_text(FLAT, encoding="utf-8")
     ruleset = regelwerk.load(path)
     chosen = {c.rule for c in ruleset.program(False).choices if c.kind == "flat loop"}
-    # pairs' items are a loop's lists, spots' a definition's (each round extends the result);
-    # rows_of's list is a comprehension's: no loop pays
-    assert chosen == {"define pairs", "define spots"}
+    # pairs' items are a loop's lists (its filter calls a definition: appended one by one),
+    # spots' a definition's and twice's a repeated item (each round extends the result by
+    # them); rows_of's list is a comprehension's: no loop pays
+    assert chosen == {"define pairs", "define spots", "define twice"}
+    source = ruleset.program(False).source
+    assert "] * len(" in source  # twice's `list i in 1..2: s` stays a repeated item
     looped = {c.rule for c in ruleset.program(False).choices if c.kind == "loop"}
     assert "define pairs" not in looped  # its list is built only by the flat loop, not once more
     flat = _values(ruleset)

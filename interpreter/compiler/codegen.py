@@ -1077,13 +1077,14 @@ class CodeGen:
         """`flatten(list x in D where W: B)` as one loop that puts B's items straight into the
         result, in the same order: no list per round joined afterwards (checkers' `first_jumps`,
         a list of jumps per own piece, all of them empty in most positions). When B is a `list`
-        itself, its loop appends each item; else each round extends the result by B."""
+        that a loop pays for itself, its loop appends each item; else each round extends the
+        result by B's value (Shogun's `list i in 1..counts[c]: c`, a `repeated item`)."""
         self.chose("flat loop", expr_text(agg))
         r = self.fresh("r")
         out.append(f"{ind}{r} = []")
         v, inner, ind2 = self.loop_head(agg, sc, out, ind, depth)
         body = agg.body
-        if isinstance(body, A.Aggregate) and body.kind == "list":
+        if isinstance(body, A.Aggregate) and body.kind == "list" and self.loop_pays(body):
             v2, inner2, ind3 = self.loop_head(body, inner, out, ind2, depth)
             item = self.value(body.body, inner2, out, ind3, depth) if body.body is not None else v2
             out.append(f"{ind3}{r}.append({item})")
