@@ -1,5 +1,5 @@
 """Definitions' values carried from one decision to the next (interpreter/compiler/carry.py,
-interpreter/engine/carried.py): an untraced game keeps the value of `list x in T where W` (W
+interpreter/engine/carried.py): a game keeps the value of `list x in T where W` (W
 reading state only at `x`) and tests `W` again only at the keys written since. A kept value
 must never outlive a change it did not hear of: every write form of the rules, a change from
 outside (`invalidate`), a clone, a save loaded, undo, and a log grown too long. The oracle
@@ -126,20 +126,21 @@ def _play_checked(g: regelwerk.Game, rnd: random.Random, moves: int) -> None:
         g.apply(rnd.choice(g.legal_actions()))
 
 
-def test_the_definition_is_carried_in_untraced_games_only(walls: regelwerk.Ruleset):
-    chosen = {(c.kind, c.rule, c.detail) for c in walls.program(False).choices}
+@pytest.mark.parametrize("record", [False, True])
+def test_the_definition_is_carried(walls: regelwerk.Ruleset, record: bool):
+    chosen = {(c.kind, c.rule, c.detail) for c in walls.program(record).choices}
     assert ("carried", "define open_for", "open_for by cell, marks, walls") in chosen
-    assert not any(c.kind == "carried" for c in walls.program(True).choices)
     assert ("carried", "define layable", "layable by neutral, tile_on, yurt") in {
         (c.kind, c.rule, c.detail) for c in regelwerk.load(BUNDLED["khan"]).program(False).choices}
 
 
+@pytest.mark.parametrize("record", [False, True])
 @pytest.mark.parametrize("seed", range(12))
-def test_every_write_form_of_the_rules_is_heard(walls: regelwerk.Ruleset, seed: int):
+def test_every_write_form_of_the_rules_is_heard(walls: regelwerk.Ruleset, seed: int, record: bool):
     """An entry set (`cell[s]`), a set written whole (`add`/`remove`, walls), a field deeper than
     one key (`marks[s].hot`), a map cleared whole (`clear cell`), and a move taken back
     (`abandon`: the state before it put back)."""
-    _play_checked(walls.new_game(seed=seed), random.Random(seed), 30)
+    _play_checked(walls.new_game(seed=seed, record=record), random.Random(seed), 30)
 
 
 def test_a_change_from_outside_is_forgotten_by_invalidate(walls: regelwerk.Ruleset):
@@ -152,8 +153,9 @@ def test_a_change_from_outside_is_forgotten_by_invalidate(walls: regelwerk.Rules
     assert _placed(g) == _open(g) and free[0] not in _placed(g) and free[1] not in _placed(g)
 
 
-def test_a_clone_and_its_original_part_ways(walls: regelwerk.Ruleset):
-    g = walls.new_game(seed=5)
+@pytest.mark.parametrize("record", [False, True])
+def test_a_clone_and_its_original_part_ways(walls: regelwerk.Ruleset, record: bool):
+    g = walls.new_game(seed=5, record=record)
     _play_checked(g, random.Random(5), 6)
     copy = g.clone()
     _play_checked(copy, random.Random(50), 8)  # the copy moves on; the original was kept
@@ -192,14 +194,17 @@ def test_a_log_grown_too_long_is_dropped_with_the_kept_values(walls: regelwerk.R
         _play_checked(walls.new_game(seed=seed), random.Random(seed), 30)
 
 
-@pytest.mark.parametrize(("name", "players", "seeds"), [("khan", 3, range(3)), ("khan", 4, range(1)),
-                                                        ("shogun", 4, range(1))])
-def test_the_same_games_as_without_carrying(name: str, players: int, seeds: range, monkeypatch: pytest.MonkeyPatch):
-    carrying = played(regelwerk.load(BUNDLED[name]), players, False, seeds, 400)
+@pytest.mark.parametrize(("name", "players", "seeds", "record"), [
+    ("khan", 3, range(3), False), ("khan", 4, range(1), False), ("shogun", 4, range(1), False),
+    ("khan", 3, range(1), True), ("shogun", 4, range(1), True)])
+def test_the_same_games_as_without_carrying(name: str, players: int, seeds: range, record: bool,
+                                            monkeypatch: pytest.MonkeyPatch):
+    """The same moves at every decision, and traced, the same traces."""
+    carrying = played(regelwerk.load(BUNDLED[name]), players, record, seeds, 400)
     monkeypatch.setattr(codegen.CodeGen, "CARRY", False)
     plain = regelwerk.load(BUNDLED[name])
-    assert not any(c.kind == "carried" for c in plain.program(False).choices)
-    assert carrying == played(plain, players, False, seeds, 400)
+    assert not any(c.kind == "carried" for c in plain.program(record).choices)
+    assert carrying == played(plain, players, record, seeds, 400)
 
 
 def test_a_filter_that_reads_more_than_its_item_is_not_carried(tmp_path: Path):

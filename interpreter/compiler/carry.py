@@ -1,4 +1,4 @@
-"""Which definitions an untraced game carries from one decision to the next, and which writes
+"""Which definitions a game carries from one decision to the next, and which writes
 they must hear of.
 
 A listing's memo (memo.py) lives for one enumeration. Khan's `layable(t)` (`list s in Land
@@ -7,8 +7,8 @@ a seventh of a random game, while a move writes a few squares. A definition whos
 `list x in T where W`, `T` a board or an enumeration (distinct values, fixed), and whose `W`
 reads state only as `v[x]` or `x in s` (reads.keyed_reads), changes only at the keys written
 since: the game keeps its value per memo key (memo.memo_keys: what it reads of each argument)
-and, when asked again, tests `W` again at those keys alone (engine/carried.py). Untraced
-generated code notes each write of a variable such a `W` reads (`G._wlog`), only while a value
+and, when asked again, tests `W` again at those keys alone (engine/carried.py). Generated
+code, traced or not, notes each write of a variable such a `W` reads (`G._wlog`), only while a value
 is kept; whatever changes the state outside the rules (`Game.invalidate`, a clone, undo, a
 restore, a save loaded) forgets every kept value (`Game._forget_carried`).
 """

@@ -125,7 +125,7 @@ class ModelFacts:
     memo_keys: dict[str, MemoKey]  # memo.memo_keys
     shared_calls: frozenset[str]  # definitions remembered per decision (shared_calls.py)
     shared_plays: frozenset[tuple[str, ...]]  # the plays whose listings share them
-    carried: dict[str, Carried]  # carry.carried_lists: kept from one decision to the next (untraced)
+    carried: dict[str, Carried]  # carry.carried_lists: kept from one decision to the next
 
 
 def model_facts(model: Model) -> ModelFacts:
@@ -150,7 +150,7 @@ class CodeGen:
     # the definitions a decision's listings share, worked out once per decision (shared_calls.py);
     # off: tests compare
     SHARED_CALLS: ClassVar[bool] = True
-    # definitions' values carried from one decision to the next in untraced games (carry.py);
+    # definitions' values carried from one decision to the next (carry.py);
     # off: tests compare
     CARRY: ClassVar[bool] = True
 
@@ -200,9 +200,9 @@ class CodeGen:
         self.memo_keys = facts.memo_keys
         self.shared_calls = facts.shared_calls if self.SHARED_CALLS else frozenset()
         self.shared_plays = facts.shared_plays if self.SHARED_CALLS else frozenset()
-        # untraced: the definitions carried across decisions, and the variables whose writes they
+        # the definitions carried across decisions, and the variables whose writes they
         # must hear of (each write of one is logged while a value is kept: engine/carried.py)
-        self.carried = facts.carried if self.CARRY and not record else {}
+        self.carried = facts.carried if self.CARRY else {}
         self.carried_reads = frozenset(v for c in self.carried.values() for v in c.reads)
         self.enum_memo: dict[str, str] | None = None
         self.enum_sets: dict[str, str] = {}  # state map -> the local holding its values as a set
@@ -1320,6 +1320,10 @@ class CodeGen:
         else:
             base = old
         new = value_fn(base, ty)
+        carried = t.root in self.carried_reads
+        if carried and not t.steps:  # the old value, before it is replaced
+            out.append(f"{ind}if G._carried:")
+            out.append(f"{ind}    _carry_note(G, ({t.root!r}, _WHOLE, V[{t.root!r}]))")
         if self.record:
             n = new
             if not (new.isidentifier() or _is_literal(new)):  # kept for the journal: computed once
@@ -1332,14 +1336,11 @@ class CodeGen:
                 # changes are worked out at once (recording.py); else they stay as written
                 out.append(f"{ind}G._jdict = True")
         else:
-            if t.root in self.carried_reads and not t.steps:  # the old value, before it is replaced
-                out.append(f"{ind}if G._carried:")
-                out.append(f"{ind}    _carry_note(G, ({t.root!r}, _WHOLE, V[{t.root!r}]))")
             out.append(f"{ind}{c}[{k}] = {new}" if is_dict else f"{ind}_store({c}, {k}, {new})")
-            if t.root in self.carried_reads and t.steps:  # an entry: its key, or (deeper) the whole map
-                note = f"({t.root!r}, {k})" if len(t.steps) == 1 else f"({t.root!r}, _WHOLE, None)"
-                out.append(f"{ind}if G._carried:")
-                out.append(f"{ind}    _carry_note(G, {note})")
+        if carried and t.steps:  # an entry: its key, or (deeper) the whole map
+            note = f"({t.root!r}, {k})" if len(t.steps) == 1 else f"({t.root!r}, _WHOLE, None)"
+            out.append(f"{ind}if G._carried:")
+            out.append(f"{ind}    _carry_note(G, {note})")
 
     # ------------------------------------------------------------------ statements
     def stmts(self, body: tuple, sc: dict, out: list[str], ind: str) -> None:

@@ -1,4 +1,4 @@
-"""Definitions' values an untraced game carries from one decision to the next (compiler/carry.py
+"""Definitions' values a game carries from one decision to the next (compiler/carry.py
 says which): each kept with the length of the game's write log when it was made, and brought up
 to date by testing its filter again at the keys written since.
 
