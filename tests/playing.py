@@ -24,7 +24,7 @@ def reach(ruleset: Ruleset, players: int, seed: int, steps: int, record: bool = 
     return g
 
 
-def played(ruleset: Ruleset, players: int, record: bool, seeds: range, limit: int) -> list:
+def played(ruleset: Ruleset, players: int | None, record: bool, seeds: range, limit: int) -> list:
     """Every decision's moves, and each game's result (and trace, when recorded), of random games."""
     out: list = []
     for seed in seeds:

@@ -6,11 +6,10 @@ section tested in turn, whichever section a block is resumed at or jumps back to
 from __future__ import annotations
 
 import dis
-import json
-import random
 
 import pytest
 from bundled import BUNDLED
+from playing import played
 from regelwerk.interpreter.compiler import machine
 
 import regelwerk
@@ -53,21 +52,6 @@ def _less_than_tests(rules: regelwerk.Ruleset) -> int:
                if i.opname == "COMPARE_OP" and i.argval == "<")
 
 
-def _games(rules: regelwerk.Ruleset, players: int | None, record: bool, seeds: range) -> list:
-    out = []
-    for seed in seeds:
-        g = rules.new_game(players=players, seed=seed, record=record)
-        rnd = random.Random(seed)
-        n = 0
-        while not g.is_over and n < 150:
-            moves = g.legal_actions()
-            out.append([str(m) for m in moves])
-            g.apply(rnd.choice(moves))
-            n += 1
-        out.append((g.result, json.dumps(g.trace, default=str, sort_keys=True) if record else None))
-    return out
-
-
 @pytest.mark.parametrize(("name", "players"), [("long", None), ("root", 2), ("shogun", 4)])
 @pytest.mark.parametrize("record", [False, True])
 def test_the_same_games_as_with_every_section_tested(name: str, players: int | None, record: bool,
@@ -83,4 +67,4 @@ def test_the_same_games_as_with_every_section_tested(name: str, players: int | N
     plain.program(record)
     assert tests > _less_than_tests(plain)  # the groups are there, and only there
     seeds = range(3) if name == "long" else range(1)
-    assert _games(grouped, players, record, seeds) == _games(plain, players, record, seeds)
+    assert played(grouped, players, record, seeds, 150) == played(plain, players, record, seeds, 150)
