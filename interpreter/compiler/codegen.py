@@ -153,6 +153,9 @@ class CodeGen:
     # definitions' values carried from one decision to the next (carry.py);
     # off: tests compare
     CARRY: ClassVar[bool] = True
+    # a `play` whose moves are all played in place picks its random move itself during
+    # Game.playout (machine.py `pick_in_place`); off: tests compare
+    PICKS: ClassVar[bool] = True
 
     def __init__(self, model: Model, record: bool, elements: dict[str, tuple], boards: Any = None,
                  players: tuple[str, ...] = (), facts: ModelFacts | None = None):

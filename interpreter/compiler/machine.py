@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 
 from ...dsl import ast as A
 from ...dsl.dispatch import NodeTable, node_table
-from ..engine.limits import CALL_WORK, SKIPPED_PLAY_WORK
+from ..engine.limits import CALL_WORK, SKIPPED_PLAY_WORK, WORK_CHUNK
 from ..engine.recording import (
     CHECKS,
     EVENTS,
@@ -258,6 +258,9 @@ class MachineBuilder:
         if optional:
             out.append(f"{ind}legal.append(PASS)")
         out.append(f"{ind}if legal:")
+        if self.picks_in_place(actions, played, optional):
+            self.g.chose("picked in place", f"play {', '.join(dict.fromkeys(actions))}", self.rule)
+            self.pick_in_place(k, out, ind + "    ")
         out.append(f"{ind}    F[1] = {k}")
         out.append(f"{ind}    G._legal = legal")
         if closes_own:
@@ -480,6 +483,30 @@ class MachineBuilder:
         out.append(f"{ind}    m = None")
         self.run_deferred(k, out, ind + "    ")
         out.append(f"{ind}    pc = {k + 1}")
+
+    def picks_in_place(self, actions: tuple[str, ...], played: list[str], optional: bool) -> bool:
+        """Whether the decision of a `play` can pick its random move itself during
+        `Game.playout` (`picked in place`): untraced, and every move it offers is played in
+        place (no `pass`, no action with a decision or an `abandon` inside)."""
+        return not self.record and bool(played) and len(played) == len(actions) and not optional \
+            and CodeGen.PICKS
+
+    def pick_in_place(self, k: int, out: list[str], ind: str) -> None:
+        """During `Game.playout` (`G._picks` moves still to pick here), the random move of this
+        decision is drawn from its listing and played at once by the section above, round the
+        block's loop: the steps `playout` and `Game._play_in_block` take for a plain move
+        (pending and the listing dropped, the work budget reset, the step counted), without
+        leaving the block and entering it again. Outside a playout `G._picks` is 0."""
+        windows = any(isinstance(op, ir.Window) for b in self.blocks for op in b.ops)
+        out.append(f"{ind}if G._picks{' and G.window is None' if windows else ''}:  # @S-")
+        out.append(f"{ind}    G._picks -= 1")
+        out.append(f"{ind}    m = G._pick(legal)")
+        out.append(f"{ind}    G.pending = None")
+        out.append(f"{ind}    G.work = {WORK_CHUNK}")
+        out.append(f"{ind}    G._worked = 0")
+        out.append(f"{ind}    G.step_no += 1")
+        out.append(f"{ind}    pc = {k}")
+        out.append(f"{ind}    continue")
 
     def checks(self, src: Any, params: int, out: list[str], ind: str) -> None:
         """Traced: the checks of move `m`, worked out before its effect as its explain function

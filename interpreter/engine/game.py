@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import contextlib
 import random
+import sys
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from fractions import Fraction
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -111,6 +112,10 @@ class Game(RuleCalls, TraceRecorder):
     _part_legal: tuple | None = None
     # an invariant was reported broken: from then on each is checked whole (check_invariants)
     _inv_whole = False
+    # during `playout`: how many moves the blocks may still pick and play themselves, and the
+    # generator's `choice` they pick with (machine.py `pick_in_place`); 0 and None otherwise
+    _picks = 0
+    _pick: Callable[[list], Any] | None = None
 
     def __init__(self, prog: Program, players: tuple[str, ...], seed: int, options: dict,
                  ruleset: Any = None, chance: str = "sampled", history: bool = False):
@@ -149,6 +154,9 @@ class Game(RuleCalls, TraceRecorder):
         # roll-back and saves all go through it
         put_state(self, start_state(self))
         self._template = False  # only cloned, never played (`as_template`)
+        # `playout`'s, not bookkeeping (a move taken back within a playout keeps them): the
+        # class's defaults, kept in the instance since generated code reads them at every decision
+        self._picks, self._pick = 0, None
         self._bookkeeping(self.record)
 
     def _bookkeeping(self, record: bool) -> None:
@@ -544,22 +552,36 @@ class Game(RuleCalls, TraceRecorder):
         `random.Random` (a subclass too) has every move it picks checked, as `apply` does."""
         plain, choice = self._plain, rng.choice
         trusted = type(rng) is random.Random  # its `choice` returns one of the moves, unchanged
+        # the blocks pick and play the moves of a decision whose moves are all plain themselves
+        # (machine.py `pick_in_place`), up to what is left of the limit: untraced games without
+        # a kept history only (`plain` is empty otherwise), each pick counted in `self._picks`
+        picks = trusted and bool(plain)
+        room = sys.maxsize if limit is None else limit
         made = 0
-        while not self.is_over and (limit is None or made < limit):
-            made += 1
-            legal = self._legal
-            if not trusted or legal is None or self.pending is None or self.abandoned \
-                    or self.chance_node is not None or self.window is not None:  # the loop's own steps
-                if self.chance_node is not None:  # explicit chance: an outcome by its probability
-                    self.apply(_explicit.sample(self, rng))
+        try:
+            if picks:
+                self._pick = choice
+            while not self.is_over and made < room:
+                made += 1
+                if picks:
+                    self._picks = given = room - made
+                legal = self._legal
+                if not trusted or legal is None or self.pending is None or self.abandoned \
+                        or self.chance_node is not None or self.window is not None:  # the loop's own steps
+                    if self.chance_node is not None:  # explicit chance: an outcome by its probability
+                        self.apply(_explicit.sample(self, rng))
+                    else:
+                        self.apply(choice(self.legal_actions()))
                 else:
-                    self.apply(choice(self.legal_actions()))
-                continue
-            action = choice(legal)  # one of the moves offered: `random.choice` only reads the list
-            if action[0] in plain:
-                self._play_in_block(action)
-            else:
-                self.apply(action)
+                    action = choice(legal)  # one of the moves offered: `random.choice` only reads the list
+                    if action[0] in plain:
+                        self._play_in_block(action)
+                    else:
+                        self.apply(action)
+                if picks:
+                    made += given - self._picks
+        finally:
+            self._picks, self._pick = 0, None
         return made
 
     def _play_checked(self, move: Action) -> None:
