@@ -491,6 +491,7 @@ class _Listing:
         g, a, pnames, lines = self.g, self.a, self.pnames, self.lines
         ind = "    "
         g.enum_memo, g.enum_sets = {}, {}  # listing moves changes no state: definitions may be remembered (memo.py)
+        g.enum_once = {}  # ... or worked out once (CodeGen.once_call)
         g.still = True  # and the variables it reads are bound once (machine.py binds them where it inlines this)
         if self.shared_checks is None:
             self.emit_pre(self.at(-1), -1, ind)
@@ -530,8 +531,9 @@ class _Listing:
         self.append_move(self.move_code(moves, paired), ind)
         lines[:0] = [f"    {table} = {{}}" for table in g.enum_memo.values()] + [
             f"    {held} = frozenset({g.var(var)}.values())" for var, held in g.enum_sets.items()] + (
-            [f"    {self.memo_table} = {{}}"] if self.memo_table else []) + [f"    {m} = {{}}" for m in self.push_memos]
-        g.enum_memo, g.enum_sets, g.still = None, {}, False
+            [f"    {self.memo_table} = {{}}"] if self.memo_table else []) + [f"    {m} = {{}}" for m in self.push_memos] + [
+            f"    {local} = _NOT_YET" for local in g.enum_once.values()]
+        g.enum_memo, g.enum_sets, g.enum_once, g.still = None, {}, None, False
         return lines
 
     def narrowed(self, i: int, ind: str) -> str | None:

@@ -153,6 +153,9 @@ class CodeGen:
     # definitions' values carried from one decision to the next (carry.py);
     # off: tests compare
     CARRY: ClassVar[bool] = True
+    # a definition inlined in a listing with the same arguments all through it (literals,
+    # `current`) worked out once per listing, when first needed; off: tests compare
+    ONCE_PER_LISTING: ClassVar[bool] = True
     # a `play` whose moves are all played in place picks its random move itself during
     # Game.playout (machine.py `pick_in_place`); off: tests compare
     PICKS: ClassVar[bool] = True
@@ -208,6 +211,9 @@ class CodeGen:
         self.carried = facts.carried if self.CARRY else {}
         self.carried_reads = frozenset(v for c in self.carried.values() for v in c.reads)
         self.enum_memo: dict[str, str] | None = None
+        # while a listing is written: the definitions it works out once (`once_call`), by
+        # definition and arguments, each to its local (declared not yet worked out at its top)
+        self.enum_once: dict[tuple[str, tuple[str, ...]], str] | None = None
         self.enum_sets: dict[str, str] = {}  # state map -> the local holding its values as a set
         self.const_ids: dict[str, int] = {}  # constant or option -> i of its local _kc<i>
         self.inlines: list[Inline] = []  # what each placeholder `__inline__(n)` copies (machine.py)
@@ -753,11 +759,13 @@ class CodeGen:
         block, self.in_block = self.in_block, False
         subst, self.subst = self.subst, {}  # locals of the caller are not visible in the helper
         memo, self.enum_memo = self.enum_memo, None  # nor is the caller's memo
+        once, self.enum_once = self.enum_once, None  # nor its values worked out once
         still, self.still = self.still, True  # the helper only reads
         lines: list[str] = []
         result = self.value(e, inner, lines, "    ")
         lines.append(f"    return {result}")
         self.in_block, self.subst, self.enum_memo, self.still = block, subst, memo, still
+        self.enum_once = once
         self.function(name, params, lines)
         return f"{name}(G{''.join(', ' + sc[u][0] for u in used)})"
 
@@ -802,7 +810,8 @@ class CodeGen:
                     continue
                 if isinstance(node, A.Call) and node.func in self.inlinable and (
                         node.func not in self.remembered_defines or not self.LOOP_FORMS):  # looked up instead
-                    self.subst[id(node)] = self.inline_call(node, sc, out, ind, depth + 1)
+                    self.subst[id(node)] = self.once_call(node, sc, out, ind, depth) or \
+                        self.inline_call(node, sc, out, ind, depth + 1)
                     inlined.append(id(node))
                 elif isinstance(node, A.Aggregate) and node.kind in COLLECT_KINDS and self.loop_pays(node):
                     # worked out first, as an inlined call is: an expression draws no chance (E215)
@@ -865,6 +874,34 @@ class CodeGen:
         out.append(f"{ind}{joined} = [{', '.join(parts)}]")
         self.charge(joined, e.span, out, ind)
         return joined
+
+    def once_call(self, call: A.Call, sc: dict, out: list[str], ind: str, depth: int) -> str | None:
+        """In a listing (which changes no state), a definition inlined with arguments that are
+        the same all through it (literals, `current`), inside loops over the parameters or the
+        body of another inlined definition: worked out the first time it is needed and kept
+        in a local for the rest of the listing (`once per listing`; Root's
+        `ruled_by(Marquise)` inside `wood_for(c)`, made again for every building and clearing).
+        The first use is where the rules first ask, so a failure is the same; later uses cost
+        no work. Only a body that takes statements (a loop) is kept: one expression is cheaper
+        written out again. None where the call does not qualify (it is inlined as usual)."""
+        if self.enum_once is None or not self.ONCE_PER_LISTING or self.in_block or len(ind) <= 4:
+            return None  # (at the listing's top level it runs once anyway)
+        args = tuple(self.ex(a, sc) for a in call.args)
+        if not all(_is_literal(a) or a == "_cur" for a in args):
+            return None
+        body: list[str] = []
+        code = self.inline_call(call, sc, body, ind + "    ", depth + 1)
+        if not body:  # one expression: cheaper written out again than tested
+            return code
+        key = (call.func, args)
+        local = self.enum_once.get(key)
+        if local is None:
+            local = self.enum_once[key] = self.fresh("once")
+        out.append(f"{ind}if {local} is _NOT_YET:")
+        out.extend(body)
+        out.append(f"{ind}    {local} = {code}")
+        self.chose("once per listing", f"{call.func}({', '.join(expr_text(a) for a in call.args)})")
+        return local
 
     def inline_call(self, call: A.Call, sc: dict, out: list[str], ind: str, depth: int) -> str:
         """A definition's value computed in place: its arguments bound to locals, its body as

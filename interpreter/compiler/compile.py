@@ -611,6 +611,9 @@ def _plain_map(t: Type) -> bool:
     return isinstance(t, MapOf) and not _may_hold_dict(t.val)
 
 
+_NOT_YET = object()
+
+
 def _namespace(prog: Program, g: CodeGen) -> dict[str, Any]:
     """What generated code can see: the runtime helpers, the library, and nothing else."""
 
@@ -629,6 +632,7 @@ def _namespace(prog: Program, g: CodeGen) -> dict[str, Any]:
         "_CHECK_ERRORS": (RuleFailure, *RULE_ERRORS),  # a traced move's checks that fail are left empty
         "_PUSH_ERRORS": (RuleFailure, BudgetExceeded, *RULE_ERRORS),  # a pushed-down filter falls back (pushdown.py)
         "_seq": seq_by(prog.boards.order),
+        "_NOT_YET": _NOT_YET,  # a value a listing works out once, before it is (CodeGen.once_call)
         "E": prog.elements,
         "SPANS": g.spans,
         "__builtins__": SAFE_BUILTINS,
