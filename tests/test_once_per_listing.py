@@ -23,6 +23,7 @@ define near(k: int): int = sum s in Square: heap[s] * k
 define room(t: Square): int = near(2) + 3 - heap[t]
 define spare(k: int): int = sum s in Square: 12 // (k - n)
 define slack(t: Square): int = spare(4) + spare(5) + heap[t]
+define weight(k: int): int = sum t in Square: k + heap[t] - heap[t]
 action put(s: Square, m in 1..3)
     "Put."
     require room(s) >= m else "too much"
@@ -30,6 +31,7 @@ action put(s: Square, m in 1..3)
     require spare(6) > -100 else "never"
     require heap[s] < 2 or (any t in Square: slack(t) >= heap[s]) else "not here"
     require (if n > 2 then (all t in Square: slack(t) >= 0) else true) else "odd"
+    require weight(m) > 0 else "light"
     add m to heap[s]
     add 1 to n
 flow
@@ -55,13 +57,13 @@ def _without(load: object) -> regelwerk.Ruleset:
 
 def test_a_closed_call_inside_an_inlined_definition_is_worked_out_once_per_listing() -> None:
     prog = regelwerk.load_text(ONCE, "once.rules").program(False)
-    assert [c.detail for c in prog.choices if c.kind == "once per listing"] == ["spare(4)", "spare(5)"]
+    assert [c.detail for c in prog.choices if c.kind == "once per listing"] == [
+        "spare(4)", "spare(5)", "weight(m) by key"]
     listing = prog.source.split("def AE_")[1].split("\ndef ")[0]
-    assert listing.count("_NOT_YET") == 6  # each declared at the top, tested in two places
     locals_ = [line.split()[0] for line in listing.splitlines() if line.endswith(" = _NOT_YET")]
-    assert len(set(locals_)) == 2  # one per argument
-    for once in locals_:
-        assert f"if {once} is _NOT_YET:" in listing and f"        {once} = " in listing
+    assert len(set(locals_)) == len(locals_) == 2  # declared at the top, one per argument
+    for once in locals_:  # tested where slack(s) is asked: in the loop over s, in the `any`'s loop
+        assert listing.count(f"if {once} is _NOT_YET:") == 2 and f"        {once} = " in listing
 
 
 def test_the_same_moves_with_and_without_where_a_value_is_asked_in_several_places() -> None:
@@ -76,14 +78,26 @@ def test_the_same_moves_with_and_without_where_a_value_is_asked_in_several_place
             assert _played(with_once, record, seed, limit=3) == _played(without, record, seed, limit=3)
 
 
+def test_a_call_of_an_inner_parameter_is_kept_per_key_for_the_rounds_of_an_outer_loop() -> None:
+    """`weight(m)` comes back for every square s (the loop outside m's): a table of the
+    listing's keeps it by m; `slack(s)`, asked once per s, is not kept."""
+    listing = regelwerk.load_text(ONCE, "once.rules").program(False).source.split("def AE_")[1].split("\ndef ")[0]
+    table = next(line.split()[0] for line in listing.splitlines() if line.strip().startswith("_mk"))
+    assert f"{table}.get(p1, _NOT_YET)" in listing and f"{table}[p1] = " in listing
+    assert listing.count(f"{table}.get(") == 1
+
+
 def test_root_works_out_the_marquises_ruled_clearings_once_per_listing() -> None:
     prog = regelwerk.load(BUNDLED["root"]).program(False)
-    assert ("action cat_build", "ruled_by(Marquise)") in [
-        (c.rule, c.detail) for c in prog.choices if c.kind == "once per listing"]
+    assert {("action cat_build", "ruled_by(Marquise)"), ("action cat_build", "wood_for(c) by key")} <= {
+        (c.rule, c.detail) for c in prog.choices if c.kind == "once per listing"}
 
 
-def test_a_call_at_the_listings_top_level_or_of_one_expression_is_left_as_it_is() -> None:
-    for name in ("tictactoe", "connect4", "breakthrough", "checkers"):
+def test_a_call_at_the_listings_top_level_or_without_a_loop_is_left_as_it_is() -> None:
+    """Checkers' `can_capture(current)` is asked once at the top anyway; breakthrough's
+    `forward(current)` and Khan's `ruler_on(s)` (a look-up in the rulers' squares) cost less
+    than a test of a kept value."""
+    for name in ("tictactoe", "connect4", "breakthrough", "checkers", "khan"):
         prog = regelwerk.load(BUNDLED[name]).program(False)
         assert all(c.kind != "once per listing" for c in prog.choices), name
 

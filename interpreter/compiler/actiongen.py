@@ -491,7 +491,7 @@ class _Listing:
         g, a, pnames, lines = self.g, self.a, self.pnames, self.lines
         ind = "    "
         g.enum_memo, g.enum_sets = {}, {}  # listing moves changes no state: definitions may be remembered (memo.py)
-        g.enum_once = {}  # ... or worked out once (CodeGen.once_call)
+        g.enum_once, g.enum_loops = {}, []  # ... or worked out once (CodeGen.once_call)
         g.still = True  # and the variables it reads are bound once (machine.py binds them where it inlines this)
         if self.shared_checks is None:
             self.emit_pre(self.at(-1), -1, ind)
@@ -523,6 +523,7 @@ class _Listing:
             # placement's squares): the loops over it are not charged to the work budget
             bounded = p.domain is not None and g.LOOP_FORMS and g.bounded(p.domain, self.esc)
             self.esc[p.name] = (pnames[i], "bounded" if bounded else None)
+            g.enum_loops.append(pnames[i])
             ind += "    "
             self.emit_depth(i, ind)
             if i == 0 and level is not None:
@@ -534,6 +535,7 @@ class _Listing:
             [f"    {self.memo_table} = {{}}"] if self.memo_table else []) + [f"    {m} = {{}}" for m in self.push_memos] + [
             f"    {local} = _NOT_YET" for local in g.enum_once.values()]
         g.enum_memo, g.enum_sets, g.enum_once, g.still = None, {}, None, False
+        g.enum_loops = []
         return lines
 
     def narrowed(self, i: int, ind: str) -> str | None:

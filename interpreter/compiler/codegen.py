@@ -136,6 +136,11 @@ def model_facts(model: Model) -> ModelFacts:
                       *shared_definitions(model), carried_lists(model))
 
 
+def _loops(lines: list[str]) -> bool:
+    """Whether generated statements hold a loop (worth keeping their value: `once_call`)."""
+    return any(line.lstrip().startswith(("for ", "while ")) for line in lines)
+
+
 class CodeGen:
     """Generates the Python source of one program; its functions are exec'd together. What
     the functions refer to besides the runtime (tables, data) is collected in `constants`.
@@ -214,6 +219,7 @@ class CodeGen:
         # while a listing is written: the definitions it works out once (`once_call`), by
         # definition and arguments, each to its local (declared not yet worked out at its top)
         self.enum_once: dict[tuple[str, tuple[str, ...]], str] | None = None
+        self.enum_loops: list[str] = []  # ... and the locals of its parameters' loops opened so far
         self.enum_sets: dict[str, str] = {}  # state map -> the local holding its values as a set
         self.const_ids: dict[str, int] = {}  # constant or option -> i of its local _kc<i>
         self.inlines: list[Inline] = []  # what each placeholder `__inline__(n)` copies (machine.py)
@@ -882,16 +888,16 @@ class CodeGen:
         in a local for the rest of the listing (`once per listing`; Root's
         `ruled_by(Marquise)` inside `wood_for(c)`, made again for every building and clearing).
         The first use is where the rules first ask, so a failure is the same; later uses cost
-        no work. Only a body that takes statements (a loop) is kept: one expression is cheaper
-        written out again. None where the call does not qualify (it is inlined as usual)."""
+        no work. Only a body with a loop is kept: anything less is cheaper written out again. None where the call does not qualify (it is inlined as usual)."""
         if self.enum_once is None or not self.ONCE_PER_LISTING or self.in_block or len(ind) <= 4:
             return None  # (at the listing's top level it runs once anyway)
         args = tuple(self.ex(a, sc) for a in call.args)
         if not all(_is_literal(a) or a == "_cur" for a in args):
-            return None
+            return self.once_per_key(call, args, sc, out, ind, depth)
         body: list[str] = []
         code = self.inline_call(call, sc, body, ind + "    ", depth + 1)
-        if not body:  # one expression: cheaper written out again than tested
+        if not _loops(body):  # no loop: cheaper written out again than tested
+            out.extend(body)
             return code
         key = (call.func, args)
         local = self.enum_once.get(key)
@@ -901,6 +907,34 @@ class CodeGen:
         out.extend(body)
         out.append(f"{ind}    {local} = {code}")
         self.chose("once per listing", f"{call.func}({', '.join(expr_text(a) for a in call.args)})")
+        return local
+
+    def once_per_key(self, call: A.Call, args: tuple[str, ...], sc: dict, out: list[str], ind: str,
+                     depth: int) -> str | None:
+        """`once_call` for a definition whose arguments are parameters of the listing (and
+        literals, `current`), of plain types, inside the loop of another parameter that none
+        of them is: the same call comes back in every round of that loop (Root's `wood_for(c)`
+        inside `cat_build`'s loop over b), so its value is kept per key in a table of the
+        listing's and worked out when a key is first asked. None otherwise."""
+        d = self.m.defines[call.func]
+        params = {a for a in args if a in self.enum_loops}
+        if not params or not all(a in params or _is_literal(a) or a == "_cur" for a in args) \
+                or not set(self.enum_loops) - params \
+                or not all(p.type is not None and plain_type(self.m.type_of_decl(p.type)) for p in d.params):
+            return None
+        body: list[str] = []
+        code = self.inline_call(call, sc, body, ind + "    ", depth + 1)
+        if not _loops(body):  # no loop: cheaper written out again than looked up
+            out.extend(body)
+            return code
+        table = self.enum_memo.setdefault(f"{call.func}/{len(args)}/inlined", self.fresh("mk"))
+        key = args[0] if len(args) == 1 else f"({', '.join(args)},)"
+        local = self.fresh("once")
+        out.append(f"{ind}{local} = {table}.get({key}, _NOT_YET)")
+        out.append(f"{ind}if {local} is _NOT_YET:")
+        out.extend(body)
+        out.append(f"{ind}    {local} = {table}[{key}] = {code}")
+        self.chose("once per listing", f"{call.func}({', '.join(expr_text(a) for a in call.args)}) by key")
         return local
 
     def inline_call(self, call: A.Call, sc: dict, out: list[str], ind: str, depth: int) -> str:
