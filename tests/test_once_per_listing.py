@@ -98,8 +98,10 @@ def test_a_call_at_the_listings_top_level_or_without_a_loop_is_left_as_it_is() -
     `forward(current)` and Khan's `ruler_on(s)` (a look-up in the rulers' squares) cost less
     than a test of a kept value."""
     for name in ("tictactoe", "connect4", "breakthrough", "checkers", "khan"):
-        prog = regelwerk.load(BUNDLED[name]).program(False)
-        assert all(c.kind != "once per listing" for c in prog.choices), name
+        rules = regelwerk.load(BUNDLED[name])
+        assert all(c.kind != "once per listing" for c in rules.program(False).choices), name
+        game = rules.new_game(seed=1)  # and its listings, written as before, run
+        assert game.playout(random.Random(1), 30) > 0 and game.to_json()
 
 
 def _played(rules: regelwerk.Ruleset, record: bool, seed: int, limit: int = 300) -> tuple:

@@ -897,7 +897,7 @@ class CodeGen:
         body: list[str] = []
         code = self.inline_call(call, sc, body, ind + "    ", depth + 1)
         if not _loops(body):  # no loop: cheaper written out again than tested
-            out.extend(body)
+            out.extend(line[4:] for line in body)  # (written one level in, for the `if`)
             return code
         key = (call.func, args)
         local = self.enum_once.get(key)
@@ -925,7 +925,7 @@ class CodeGen:
         body: list[str] = []
         code = self.inline_call(call, sc, body, ind + "    ", depth + 1)
         if not _loops(body):  # no loop: cheaper written out again than looked up
-            out.extend(body)
+            out.extend(line[4:] for line in body)  # (written one level in, for the `if`)
             return code
         table = self.enum_memo.setdefault(f"{call.func}/{len(args)}/inlined", self.fresh("mk"))
         key = args[0] if len(args) == 1 else f"({', '.join(args)},)"
