@@ -49,7 +49,7 @@ from ..engine.limits import CALL_WORK
 from ..stdlib import rng
 from ..stdlib.library import LIBRARY
 from . import pytree
-from .carry import Carried, carried_lists
+from .carry import Carried, KeyTest, carried_lists, indexed_maps, key_test
 from .hoist import Hoister, fixed_parts, loop_invariants, names
 from .memo import MemoKey, memo_keys, plain_type, state_free
 from .pytree import PLACEHOLDER, Inline
@@ -126,6 +126,7 @@ class ModelFacts:
     shared_calls: frozenset[str]  # definitions remembered per decision (shared_calls.py)
     shared_plays: frozenset[tuple[str, ...]]  # the plays whose listings share them
     carried: dict[str, Carried]  # carry.carried_lists: kept from one decision to the next
+    indexed: dict[str, str]  # carry.indexed_maps: state maps whose keys are kept by value, their key type
 
 
 def model_facts(model: Model) -> ModelFacts:
@@ -133,7 +134,7 @@ def model_facts(model: Model) -> ModelFacts:
     inlinable = inlinable_defines(model)
     return ModelFacts(frozenset(t.root for t in targets if not t.steps), write_depths(targets),
                       inlinable, tiny_defines(model, inlinable), frozenset(state_free(model)), memo_keys(model),
-                      *shared_definitions(model), carried_lists(model))
+                      *shared_definitions(model), carried_lists(model), indexed_maps(model))
 
 
 class CodeGen:
@@ -153,6 +154,9 @@ class CodeGen:
     # definitions' values carried from one decision to the next (carry.py);
     # off: tests compare
     CARRY: ClassVar[bool] = True
+    # loops over a board that walk only the keys whose entry has the value their first test
+    # asks (`cell[s] == current`), kept by the writes (carry.key_test); off: tests compare
+    KEYS_BY_VALUE: ClassVar[bool] = True
 
     def __init__(self, model: Model, record: bool, elements: dict[str, tuple], boards: Any = None,
                  players: tuple[str, ...] = (), facts: ModelFacts | None = None):
@@ -204,6 +208,9 @@ class CodeGen:
         # must hear of (each write of one is logged while a value is kept: engine/carried.py)
         self.carried = facts.carried if self.CARRY else {}
         self.carried_reads = frozenset(v for c in self.carried.values() for v in c.reads)
+        # state map -> its key type, for the maps whose keys are kept by value (carry.indexed_maps)
+        self.indexed = facts.indexed if self.KEYS_BY_VALUE else {}
+        self._positions: dict[str, str] = {}  # board or enumeration -> the constant of its places
         self.enum_memo: dict[str, str] | None = None
         self.enum_sets: dict[str, str] = {}  # state map -> the local holding its values as a set
         self.const_ids: dict[str, int] = {}  # constant or option -> i of its local _kc<i>
@@ -1144,6 +1151,10 @@ class CodeGen:
         unkept = None
         if keys is not None:  # the filter reads only fixed things and `keys`: worked out once per key
             dom, unkept = self.kept_once(e, v, inner, dom, keys, out, ind)
+        elif e.kind != "streak" and self.LOOP_FORMS:
+            kt = key_test(self.m, e.domain, e.var, e.where, sc.__contains__)
+            if kt is not None and kt.var in self.indexed:
+                dom = self.keys_by_value(kt, sc, dom, out, ind, expr_text(e))
         out.append(f"{ind}for {v} in {dom}:")
         ind2 = ind + "    "
         if e.where is not None:  # kept items passed it: tested only where they were not kept
@@ -1155,6 +1166,30 @@ class CodeGen:
                 at = ind2 + "    "
             self.test(e.where, inner, out, at, "break" if e.kind == "streak" else "continue", depth)
         return v, inner, ind2
+
+    def keys_by_value(self, kt: KeyTest, sc: dict, dom: str, out: list[str], ind: str, where: str) -> str:
+        """The local holding the keys of `kt.var` whose entry is `kt.value`, in the order of
+        `dom` (the board): the game's kept list, made the first time (engine/carried.py
+        `_keys_with`). The loop over it still tests its first test on each key."""
+        self.chose("keys by value", where)
+        held, keys = self.fresh("kv"), self.fresh("ks")
+        value = self.ex(kt.value, sc)
+        name = "=" + kt.var
+        if not _is_name(value) and not _is_literal(value):
+            v = self.fresh("kx")
+            out.append(f"{ind}{v} = {value}")
+            value = v
+        out.append(f"{ind}{held} = G._carried.get({name!r})")
+        out.append(f"{ind}{keys} = {held}.get({value}) if {held} is not None else None")
+        out.append(f"{ind}if {keys} is None:")
+        out.append(f"{ind}    {keys} = _keys_with(G, {name!r}, {kt.var!r}, {value}, {dom})")
+        return keys
+
+    def positions(self, domain: str) -> str:
+        """A constant: each value of a board or enumeration -> its place in the order walked."""
+        if domain not in self._positions:
+            self._positions[domain] = self.const({x: i for i, x in enumerate(self.elements[domain])}, "KP")
+        return self._positions[domain]
 
     def fixed_filter_keys(self, e: A.Aggregate, sc: dict) -> list[str] | None:
         """The locals an aggregate's `where` reads besides its own variable, when its domain
@@ -1320,6 +1355,9 @@ class CodeGen:
         else:
             base = old
         new = value_fn(base, ty)
+        indexed = t.root in self.indexed and len(t.steps) <= 1
+        if indexed and t.steps and not self.record and not needs_old:  # the key leaves this value's list
+            out.append(f"{ind}{old} = {c}[{k}]")
         carried = t.root in self.carried_reads
         if carried and not t.steps:  # the old value, before it is replaced
             out.append(f"{ind}if G._carried:")
@@ -1341,6 +1379,13 @@ class CodeGen:
             note = f"({t.root!r}, {k})" if len(t.steps) == 1 else f"({t.root!r}, _WHOLE, None)"
             out.append(f"{ind}if G._carried:")
             out.append(f"{ind}    _carry_note(G, {note})")
+        if indexed:  # the kept keys by value (carry.key_test): the entry's key moved, or all dropped
+            out.append(f"{ind}if G._carried:")
+            if t.steps:
+                out.append(f"{ind}    _keys_moved(G, {'=' + t.root!r}, {k}, {old}, {c}[{k}], "
+                           f"{self.positions(self.indexed[t.root])})")
+            else:
+                out.append(f"{ind}    G._carried.pop({'=' + t.root!r}, None)")
 
     # ------------------------------------------------------------------ statements
     def stmts(self, body: tuple, sc: dict, out: list[str], ind: str) -> None:
