@@ -6,9 +6,10 @@ another's by every write of an entry, in the board's order. Breakthrough's `step
 
 A kept list must never miss a change: every write form of the rules, a move taken back
 (`abandon`), a change from outside (`invalidate`), a clone, a save loaded, undo, a scenario's
-`given` lines. The oracle is the moves worked out in Python from the game's state at every
-decision, in the board's order; and the same games (moves in order, results, traces) as with
-the transform switched off."""
+`given` lines. The keys walked are not tested on `m[x] == v` again; when the list cannot be
+made, the loop walks the board testing it, so it fails as the scan did. The oracle is the
+moves worked out in Python from the game's state at every decision, in the board's order; and
+the same games (moves in order, results, traces) as with the transform switched off."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ import pytest
 from bundled import BUNDLED
 from playing import played
 from regelwerk.interpreter.compiler import codegen
-from regelwerk.interpreter.engine import carried
+from regelwerk.interpreter.engine import carried, runtime
 from regelwerk.interpreter.tools.scenario import run_scenarios
 
 import regelwerk
@@ -180,6 +181,37 @@ def test_a_change_from_outside_is_forgotten_by_invalidate(stones: regelwerk.Rule
     g.invalidate()
     _check(g)
     assert ("put", free[0], False) not in _listed(g)
+
+
+def _failure(ruleset: regelwerk.Ruleset, record: bool) -> str:
+    g = ruleset.new_game(seed=1, record=record)
+    _play_checked(g, random.Random(1), 5)
+    del g.vars["cell"]["b2"]  # from outside: a key the board has is missing
+    g.invalidate()
+    with pytest.raises(Exception) as err:
+        g.legal_actions()
+    return repr(err.value)
+
+
+@pytest.mark.parametrize("record", [False, True])
+def test_a_list_that_cannot_be_made_walks_the_board_and_fails_as_the_scan_did(
+        stones: regelwerk.Ruleset, record: bool, monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
+    walked = _failure(stones, record)
+    monkeypatch.setattr(codegen.CodeGen, "KEYS_BY_VALUE", False)
+    path = tmp_path / "stones.rules"
+    path.write_text(STONES, encoding="utf-8")
+    assert walked == _failure(regelwerk.load(path), record) == "KeyError('b2')"
+
+
+@pytest.mark.parametrize("record", [False, True])
+def test_with_no_list_kept_the_loops_walk_the_board_testing_as_written(record: bool, tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch):
+    """The path of a list that could not be made, taken at every loop: the same moves."""
+    monkeypatch.setitem(runtime.RUNTIME, "_keys_with", lambda _G, _key, _name, _value, domain: domain)
+    path = tmp_path / "stones.rules"
+    path.write_text(STONES, encoding="utf-8")
+    for seed in range(4):
+        _play_checked(regelwerk.load(path).new_game(seed=seed, record=record), random.Random(seed), 40)
 
 
 @pytest.mark.parametrize("record", [False, True])

@@ -599,7 +599,8 @@ class _Listing:
     def by_value(self, i: int, dom: str, ind: str) -> str:
         """Parameter `i`'s domain, or, when it is a board whose first require at its depth is
         `m[p] == v` (carry.key_test: `require cell[from] == current`), the game's kept list of
-        the keys whose entry is `v` (CodeGen.keys_by_value); the require is still tested."""
+        the keys whose entry is `v` (CodeGen.keys_by_value); those passed the require, which
+        is tested only when the list could not be made (then the whole domain)."""
         g, a = self.g, self.a
         p = a.params[i]
         items = self.at(i)
@@ -613,7 +614,10 @@ class _Listing:
             return dom
         first = len(self.lines)
         keys = g.keys_by_value(kt, self.esc, dom, self.lines, ind, f"{p.name} by {expr_text(items[0].test)}")
+        unkept = g.fresh("ku")  # the list could not be made: the whole domain, the require tested
+        self.lines.append(f"{ind}{unkept} = {keys} is {dom}")
         mark(g, self.lines, first, p.span)
+        self.prefilters[i] = (1, unkept)  # the kept keys passed it (emit_depth)
         return keys
 
     def move_code(self, moves: str | None, paired: tuple | None) -> str:

@@ -65,9 +65,10 @@ def carried_lists(m: Model) -> dict[str, Carried]:
 # keys per (map, value) in `G._carried` (engine/carried.py `_keys_with`), and each write of an
 # entry of `m` moves its key from the old value's list to the new one's (`_keys_moved`), so
 # no log is read back; a map written whole drops them. Whatever forgets carried values (a
-# clone, `invalidate`, `put_state`, `prepare`) forgets these too. The loop still tests
-# `m[x] == v` on each key walked, so a key list that could not be made (a map changed from
-# outside so that a key is missing) walks the whole board and fails where the scan did.
+# clone, `invalidate`, `put_state`, `prepare`) forgets these too. The keys walked passed
+# `m[x] == v`, which is not tested again; a key list that could not be made (a map changed
+# from outside so that a key is missing) is the whole board, tested as written, so a failure
+# comes where the scan had it.
 
 
 @dataclass(frozen=True)
@@ -84,6 +85,14 @@ def first_test(e: A.Node) -> A.Node:
     while isinstance(e, A.BoolOp) and e.op == "and":
         e = e.items[0]
     return e
+
+
+def split_first(e: A.Node) -> tuple[A.Node, list[A.Node]]:
+    """`first_test(e)` and the parts of the `and` tested after it, in order."""
+    if isinstance(e, A.BoolOp) and e.op == "and":
+        first, rest = split_first(e.items[0])
+        return first, [*rest, *e.items[1:]]
+    return e, []
 
 
 def key_test(m: Model, domain: A.Node | None, var: str, test: A.Node | None,

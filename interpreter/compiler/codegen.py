@@ -49,7 +49,7 @@ from ..engine.limits import CALL_WORK
 from ..stdlib import rng
 from ..stdlib.library import LIBRARY
 from . import pytree
-from .carry import Carried, KeyTest, carried_lists, indexed_maps, key_test
+from .carry import Carried, KeyTest, carried_lists, indexed_maps, key_test, split_first
 from .hoist import Hoister, fixed_parts, loop_invariants, names
 from .memo import MemoKey, memo_keys, plain_type, state_free
 from .pytree import PLACEHOLDER, Inline
@@ -1148,16 +1148,25 @@ class CodeGen:
             self.charge(items, e.span, out, ind)
             dom = items
         keys = self.fixed_filter_keys(e, sc) if e.kind != "streak" else None
-        unkept = None
+        unkept = by_value = None
         if keys is not None:  # the filter reads only fixed things and `keys`: worked out once per key
             dom, unkept = self.kept_once(e, v, inner, dom, keys, out, ind)
         elif e.kind != "streak" and self.LOOP_FORMS:
             kt = key_test(self.m, e.domain, e.var, e.where, sc.__contains__)
             if kt is not None and kt.var in self.indexed:
-                dom = self.keys_by_value(kt, sc, dom, out, ind, expr_text(e))
+                walked = self.keys_by_value(kt, sc, dom, out, ind, expr_text(e))
+                by_value = self.fresh("ku")  # the list could not be made: the whole domain, tested
+                out.append(f"{ind}{by_value} = {walked} is {dom}")
+                dom = walked
         out.append(f"{ind}for {v} in {dom}:")
         ind2 = ind + "    "
-        if e.where is not None:  # kept items passed it: tested only where they were not kept
+        if by_value is not None:  # the kept keys passed the first test: tested only when not kept
+            first, rest = split_first(e.where)
+            out.append(f"{ind2}if {by_value}:  # not kept: the first test as written")
+            self.test(first, inner, out, ind2 + "    ", "continue", depth)
+            for part in rest:
+                self.test(part, inner, out, ind2, "continue", depth)
+        elif e.where is not None:  # kept items passed it: tested only where they were not kept
             # tested part by part (`test`: an `and` as tests in a row, an `or` as nested ifs):
             # each part a statement of its own, where the definitions it calls are inlined
             at = ind2
@@ -1170,7 +1179,8 @@ class CodeGen:
     def keys_by_value(self, kt: KeyTest, sc: dict, dom: str, out: list[str], ind: str, where: str) -> str:
         """The local holding the keys of `kt.var` whose entry is `kt.value`, in the order of
         `dom` (the board): the game's kept list, made the first time (engine/carried.py
-        `_keys_with`). The loop over it still tests its first test on each key."""
+        `_keys_with`), or `dom` itself when it cannot be made, where the loop tests its first
+        test on each item as written."""
         self.chose("keys by value", where)
         held, keys = self.fresh("kv"), self.fresh("ks")
         value = self.ex(kt.value, sc)
