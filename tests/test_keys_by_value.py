@@ -224,6 +224,28 @@ def test_a_clone_and_its_original_part_ways(stones: regelwerk.Ruleset, record: b
     _play_checked(copy, random.Random(52), 8)
 
 
+@pytest.mark.parametrize("record", [False, True])
+def test_a_clone_that_keeps_copies_of_the_lists_parts_ways(stones: regelwerk.Ruleset, record: bool,
+                                                           monkeypatch: pytest.MonkeyPatch):
+    """`carried.kept_for_clone`, as `Game.clone` would give its copy the lists (perft clones
+    every node): copies, so neither game's writes reach the other's."""
+    clone = regelwerk.Game.clone
+
+    def keeping(g: regelwerk.Game) -> regelwerk.Game:
+        copy = clone(g)
+        copy._carried = carried.kept_for_clone(g._carried)
+        return copy
+
+    monkeypatch.setattr(regelwerk.Game, "clone", keeping)
+    g = stones.new_game(seed=5, record=record)
+    _play_checked(g, random.Random(5), 6)
+    copy = g.clone()
+    assert copy._carried and all(type(k) is str for k in copy._carried)
+    _play_checked(copy, random.Random(50), 8)
+    _play_checked(g, random.Random(51), 8)
+    _play_checked(copy, random.Random(52), 8)
+
+
 def test_a_save_loaded_plays_on_with_the_same_moves(stones: regelwerk.Ruleset):
     g = stones.new_game(seed=7)
     _play_checked(g, random.Random(7), 9)

@@ -111,3 +111,13 @@ def _keys_moved(G: Any, key: str, k: Any, old: Any, new: Any, at: dict) -> None:
     keys = kept.get(new)
     if keys is not None:
         insort(keys, k, key=at.__getitem__)
+
+
+def kept_for_clone(kept: dict) -> dict:
+    """What a clone may keep of `G._carried`: the keys by value, each list copied (a game changes
+    its own in place). Not the carried definitions' values, whose log positions count the
+    original's write log. A perft node is a fresh clone that lists its moves once: without this
+    it makes its lists again from the whole board (`Game.clone` would call it for its copy's
+    `_carried`; docs/architecture.md §17)."""
+    return {key: {value: keys[:] for value, keys in lists.items()} for key, lists in kept.items()
+            if type(key) is str}
