@@ -89,7 +89,10 @@ def _keys_with(G: Any, key: str, name: str, value: Any, domain: list) -> list:
     where a scan would."""
     m = G.vars[name]
     try:
-        keys = [x for x in domain if m[x] == value]
+        keys = []
+        for x in domain:  # a loop, not a comprehension (a function of its own): a perft node is a
+            if m[x] == value:  # fresh clone, which makes its lists again
+                keys.append(x)
     except (KeyError, TypeError):
         return domain
     kept = G._carried.get(key)
