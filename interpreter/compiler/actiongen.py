@@ -27,6 +27,7 @@ from ..engine.runtime import _hashable
 from ..stdlib.library import LIBRARY
 from . import pytree
 from .blocks import BlockBuilder, action_preconditions, names_in, param_types
+from .carry import key_test
 from .codegen import CodeGen
 from .hoist import Hoister, parts
 from .implied import implied
@@ -517,7 +518,8 @@ class _Listing:
                 pairs, move_local = paired
                 lines.append(f"{ind}for {pnames[i]}, {move_local} in {pairs}:")
             else:
-                lines.append(f"{ind}for {pnames[i]} in {self.narrowed(i, ind) or self.prefiltered(i, dom, ind)}:")
+                dom = self.narrowed(i, ind) or self.prefiltered(i, dom, ind)
+                lines.append(f"{ind}for {pnames[i]} in {self.by_value(i, dom, ind)}:")
             mark(g, lines, len(lines) - 1, p.span)  # the domain's own failures, at the parameter
             # a value drawn from a bounded domain is bounded, as an aggregate's variable is (a
             # placement's squares): the loops over it are not charged to the work budget
@@ -597,6 +599,30 @@ class _Listing:
         mark(g, lines, first, p.span)
         self.prefilters[i] = (len(tests), unkept)
         return rows
+
+    def by_value(self, i: int, dom: str, ind: str) -> str:
+        """Parameter `i`'s domain, or, when it is a board whose first require at its depth is
+        `m[p] == v` (carry.key_test: `require cell[from] == current`), the game's kept list of
+        the keys whose entry is `v` (CodeGen.keys_by_value); those passed the require, which
+        is tested only when the list could not be made (then the whole domain)."""
+        g, a = self.g, self.a
+        p = a.params[i]
+        items = self.at(i)
+        if not g.LOOP_FORMS or i in self.pushes or i in self.prefilters or not items \
+                or not isinstance(items[0], A.RequireStmt):
+            return dom
+        domain = p.domain if p.domain is not None else (
+            A.Name(span=p.type.span, name=p.type.name) if isinstance(p.type, A.NamedType) else None)
+        kt = key_test(g.m, domain, p.name, items[0].test, self.esc.__contains__)
+        if kt is None or kt.var not in g.indexed:
+            return dom
+        first = len(self.lines)
+        keys = g.keys_by_value(kt, self.esc, dom, self.lines, ind, f"{p.name} by {expr_text(items[0].test)}")
+        unkept = g.fresh("ku")  # the list could not be made: the whole domain, the require tested
+        self.lines.append(f"{ind}{unkept} = {keys} is {dom}")
+        mark(g, self.lines, first, p.span)
+        self.prefilters[i] = (1, unkept)  # the kept keys passed it (emit_depth)
+        return keys
 
     def move_code(self, moves: str | None, paired: tuple | None) -> str:
         """The move of one binding, as code."""

@@ -15,11 +15,14 @@ restore, a save loaded) forgets every kept value (`Game._forget_carried`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ...dsl import ast as A
 from ...dsl.check import Model
-from .memo import MemoKey, memo_keys
+from ...dsl.types import Elem, MapOf
+from .blocks import action_preconditions, names_in
+from .memo import MemoKey, memo_keys, plain_type
 from .reads import keyed_reads, state_reads
 
 
@@ -53,3 +56,132 @@ def carried_lists(m: Model) -> dict[str, Carried]:
         if reads:  # none: a state-free definition, remembered for the program's life instead
             out[name] = Carried(e.var, e.domain.name, e.where, reads, keys[name])
     return out
+
+
+# ---------------------------------------------------------------- keys indexed by value
+# A loop over a board (or an enumeration) whose first test is `m[x] == v`, `m` a state map
+# over that board, walks the keys whose entry is `v` in the board's order: checkers' and
+# breakthrough's listings look for the mover's pieces among 64 squares. The game keeps those
+# keys per (map, value) in `G._carried` (engine/carried.py `_keys_with`), and each write of an
+# entry of `m` moves its key from the old value's list to the new one's (`_keys_moved`), so
+# no log is read back; a map written whole drops them. Whatever forgets carried values (a
+# clone, `invalidate`, `put_state`, `prepare`) forgets these too. The keys walked passed
+# `m[x] == v`, which is not tested again; a key list that could not be made (a map changed
+# from outside so that a key is missing) is the whole board, tested as written, so a failure
+# comes where the scan had it.
+
+
+@dataclass(frozen=True)
+class KeyTest:
+    """`m[x] == v` as the first test of a loop over `m`'s keys: the map and the value."""
+
+    var: str  # the state map
+    domain: str  # the board or enumeration: its key type, walked by the loop
+    value: A.Node  # v: none, a literal, a named value, `current` or a local
+
+
+def first_test(e: A.Node) -> A.Node:
+    """The part of a test evaluated first: an `and`'s left part, all the way down."""
+    while isinstance(e, A.BoolOp) and e.op == "and":
+        e = e.items[0]
+    return e
+
+
+def split_first(e: A.Node) -> tuple[A.Node, list[A.Node]]:
+    """`first_test(e)` and the parts of the `and` tested after it, in order."""
+    if isinstance(e, A.BoolOp) and e.op == "and":
+        first, rest = split_first(e.items[0])
+        return first, [*rest, *e.items[1:]]
+    return e, []
+
+
+def key_test(m: Model, domain: A.Node | None, var: str, test: A.Node | None,
+             is_local: Callable[[str], bool]) -> KeyTest | None:
+    """The index a loop `for var in domain` whose filter (or first require) is `test` can walk
+    (see above), or None: `domain` names a board or enumeration `T`, `test`'s first part is
+    `m[var] == v` (either way round), `m` a state map from `T` to a plain value (a named value,
+    int, bool or text, or none), and `v` cannot fail nor read `var`: none, a literal, a named
+    value, `current`, or a name `is_local` accepts."""
+    if not (isinstance(domain, A.Name) and (domain.name in m.boards or domain.name in m.enums)) \
+            or is_local(domain.name) or test is None:
+        return None
+    t = first_test(test)
+    if not (isinstance(t, A.Compare) and t.op == "=="):
+        return None
+    for this, other in ((t.left, t.right), (t.right, t.left)):
+        if not (isinstance(this, A.Index) and isinstance(this.base, A.Name) and isinstance(this.key, A.Name)
+                and this.key.name == var and this.base.name in m.vars and not is_local(this.base.name)):
+            continue
+        mt = m.var_types[this.base.name]
+        if not (isinstance(mt, MapOf) and isinstance(mt.key, Elem) and mt.key.name == domain.name
+                and plain_type(mt.val)):
+            return None
+        if _fixed_value(m, other, var, is_local):
+            return KeyTest(this.base.name, domain.name, other)
+    return None
+
+
+def _fixed_value(m: Model, v: A.Node, var: str, is_local: Callable[[str], bool]) -> bool:
+    """Whether `v` is none, a literal, a named value, `current` or a local other than `var`."""
+    if isinstance(v, (A.NoneLit, A.IntLit, A.BoolLit, A.StrLit)):
+        return True
+    if not isinstance(v, A.Name) or v.name == var:
+        return False
+    if is_local(v.name):
+        return True
+    return v.name == "current" or (v.name in m.element_type and v.name not in m.vars)
+
+
+def indexed_maps(m: Model) -> dict[str, str]:
+    """The state maps some loop may walk by value (`key_test`), each with its key type: their
+    entries' writes move keys between the kept lists. Found over every aggregate and every
+    action parameter of the rules (a name no rule-level thing owns counts as a local here;
+    code generation asks again with the scope it has), so no map a loop indexes is missed."""
+
+    def is_local(name: str) -> bool:
+        return not (name in m.vars or name in m.consts or name in m.options or name in m.data
+                    or name in m.element_type or name in m.boards or name in m.enums or name == "current")
+
+    out: dict[str, str] = {}
+    roots: list = [*m.defines.values(), *m.actions.values(), *m.procedures.values(), *m.triggers,
+                   *m.hooks, *m.devices.values(), *m.scenarios, *m.invariants]
+    if m.flow is not None:
+        roots.append(m.flow)
+    for n in A.iter_nodes(tuple(roots)):
+        if isinstance(n, A.Aggregate) and n.kind != "streak":
+            k = key_test(m, n.domain, n.var, n.where, is_local)
+            if k is not None:
+                out[k.var] = k.domain
+    for a in m.actions.values():
+        if len(a.params) < 2:  # one parameter: the listing walks its (value, move) pairs as they are
+            continue
+        for i, first in _first_requires(a, m).items():
+            p = a.params[i]
+            k = key_test(m, _as_name(p.domain if p.domain is not None else p.type), p.name, first.test, is_local)
+            if k is not None:
+                out[k.var] = k.domain
+    return out
+
+
+def _first_requires(a: A.ActionDecl, m: Model) -> dict[int, A.RequireStmt]:
+    """Parameter index -> the first precondition tested at its depth of the listing's loops,
+    when that is a `require` (as actiongen's `_depths` places them: at the deepest parameter
+    or `let` it names)."""
+    pre, _rest = action_preconditions(a, m)
+    index = {p.name: i for i, p in enumerate(a.params)}
+    lets: dict[str, int] = {}
+    first: dict[int, A.Node] = {}
+    for s in pre:
+        used = names_in(s)
+        depth = max([index[n] for n in used if n in index] + [d for n, d in lets.items() if n in used] + [-1])
+        if isinstance(s, A.LetStmt):
+            lets[s.name] = depth
+        first.setdefault(depth, s)
+    return {i: s for i, s in first.items() if i >= 0 and isinstance(s, A.RequireStmt)}
+
+
+def _as_name(n: A.Node | None) -> A.Node | None:
+    """A parameter's type `Square` as the name of its board (its domain when it has none)."""
+    if isinstance(n, A.NamedType):
+        return A.Name(span=n.span, name=n.name)
+    return n

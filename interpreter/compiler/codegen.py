@@ -49,7 +49,7 @@ from ..engine.limits import CALL_WORK
 from ..stdlib import rng
 from ..stdlib.library import LIBRARY
 from . import pytree
-from .carry import Carried, carried_lists
+from .carry import Carried, KeyTest, carried_lists, indexed_maps, key_test, split_first
 from .hoist import Hoister, fixed_parts, loop_invariants, names
 from .memo import MemoKey, memo_keys, plain_type, state_free
 from .pytree import PLACEHOLDER, Inline
@@ -126,6 +126,7 @@ class ModelFacts:
     shared_calls: frozenset[str]  # definitions remembered per decision (shared_calls.py)
     shared_plays: frozenset[tuple[str, ...]]  # the plays whose listings share them
     carried: dict[str, Carried]  # carry.carried_lists: kept from one decision to the next
+    indexed: dict[str, str]  # carry.indexed_maps: state maps whose keys are kept by value, their key type
 
 
 def model_facts(model: Model) -> ModelFacts:
@@ -133,7 +134,7 @@ def model_facts(model: Model) -> ModelFacts:
     inlinable = inlinable_defines(model)
     return ModelFacts(frozenset(t.root for t in targets if not t.steps), write_depths(targets),
                       inlinable, tiny_defines(model, inlinable), frozenset(state_free(model)), memo_keys(model),
-                      *shared_definitions(model), carried_lists(model))
+                      *shared_definitions(model), carried_lists(model), indexed_maps(model))
 
 
 def _loops(lines: list[str]) -> bool:
@@ -164,6 +165,9 @@ class CodeGen:
     # a `play` whose moves are all played in place picks its random move itself during
     # Game.playout (machine.py `pick_in_place`); off: tests compare
     PICKS: ClassVar[bool] = True
+    # loops over a board that walk only the keys whose entry has the value their first test
+    # asks (`cell[s] == current`), kept by the writes (carry.key_test); off: tests compare
+    KEYS_BY_VALUE: ClassVar[bool] = True
 
     def __init__(self, model: Model, record: bool, elements: dict[str, tuple], boards: Any = None,
                  players: tuple[str, ...] = (), facts: ModelFacts | None = None):
@@ -215,6 +219,9 @@ class CodeGen:
         # must hear of (each write of one is logged while a value is kept: engine/carried.py)
         self.carried = facts.carried if self.CARRY else {}
         self.carried_reads = frozenset(v for c in self.carried.values() for v in c.reads)
+        # state map -> its key type, for the maps whose keys are kept by value (carry.indexed_maps)
+        self.indexed = facts.indexed if self.KEYS_BY_VALUE else {}
+        self._positions: dict[str, str] = {}  # board or enumeration -> the constant of its places
         self.enum_memo: dict[str, str] | None = None
         # while a listing is written: the definitions it works out once (`once_call`), by
         # definition and arguments, each to its local (declared not yet worked out at its top)
@@ -1215,12 +1222,25 @@ class CodeGen:
             self.charge(items, e.span, out, ind)
             dom = items
         keys = self.fixed_filter_keys(e, sc) if e.kind != "streak" else None
-        unkept = None
+        unkept = by_value = None
         if keys is not None:  # the filter reads only fixed things and `keys`: worked out once per key
             dom, unkept = self.kept_once(e, v, inner, dom, keys, out, ind)
+        elif e.kind != "streak" and self.LOOP_FORMS:
+            kt = key_test(self.m, e.domain, e.var, e.where, sc.__contains__)
+            if kt is not None and kt.var in self.indexed:
+                walked = self.keys_by_value(kt, sc, dom, out, ind, expr_text(e))
+                by_value = self.fresh("ku")  # the list could not be made: the whole domain, tested
+                out.append(f"{ind}{by_value} = {walked} is {dom}")
+                dom = walked
         out.append(f"{ind}for {v} in {dom}:")
         ind2 = ind + "    "
-        if e.where is not None:  # kept items passed it: tested only where they were not kept
+        if by_value is not None:  # the kept keys passed the first test: tested only when not kept
+            first, rest = split_first(e.where)
+            out.append(f"{ind2}if {by_value}:  # not kept: the first test as written")
+            self.test(first, inner, out, ind2 + "    ", "continue", depth)
+            for part in rest:
+                self.test(part, inner, out, ind2, "continue", depth)
+        elif e.where is not None:  # kept items passed it: tested only where they were not kept
             # tested part by part (`test`: an `and` as tests in a row, an `or` as nested ifs):
             # each part a statement of its own, where the definitions it calls are inlined
             at = ind2
@@ -1229,6 +1249,31 @@ class CodeGen:
                 at = ind2 + "    "
             self.test(e.where, inner, out, at, "break" if e.kind == "streak" else "continue", depth)
         return v, inner, ind2
+
+    def keys_by_value(self, kt: KeyTest, sc: dict, dom: str, out: list[str], ind: str, where: str) -> str:
+        """The local holding the keys of `kt.var` whose entry is `kt.value`, in the order of
+        `dom` (the board): the game's kept list, made the first time (engine/carried.py
+        `_keys_with`), or `dom` itself when it cannot be made, where the loop tests its first
+        test on each item as written."""
+        self.chose("keys by value", where)
+        held, keys = self.fresh("kv"), self.fresh("ks")
+        value = self.ex(kt.value, sc)
+        name = "=" + kt.var
+        if not _is_name(value) and not _is_literal(value):
+            v = self.fresh("kx")
+            out.append(f"{ind}{v} = {value}")
+            value = v
+        out.append(f"{ind}{held} = G._carried.get({name!r})")
+        out.append(f"{ind}{keys} = {held}.get({value}) if {held} is not None else None")
+        out.append(f"{ind}if {keys} is None:")
+        out.append(f"{ind}    {keys} = _keys_with(G, {name!r}, {kt.var!r}, {value}, {dom})")
+        return keys
+
+    def positions(self, domain: str) -> str:
+        """A constant: each value of a board or enumeration -> its place in the order walked."""
+        if domain not in self._positions:
+            self._positions[domain] = self.const({x: i for i, x in enumerate(self.elements[domain])}, "KP")
+        return self._positions[domain]
 
     def fixed_filter_keys(self, e: A.Aggregate, sc: dict) -> list[str] | None:
         """The locals an aggregate's `where` reads besides its own variable, when its domain
@@ -1394,6 +1439,9 @@ class CodeGen:
         else:
             base = old
         new = value_fn(base, ty)
+        indexed = t.root in self.indexed and len(t.steps) <= 1
+        if indexed and t.steps and not self.record and not needs_old:  # the key leaves this value's list
+            out.append(f"{ind}{old} = {c}[{k}]")
         carried = t.root in self.carried_reads
         if carried and not t.steps:  # the old value, before it is replaced
             out.append(f"{ind}if G._carried:")
@@ -1415,6 +1463,13 @@ class CodeGen:
             note = f"({t.root!r}, {k})" if len(t.steps) == 1 else f"({t.root!r}, _WHOLE, None)"
             out.append(f"{ind}if G._carried:")
             out.append(f"{ind}    _carry_note(G, {note})")
+        if indexed:  # the kept keys by value (carry.key_test): the entry's key moved, or all dropped
+            out.append(f"{ind}if G._carried:")
+            if t.steps:
+                out.append(f"{ind}    _keys_moved(G, {'=' + t.root!r}, {k}, {old}, {c}[{k}], "
+                           f"{self.positions(self.indexed[t.root])})")
+            else:
+                out.append(f"{ind}    G._carried.pop({'=' + t.root!r}, None)")
 
     # ------------------------------------------------------------------ statements
     def stmts(self, body: tuple, sc: dict, out: list[str], ind: str) -> None:

@@ -10,7 +10,7 @@ old value)` for a variable written whole. Generated code appends only while some
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, insort
 from typing import Any
 
 WHOLE = object()  # a log entry's key: the variable was written whole (its old value follows)
@@ -72,3 +72,55 @@ def _carried_list(G: Any, key: tuple, got: tuple | None, reads: frozenset[str], 
 def _kept(G: Any, key: tuple, value: list) -> list:
     G._carried[key] = (value, len(G._wlog))
     return value
+
+
+# ---------------------------------------------------------------- keys indexed by value
+# `G._carried[key]` for a text key (`'=' + map name`: memo keys are tuples) is a dict from a
+# value to the list of the map's keys whose entry is that value, in the board's order, made
+# for the values a loop asked for (compiler/carry.py `key_test`). The lists are the game's own:
+# never handed to the rules as a value, changed in place by the writes, forgotten with every
+# carried value (a clone makes its own).
+
+
+def _keys_with(G: Any, key: str, name: str, value: Any, domain: list) -> list:
+    """The keys of map `name` whose entry is `value`, in `domain`'s order, kept for the writes
+    to keep up to date (`_keys_moved`). When they cannot be worked out (a key missing from a
+    map changed from outside), the whole domain, not kept: the loop's own test then fails
+    where a scan would."""
+    m = G.vars[name]
+    try:
+        keys = []
+        for x in domain:  # a loop, not a comprehension (a function of its own): a perft node is a
+            if m[x] == value:  # fresh clone, which makes its lists again
+                keys.append(x)
+    except (KeyError, TypeError):
+        return domain
+    kept = G._carried.get(key)
+    if kept is None:
+        kept = G._carried[key] = {}
+    kept[value] = keys
+    return keys
+
+
+def _keys_moved(G: Any, key: str, k: Any, old: Any, new: Any, at: dict) -> None:
+    """An entry `k` of an indexed map went from `old` to `new`: `k` leaves the kept list of
+    `old` and joins that of `new` at its place in the board's order (`at`: key -> position)."""
+    kept = G._carried.get(key)
+    if kept is None or old == new:
+        return
+    keys = kept.get(old)
+    if keys is not None:
+        keys.remove(k)
+    keys = kept.get(new)
+    if keys is not None:
+        insort(keys, k, key=at.__getitem__)
+
+
+def kept_for_clone(kept: dict) -> dict:
+    """What a clone may keep of `G._carried`: the keys by value, each list copied (a game changes
+    its own in place). Not the carried definitions' values, whose log positions count the
+    original's write log. A perft node is a fresh clone that lists its moves once: without this
+    it makes its lists again from the whole board (`Game.clone` would call it for its copy's
+    `_carried`; docs/architecture.md §17)."""
+    return {key: {value: keys[:] for value, keys in lists.items()} for key, lists in kept.items()
+            if type(key) is str}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .carried import WHOLE, _carried_list, _note
+from .carried import WHOLE, _carried_list, _keys_moved, _keys_with, _note
 from .errors import RULE_ERRORS, RuleFailure
 from .limits import MAX_BITS, MEMO_LIMIT
 from .locate import failure
@@ -380,6 +380,8 @@ RUNTIME = {
     "_kept_rows": _kept_rows,
     "_carried_list": _carried_list,  # a definition's value carried across decisions (carried.py)
     "_carry_note": _note,
+    "_keys_with": _keys_with,  # a map's keys whose entry is a value, kept by the writes (carried.py)
+    "_keys_moved": _keys_moved,
     "_WHOLE": WHOLE,
     "_fz": _fz,
     "_fz_map": _fz_map,
