@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..stdlib import rng
 from . import explicit as _explicit
+from .carried import kept_for_clone
 from .errors import RULE_ERRORS as _RULE_ERRORS
 from .errors import Abandoned, EngineError, IllegalAction, InvariantBroken, RuleFailure
 from .limits import (
@@ -1152,7 +1153,10 @@ class Game(RuleCalls, TraceRecorder):
             d["journal"], d["_undo"], d["_snaps"], d["_steps"], d["_step"], d["_jmark"], d["_xpre"] = \
                 [], [], {}, self._steps[:], None, 0, {}
             d["_start_of"], d["_template"] = (self if self._template else None), False
-        d["_carried"], d["_wlog"] = {}, []  # carried values: the copy works out its own
+        # carried values: the copy works out its own, but takes the keys by value along (each
+        # list copied: a perft node is a fresh clone that would make them again; carried.py)
+        kept = d["_carried"]
+        d["_carried"], d["_wlog"] = kept_for_clone(kept) if kept else {}, []
         g.__dict__ = d  # _legal is shared: legal_actions() hands out copies, never the list
         return g
 
