@@ -35,6 +35,7 @@ from .memo import level_key, plain_type
 from .narrow import narrowing, range_code
 from .pushdown import TOUCHING_FORMS, Pushed, Touch, pushable
 from .pushdown import reads as push_reads
+from .total import cannot_fail
 
 
 @dataclass
@@ -273,6 +274,8 @@ class _Listing:
         self.prefilters: dict[int, tuple[int, str]] = {}
         self.push_memos: list[str] = []
         self.hoisted: dict[int, str] = {}  # param -> the local of its domain computed ahead of the loops
+        self.early: dict[int, tuple[str, A.Node]] = {}  # param -> its narrowed range's local, worked
+        # out at an outer depth, and the require that narrows it (`empty_first`)
 
     def at(self, depth: int) -> list:
         return [s for s, d in zip(self.pre, self.deps, strict=True) if d == depth]
@@ -528,6 +531,8 @@ class _Listing:
             g.enum_loops.append(pnames[i])
             ind += "    "
             self.emit_depth(i, ind)
+            if level is None:
+                self.empty_first(i, ind)
             if i == 0 and level is not None:
                 ind = self.keyed_rows(level, p, ind)
         self.moves = moves if moves in g.complete_tables else None
@@ -540,11 +545,51 @@ class _Listing:
         g.enum_loops = []
         return lines
 
+    def empty_first(self, i: int, ind: str) -> None:
+        """At the depth of parameter `i`: the narrowed range (`narrowed`) of a parameter two or
+        more loops further in whose bound reads no parameter past `i`, worked out here, and
+        the next value of `i` taken at once when it is empty (`empty range first`). Root's
+        `take_move(from, to in links(from), n in 1..20)`, narrowed by `warriors[current][from]
+        >= n`, walked every clearing next to every clearing without warriors to find no `n`.
+        Only where nothing between could fail (interpreter/compiler/total.py): then skipping
+        it is seen nowhere but in the work charged; the bound and the range's ends cannot fail
+        either, so working them out sooner is not seen."""
+        g, a = self.g, self.a
+        if not g.LOOP_FORMS or not g.EMPTY_FIRST or i in self.pushes or i in self.prefilters:
+            return
+        named = {q.name for q in a.params} | set(self.let_level)
+        outer = {q.name for q in a.params[:i + 1]} | {n for n, lv in self.let_level.items() if lv <= i}
+        for k in range(i + 2, len(a.params)):
+            p = a.params[k]
+            if k in self.early or k in self.pushes:
+                continue
+            n = narrowing(p, self.at(k), g.static_type)
+            if n is None or names_in(p.domain) & named or not (names_in(n.bound) & named) <= outer \
+                    or not all(cannot_fail(g.m, e) for e in (n.bound, n.range.low, n.range.high)):
+                continue
+            between = range(i + 1, k)
+            if any(d in self.pushes or d in self.prefilters for d in between) or not all(
+                    (a.params[d].domain is None or cannot_fail(g.m, a.params[d].domain))
+                    and all(cannot_fail(g.m, _tested(s)) for s in self.at(d)) for d in between):
+                continue
+            low, high, bound = (g.ex(e, self.esc) for e in (n.range.low, n.range.high, n.bound))
+            local = g.fresh("nrw")
+            self.lines.append(f"{ind}{local} = {range_code(n, low, high, bound)}")
+            mark(g, self.lines, len(self.lines) - 1, n.require.span)
+            self.lines.append(f"{ind}if not {local}:")
+            self.lines.append(f"{ind}    continue")
+            self.early[k] = (local, n.require.test)
+            g.chose("empty range first", f"{p.name} by {expr_text(n.require.test)}")
+
     def narrowed(self, i: int, ind: str) -> str | None:
         """Parameter `i`'s range cut to the values its first require can let through
         (narrow.py), as the local holding it, when its ends read no parameter; else None."""
         g, a, lines = self.g, self.a, self.lines
         p = a.params[i]
+        if i in self.early:  # worked out at an outer depth already (`empty_first`)
+            local, test = self.early[i]
+            g.chose("narrowed range", f"{p.name} by {expr_text(test)}")
+            return local
         if not g.LOOP_FORMS or i in self.pushes:
             return None
         n = narrowing(p, self.at(i), g.static_type)

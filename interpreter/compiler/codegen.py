@@ -162,6 +162,9 @@ class CodeGen:
     # a definition inlined in a listing with the same arguments all through it (literals,
     # `current`) worked out once per listing, when first needed; off: tests compare
     ONCE_PER_LISTING: ClassVar[bool] = True
+    # an inner parameter's narrowed range worked out where its bound is known, the outer
+    # value skipped when it is empty (actiongen `empty_first`); off: tests compare
+    EMPTY_FIRST: ClassVar[bool] = True
     # a `play` whose moves are all played in place picks its random move itself during
     # Game.playout (machine.py `pick_in_place`); off: tests compare
     PICKS: ClassVar[bool] = True

@@ -4,19 +4,20 @@ Why: a listing may skip a precondition for a binding only where that preconditio
 have raised an error there; otherwise the rules' error would be hidden (the listing would
 answer where the program without the transform stops with the rule's message). The answer is
 conservative: `True` only for literals, names, comparisons, `+` and `-` of whole numbers,
-fields of records, look-ups in a state map (total: an entry never set reads as its default)
-or a data table that has every key of its key type, `and`/`or`/`not`/`if`, the aggregates
-`any`, `all`, `count`, `list` and `set` over a collection, `len`, and calls of definitions whose
-arguments and bodies are such. Anything else (division, `max`, other library calls, a
-recursive definition) may fail. The work budget is not a failure here: skipping work spends
-less of it.
+`+` of two lists, lists written out, fields of records, look-ups in a state map (total: an
+entry never set reads as its default) or a data table that has every key of its key type,
+`and`/`or`/`not`/`if`, the aggregates `any`, `all`, `count`, `list` and `set` over a
+collection, `len`, `sorted` of elements, numbers or texts, a graph's `adjacent_nodes` of one of
+its nodes, and calls of definitions whose arguments and bodies are such. Anything else
+(division, `max`, other library calls, a recursive definition) may fail. The work budget is
+not a failure here: skipping work spends less of it.
 """
 
 from __future__ import annotations
 
 from ...dsl import ast as A
 from ...dsl.check import Model
-from ...dsl.types import INT, Elem, MapOf, Opt, Record, Type
+from ...dsl.types import INT, TEXT, Elem, ListOf, MapOf, Opt, Record, Type
 from .memo import plain_type
 
 _LITERALS = (A.IntLit, A.StrLit, A.BoolLit, A.NoneLit, A.Name)
@@ -36,9 +37,13 @@ def cannot_fail(m: Model, e: A.Node, seen: frozenset[str] = frozenset()) -> bool
     if isinstance(e, A.Compare):
         return cannot_fail(m, e.left, seen) and cannot_fail(m, e.right, seen) and _compares(m, e)
     if isinstance(e, A.BinOp):
-        # not `*`: a product past MAX_BITS is the rules' failure (runtime._mul)
-        return e.op in ("+", "-") and _is_int(m, e.left) and _is_int(m, e.right) and \
+        # not `*`: a product past MAX_BITS is the rules' failure (runtime._mul); two lists
+        # joined only charge the work budget (runtime._joined)
+        return (e.op in ("+", "-") and _is_int(m, e.left) and _is_int(m, e.right)
+                or e.op == "+" and _is_list(m, e.left) and _is_list(m, e.right)) and \
             cannot_fail(m, e.left, seen) and cannot_fail(m, e.right, seen)
+    if isinstance(e, A.ListLit):
+        return all(cannot_fail(m, x, seen) for x in e.items)
     if isinstance(e, A.Neg):
         return _is_int(m, e.operand) and cannot_fail(m, e.operand, seen)
     if isinstance(e, A.Field):
@@ -54,8 +59,25 @@ def cannot_fail(m: Model, e: A.Node, seen: frozenset[str] = frozenset()) -> bool
         if e.func in m.defines:
             d = m.defines[e.func]
             return e.func not in seen and cannot_fail(m, d.value, seen | {e.func})
-        return e.func == "len" and len(e.args) == 1 and _collection(m.type_of(e.args[0]))
+        if e.func in _TOTAL_ON_ELEMENTS:  # a look-up of an element of the board's own type
+            return len(e.args) == 1 and isinstance(m.type_of(e.args[0]), Elem)
+        return e.func in ("len", "sorted") and len(e.args) == 1 and _collection(m.type_of(e.args[0])) and (
+            e.func == "len" or _sortable(m.type_of(e.args[0])))
     return False
+
+
+# library functions that answer for any element of their board's type (interpreter/stdlib)
+_TOTAL_ON_ELEMENTS = frozenset({"adjacent_nodes"})
+
+
+def _is_list(m: Model, e: A.Node) -> bool:
+    return isinstance(m.type_of(e), ListOf)
+
+
+def _sortable(t: Type) -> bool:
+    """A collection of elements, whole numbers or texts: its items compare with each other."""
+    item = getattr(t, "item", None) or getattr(t, "elem", None)
+    return item is not None and (isinstance(item, Elem) or item in (INT, TEXT))
 
 
 def _is_int(m: Model, e: A.Node) -> bool:
