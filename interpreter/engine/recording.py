@@ -30,6 +30,9 @@ from .values import jsonable, value_text
 # CHANGES is a tuple of (path, old, new), or a list of the journal's entries the step wrote,
 # which `changes_of` turns into that tuple when the step is read (`TraceRecorder._close`, `_cook`).
 KEY, AUTO, BINDINGS, DECISION, CHECKS, CHANGES, CHANCE, EVENTS, PHASE, PLAYER = range(10)
+# BINDINGS of a step that keeps the move itself as its decision, when the move is a part's of a
+# `simultaneously` (a secret commitment): its decision record says "simultaneous" when read.
+IN_PART = True
 # A flow's step that only changed whose turn it is, between a move played in place and the next
 # decision (the round trip of interpreter/compiler/machine.py), is kept as one short tuple
 # instead: (key, the kinds of its player events, phase, the player of each event). It is one
@@ -328,10 +331,13 @@ class TraceRecorder:
             decision = {"kind": "choose", "by": st[PLAYER], "action": str(decision)}
         elif type(decision) is Action:  # a move of plain values: its records made now
             ca = prog.actions[decision.name]
-            bindings = bindings_of(ca, decision.args)
             checks = (ca, checks) if checks else ()
+            secret = bindings is IN_PART
+            bindings = bindings_of(ca, decision.args)
             decision = {"kind": "action", "by": st[PLAYER],
                         "action": prog.move_texts.get(id(decision)) or str(decision)}
+            if secret:  # a part's move of a `simultaneously`
+                decision["simultaneous"] = True
         return {
             "step": number,
             "phase": st[PHASE],
