@@ -33,6 +33,7 @@ from .recording import (
     IN_PART,
     TraceRecorder,
     bindings_of,
+    container_of,
     cooked_checks,
     entry_var,
     member_keys,
@@ -922,7 +923,9 @@ class Game(RuleCalls, TraceRecorder):
             snapshot = (fields, _copy_frames(template.frames), template._legal, 0, len(template._steps))
         fields, frames, legal, jstart, tlen = snapshot
         self._step = None
-        for container, key, old, _new, _path in reversed(self.journal[jstart:]):
+        state = self.vars
+        for entry in reversed(self.journal[jstart:]):
+            container, key, old = container_of(entry, state), entry[1], entry[2]
             if old is MISSING:
                 del container[key]
             else:

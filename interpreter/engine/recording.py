@@ -371,6 +371,21 @@ def entry_path(entry: tuple) -> tuple:
     return (path, entry[1]) if type(path) is str else path
 
 
+def container_of(entry: tuple, state: dict) -> Any:
+    """The dict a journal entry wrote into. An entry (container, key, old, new, path) of a write
+    one key deep or of a whole variable holds None as its container (generated code,
+    interpreter/compiler/codegen.py `write`): the collector then untracks an entry of plain
+    values, where a traced game keeps thousands to its end and the full collections they set off
+    walked the whole heap. Undo reverts the entries newest first, so when it reaches one, `state`
+    holds the very dicts it wrote into: the variable's (`state[name]`) or `state` itself (state
+    put in place other than by the rules starts a new journal, `abandon`'s roll-back, or keeps a
+    snapshot at the next decision, `invalidate`)."""
+    container, path = entry[0], entry[4]
+    if container is not None:
+        return container
+    return state[path] if type(path) is str else state
+
+
 def member_keys(old: object, new: object) -> frozenset:
     """The elements whose membership a whole write of a set changed, from its journal entry's
     old and new value: an invariant that reads the set as `x in s` (reads.pointwise_reads) is
