@@ -115,3 +115,71 @@ def test_a_trace_reader_sees_the_secret_of_a_part_in_place(goofspiel):
     while not other.is_over:
         other.apply(rnd.choice(other.legal_actions()))
     assert other.trace == g.trace
+
+
+def play_forgetting(ruleset: regelwerk.Ruleset, players: int | None, seed: int, record: bool, forget: bool) -> list:
+    """`play`, the part's kept moves forgotten before every move when `forget` (each move then
+    takes `_apply_for`'s and `_advance_part`'s long way: listed again, matched in a copy)."""
+    g = ruleset.new_game(players=players, seed=seed, record=record)
+    rnd = random.Random(seed)
+    out: list = []
+    while not g.is_over:
+        who = rnd.choice(g.pending["players"]) if g.window is not None else None
+        moves = g.legal_actions(player=who) if who else g.legal_actions()
+        move = rnd.choice(moves)
+        out.append((who, [str(m) for m in moves], str(move)))
+        if forget:
+            g._part_legal = None
+        g.apply(move, player=who)
+    out.append(g.result)
+    if record:
+        out.append(json.dumps(g.trace, default=str, sort_keys=True))
+    return out
+
+
+@pytest.mark.parametrize("record", [False, True])
+def test_a_move_handed_out_is_committed_as_by_the_long_way(shogun, goofspiel, record):
+    for seed in range(2):
+        assert play_forgetting(shogun, 4, seed, record, False) == play_forgetting(shogun, 4, seed, record, True)
+        assert play_forgetting(goofspiel, None, seed, record, False) == \
+            play_forgetting(goofspiel, None, seed, record, True)
+
+
+def test_a_move_handed_out_is_neither_matched_in_a_copy_nor_looked_up_again(shogun, monkeypatch):
+    g = shogun.new_game(players=4, seed=3)
+    rnd = random.Random(3)
+    while g.window is None:
+        g.apply(rnd.choice(g.legal_actions()))
+    game_class = type(g).__mro__[1]
+    asked: list[str] = []
+
+    def counted(name: str):
+        original = getattr(game_class, name)
+        return lambda self, *a: asked.append(name) or original(self, *a)
+
+    for name in ("_legal_for", "_legal_move"):
+        monkeypatch.setattr(game_class, name, counted(name))
+    moves = g.legal_actions()
+    asked.clear()
+    g.apply(moves[0])  # the first player's, handed out by legal_actions()
+    assert asked == []
+    who = g.pending["players"][-1]
+    listed = g.legal_actions(player=who)
+    asked.clear()
+    g.apply(str(listed[0]), player=who)  # as text: matched in a copy
+    assert asked == ["_legal_for"]
+    with pytest.raises(regelwerk.IllegalAction):  # refused before anything changes
+        g.apply("bid(9)", player=g.pending["players"][0])
+
+
+def test_commit_refuses_a_move_its_part_was_not_offered(shogun):
+    g = shogun.new_game(players=4, seed=3)
+    rnd = random.Random(3)
+    while g.window is None:
+        g.apply(rnd.choice(g.legal_actions()))
+    who = g.pending["players"][0]
+    offered = g.legal_actions(player=who)  # the part's moves, listed at this position
+    before = g.to_json()
+    with pytest.raises(regelwerk.IllegalAction):
+        g.commit(regelwerk.Action("bid", (9,)), who)
+    assert g.to_json() == before and [str(m) for m in g.legal_actions(player=who)] == [str(m) for m in offered]

@@ -1041,9 +1041,17 @@ class Game(RuleCalls, TraceRecorder):
             if move is None:
                 self._run()
             else:  # no history of its own (the window's commit keeps it)
+                m = None
                 if kept is not None and kept[0] is self.window and kept[1] == player:
                     self._legal = kept[2]  # listed at this very position: not listed again
-                m = self._legal_move(move)
+                    if not self.abandoned and self.pending is not None and self.result is None \
+                            and self.chance_node is None:  # as _legal_move asks
+                        for x in kept[2]:  # the very move offered: no copy of the moves to look in
+                            if x is move:
+                                m = move
+                                break
+                if m is None:
+                    m = self._legal_move(move)
                 ca = self._recorded.get(m[0])
                 if ca is not None:  # traced plain move: the part's block plays it in place
                     self._take_recorded(m, ca)
@@ -1088,6 +1096,14 @@ class Game(RuleCalls, TraceRecorder):
 
     def _apply_for(self, action: Any, player: str | None) -> None:
         """`apply` for `player`: in a `simultaneously`, commit their part's decision."""
+        w, p = self.window, self.pending
+        if w is not None and p is not None and self.result is None and not self.abandoned and not self.tracking:
+            kept = self._part_legal  # a move handed out from the part's moves listed at this very position
+            if kept is not None and kept[0] is w and kept[1] == (self.decision_player() if player is None else player):
+                for m in kept[2]:  # by identity: the very move offered (the loop below, without copies)
+                    if m is action:
+                        self.commit(m, kept[1])
+                        return
         who = self._who(player)
         if self.window is None:
             if who is None or who != self.decision_player():
