@@ -1455,7 +1455,11 @@ class CodeGen:
                 n = self.fresh("n")
                 out.append(f"{ind}{n} = {new}")
             out.append(f"{ind}{c}[{k}] = {n}" if is_dict else f"{ind}_store({c}, {k}, {n})")
-            out.append(f"{ind}J.append(({c}, {k}, {old}, {n}, {path}))")
+            # a variable written whole, or one key deep (most writes), is found again by its path
+            # when undone (recording.container_of): no container in the entry, so the collector
+            # untracks the entries of plain values (a traced game keeps them all to its end)
+            held = "None" if c == "V" or len(t.steps) == 1 else c
+            out.append(f"{ind}J.append(({held}, {k}, {old}, {n}, {path}))")
             if _may_hold_dict(ty) and self.write_depths.get(t.root, 0) > len(t.steps):
                 # a dict written that a deeper write can change in place later: the step's
                 # changes are worked out at once (recording.py); else they stay as written

@@ -31,7 +31,16 @@ from .limits import (
 )
 from .locate import failing_rule, plain, statement_span
 from .moves import Action, as_action, parse_action, same_move, same_value
-from .recording import TraceRecorder, bindings_of, cooked_checks, entry_var, member_keys, raw_checks
+from .recording import (
+    IN_PART,
+    TraceRecorder,
+    bindings_of,
+    container_of,
+    cooked_checks,
+    entry_var,
+    member_keys,
+    raw_checks,
+)
 from .rule_calls import RuleCalls
 from .runtime import MISSING
 from .saves import (
@@ -642,18 +651,22 @@ class Game(RuleCalls, TraceRecorder):
         self.step_no += 1
         if self._step is not None:
             self._close()
+        # a part's move of a `simultaneously` is a secret commitment: its decision says so
+        part = None if self._part is None else IN_PART
         if ca.checks_in_place:  # plain arguments; the block works the checks out before the effect
-            self._step = [ca.key, False, None, a, (), None, (), (), self.phase, who]
+            self._step = [ca.key, False, part, a, (), None, (), (), self.phase, who]
         else:
             try:  # the move was offered just now, by a listing in this state
                 seen = (ca.explain_offered if self.window is None else ca.explain)(self, *a[1])
             except _CHECK_ERRORS:
                 seen = ()
             if ca.kept_args:  # immutable values: the move itself, its records made when read
-                self._step = [ca.key, False, None, a, seen, None, (), (), self.phase, who]
+                self._step = [ca.key, False, part, a, seen, None, (), (), self.phase, who]
             else:
-                self._step = [ca.key, False, bindings_of(ca, a[1]),
-                              {"kind": "action", "by": who, "action": self.prog.move_texts.get(id(a)) or str(a)},
+                decision = {"kind": "action", "by": who, "action": self.prog.move_texts.get(id(a)) or str(a)}
+                if part is not None:
+                    decision["simultaneous"] = True
+                self._step = [ca.key, False, bindings_of(ca, a[1]), decision,
                               (ca, seen) if seen else (), None, (), (), self.phase, who]
         self._jmark = len(self.journal)
         self.abandon = None
@@ -933,7 +946,9 @@ class Game(RuleCalls, TraceRecorder):
             snapshot = (fields, _copy_frames(template.frames), template._legal, 0, len(template._steps))
         fields, frames, legal, jstart, tlen = snapshot
         self._step = None
-        for container, key, old, _new, _path in reversed(self.journal[jstart:]):
+        state = self.vars
+        for entry in reversed(self.journal[jstart:]):
+            container, key, old = container_of(entry, state), entry[1], entry[2]
             if old is MISSING:
                 del container[key]
             else:
@@ -1040,16 +1055,35 @@ class Game(RuleCalls, TraceRecorder):
             self.window = {**self.window, "parts": {**self.window["parts"], player: frames}, "pending": pend}
 
     def _advance_part(self, player: str, move: Any) -> None:
-        """Run `player`'s part (after their `move`, if any) to its next decision or its end."""
+        """Run `player`'s part (after their `move`, if any) to its next decision or its end. A
+        plain move is played by the part's block in place, as `apply` plays one outside a window
+        (traced: `_take_recorded`, its step marked a part's); the rest go the long way (`_take`)."""
         kept = self._part_legal
         saved = self._enter_part(player, True)
         try:
             if move is None:
                 self._run()
-            else:  # the long way: no history of its own (the window's commit keeps it)
+            else:  # no history of its own (the window's commit keeps it)
+                m = None
                 if kept is not None and kept[0] is self.window and kept[1] == player:
                     self._legal = kept[2]  # listed at this very position: not listed again
-                self._play_checked(self._legal_move(move))
+                    if not self.abandoned and self.pending is not None and self.result is None \
+                            and self.chance_node is None:  # as _legal_move asks
+                        for x in kept[2]:  # the very move offered: no copy of the moves to look in
+                            if x is move:
+                                m = move
+                                break
+                if m is None:
+                    m = self._legal_move(move)
+                ca = self._recorded.get(m[0])
+                if ca is not None:  # traced plain move: the part's block plays it in place
+                    self._take_recorded(m, ca)
+                elif m[0] in self._plain:  # untraced plain move: likewise, as apply() does
+                    self._play_in_block(m)
+                    if self.abandoned:
+                        self.abandoned = {}  # a move went through: the next decision starts afresh
+                else:  # the long way: a block, a choice, a pass, `abandon`, explicit chance
+                    self._play_checked(m)
         finally:
             self._leave_part(saved, player, True)
 
@@ -1085,6 +1119,14 @@ class Game(RuleCalls, TraceRecorder):
 
     def _apply_for(self, action: Any, player: str | None) -> None:
         """`apply` for `player`: in a `simultaneously`, commit their part's decision."""
+        w, p = self.window, self.pending
+        if w is not None and p is not None and self.result is None and not self.abandoned and not self.tracking:
+            kept = self._part_legal  # a move handed out from the part's moves listed at this very position
+            if kept is not None and kept[0] is w and kept[1] == (self.decision_player() if player is None else player):
+                for m in kept[2]:  # by identity: the very move offered (the loop below, without copies)
+                    if m is action:
+                        self.commit(m, kept[1])
+                        return
         who = self._who(player)
         if self.window is None:
             if who is None or who != self.decision_player():

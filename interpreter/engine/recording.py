@@ -30,6 +30,9 @@ from .values import jsonable, value_text
 # CHANGES is a tuple of (path, old, new), or a list of the journal's entries the step wrote,
 # which `changes_of` turns into that tuple when the step is read (`TraceRecorder._close`, `_cook`).
 KEY, AUTO, BINDINGS, DECISION, CHECKS, CHANGES, CHANCE, EVENTS, PHASE, PLAYER = range(10)
+# BINDINGS of a step that keeps the move itself as its decision, when the move is a part's of a
+# `simultaneously` (a secret commitment): its decision record says "simultaneous" when read.
+IN_PART = True
 # A flow's step that only changed whose turn it is, between a move played in place and the next
 # decision (the round trip of interpreter/compiler/machine.py), is kept as one short tuple
 # instead: (key, the kinds of its player events, phase, the player of each event). It is one
@@ -328,10 +331,13 @@ class TraceRecorder:
             decision = {"kind": "choose", "by": st[PLAYER], "action": str(decision)}
         elif type(decision) is Action:  # a move of plain values: its records made now
             ca = prog.actions[decision.name]
-            bindings = bindings_of(ca, decision.args)
             checks = (ca, checks) if checks else ()
+            secret = bindings is IN_PART
+            bindings = bindings_of(ca, decision.args)
             decision = {"kind": "action", "by": st[PLAYER],
                         "action": prog.move_texts.get(id(decision)) or str(decision)}
+            if secret:  # a part's move of a `simultaneously`
+                decision["simultaneous"] = True
         return {
             "step": number,
             "phase": st[PHASE],
@@ -363,6 +369,21 @@ def entry_path(entry: tuple) -> tuple:
     generated code makes no tuple per write (interpreter/compiler/codegen.py `target_parts`)."""
     path = entry[4]
     return (path, entry[1]) if type(path) is str else path
+
+
+def container_of(entry: tuple, state: dict) -> Any:
+    """The dict a journal entry wrote into. An entry (container, key, old, new, path) of a write
+    one key deep or of a whole variable holds None as its container (generated code,
+    interpreter/compiler/codegen.py `write`): the collector then untracks an entry of plain
+    values, where a traced game keeps thousands to its end and the full collections they set off
+    walked the whole heap. Undo reverts the entries newest first, so when it reaches one, `state`
+    holds the very dicts it wrote into: the variable's (`state[name]`) or `state` itself (state
+    put in place other than by the rules starts a new journal, `abandon`'s roll-back, or keeps a
+    snapshot at the next decision, `invalidate`)."""
+    container, path = entry[0], entry[4]
+    if container is not None:
+        return container
+    return state[path] if type(path) is str else state
 
 
 def member_keys(old: object, new: object) -> frozenset:
