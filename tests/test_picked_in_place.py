@@ -6,6 +6,7 @@ without the choice."""
 
 from __future__ import annotations
 
+import functools
 import random
 
 import pytest
@@ -19,6 +20,7 @@ PICKED = {"tictactoe": "play place", "connect4": "play drop", "breakthrough": "p
           "checkers": "play step, jump", "shogun": "play bid"}
 
 
+@functools.cache
 def _program_without_picks(path: object, record: bool = False) -> regelwerk.Ruleset:
     """The ruleset at `path` loaded afresh and compiled with the choice turned off (programs
     compile lazily, and `Program.source` compiles again: both read while the switch is off)."""
@@ -30,6 +32,9 @@ def _program_without_picks(path: object, record: bool = False) -> regelwerk.Rule
     finally:
         CodeGen.PICKS = True
     return rules
+
+
+ruleset_at = functools.cache(regelwerk.load)  # each ruleset compiled once for this file
 
 
 def _loop(game: regelwerk.Game, rng: random.Random, limit: int | None = None) -> int:
@@ -75,7 +80,7 @@ def test_a_play_that_offers_a_pass_is_not_picked_in_place() -> None:
 @pytest.mark.parametrize("name", sorted(BUNDLED))
 @pytest.mark.parametrize("limit", [None, 1, 2, 5, 13])
 def test_a_playout_with_and_without_the_choice_and_the_loop_play_the_same_game(name: str, limit: int | None) -> None:
-    with_picks, without = regelwerk.load(BUNDLED[name]), _program_without_picks(BUNDLED[name])
+    with_picks, without = ruleset_at(BUNDLED[name]), _program_without_picks(BUNDLED[name])
     for seed in range(2 if limit is None else 1):
         games = [r.new_game(players=PLAYERS[name], seed=seed) for r in (with_picks, without, with_picks)]
         made = [games[0].playout(random.Random(seed), limit), games[1].playout(random.Random(seed), limit),
