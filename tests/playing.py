@@ -24,8 +24,10 @@ def reach(ruleset: Ruleset, players: int, seed: int, steps: int, record: bool = 
     return g
 
 
-def played(ruleset: Ruleset, players: int | None, record: bool, seeds: range, limit: int) -> list:
-    """Every decision's moves, and each game's result (and trace, when recorded), of random games."""
+def played(ruleset: Ruleset, players: int | None, record: bool, seeds: range, limit: int,
+           saved: bool = False) -> list:
+    """Every decision's moves, and each game's result (and trace, when recorded; and, with
+    `saved`, its save at the end), of random games."""
     out: list = []
     for seed in seeds:
         g = ruleset.new_game(players=players, seed=seed, record=record)
@@ -37,6 +39,8 @@ def played(ruleset: Ruleset, players: int | None, record: bool, seeds: range, li
             g.apply(rnd.choice(moves))
             n += 1
         out.append((g.result, json.dumps(g.trace, default=str, sort_keys=True) if record else None))
+        if saved:
+            out.append(g.to_json())
     return out
 
 

@@ -5,10 +5,9 @@ nothing between can fail. The same moves, games and traces as without it."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from bundled import BUNDLED
+from playing import played
 from regelwerk.interpreter.compiler.codegen import CodeGen
 
 import regelwerk
@@ -117,23 +116,12 @@ def test_joined_lists_look_ups_of_a_graph_and_sorted_elements_cannot_fail() -> N
     assert not cannot_fail(m, m.defines["joined_any"].value)
 
 
-def _played(rules: regelwerk.Ruleset, record: bool, seed: int, players: int | None = None,
-            limit: int = 250) -> tuple:
-    game = rules.new_game(players=players, seed=seed, record=record)
-    rng, seen = random.Random(seed), []
-    while not game.is_over and len(seen) < limit:
-        moves = game.legal_actions()
-        seen.append([str(m) for m in moves])
-        game.apply(rng.choice(moves))
-    return seen, game.to_json(), game.trace if record else None
-
-
 @pytest.mark.parametrize("record", [False, True])
 def test_the_same_moves_and_games_with_and_without(record: bool) -> None:
     for text in (EARLY, RISKY):
         with_it, without = regelwerk.load_text(text, "e.rules"), _without(lambda t=text: regelwerk.load_text(t, "e.rules"))
-        for seed in range(4):
-            assert _played(with_it, record, seed) == _played(without, record, seed)
+        assert played(with_it, None, record, range(4), 250, saved=True) == \
+            played(without, None, record, range(4), 250, saved=True)
     with_it, without = regelwerk.load(BUNDLED["root"]), _without(lambda: regelwerk.load(BUNDLED["root"]))
-    for seed in range(2 if record else 6):
-        assert _played(with_it, record, seed) == _played(without, record, seed)
+    seeds = range(2 if record else 6)
+    assert played(with_it, None, record, seeds, 250, saved=True) == played(without, None, record, seeds, 250, saved=True)

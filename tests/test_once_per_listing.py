@@ -9,6 +9,7 @@ import random
 
 import pytest
 from bundled import BUNDLED
+from playing import played
 from regelwerk.interpreter.compiler.codegen import CodeGen
 
 import regelwerk
@@ -73,9 +74,8 @@ def test_the_same_moves_with_and_without_where_a_value_is_asked_in_several_place
     locals)."""
     with_once = regelwerk.load_text(ONCE, "once.rules")
     without = _without(lambda: regelwerk.load_text(ONCE, "once.rules"))
-    for seed in range(6):
-        for record in (False, True):
-            assert _played(with_once, record, seed, limit=3) == _played(without, record, seed, limit=3)
+    for record in (False, True):
+        assert played(with_once, None, record, range(6), 3, saved=True) == played(without, None, record, range(6), 3, saved=True)
 
 
 def test_a_call_of_an_inner_parameter_is_kept_per_key_for_the_rounds_of_an_outer_loop() -> None:
@@ -104,21 +104,11 @@ def test_a_call_at_the_listings_top_level_or_without_a_loop_is_left_as_it_is() -
         assert game.playout(random.Random(1), 30) > 0 and game.to_json()
 
 
-def _played(rules: regelwerk.Ruleset, record: bool, seed: int, limit: int = 300) -> tuple:
-    game = rules.new_game(seed=seed, record=record)
-    rng, seen = random.Random(seed), []
-    while not game.is_over and len(seen) < limit:
-        moves = game.legal_actions()
-        seen.append([str(m) for m in moves])
-        game.apply(rng.choice(moves))
-    return seen, game.to_json(), game.trace if record else None
-
-
 @pytest.mark.parametrize("record", [False, True])
 def test_root_lists_the_same_moves_and_plays_the_same_games_with_and_without(record: bool) -> None:
     with_once, without = regelwerk.load(BUNDLED["root"]), _without(lambda: regelwerk.load(BUNDLED["root"]))
-    for seed in range(3 if record else 8):
-        assert _played(with_once, record, seed) == _played(without, record, seed)
+    seeds = range(3 if record else 8)
+    assert played(with_once, None, record, seeds, 300, saved=True) == played(without, None, record, seeds, 300, saved=True)
 
 
 def test_a_failure_in_a_value_worked_out_once_is_the_same_failure() -> None:

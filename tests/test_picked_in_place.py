@@ -13,6 +13,7 @@ import pytest
 from bundled import BUNDLED, PLAYERS
 from regelwerk.interpreter.compiler.codegen import CodeGen
 from regelwerk.interpreter.engine.game import Game
+from test_playout import FAILS, _loop
 
 import regelwerk
 
@@ -35,14 +36,6 @@ def _program_without_picks(path: object, record: bool = False) -> regelwerk.Rule
 
 
 ruleset_at = functools.cache(regelwerk.load)  # each ruleset compiled once for this file
-
-
-def _loop(game: regelwerk.Game, rng: random.Random, limit: int | None = None) -> int:
-    made = 0
-    while not game.is_over and (limit is None or made < limit):
-        game.apply(rng.choice(game.legal_actions()))
-        made += 1
-    return made
 
 
 @pytest.mark.parametrize("name", sorted(PICKED))
@@ -112,20 +105,6 @@ def test_the_blocks_play_the_moves_themselves() -> None:
     assert made >= 5 and len(calls) == 1
 
 
-FAILS = """game "Fails"
-players Ann, Bob
-state
-    n: int = 0
-    share: int = 0
-action tick
-    "Count."
-    add 1 to n
-    set share = 10 // (5 - n)
-flow
-    repeat
-        turn
-            play tick
-"""
 
 
 def test_a_failure_in_a_picked_move_leaves_no_picks_behind() -> None:
