@@ -24,6 +24,18 @@ def reach(ruleset: Ruleset, players: int, seed: int, steps: int, record: bool = 
     return g
 
 
+def play_checked(g: Game, rnd: random.Random, moves: int, check: Callable[[Game], None]) -> None:
+    """Random moves, `check` (a test's oracle) asked at every decision first; then on to the
+    next `play`, so the oracle's next check finds a listing."""
+    for _ in range(moves):
+        if g.is_over:
+            return
+        check(g)
+        g.apply(rnd.choice(g.legal_actions()))
+    while not g.is_over and g.pending["kind"] != "play":
+        g.apply(rnd.choice(g.legal_actions()))
+
+
 def played(ruleset: Ruleset, players: int | None, record: bool, seeds: range, limit: int,
            saved: bool = False) -> list:
     """Every decision's moves, and each game's result (and trace, when recorded; and, with

@@ -7,13 +7,14 @@ here is the filter worked out in Python from the game's state at every decision.
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from pathlib import Path
 
 import pytest
 from bundled import BUNDLED
-from playing import played
+from playing import play_checked, played
 from regelwerk.interpreter.compiler import codegen
 from regelwerk.interpreter.engine import carried
 from regelwerk.interpreter.tools.scenario import run_scenarios
@@ -114,16 +115,7 @@ def _check(g: regelwerk.Game) -> None:
         assert _placed(g) == _open(g), (g.step_no, g.vars)
 
 
-def _play_checked(g: regelwerk.Game, rnd: random.Random, moves: int) -> None:
-    """Random moves, the listed places checked against the oracle at every decision; it stops
-    at a `play`."""
-    for _ in range(moves):
-        if g.is_over:
-            return
-        _check(g)
-        g.apply(rnd.choice(g.legal_actions()))
-    while not g.is_over and g.pending["kind"] != "play":
-        g.apply(rnd.choice(g.legal_actions()))
+_play_checked = functools.partial(play_checked, check=_check)  # tests/playing.py
 
 
 @pytest.mark.parametrize("record", [False, True])
