@@ -41,6 +41,7 @@ class Ruleset:
         self.hash = digest.hexdigest()
         self.path: str | None = None  # the main rules file, when loaded from one
         self._programs: dict[bool, Program] = {}
+        self._move_tables: dict[tuple, tuple] = {}  # shared by both programs (Program.move_tables)
         self._templates: dict[tuple, Game | None] = {}
         self.limits: dict[str, float] = {}  # set_limits: the runaway limits of its new games
 
@@ -66,7 +67,8 @@ class Ruleset:
             from .interpreter.compiler.compile import Identity, compile_program
 
             prog = self._programs[record] = compile_program(self.model, record,
-                                                            Identity(self.title, self.hash, self.path))
+                                                            Identity(self.title, self.hash, self.path),
+                                                            self._move_tables)
         return prog
 
     def options(self, given: dict | None) -> dict[str, Any]:

@@ -106,3 +106,22 @@ def test_a_deeper_write_keeps_its_container():
     deep = [e for e in g.journal if type(e[4]) is tuple and len(e[4]) > 2]
     assert all(type(e[0]) is dict for e in deep)
     assert all(e[0] is None for e in g.journal if type(e[4]) is str or len(e[4]) == 1)
+
+
+def test_a_kept_step_holds_the_range_of_its_entries_until_a_copy_shares_it():
+    """A kept step's changes are the range of the journal's entries it wrote (no list per step for
+    the collector to track), until a clone, which starts a journal of its own, shares the steps:
+    then they hold the entries themselves, and both games' traces still read the same."""
+    ruleset = regelwerk.load(ROOT / "rulesets/classic/tictactoe.rules")
+    g = ruleset.new_game(record=True)
+    g.apply("place(b2)")
+    g.apply("place(a1)")
+    kept = [st for st in g._steps[g._cooked:] if type(st) is list and st[recording.CHANGES]]
+    assert kept and all(type(st[recording.CHANGES]) is range for st in kept)
+    assert sum(len(st[recording.CHANGES]) for st in kept) <= len(g.journal)
+    copy = g.clone()
+    assert all(type(st[recording.CHANGES]) is list for st in kept)
+    copy.apply("place(c3)")
+    g.apply("place(c3)")
+    assert json.dumps(copy.trace, sort_keys=True) == json.dumps(g.trace, sort_keys=True)
+    assert any(c["path"] == "cell[b2]" for s in g.trace for c in s["changes"])

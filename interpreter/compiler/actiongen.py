@@ -138,11 +138,19 @@ def move_table(g: CodeGen, name: str, a: A.ActionDecl) -> str | None:
     def level(i: int, args: tuple) -> Any:
         if i == len(pools):
             move = Action(name, args)
-            g.move_texts[id(move)] = str(move)  # the table keeps the move alive: its id is its own
+            texts[id(move)] = str(move)  # the table keeps the move alive: its id is its own
             return move
         return {v: level(i + 1, (*args, v)) for v in pools[i]}
 
-    name = g.const(level(0, ()), "M")
+    # made once per ruleset: its traced and untraced programs share the table (Root's and Khan's
+    # hold tens of thousands of moves, which every full collection of the collector walks)
+    key = (name, tuple(map(tuple, pools)))
+    kept = g.move_tables.get(key)
+    if kept is None:
+        texts: dict[int, str] = {}
+        kept = g.move_tables[key] = (level(0, ()), texts)
+    g.move_texts.update(kept[1])
+    name = g.const(kept[0], "M")
     if partial:
         g.partial_tables.add(name)
     elif pools:  # an action without parameters has one move, the constant itself: no table

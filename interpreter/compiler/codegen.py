@@ -183,6 +183,9 @@ class CodeGen:
         self.counter = 0
         self.constants: dict[str, Any] = {}  # namespace name -> value, for generated code
         self.move_texts: dict[int, str] = {}  # id of a move in a move table -> its text
+        # move tables by action and parameter values, with their texts: the program's, shared
+        # with the ruleset's other programs (Program.move_tables)
+        self.move_tables: dict[tuple, tuple] = {}
         self.in_block = False  # generating a block function: `current` may change inside it
         # state variable -> the triggers whose conditions read it (reads.trigger_watch): tested
         # right after a statement writes it (Game.fire_now); empty where no trigger may fire

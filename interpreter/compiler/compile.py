@@ -138,6 +138,9 @@ class Program:
     hidden: dict[str, str] = field(default_factory=dict)  # var -> "all" | "owner", for traces
     step_heads: dict[str, dict] = field(default_factory=dict, repr=False)  # rule key -> fixed step part
     move_texts: dict[int, str] = field(default_factory=dict, repr=False)  # id(table move) -> its text
+    # the move tables already made for another program of the same ruleset (its traced or
+    # untraced twin), by action and parameter values: shared, not made again (actiongen.move_table)
+    move_tables: dict[tuple, tuple] = field(default_factory=dict, repr=False)
     rules: dict[str, dict] = field(default_factory=dict)  # rule key -> provenance for traces
     # The tree of the code that runs (codegen.CodeGen.finish), only for compile_model(keep_tree=
     # True): kept, its tens of thousands of objects were walked by every full collection of the
@@ -327,6 +330,7 @@ def _codegen(prog: Program, record: bool) -> CodeGen:
     if prog.facts is None:
         prog.facts = model_facts(prog.model)
     g = CodeGen(prog.model, record, prog.elements, prog.boards, players, prog.facts)
+    g.move_tables = prog.move_tables
     g.spans = []
     g.define_ids = {n: i for i, n in enumerate(prog.model.defines)}
     g.proc_ids = {n: i for i, n in enumerate(prog.model.procedures)}
@@ -450,11 +454,15 @@ def _rule_pop(ind: str) -> list[str]:
     return pop_rule_code(ind) if RULE_STEPS_INLINE else [f"{ind}G.pop_rule(prev)"]
 
 
-def compile_model(model: Model, record: bool, identity: Identity, keep_tree: bool = False) -> Program:
+def compile_model(model: Model, record: bool, identity: Identity, keep_tree: bool = False,
+                  move_tables: dict | None = None) -> Program:
     """Generate and compile the whole program for one checked model (with `keep_tree`, its
-    Python tree kept as `tree`: Program.syntax_tree)."""
+    Python tree kept as `tree`: Program.syntax_tree). `move_tables`: the move tables of the
+    ruleset's other programs, taken from and added to (`Program.move_tables`)."""
     grids, graphs, elements = _build_boards(model)
     prog = Program(model, record, identity, grids, graphs, elements)
+    if move_tables is not None:
+        prog.move_tables = move_tables
     prog.boards = Boards(grids, graphs, make_order(model, elements))
     prog.var_types = dict(model.var_types)
     prog.var_copiers = [(n, c) for n, t in prog.var_types.items() if (c := copier(t)) is not None]
@@ -679,10 +687,10 @@ def compile_explained(prog: Program, expr: A.Node) -> Any:
     return _compile_one(prog, g, "EXPLAINED", "expect")
 
 
-def compile_program(model: Model, record: bool, identity: Identity) -> Program:
+def compile_program(model: Model, record: bool, identity: Identity, move_tables: dict | None = None) -> Program:
     """compile_model, with a compiler bug turned into a message the user can report."""
     try:
-        return compile_model(model, record, identity)
+        return compile_model(model, record, identity, move_tables=move_tables)
     except EngineError:
         raise
     except Exception as err:  # a compiler bug must still reach the user as a message

@@ -40,6 +40,7 @@ from .recording import (
     entry_var,
     member_keys,
     raw_checks,
+    settle_changes,
 )
 from .rule_calls import RuleCalls
 from .runtime import MISSING
@@ -1192,6 +1193,7 @@ class Game(RuleCalls, TraceRecorder):
         for f in COPIED:  # the dynamic fields that change in place (saves.DYNAMIC): vars, frames
             d[f.name] = f.copy(d[f.name], prog)
         if self.record:  # an untraced game's bookkeeping is idle between decisions: share it
+            settle_changes(self._steps, self._cooked, self.journal)  # the copy's journal starts empty
             d["journal"], d["_undo"], d["_snaps"], d["_steps"], d["_step"], d["_jmark"], d["_xpre"] = \
                 [], [], {}, self._steps[:], None, 0, {}
             d["_start_of"], d["_template"] = (self if self._template else None), False

@@ -27,8 +27,10 @@ from .values import jsonable, value_text
 # (`_note` makes the list, as generated code does for events: few steps note anything). A
 # chance event is a tuple (kind, what, outcome, inputs, detail) of the values as noted (`_kept`),
 # made the trace's record when the step is read (`chance_record`).
-# CHANGES is a tuple of (path, old, new), or a list of the journal's entries the step wrote,
-# which `changes_of` turns into that tuple when the step is read (`TraceRecorder._close`, `_cook`).
+# CHANGES is a tuple of (path, old, new), or the range of the journal's entries the step wrote
+# (a range: no container the collector tracks, where a slice of the entries was one per kept
+# step), which `changes_of` turns into that tuple when the step is read (`TraceRecorder._close`,
+# `_cook`); a list of those entries once the steps outlive their journal (`settle_changes`).
 KEY, AUTO, BINDINGS, DECISION, CHECKS, CHANGES, CHANCE, EVENTS, PHASE, PLAYER = range(10)
 # BINDINGS of a step that keeps the move itself as its decision, when the move is a part's of a
 # `simultaneously` (a secret commitment): its decision record says "simultaneous" when read.
@@ -67,7 +69,7 @@ def kept_close_code(st: str, ind: str, wrote: bool = True) -> list[str]:
     kept (it noted an event) and wrote no map or record whole (`_jdict` is False): what
     `TraceRecorder._close` does then, without the call (interpreter/compiler/machine.py).
     `wrote=False`: the code knows the step wrote nothing (its changes are empty)."""
-    changes = "G.journal[G._jmark:]" if wrote else "()"
+    changes = "range(G._jmark, len(G.journal))" if wrote else "()"
     return [f"{ind}G._step = None", f"{ind}{st}[{CHANGES}] = {changes}", f"{ind}G._steps.append({st})"]
 
 
@@ -281,18 +283,17 @@ class TraceRecorder:
                 st[CHANGES] = ()
                 self._steps.append(st)
             return
-        written = self.journal[self._jmark:]
         if not self._jdict:  # no dict written whole: the entries hold values that stay as they are
             if not kept:  # an automatic step is kept only if a write changed something
-                for (_c, _k, old, new, _p) in written:
+                for (_c, _k, old, new, _p) in self.journal[self._jmark:]:
                     if not (old is new or (type(old) is type(new) and old == new)):
                         break
                 else:
                     return
-            changes: list | tuple = written  # a list: the entries written, worked out when read
+            changes: range | tuple = range(self._jmark, len(self.journal))  # worked out when read
         else:
             self._jdict = False
-            changes = changes_of(written) if written else ()
+            changes = changes_of(self.journal[self._jmark:])
             if not (kept or changes):
                 return
         st[CHANGES] = changes
@@ -351,7 +352,8 @@ class TraceRecorder:
             "bindings": {} if bindings is None else bindings,
             "checks": cooked_checks(*checks) if type(checks) is tuple and checks else list(checks),
             "changes": [_change(path, old, new, hidden) for path, old, new in (
-                changes_of(changes) if type(changes) is list else changes)],
+                changes_of(self.journal[changes.start:changes.stop] if type(changes) is range else changes)
+                if type(changes) is not tuple else changes)],
             "chance": [chance_record(c) for c in st[CHANCE]],
             "events": [e if type(e) is dict else {"event": e[0], "player": e[1]} for e in st[EVENTS]],
             "automatic": st[AUTO],
@@ -361,6 +363,17 @@ class TraceRecorder:
 
 
 _PLAIN = (str, int, bool, type(None))
+
+
+def settle_changes(steps: list, first: int, journal: list) -> None:
+    """Steps from `first` on that keep their changes as a range of `journal` keep the entries
+    themselves instead: before the steps are shared with a copy that has a journal of its own
+    (`Game.clone`; `abandon`'s roll-back starts a new one from such a copy)."""
+    for i in range(first, len(steps)):
+        st = steps[i]
+        if type(st) is list and type(st[CHANGES]) is range:
+            r = st[CHANGES]
+            st[CHANGES] = journal[r.start:r.stop]
 
 
 def entry_path(entry: tuple) -> tuple:
