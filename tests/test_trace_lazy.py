@@ -61,9 +61,35 @@ flow
         turn
             play place, nudge, pick
 """
+# A device noted with maps of records (its inputs, and maps of them in its detail) that the
+# move then changes in place: each step must show them as they were when it rolled.
+NOTED = """
+game "Noted maps"
+players A, B
+record Pos(x: int)
+state
+    pos: Player -> Pos = {A: Pos(x: 0), B: Pos(x: 0)}
+    n: int = 0
+device peek(m: Player -> Pos): int
+    "Roll against the positions."
+    roll
+        let ds = roll(1, 6)
+        result ds[0] with {"seen": m, "twice": {"first": m}}
+action go(k in 1..3)
+    "Move and look."
+    let r = peek(pos)
+    set pos[current].x = pos[current].x + k + r
+    add 1 to n
+    if n >= 8
+        finish draw
+flow
+    repeat
+        turn
+            play go
+"""
 CASES = [("rulesets/khan/khan.rules", 3), ("rulesets/root/root.rules", 2),
          ("rulesets/classic/tictactoe.rules", 2), ("rulesets/classic/checkers.rules", 2),
-         ("rulesets/shogun/shogun.rules", 4), (KEEPSAKES, 2)]
+         ("rulesets/shogun/shogun.rules", 4), (KEEPSAKES, 2), (NOTED, 2)]
 MOVES = 150  # per game at most: enough for every kind of step, short enough for the suite
 SPLIT = 5  # the move after which a clone and a save are made (tic-tac-toe ends by the ninth)
 
@@ -84,7 +110,7 @@ def _play(game: Game, rnd: random.Random, moves: int, eager: bool) -> None:
             assert game.trace is not None  # reading makes every step so far a record now
 
 
-@pytest.fixture(scope="module", params=CASES, ids=lambda c: Path(c[0]).stem if c[0].endswith(".rules") else "keepsakes")
+@pytest.fixture(scope="module", params=CASES, ids=lambda c: Path(c[0]).stem if c[0].endswith(".rules") else c[0].split('"')[1])
 def case(request: pytest.FixtureRequest) -> tuple[regelwerk.Ruleset, int]:
     source, players = request.param
     if source.endswith(".rules"):

@@ -57,6 +57,7 @@ from .shared_calls import shared_definitions
 from .total import cannot_fail
 
 MAX_TABLE = 50_000  # entries in one precomputed table of a library function
+ROLL_DRAWS = "_fast_draws"  # a device roll's local: its draws in place may take the fast path
 _WRITES = (A.SetStmt, A.AddStmt, A.RemoveStmt, A.ClearStmt, A.MoveStmt, A.DrawStmt, A.ShuffleStmt)
 _GROUP = {"+": 0, "-": 0, "*": 1, "//": 1, "%": 1}  # operators of one precedence chain freely
 MAX_INLINE_INDENT = 14  # inline loops no deeper: CPython allows 20 nested blocks per function
@@ -171,6 +172,9 @@ class CodeGen:
     # loops over a board that walk only the keys whose entry has the value their first test
     # asks (`cell[s] == current`), kept by the writes (carry.key_test); off: tests compare
     KEYS_BY_VALUE: ClassVar[bool] = True
+    # a device roll's draws in place test the game's part of their fast path once, at the
+    # roll's top (`roll_draws_test`); off: tests compare
+    DRAWS_ONCE: ClassVar[bool] = True
 
     def __init__(self, model: Model, record: bool, elements: dict[str, tuple], boards: Any = None,
                  players: tuple[str, ...] = (), facts: ModelFacts | None = None):
@@ -193,6 +197,9 @@ class CodeGen:
         # cannot run another rule's body halfway: its triggers wait (Game._deferred).
         self.fire_after: dict[str, tuple[int, ...]] = {}
         self.fire_here = True
+        # while a device's roll is generated: the draws written in place in it (`drawn`), which
+        # test ROLL_DRAWS, set once at the roll's top (`roll_draws_test`); None elsewhere
+        self.roll_draws: list[str] | None = None
         self.subst: dict[int, str] = {}  # node id -> a local holding its value (hoisted)
         # explain mode: sub-expression values go to locals _x<i>, or through _R where Python
         # allows no assignment expression (the iterable of a comprehension)
@@ -780,10 +787,12 @@ class CodeGen:
         memo, self.enum_memo = self.enum_memo, None  # nor is the caller's memo
         once, self.enum_once = self.enum_once, None  # nor its values worked out once
         still, self.still = self.still, True  # the helper only reads
+        roll, self.roll_draws = self.roll_draws, None  # a function of its own: no roll's local
         lines: list[str] = []
         result = self.value(e, inner, lines, "    ")
         lines.append(f"    return {result}")
         self.in_block, self.subst, self.enum_memo, self.still = block, subst, memo, still
+        self.roll_draws = roll
         self.enum_once = once
         self.function(name, params, lines)
         return f"{name}(G{''.join(', ' + sc[u][0] for u in used)})"
@@ -866,9 +875,13 @@ class CodeGen:
             sound = f"type({den}) is int and 0 <= {num} <= {den} <= {rng.SMALL_N:#x} and {den} > 0"
         call = f"c_bernoulli(G, {num}, {den})"
         out.append(f"{ind}{s} = G.rng")
-        noted = "not G.quiet_chance or " if self.record else ""  # a traced draw is noted by the call
-        out.append(f"{ind}if {noted}G.scripted or G.explicit or type({s}) is not int "
-                   f"or not 0 <= {s} <= {rng.MASK64:#x} or not ({sound}):")
+        if self.roll_draws is not None:  # in a device's roll: the game's part of the test made once
+            self.roll_draws.append(expr_text(e))
+            out.append(f"{ind}if not {ROLL_DRAWS} or not ({sound}):")
+        else:
+            noted = "not G.quiet_chance or " if self.record else ""  # a traced draw is noted by the call
+            out.append(f"{ind}if {noted}G.scripted or G.explicit or type({s}) is not int "
+                       f"or not 0 <= {s} <= {rng.MASK64:#x} or not ({sound}):")
         out.append(f"{ind}    {r} = {call}")
         out.append(f"{ind}else:")
         out.extend(rng.step_code(s, z, ind + "    "))
@@ -879,6 +892,17 @@ class CodeGen:
         out.append(f"{ind}        {r} = {z} % {den} < {num}")
         self.chose("drawn in place", expr_text(e))
         return r
+
+    def roll_draws_test(self) -> str:
+        """The line a device's roll starts with when it draws in place (`drawn`): whether its
+        draws may take the fast path, as far as the game decides that. Nothing in a roll scripts
+        an outcome or sets the generator other than to a state its own draws or `c_bernoulli`
+        leave, the roll is the device's (`DV_n`, which counts `quiet_chance` up around it: a
+        traced draw there is not noted one by one), and explicit chance is the game's for good:
+        so what holds when the roll starts holds at every draw of it. A script queued for any
+        device sends every draw the long way, as before."""
+        return (f"    {ROLL_DRAWS} = not (G.scripted or G.explicit) and type(G.rng) is int "
+                f"and 0 <= G.rng <= {rng.MASK64:#x}")
 
     def joined(self, e: A.BinOp, sc: dict, out: list[str], ind: str, depth: int) -> str:
         """`a + b` on lists as statements: the new list, then its charge, as runtime._joined

@@ -380,7 +380,12 @@ def _device(g: CodeGen, name: str, dv: A.DeviceDecl) -> None:
     sc = {p.name: (f"p{j}", None) for j, p in enumerate(dv.params)}
     params = [sc[p.name][0] for p in dv.params]
     lines: list[str] = []
+    g.roll_draws = [] if g.DRAWS_ONCE else None
     g.stmts(dv.roll, dict(sc), lines, "    ")
+    if g.roll_draws:
+        lines.insert(0, g.roll_draws_test())
+        g.chose("draws tested once", ", ".join(dict.fromkeys(g.roll_draws)))
+    g.roll_draws = None
     g.function(f"DR_{i}", params, lines)
     inner = dict(sc)
     inner["outcome"] = ("outcome", None)

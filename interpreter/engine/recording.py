@@ -415,14 +415,15 @@ def entry_var(entry: tuple) -> str:
 def _kept(value: Any) -> Any:
     """A noted value as it is now, for `chance_record` to make JSON later: plain values and lists
     of them as they are (lists are never changed in place), a map or record of plain values
-    copied (dicts change in place), a list of others item by item, anything else made JSON now."""
+    copied (dicts change in place), one of others and a list of others item by item (the
+    tower's detail, a map of maps, noted at every throw), anything else made JSON now."""
     t = type(value)
     if t in _PLAIN:
         return value
     if t is dict:
         for x in value.values():
             if type(x) not in _PLAIN:
-                return jsonable(value)
+                return {k: _kept(x) for k, x in value.items()}
         return value.copy()
     if t is list:
         for x in value:
