@@ -111,6 +111,27 @@ class Explanation(NamedTuple):
     own_reason: str | None = None  # an action not offered now: what its own requires say
 
 
+MAX_CHOICE_MOVES = 1024  # the option lists whose moves a program keeps (Program.choice_moves)
+
+
+def _choice_moves(kept: dict, options: list) -> list[Action]:
+    """The moves of a `choose` among `options`: made once per program and list of options, as
+    a move table's are (Root's Marquise and Duchy choose among clearings and actions at most of
+    their decisions; each move was a new object, checked, at every one). Keyed by the options
+    and their types too, so that `1` and `true` are not one key; options that are not hashable
+    (records, lists) get new moves each time."""
+    try:
+        key = (tuple(options), tuple(map(type, options)))
+        moves = kept.get(key)
+    except TypeError:
+        return [Action("choose", (o,)) for o in options]
+    if moves is None:
+        if len(kept) >= MAX_CHOICE_MOVES:
+            kept.clear()
+        moves = kept[key] = [Action("choose", (o,)) for o in options]
+    return moves[:]  # the decision's own list: the kept one is never handed out
+
+
 class Game(RuleCalls, TraceRecorder):
     """One game in progress. Build it with `Ruleset.new_game`; see docs/architecture.md."""
 
@@ -352,7 +373,7 @@ class Game(RuleCalls, TraceRecorder):
         if legal is None:
             p = self.pending
             if p["kind"] == "choose":
-                legal = [Action("choose", (o,)) for o in p["options"]]
+                legal = _choice_moves(self.prog.choice_moves, p["options"])
             else:
                 op = self._op()
                 legal = []
