@@ -171,6 +171,12 @@ class CodeGen:
     # loops over a board that walk only the keys whose entry has the value their first test
     # asks (`cell[s] == current`), kept by the writes (carry.key_test); off: tests compare
     KEYS_BY_VALUE: ClassVar[bool] = True
+    # `flatten(list x in D: f(x))` of a definition `f` as one loop that extends the result by
+    # each call's value (`flat loop`, `flattens`); off: tests compare
+    FLAT_CALLS: ClassVar[bool] = True
+    # a complete table's row of an outer loop's variable looked up once ahead of an inner loop,
+    # in definitions (pytree.loop_rows); off: tests compare
+    LOOP_ROWS: ClassVar[bool] = True
 
     def __init__(self, model: Model, record: bool, elements: dict[str, tuple], boards: Any = None,
                  players: tuple[str, ...] = (), facts: ModelFacts | None = None):
@@ -1150,12 +1156,17 @@ class CodeGen:
 
     def flattens(self, n: A.Node) -> bool:
         """Whether `n` is `flatten(list ...)` of the library, written as one loop: when the list's
-        items are lists made by a loop of their own, or its filter or body holds one (loop_pays)."""
+        items are lists made by a loop of their own, or its filter or body holds one (loop_pays),
+        or each item is a definition's value (checkers' `jump_paths`, `series_from` per first
+        jump: a loop that extends the result by each call's list makes no list of lists, no
+        comprehension and no `flatten` call, and costs nothing when the domain is empty, as it
+        is in most positions)."""
         if not (self.LOOP_FORMS and isinstance(n, A.Call) and n.func == "flatten" and n.func not in self.m.defines
                 and len(n.args) == 1 and isinstance(n.args[0], A.Aggregate) and n.args[0].kind == "list"):
             return False
         agg = n.args[0]
-        return (isinstance(agg.body, A.Aggregate) and agg.body.kind == "list") or self.loop_pays(agg)
+        return (isinstance(agg.body, A.Aggregate) and agg.body.kind == "list") or self.loop_pays(agg) or (
+            self.FLAT_CALLS and isinstance(agg.body, A.Call) and agg.body.func in self.m.defines)
 
     def flatten_loop(self, agg: A.Aggregate, sc: dict, out: list[str], ind: str, depth: int) -> str:
         """`flatten(list x in D where W: B)` as one loop that puts B's items straight into the

@@ -186,7 +186,11 @@ def seq_by(key: Any) -> Any:
 
 
 def _uniq(items: Any) -> list:
-    """The distinct items in first-seen order (lists compare by value too)."""
+    """The distinct items in first-seen order (lists compare by value too). None or one item
+    are distinct as they are: a copy, without hashing (checkers' jumps are lists, which the
+    general path turns into tuples; most positions have none, the rest often one)."""
+    if type(items) is list and len(items) < 2:
+        return items[:]
     try:
         return list(dict.fromkeys(items))
     except TypeError:  # lists (a tile's squares) as items: compare them as tuples
