@@ -177,6 +177,9 @@ class CodeGen:
     # a complete table's row of an outer loop's variable looked up once ahead of an inner loop,
     # in definitions (pytree.loop_rows); off: tests compare
     LOOP_ROWS: ClassVar[bool] = True
+    # a write of an entry of a map whose keys are kept by value moves its key in place, not
+    # through a call of carried._keys_moved (`keys_moved`); off: tests compare
+    MOVED_IN_PLACE: ClassVar[bool] = True
 
     def __init__(self, model: Model, record: bool, elements: dict[str, tuple], boards: Any = None,
                  players: tuple[str, ...] = (), facts: ModelFacts | None = None):
@@ -1483,11 +1486,30 @@ class CodeGen:
             out.append(f"{ind}    _carry_note(G, {note})")
         if indexed:  # the kept keys by value (carry.key_test): the entry's key moved, or all dropped
             out.append(f"{ind}if G._carried:")
-            if t.steps:
+            if t.steps and self.MOVED_IN_PLACE:
+                self.keys_moved(f"{'=' + t.root!r}", k, old, f"{c}[{k}]", self.indexed[t.root], out, ind + "    ")
+            elif t.steps:
                 out.append(f"{ind}    _keys_moved(G, {'=' + t.root!r}, {k}, {old}, {c}[{k}], "
                            f"{self.positions(self.indexed[t.root])})")
             else:
                 out.append(f"{ind}    G._carried.pop({'=' + t.root!r}, None)")
+
+    def keys_moved(self, key: str, k: str, old: str, new: str, domain: str, out: list[str], ind: str) -> None:
+        """carried.py `_keys_moved` written in place (`keys moved in place`): the entry `k` went
+        from `old` to `new`, so `k` leaves the kept list of `old` and joins that of `new` at its
+        place in the board's order. Every write of an indexed entry runs it (checkers' step
+        writes two, a jump four or more): without the call, its frame and its six arguments."""
+        self.chose("keys moved in place", key[2:-1])
+        kv, kn, kl = self.fresh("kv"), self.fresh("kn"), self.fresh("kl")
+        out.append(f"{ind}{kv} = G._carried.get({key})")
+        out.append(f"{ind}{kn} = {new}")
+        out.append(f"{ind}if {kv} is not None and {old} != {kn}:")
+        out.append(f"{ind}    {kl} = {kv}.get({old})")
+        out.append(f"{ind}    if {kl} is not None:")
+        out.append(f"{ind}        {kl}.remove({k})")
+        out.append(f"{ind}    {kl} = {kv}.get({kn})")
+        out.append(f"{ind}    if {kl} is not None:")
+        out.append(f"{ind}        _insort({kl}, {k}, key={self.positions(domain)}.__getitem__)")
 
     # ------------------------------------------------------------------ statements
     def stmts(self, body: tuple, sc: dict, out: list[str], ind: str) -> None:

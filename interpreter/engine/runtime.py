@@ -7,6 +7,7 @@ containers, lists and sets are values that every change replaces.
 
 from __future__ import annotations
 
+from bisect import insort
 from typing import TYPE_CHECKING, Any
 
 from .carried import WHOLE, _carried_list, _keys_moved, _keys_with, _note
@@ -386,6 +387,7 @@ RUNTIME = {
     "_carry_note": _note,
     "_keys_with": _keys_with,  # a map's keys whose entry is a value, kept by the writes (carried.py)
     "_keys_moved": _keys_moved,
+    "_insort": insort,  # the same, written in place (codegen.keys_moved)
     "_WHOLE": WHOLE,
     "_fz": _fz,
     "_fz_map": _fz_map,
