@@ -266,6 +266,7 @@ def loop_rows(fn: ast.FunctionDef, fresh: Callable[[str], str], complete: set[st
     would not have run; where it does run, `x` is a key (the table has every value of its type).
     In place; True when something moved."""
     moved = False
+    bound: set[str] | None = None  # the names the function binds, worked out when first needed
     for lst in list(statement_lists(fn.body)):
         for outer in [s for s in lst if isinstance(s, ast.For) and isinstance(s.target, ast.Name)]:
             x = outer.target.id
@@ -282,7 +283,11 @@ def loop_rows(fn: ast.FunctionDef, fresh: Callable[[str], str], complete: set[st
                     for part in inner.body:
                         for node in ast.walk(part):
                             key = _row_of(node.value, {x}, complete) if isinstance(node, ast.Subscript) else None
-                            if key is not None and key not in rows and key[0] not in _stored(fn.body):
+                            if key is None or key in rows:
+                                continue
+                            if bound is None:
+                                bound = _stored(fn.body)
+                            if key[0] not in bound:
                                 rows[key] = fresh("row")
                     if not rows:
                         continue
