@@ -122,8 +122,5 @@ def kept_for_clone(kept: dict) -> dict:
     original's write log. A perft node is a fresh clone that lists its moves once: without this
     it makes its lists again from the whole board (`Game.clone` would call it for its copy's
     `_carried`; docs/architecture.md §17)."""
-    out = {}
-    for key, lists in kept.items():  # a loop, and each map's lists copied in C: no frame per comprehension
-        if type(key) is str:
-            out[key] = dict(zip(lists, map(list.copy, lists.values()), strict=False))
-    return out
+    return {key: {value: keys[:] for value, keys in lists.items()} for key, lists in kept.items()
+            if type(key) is str}
