@@ -135,14 +135,14 @@ def test_the_loops_walk_the_kept_keys(stones: regelwerk.Ruleset, record: bool, m
     assert ("keys by value", "action put", "s by cell[s] == none") in chosen
     assert ("keys by value", "define stones", "count s in Square where cell[s] == p") in chosen
     source = stones.program(record).source
-    assert "_keys_with(" in source and "_keys_moved(" in source  # walked, and kept by the writes
+    assert "_keys_with(" in source and "_insort(" in source  # walked, and kept by the writes (in place)
     for name, rule in (("breakthrough", "action step"), ("checkers", "action step"), ("checkers", "define jump_paths")):
         prog = regelwerk.load(BUNDLED[name]).program(record)
         assert rule in {c.rule for c in prog.choices if c.kind == "keys by value"}
     monkeypatch.setattr(codegen.CodeGen, "KEYS_BY_VALUE", False)
     plain = regelwerk.load(BUNDLED["checkers"]).program(record)
     assert not any(c.kind == "keys by value" for c in plain.choices)
-    assert "_keys_with(" not in plain.source and "_keys_moved(" not in plain.source
+    assert "_keys_with(" not in plain.source and "_keys_moved(" not in plain.source and "_insort(" not in plain.source
 
 
 def test_a_loop_whose_first_test_is_another_is_not_walked_by_value(tmp_path: Path):

@@ -175,6 +175,15 @@ class CodeGen:
     # a device roll's draws in place test the game's part of their fast path once, at the
     # roll's top (`roll_draws_test`); off: tests compare
     DRAWS_ONCE: ClassVar[bool] = True
+    # `flatten(list x in D: f(x))` of a definition `f` as one loop that extends the result by
+    # each call's value (`flat loop`, `flattens`); off: tests compare
+    FLAT_CALLS: ClassVar[bool] = True
+    # a complete table's row of an outer loop's variable looked up once ahead of an inner loop,
+    # in definitions (pytree.loop_rows); off: tests compare
+    LOOP_ROWS: ClassVar[bool] = True
+    # a write of an entry of a map whose keys are kept by value moves its key in place, not
+    # through a call of carried._keys_moved (`keys_moved`); off: tests compare
+    MOVED_IN_PLACE: ClassVar[bool] = True
 
     def __init__(self, model: Model, record: bool, elements: dict[str, tuple], boards: Any = None,
                  players: tuple[str, ...] = (), facts: ModelFacts | None = None):
@@ -1177,12 +1186,17 @@ class CodeGen:
 
     def flattens(self, n: A.Node) -> bool:
         """Whether `n` is `flatten(list ...)` of the library, written as one loop: when the list's
-        items are lists made by a loop of their own, or its filter or body holds one (loop_pays)."""
+        items are lists made by a loop of their own, or its filter or body holds one (loop_pays),
+        or each item is a definition's value (checkers' `jump_paths`, `series_from` per first
+        jump: a loop that extends the result by each call's list makes no list of lists, no
+        comprehension and no `flatten` call, and costs nothing when the domain is empty, as it
+        is in most positions)."""
         if not (self.LOOP_FORMS and isinstance(n, A.Call) and n.func == "flatten" and n.func not in self.m.defines
                 and len(n.args) == 1 and isinstance(n.args[0], A.Aggregate) and n.args[0].kind == "list"):
             return False
         agg = n.args[0]
-        return (isinstance(agg.body, A.Aggregate) and agg.body.kind == "list") or self.loop_pays(agg)
+        return (isinstance(agg.body, A.Aggregate) and agg.body.kind == "list") or self.loop_pays(agg) or (
+            self.FLAT_CALLS and isinstance(agg.body, A.Call) and agg.body.func in self.m.defines)
 
     def flatten_loop(self, agg: A.Aggregate, sc: dict, out: list[str], ind: str, depth: int) -> str:
         """`flatten(list x in D where W: B)` as one loop that puts B's items straight into the
@@ -1499,11 +1513,30 @@ class CodeGen:
             out.append(f"{ind}    _carry_note(G, {note})")
         if indexed:  # the kept keys by value (carry.key_test): the entry's key moved, or all dropped
             out.append(f"{ind}if G._carried:")
-            if t.steps:
+            if t.steps and self.MOVED_IN_PLACE:
+                self.keys_moved(f"{'=' + t.root!r}", k, old, f"{c}[{k}]", self.indexed[t.root], out, ind + "    ")
+            elif t.steps:
                 out.append(f"{ind}    _keys_moved(G, {'=' + t.root!r}, {k}, {old}, {c}[{k}], "
                            f"{self.positions(self.indexed[t.root])})")
             else:
                 out.append(f"{ind}    G._carried.pop({'=' + t.root!r}, None)")
+
+    def keys_moved(self, key: str, k: str, old: str, new: str, domain: str, out: list[str], ind: str) -> None:
+        """carried.py `_keys_moved` written in place (`keys moved in place`): the entry `k` went
+        from `old` to `new`, so `k` leaves the kept list of `old` and joins that of `new` at its
+        place in the board's order. Every write of an indexed entry runs it (checkers' step
+        writes two, a jump four or more): without the call, its frame and its six arguments."""
+        self.chose("keys moved in place", key[2:-1])
+        kv, kn, kl = self.fresh("kv"), self.fresh("kn"), self.fresh("kl")
+        out.append(f"{ind}{kv} = G._carried.get({key})")
+        out.append(f"{ind}{kn} = {new}")
+        out.append(f"{ind}if {kv} is not None and {old} != {kn}:")
+        out.append(f"{ind}    {kl} = {kv}.get({old})")
+        out.append(f"{ind}    if {kl} is not None:")
+        out.append(f"{ind}        {kl}.remove({k})")
+        out.append(f"{ind}    {kl} = {kv}.get({kn})")
+        out.append(f"{ind}    if {kl} is not None:")
+        out.append(f"{ind}        _insort({kl}, {k}, key={self.positions(domain)}.__getitem__)")
 
     # ------------------------------------------------------------------ statements
     def stmts(self, body: tuple, sc: dict, out: list[str], ind: str) -> None:

@@ -519,6 +519,10 @@ def compile_model(model: Model, record: bool, identity: Identity, keep_tree: boo
             _carried_define(g, name, params, [*lines, f"    return {value}"])
             continue
         g.function(f"D_{g.define_ids[name]}", params, [*lines, f"    return {value}"])
+        if g.LOOP_ROWS:
+            g.tree_passes.setdefault(f"D_{g.define_ids[name]}", []).append(
+                lambda fn, rule=g.rule_now: pytree.loop_rows(fn, g.fresh, g.complete_tables)
+                and g.chose("loop rows", rule=rule))
     proc_src: dict[str, tuple] = {}
     for name, p in model.procedures.items():
         g.rule_now = f"procedure {name}"

@@ -256,6 +256,57 @@ def hoist_rows(fn: ast.FunctionDef, params: int, fresh: Callable[[str], str], co
     return moved
 
 
+def loop_rows(fn: ast.FunctionDef, fresh: Callable[[str], str], complete: set[str]) -> bool:
+    """Inside a loop nested in a `for x in ...` loop, a complete table indexed first by `x`
+    (`_T13[s][d]`: checkers' jump table, per own piece and direction) has the same row in every
+    round of the inner loop: it is looked up once per round of the outer one, right before the
+    inner loop, as hoist_rows does for an action's parameters. `x` must be bound by its `for`
+    alone. The row is taken with `.get`: the inner loop may run no round, or look the row up
+    only behind a test (`x != none`), so the early look-up must not fail where the late one
+    would not have run; where it does run, `x` is a key (the table has every value of its type).
+    In place; True when something moved."""
+    moved = False
+    bound: set[str] | None = None  # the names the function binds, worked out when first needed
+    for lst in list(statement_lists(fn.body)):
+        for outer in [s for s in lst if isinstance(s, ast.For) and isinstance(s.target, ast.Name)]:
+            x = outer.target.id
+            if x in _stored(outer.body):
+                continue
+            for body in list(statement_lists(outer.body)):
+                at = 0
+                while at < len(body):
+                    inner = body[at]
+                    at += 1
+                    if not isinstance(inner, ast.For):
+                        continue
+                    rows: dict[tuple[str, str], str] = {}
+                    for part in inner.body:
+                        for node in ast.walk(part):
+                            key = _row_of(node.value, {x}, complete) if isinstance(node, ast.Subscript) else None
+                            if key is None or key in rows:
+                                continue
+                            if bound is None:
+                                bound = _stored(fn.body)
+                            if key[0] not in bound:
+                                rows[key] = fresh("row")
+                    if not rows:
+                        continue
+                    rower = _Rows(rows, {x}, complete)
+                    inner.body = [rower.visit(part) for part in inner.body]
+                    head = [_assign(row, located(ast.Call(ast.Attribute(ast.Name(table, ast.Load()), "get", ast.Load()),
+                                                          [ast.Name(param, ast.Load())], []), inner), inner)
+                            for (table, param), row in rows.items()]
+                    body[at - 1:at - 1] = head
+                    at += len(head)
+                    moved = True
+    return moved
+
+
+def _stored(stmts: list[ast.stmt]) -> set[str]:
+    """The names `stmts` bind (assignments, loop targets, `:=`, `del`)."""
+    return {n.id for s in stmts for n in ast.walk(s) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+
+
 class _Rows(ast.NodeTransformer):
     """`table[param][...]` -> `row[...]` for the rows looked up before the loop."""
 

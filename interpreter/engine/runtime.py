@@ -7,6 +7,7 @@ containers, lists and sets are values that every change replaces.
 
 from __future__ import annotations
 
+from bisect import insort
 from typing import TYPE_CHECKING, Any
 
 from .carried import WHOLE, _carried_list, _keys_moved, _keys_with, _note
@@ -186,7 +187,11 @@ def seq_by(key: Any) -> Any:
 
 
 def _uniq(items: Any) -> list:
-    """The distinct items in first-seen order (lists compare by value too)."""
+    """The distinct items in first-seen order (lists compare by value too). None or one item
+    are distinct as they are: a copy, without hashing (checkers' jumps are lists, which the
+    general path turns into tuples; most positions have none, the rest often one)."""
+    if type(items) is list and len(items) < 2:
+        return items[:]
     try:
         return list(dict.fromkeys(items))
     except TypeError:  # lists (a tile's squares) as items: compare them as tuples
@@ -382,6 +387,7 @@ RUNTIME = {
     "_carry_note": _note,
     "_keys_with": _keys_with,  # a map's keys whose entry is a value, kept by the writes (carried.py)
     "_keys_moved": _keys_moved,
+    "_insort": insort,  # the same, written in place (codegen.keys_moved)
     "_WHOLE": WHOLE,
     "_fz": _fz,
     "_fz_map": _fz_map,
