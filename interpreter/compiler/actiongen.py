@@ -312,30 +312,36 @@ class _Listing:
                 g.test(s.test, self.esc, lines, ind, "return" if ind == "    " else "continue")
             g.subst = {}
             mark(g, lines, first, s.span)
-        first = len(lines)
-        for local, node in self.hoister.at_end.get(depth, ()) if end else ():
-            lines.append(f"{ind}{local} = {g.ex(node, self.esc)}")
-        mark(g, lines, first, None)  # parts of deeper requires: the action's own line
+        if end:
+            self.emit_end(depth, ind)
 
-    def emit_depth(self, i: int, ind: str) -> None:
+    def emit_depth(self, i: int, ind: str, end: bool = True) -> None:
         """The preconditions of parameter `i`'s depth; those pushed into its domain only when
-        the filtered list could not be worked out (pushdown.py)."""
+        the filtered list could not be worked out (pushdown.py). With `end`, the parts of
+        deeper requires hoisted to this depth too (else `emit_end` writes them)."""
         items = self.at(i)
         pushed = self.pushes.get(i)
         if i in self.prefilters:  # the kept items passed the first requires when they were kept
             n, unkept = self.prefilters[i]
             self.lines.append(f"{ind}if {unkept}:  # not kept: the requires as written")
             self.emit_pre(items[:n], i, ind + "    ", end=False)
-            self.emit_pre(items[n:], i, ind)
+            self.emit_pre(items[n:], i, ind, end)
             return
         if pushed is None:
-            self.emit_pre(items, i, ind)
+            self.emit_pre(items, i, ind, end)
             return
         push, filtered = pushed
         if push.items:
             self.lines.append(f"{ind}if {filtered} is None:  # the requires as written")
             self.emit_pre(push.items, i, ind + "    ", end=False)
-        self.emit_pre(items[len(push.items):], i, ind)
+        self.emit_pre(items[len(push.items):], i, ind, end)
+
+    def emit_end(self, depth: int, ind: str) -> None:
+        """The parts of deeper requires hoisted to the end of `depth` (Hoister.at_end)."""
+        first = len(self.lines)
+        for local, node in self.hoister.at_end.get(depth, ()):
+            self.lines.append(f"{ind}{local} = {self.g.ex(node, self.esc)}")
+        mark(self.g, self.lines, first, None)  # parts of deeper requires: the action's own line
 
     def plan_pushes(self, hoisted: dict[int, str]) -> None:
         """Which parameters' domains take requires in (pushdown.py): a domain computed once
@@ -530,8 +536,14 @@ class _Listing:
             self.esc[p.name] = (pnames[i], "bounded" if bounded else None)
             g.enum_loops.append(pnames[i])
             ind += "    "
-            self.emit_depth(i, ind)
-            if level is None:
+            # an empty range skips the value before the parts hoisted for deeper requires when
+            # those cannot fail either (else they are worked out first, as without the skip)
+            skip_first = level is None and all(cannot_fail(g.m, e) for _, e in self.hoister.at_end.get(i, ()))
+            self.emit_depth(i, ind, end=not skip_first)
+            if skip_first:
+                self.empty_first(i, ind)
+                self.emit_end(i, ind)
+            elif level is None:
                 self.empty_first(i, ind)
             if i == 0 and level is not None:
                 ind = self.keyed_rows(level, p, ind)
@@ -551,9 +563,12 @@ class _Listing:
         the next value of `i` taken at once when it is empty (`empty range first`). Root's
         `take_move(from, to in links(from), n in 1..20)`, narrowed by `warriors[current][from]
         >= n`, walked every clearing next to every clearing without warriors to find no `n`.
+        Likewise a range whose ends read outer parameters and none past `i`, narrowed or not:
+        Root's `cat_move(from, to in adjacent_nodes(from), n in 1..warriors[current][from])`.
         Only where nothing between could fail (interpreter/compiler/total.py): then skipping
         it is seen nowhere but in the work charged; the bound and the range's ends cannot fail
-        either, so working them out sooner is not seen."""
+        either, so working them out sooner is not seen. It comes before the parts of deeper
+        requires hoisted to `i`'s depth when those cannot fail either (`generate`)."""
         g, a = self.g, self.a
         if not g.LOOP_FORMS or not g.EMPTY_FIRST or i in self.pushes or i in self.prefilters:
             return
@@ -564,22 +579,32 @@ class _Listing:
             if k in self.early or k in self.pushes:
                 continue
             n = narrowing(p, self.at(k), g.static_type)
-            if n is None or names_in(p.domain) & named or not (names_in(n.bound) & named) <= outer \
-                    or not all(cannot_fail(g.m, e) for e in (n.bound, n.range.low, n.range.high)):
+            ends = names_in(p.domain) & named if isinstance(p.domain, A.Range) else None
+            if n is not None and (ends or not (names_in(n.bound) & named) <= outer
+                                  or not cannot_fail(g.m, n.bound)):
+                n = None  # its bound or its range reads a parameter past `i`
+            if n is None and not (ends and ends <= outer and g.ENDS_FIRST):
+                continue  # nor a range whose ends read parameters, all of them outer ones
+            if not all(cannot_fail(g.m, e) for e in (p.domain.low, p.domain.high)):
                 continue
             between = range(i + 1, k)
             if any(d in self.pushes or d in self.prefilters for d in between) or not all(
                     (a.params[d].domain is None or cannot_fail(g.m, a.params[d].domain))
                     and all(cannot_fail(g.m, _tested(s)) for s in self.at(d)) for d in between):
                 continue
-            low, high, bound = (g.ex(e, self.esc) for e in (n.range.low, n.range.high, n.bound))
             local = g.fresh("nrw")
-            self.lines.append(f"{ind}{local} = {range_code(n, low, high, bound)}")
-            mark(g, self.lines, len(self.lines) - 1, n.require.span)
+            if n is not None:
+                low, high, bound = (g.ex(e, self.esc) for e in (n.range.low, n.range.high, n.bound))
+                self.lines.append(f"{ind}{local} = {range_code(n, low, high, bound)}")
+                mark(g, self.lines, len(self.lines) - 1, n.require.span)
+                g.chose("empty range first", f"{p.name} by {expr_text(n.require.test)}")
+            else:  # `cat_move(from, to in adjacent_nodes(from), n in 1..warriors[current][from])`
+                self.lines.append(f"{ind}{local} = {_domain_code(g, a, k, self.esc)}")
+                mark(g, self.lines, len(self.lines) - 1, p.span)
+                g.chose("empty range first", f"{p.name} in {expr_text(p.domain)}")
             self.lines.append(f"{ind}if not {local}:")
             self.lines.append(f"{ind}    continue")
-            self.early[k] = (local, n.require.test)
-            g.chose("empty range first", f"{p.name} by {expr_text(n.require.test)}")
+            self.early[k] = (local, n.require.test if n is not None else None)
 
     def narrowed(self, i: int, ind: str) -> str | None:
         """Parameter `i`'s range cut to the values its first require can let through
@@ -588,7 +613,8 @@ class _Listing:
         p = a.params[i]
         if i in self.early:  # worked out at an outer depth already (`empty_first`)
             local, test = self.early[i]
-            g.chose("narrowed range", f"{p.name} by {expr_text(test)}")
+            if test is not None:
+                g.chose("narrowed range", f"{p.name} by {expr_text(test)}")
             return local
         if not g.LOOP_FORMS or i in self.pushes:
             return None

@@ -165,6 +165,9 @@ class CodeGen:
     # an inner parameter's narrowed range worked out where its bound is known, the outer
     # value skipped when it is empty (actiongen `empty_first`); off: tests compare
     EMPTY_FIRST: ClassVar[bool] = True
+    # ... and so is an inner parameter's range whose ends read outer parameters
+    # (`n in 1..warriors[current][from]`); off: tests compare
+    ENDS_FIRST: ClassVar[bool] = True
     # a `play` whose moves are all played in place picks its random move itself during
     # Game.playout (machine.py `pick_in_place`); off: tests compare
     PICKS: ClassVar[bool] = True
