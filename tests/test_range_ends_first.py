@@ -8,80 +8,28 @@ cannot fail either. The same moves, games and traces as without it."""
 
 from __future__ import annotations
 
-import functools
-
 import pytest
-from bundled import BUNDLED, ruleset
-from playing import played
-from regelwerk.interpreter.compiler.codegen import CodeGen
+from playing import compiled_with, listing_with, same_with_and_without
+from test_empty_range_first import EARLY
 
-import regelwerk
-
-ENDS = """game "Ends"
-players Ann, Bob
-board Square = grid 3 x 3
-state
-    stones: Square -> int = 1
-    moves: int = 0
-define cap(s: Square): int = 12 // (stones[s] + 2) + 1
-action move(from: Square, to: Square, n in 1..stones[from])
-    "Move."
-    require to != from else "stay"
-    remove n from stones[from]
-    add n to stones[to]
-    add 1 to moves
-    if moves == 12
-        finish draw
-action sow(s: Square)
-    "Sow."
-    require stones[s] < 3 else "full"
-    add 1 to stones[s]
-flow
-    repeat
-        turn
-            play move, sow
-"""
+# test_empty_range_first's game, `move`'s range ending at the stones there
+ENDS = EARLY.replace("n in 1..4)", "n in 1..stones[from])").replace('    require stones[from] >= n else "too few"\n', "")
 # the require between can fail (a division): nothing is skipped
 RISKY = ENDS.replace('    require to != from else "stay"\n', '    require 12 // (stones[to] + 1) > 0 else "stay"\n')
 # a deeper require's part hoisted to `from`'s depth can fail: it is worked out before the skip
 HOISTED = ENDS.replace('    require to != from else "stay"\n',
-                       '    require to != from else "stay"\n    require cap(from) >= n else "too many"\n')
+                       '    require to != from else "stay"\n    require cap(from) >= n else "too many"\n').replace(
+    "action move(", "define cap(s: Square): int = 12 // (stones[s] + 2) + 1\naction move(")
 TEXTS = {"ends": ENDS, "risky": RISKY, "hoisted": HOISTED}
 
 
-@functools.cache
-def _loaded(name: str, on: bool) -> regelwerk.Ruleset:
-    """The ruleset compiled (untraced and traced) with the form on or off; Root with it on is
-    the test session's (bundled.ruleset)."""
-    if name == "root" and on:
-        return ruleset("root/root.rules")
-    CodeGen.ENDS_FIRST = on
-    try:
-        rules = regelwerk.load(BUNDLED["root"]) if name == "root" else regelwerk.load_text(TEXTS[name], f"{name}.rules")
-        rules.program(False), rules.program(True)
-    finally:
-        CodeGen.ENDS_FIRST = True
-    return rules
-
-
-@functools.cache
-def _source(name: str, on: bool) -> str:
-    """The untraced program's text with the form on or off (`source` compiles it again)."""
-    CodeGen.ENDS_FIRST = on
-    try:
-        return _loaded(name, on).program(False).source
-    finally:
-        CodeGen.ENDS_FIRST = True
-
-
 def _early(name: str, on: bool = True) -> set[tuple[str, str]]:
-    return {(c.rule, c.detail) for c in _loaded(name, on).program(False).choices if c.kind == "empty range first"}
+    rules = compiled_with("ENDS_FIRST", on, name, TEXTS.get(name))
+    return {(c.rule, c.detail) for c in rules.program(False).choices if c.kind == "empty range first"}
 
 
 def _listing(name: str, action: str) -> str:
-    """The body of `action`'s listing, AE_n, with the form on."""
-    fn = _loaded(name, True).program(False).actions[action].enum.__name__
-    return _source(name, True).split(f"\ndef {fn}(")[1].split("\ndef ")[0]
+    return listing_with("ENDS_FIRST", True, name, TEXTS.get(name), action)
 
 
 def test_the_range_is_worked_out_in_the_loop_over_from_before_the_neighbours() -> None:
@@ -114,9 +62,4 @@ def test_root_skips_clearings_without_the_marquises_warriors() -> None:
 
 @pytest.mark.parametrize("record", [False, True])
 def test_the_same_moves_and_games_with_and_without(record: bool) -> None:
-    for name in TEXTS:
-        assert played(_loaded(name, True), None, record, range(4), 250, saved=True) == \
-            played(_loaded(name, False), None, record, range(4), 250, saved=True)
-    seeds = range(2 if record else 6)
-    assert played(_loaded("root", True), None, record, seeds, 250, saved=True) == \
-        played(_loaded("root", False), None, record, seeds, 250, saved=True)
+    same_with_and_without("ENDS_FIRST", record, TEXTS)

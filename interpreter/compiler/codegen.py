@@ -168,6 +168,9 @@ class CodeGen:
     # ... and so is an inner parameter's range whose ends read outer parameters
     # (`n in 1..warriors[current][from]`); off: tests compare
     ENDS_FIRST: ClassVar[bool] = True
+    # the parts of an expression written as statements ahead of it (inlined calls, loops)
+    # only outside parts already worked out into a local (CodeGen.value); off: tests compare
+    NO_DEAD_PARTS: ClassVar[bool] = True
     # a `play` whose moves are all played in place picks its random move itself during
     # Game.playout (machine.py `pick_in_place`); off: tests compare
     PICKS: ClassVar[bool] = True
@@ -819,8 +822,10 @@ class CodeGen:
             return self.joined(e, sc, out, ind, depth)
         inlined = []
         if depth < MAX_INLINE_DEPTH and not deep:
-            flat = {id(n.args[0]) for n in _post_order_always(e) if self.flattens(n)}
-            for node in _post_order_always(e):
+            # not inside a part hoisted or shared already (hoist.py): that local is read instead
+            order = _post_order_always(e, self.subst if self.NO_DEAD_PARTS else None)
+            flat = {id(n.args[0]) for n in order if self.flattens(n)}
+            for node in order:
                 if id(node) in self.subst or id(node) in flat:  # a flatten's list: built in its loop
                     continue
                 if self.flattens(node):
@@ -1900,15 +1905,18 @@ def _is_literal(code: str) -> bool:
         len(code) >= 2 and code[0] == code[-1] == "'" and "\\" not in code)
 
 
-def _post_order_always(e: A.Node) -> list[A.Node]:
-    """The always-evaluated sub-expressions of `e`, innermost first (arguments before calls)."""
+def _post_order_always(e: A.Node, done: dict[int, str] | None = None) -> list[A.Node]:
+    """The always-evaluated sub-expressions of `e`, innermost first (arguments before calls);
+    none inside a node `done` maps to a local already (what reads it reads the local: a part
+    written as statements there would be worked out for nothing)."""
     from .hoist import _children_always
 
     out: list[A.Node] = []
 
     def walk(n: A.Node) -> None:
-        for c in _children_always(n):
-            walk(c)
+        if done is None or id(n) not in done:
+            for c in _children_always(n):
+                walk(c)
         out.append(n)
 
     walk(e)
