@@ -276,6 +276,8 @@ class _Listing:
         self.hoisted: dict[int, str] = {}  # param -> the local of its domain computed ahead of the loops
         self.early: dict[int, tuple[str, A.Node]] = {}  # param -> its narrowed range's local, worked
         # out at an outer depth, and the require that narrows it (`empty_first`)
+        self.filtered: dict[int, set[int]] = {}  # param -> ids of its requires tested once (`filter_once`)
+        self.filter_locals: list[str] = []  # their lists, declared _NOT_YET at the listing's top
 
     def at(self, depth: int) -> list:
         return [s for s, d in zip(self.pre, self.deps, strict=True) if d == depth]
@@ -315,11 +317,60 @@ class _Listing:
         if end:
             self.emit_end(depth, ind)
 
+    def bind(self, i: int) -> None:
+        """Parameter `i` bound in the scope, as its loop's variable."""
+        g, p = self.g, self.a.params[i]
+        if p.name in self.esc and self.esc[p.name][0] == self.pnames[i]:
+            return  # bound already, for the loop that filters its values once (`filter_once`)
+        # a value drawn from a bounded domain is bounded, as an aggregate's variable is (a
+        # placement's squares): the loops over it are not charged to the work budget
+        bounded = p.domain is not None and g.LOOP_FORMS and g.bounded(p.domain, self.esc)
+        self.esc[p.name] = (self.pnames[i], "bounded" if bounded else None)
+        g.enum_loops.append(self.pnames[i])
+
+    def filter_once(self, i: int, dom: str, ind: str) -> str:
+        """Parameter `i`'s domain, or, when it is inside another parameter's loop, reads no
+        parameter, and requires at its depth that read no other parameter come first among the
+        requires that cannot fail (interpreter/compiler/total.py), the list of its values that
+        pass those, made the first time the loop is reached and walked in every later round of
+        the outer loops (`filtered once`): Root's `cat_build(b, c: Clearing)` tested `rules(current,
+        c)` on every clearing for each building. Tests that cannot fail give the same answer in
+        any order and at any time of the listing, which changes no state, so the moves and their
+        order are the same; only the work charged differs."""
+        g, a, p = self.g, self.a, self.a.params[i]
+        if i == 0 or not g.LOOP_FORMS or not g.FILTER_ONCE or i in self.pushes or i in self.early:
+            return dom
+        named = {q.name for q in a.params} | set(self.let_level)
+        if p.domain is not None and (names_in(p.domain) & named or not cannot_fail(g.m, p.domain)):
+            return dom
+        tests = []
+        for s in self.at(i):
+            if not isinstance(s, A.RequireStmt) or not cannot_fail(g.m, s.test):
+                break
+            if not names_in(s.test) & named - {p.name}:
+                tests.append(s)
+        if not tests:
+            return dom
+        local = g.fresh("ff")
+        self.filter_locals.append(local)
+        self.filtered[i] = {id(s) for s in tests}
+        g.chose("filtered once", f"{p.name} by " + " and ".join(expr_text(s.test) for s in tests))
+        self.bind(i)
+        first = len(self.lines)
+        self.lines.append(f"{ind}if {local} is _NOT_YET:  # the first round: the values that pass, once")
+        self.lines.append(f"{ind}    {local} = []")
+        self.lines.append(f"{ind}    for {self.pnames[i]} in {dom}:")
+        mark(g, self.lines, first, p.span)
+        self.emit_pre(tests, i, ind + "        ", end=False)
+        self.lines.append(f"{ind}        {local}.append({self.pnames[i]})")
+        return local
+
     def emit_depth(self, i: int, ind: str, end: bool = True) -> None:
         """The preconditions of parameter `i`'s depth; those pushed into its domain only when
-        the filtered list could not be worked out (pushdown.py). With `end`, the parts of
-        deeper requires hoisted to this depth too (else `emit_end` writes them)."""
-        items = self.at(i)
+        the filtered list could not be worked out (pushdown.py), and not those its values were
+        filtered by once (`filter_once`). With `end`, the parts of deeper requires hoisted to
+        this depth too (else `emit_end` writes them)."""
+        items = [s for s in self.at(i) if id(s) not in self.filtered.get(i, ())]
         pushed = self.pushes.get(i)
         if i in self.prefilters:  # the kept items passed the first requires when they were kept
             n, unkept = self.prefilters[i]
@@ -527,14 +578,12 @@ class _Listing:
                 pairs, move_local = paired
                 lines.append(f"{ind}for {pnames[i]}, {move_local} in {pairs}:")
             else:
-                dom = self.narrowed(i, ind) or self.prefiltered(i, dom, ind)
-                lines.append(f"{ind}for {pnames[i]} in {self.by_value(i, dom, ind)}:")
+                walked = self.by_value(i, self.narrowed(i, ind) or self.prefiltered(i, dom, ind), ind)
+                if walked == dom:  # none of those: its requires that read it alone, once
+                    walked = self.filter_once(i, dom, ind)
+                lines.append(f"{ind}for {pnames[i]} in {walked}:")
             mark(g, lines, len(lines) - 1, p.span)  # the domain's own failures, at the parameter
-            # a value drawn from a bounded domain is bounded, as an aggregate's variable is (a
-            # placement's squares): the loops over it are not charged to the work budget
-            bounded = p.domain is not None and g.LOOP_FORMS and g.bounded(p.domain, self.esc)
-            self.esc[p.name] = (pnames[i], "bounded" if bounded else None)
-            g.enum_loops.append(pnames[i])
+            self.bind(i)
             ind += "    "
             # an empty range skips the value before the parts hoisted for deeper requires when
             # those cannot fail either (else they are worked out first, as without the skip)
@@ -552,7 +601,7 @@ class _Listing:
         lines[:0] = [f"    {table} = {{}}" for table in g.enum_memo.values()] + [
             f"    {held} = frozenset({g.var(var)}.values())" for var, held in g.enum_sets.items()] + (
             [f"    {self.memo_table} = {{}}"] if self.memo_table else []) + [f"    {m} = {{}}" for m in self.push_memos] + [
-            f"    {local} = _NOT_YET" for local in g.enum_once.values()]
+            f"    {local} = _NOT_YET" for local in [*g.enum_once.values(), *self.filter_locals]]
         g.enum_memo, g.enum_sets, g.enum_once, g.still = None, {}, None, False
         g.enum_loops = []
         return lines

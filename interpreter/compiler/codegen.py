@@ -171,6 +171,9 @@ class CodeGen:
     # the parts of an expression written as statements ahead of it (inlined calls, loops)
     # only outside parts already worked out into a local (CodeGen.value); off: tests compare
     NO_DEAD_PARTS: ClassVar[bool] = True
+    # an inner parameter's values filtered once per listing by its requires that read no other
+    # parameter and cannot fail (actiongen `filter_once`); off: tests compare
+    FILTER_ONCE: ClassVar[bool] = True
     # a `play` whose moves are all played in place picks its random move itself during
     # Game.playout (machine.py `pick_in_place`); off: tests compare
     PICKS: ClassVar[bool] = True
