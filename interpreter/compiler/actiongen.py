@@ -934,6 +934,7 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
     lists = ("out", listing.rows) if listing.rows else ("out",)
     g.function(f"AA_{aid}", [], ["    " + g.inline(pytree.Inline("any", f"AE_{aid}", lists=lists)),
                                  "    return False"])
+    g.any_fns[name] = f"AA_{aid}"
     g.function(f"AC_{aid}", pnames, _check_lines(g, a, pre, pnames))
     explain = _explain_lines(g, a, pre, pnames)
     g.function(f"AX_{aid}", pnames, explain)

@@ -174,6 +174,9 @@ class CodeGen:
     # an inner parameter's values filtered once per listing by its requires that read no other
     # parameter and cannot fail (actiongen `filter_once`); off: tests compare
     FILTER_ONCE: ClassVar[bool] = True
+    # `possible(a)` for the current player as a call of a's AA_n (pytree.direct_possible);
+    # off: tests compare
+    DIRECT_POSSIBLE: ClassVar[bool] = True
     # a `play` whose moves are all played in place picks its random move itself during
     # Game.playout (machine.py `pick_in_place`); off: tests compare
     PICKS: ClassVar[bool] = True
@@ -245,6 +248,7 @@ class CodeGen:
         self.hosts: list[str] = []  # the functions holding placeholders
         self._pending_inlines = False
         self.tree_passes: dict[str, list] = {}  # function name -> passes over its tree (finish)
+        self.any_fns: dict[str, str] = {}  # action -> its any-move search, AA_n (pytree.direct_possible)
         self.choices: list[Choice] = []  # the optimisations applied (Program.choices)
         self.rule_now = ""  # the rule being generated, for `choices`
         self.data_names = {n: f"_D{i}" for i, n in enumerate(model.data)}
@@ -1802,6 +1806,8 @@ class CodeGen:
                 pytree.drop_dead_pc(fns[name])
         for fn in fns.values():
             pytree.drop_double_not(fn)
+            if self.DIRECT_POSSIBLE and self.LOOP_FORMS:
+                pytree.direct_possible(fn, self.any_fns)
             self.prologue(fn)
         return module
 
