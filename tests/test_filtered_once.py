@@ -67,6 +67,16 @@ def test_root_tests_the_clearings_of_cat_build_once() -> None:
     assert _once("root", on=False) == set()
 
 
+def test_not_where_the_inner_bindings_are_found_once_per_listing_already() -> None:
+    """Root's `use_foremole(k, b, c)` keys its inner bindings by nothing (`rows`): its inner
+    loops run once per listing, so a list filtered once would only be copied."""
+    choices = compiled_with("FILTER_ONCE", True, "root").program(False).choices
+    assert ("action use_foremole", "k by nothing") in {(c.rule, c.detail) for c in choices if c.kind == "rows"}
+    assert not [c for c in choices if c.kind == "filtered once" and c.rule == "action use_foremole"]
+    assert ("action build", "k by CARDS[k].suit") in {(c.rule, c.detail) for c in choices if c.kind == "rows"}
+    assert ("action build", "b by track[b] > 0") in _once("root")  # several keys: filtered once
+
+
 @pytest.mark.parametrize("record", [False, True])
 def test_the_same_moves_and_games_with_and_without(record: bool) -> None:
     same_with_and_without("FILTER_ONCE", record, TEXTS)

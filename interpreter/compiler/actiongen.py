@@ -336,7 +336,9 @@ class _Listing:
         the outer loops (`filtered once`): Root's `cat_build(b, c: Clearing)` tested `rules(current,
         c)` on every clearing for each building. Tests that cannot fail give the same answer in
         any order and at any time of the listing, which changes no state, so the moves and their
-        order are the same; only the work charged differs."""
+        order are the same; only the work charged differs. Not where the inner bindings are
+        keyed by nothing (`keyed_rows`): those loops run once per listing already (Shogun's
+        `assign`)."""
         g, a, p = self.g, self.a, self.a.params[i]
         if i == 0 or not g.LOOP_FORMS or not g.FILTER_ONCE or i in self.pushes or i in self.early:
             return dom
@@ -579,8 +581,8 @@ class _Listing:
                 lines.append(f"{ind}for {pnames[i]}, {move_local} in {pairs}:")
             else:
                 walked = self.by_value(i, self.narrowed(i, ind) or self.prefiltered(i, dom, ind), ind)
-                if walked == dom:  # none of those: its requires that read it alone, once
-                    walked = self.filter_once(i, dom, ind)
+                if walked == dom and level != []:  # none of those: its requires that read it
+                    walked = self.filter_once(i, dom, ind)  # alone, once (keyed by nothing: once already)
                 lines.append(f"{ind}for {pnames[i]} in {walked}:")
             mark(g, lines, len(lines) - 1, p.span)  # the domain's own failures, at the parameter
             self.bind(i)
