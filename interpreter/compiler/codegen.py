@@ -1794,11 +1794,16 @@ class CodeGen:
         """The program's text as a tree, with every change made on the tree: the passes asked
         for (`tree_passes`), the placeholders expanded, dead `pc` stores dropped, `not not`
         tests written plainly, and each function's bindings at its top."""
-        module = pytree.parse("\n".join(self.lines) + "\n")
+        text = "\n".join(self.lines) + "\n"
+        module = pytree.parse(text)
         fns = pytree.functions(module)
         for name, passes in self.tree_passes.items():
             for p in passes:
                 p(fns[name])
+        if self.DIRECT_POSSIBLE and self.LOOP_FORMS:  # before the copies: they copy the result
+            asking = {part.split("(", 1)[0] for part in ("\n" + text).split("\ndef ")[1:] if "c_possible(" in part}
+            for name in asking & fns.keys():  # walked only where it is asked: a walk of every
+                pytree.direct_possible(fns[name], self.any_fns)  # function costs Root's compile 0.07 s
         self._names_of: dict[str, set[str]] = {}
         for name in self.hosts:
             pytree.expand(fns[name], self.inlines, fns, self.prepare_inline)
@@ -1806,8 +1811,6 @@ class CodeGen:
                 pytree.drop_dead_pc(fns[name])
         for fn in fns.values():
             pytree.drop_double_not(fn)
-            if self.DIRECT_POSSIBLE and self.LOOP_FORMS:
-                pytree.direct_possible(fn, self.any_fns)
             self.prologue(fn)
         return module
 
