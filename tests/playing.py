@@ -91,3 +91,67 @@ def invariant_breaks(ruleset: Ruleset, seed: int, decisions: int, by_key: bool =
         except InvariantBroken as err:
             out.append((n, err.broken))
     return out
+
+
+# (the switch, or "" when on; on; the name; the text)
+_COMPILED: dict[tuple[str, bool, str, str | None], Ruleset] = {}
+
+
+def compiled_with(flag: str, on: bool, name: str, text: str | None = None) -> Ruleset:
+    """The rules `text` (None: the bundled ruleset `name`) compiled, untraced and traced, while
+    the switch `CodeGen.<flag>` of one transform is `on`; once per test session (with every
+    switch on, once for all the switches)."""
+    from bundled import BUNDLED
+    from regelwerk.interpreter.compiler.codegen import CodeGen
+
+    import regelwerk
+
+    key = ("" if on else flag, on, name, text)
+    if key not in _COMPILED:
+        before = getattr(CodeGen, flag)
+        setattr(CodeGen, flag, on)
+        try:
+            rules = regelwerk.load(BUNDLED[name]) if text is None else regelwerk.load_text(text, f"{name}.rules")
+            rules.program(False), rules.program(True)
+        finally:
+            setattr(CodeGen, flag, before)
+        _COMPILED[key] = rules
+    return _COMPILED[key]
+
+
+_SOURCES: dict[tuple[str, bool, str, str | None], str] = {}
+
+
+def source_with(flag: str, on: bool, name: str, text: str | None = None) -> str:
+    """The untraced program's text of `compiled_with(...)` (`source` compiles it again, so the
+    switch is set while it does)."""
+    from regelwerk.interpreter.compiler.codegen import CodeGen
+
+    key = ("" if on else flag, on, name, text)
+    if key not in _SOURCES:
+        rules = compiled_with(flag, on, name, text)
+        before = getattr(CodeGen, flag)
+        setattr(CodeGen, flag, on)
+        try:
+            _SOURCES[key] = rules.program(False).source
+        finally:
+            setattr(CodeGen, flag, before)
+    return _SOURCES[key]
+
+
+def listing_with(flag: str, on: bool, name: str, text: str | None, action: str) -> str:
+    """The body of `action`'s listing (its AE_n function) in `source_with(...)`."""
+    fn = compiled_with(flag, on, name, text).program(False).actions[action].enum.__name__
+    return ("\n" + source_with(flag, on, name, text)).split(f"\ndef {fn}(")[1].split("\ndef ")[0]
+
+
+def same_with_and_without(flag: str, record: bool, texts: dict[str, str], bundled: str = "root") -> None:
+    """Random games of each of `texts` (four seeds) and of a bundled ruleset (six untraced, two
+    traced) list the same moves and end with the same results, traces and saves with the
+    transform `CodeGen.<flag>` on and off."""
+    for name, text in texts.items():
+        assert played(compiled_with(flag, True, name, text), None, record, range(4), 250, saved=True) == \
+            played(compiled_with(flag, False, name, text), None, record, range(4), 250, saved=True)
+    seeds = range(2 if record else 6)
+    assert played(compiled_with(flag, True, bundled), None, record, seeds, 250, saved=True) == \
+        played(compiled_with(flag, False, bundled), None, record, seeds, 250, saved=True)

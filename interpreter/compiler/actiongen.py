@@ -284,6 +284,8 @@ class _Listing:
         self.hoisted: dict[int, str] = {}  # param -> the local of its domain computed ahead of the loops
         self.early: dict[int, tuple[str, A.Node]] = {}  # param -> its narrowed range's local, worked
         # out at an outer depth, and the require that narrows it (`empty_first`)
+        self.filtered: dict[int, set[int]] = {}  # param -> ids of its requires tested once (`filter_once`)
+        self.filter_locals: list[str] = []  # their lists, declared _NOT_YET at the listing's top
 
     def at(self, depth: int) -> list:
         return [s for s, d in zip(self.pre, self.deps, strict=True) if d == depth]
@@ -320,30 +322,87 @@ class _Listing:
                 g.test(s.test, self.esc, lines, ind, "return" if ind == "    " else "continue")
             g.subst = {}
             mark(g, lines, first, s.span)
-        first = len(lines)
-        for local, node in self.hoister.at_end.get(depth, ()) if end else ():
-            lines.append(f"{ind}{local} = {g.ex(node, self.esc)}")
-        mark(g, lines, first, None)  # parts of deeper requires: the action's own line
+        if end:
+            self.emit_end(depth, ind)
 
-    def emit_depth(self, i: int, ind: str) -> None:
+    def bind(self, i: int) -> None:
+        """Parameter `i` bound in the scope, as its loop's variable."""
+        g, p = self.g, self.a.params[i]
+        if p.name in self.esc and self.esc[p.name][0] == self.pnames[i]:
+            return  # bound already, for the loop that filters its values once (`filter_once`)
+        # a value drawn from a bounded domain is bounded, as an aggregate's variable is (a
+        # placement's squares): the loops over it are not charged to the work budget
+        bounded = p.domain is not None and g.LOOP_FORMS and g.bounded(p.domain, self.esc)
+        self.esc[p.name] = (self.pnames[i], "bounded" if bounded else None)
+        g.enum_loops.append(self.pnames[i])
+
+    def filter_once(self, i: int, dom: str, ind: str) -> str:
+        """Parameter `i`'s domain, or, when it is inside another parameter's loop, reads no
+        parameter, and requires at its depth that read no other parameter come first among the
+        requires that cannot fail (interpreter/compiler/total.py), the list of its values that
+        pass those, made the first time the loop is reached and walked in every later round of
+        the outer loops (`filtered once`): Root's `cat_build(b, c: Clearing)` tested `rules(current,
+        c)` on every clearing for each building. Tests that cannot fail give the same answer in
+        any order and at any time of the listing, which changes no state, so the moves and their
+        order are the same; only the work charged differs. Not where the inner bindings are
+        keyed by nothing (`keyed_rows`): those loops run once per listing already (Shogun's
+        `assign`)."""
+        g, a, p = self.g, self.a, self.a.params[i]
+        if i == 0 or not g.LOOP_FORMS or not g.FILTER_ONCE or i in self.pushes or i in self.early:
+            return dom
+        named = {q.name for q in a.params} | set(self.let_level)
+        if p.domain is not None and (names_in(p.domain) & named or not cannot_fail(g.m, p.domain)):
+            return dom
+        tests = []
+        for s in self.at(i):
+            if not isinstance(s, A.RequireStmt) or not cannot_fail(g.m, s.test):
+                break
+            if not names_in(s.test) & named - {p.name}:
+                tests.append(s)
+        if not tests:
+            return dom
+        local = g.fresh("ff")
+        self.filter_locals.append(local)
+        self.filtered[i] = {id(s) for s in tests}
+        g.chose("filtered once", f"{p.name} by " + " and ".join(expr_text(s.test) for s in tests))
+        self.bind(i)
+        first = len(self.lines)
+        self.lines.append(f"{ind}if {local} is _NOT_YET:  # the first round: the values that pass, once")
+        self.lines.append(f"{ind}    {local} = []")
+        self.lines.append(f"{ind}    for {self.pnames[i]} in {dom}:")
+        mark(g, self.lines, first, p.span)
+        self.emit_pre(tests, i, ind + "        ", end=False)
+        self.lines.append(f"{ind}        {local}.append({self.pnames[i]})")
+        return local
+
+    def emit_depth(self, i: int, ind: str, end: bool = True) -> None:
         """The preconditions of parameter `i`'s depth; those pushed into its domain only when
-        the filtered list could not be worked out (pushdown.py)."""
-        items = self.at(i)
+        the filtered list could not be worked out (pushdown.py), and not those its values were
+        filtered by once (`filter_once`). With `end`, the parts of deeper requires hoisted to
+        this depth too (else `emit_end` writes them)."""
+        items = [s for s in self.at(i) if id(s) not in self.filtered.get(i, ())]
         pushed = self.pushes.get(i)
         if i in self.prefilters:  # the kept items passed the first requires when they were kept
             n, unkept = self.prefilters[i]
             self.lines.append(f"{ind}if {unkept}:  # not kept: the requires as written")
             self.emit_pre(items[:n], i, ind + "    ", end=False)
-            self.emit_pre(items[n:], i, ind)
+            self.emit_pre(items[n:], i, ind, end)
             return
         if pushed is None:
-            self.emit_pre(items, i, ind)
+            self.emit_pre(items, i, ind, end)
             return
         push, filtered = pushed
         if push.items:
             self.lines.append(f"{ind}if {filtered} is None:  # the requires as written")
             self.emit_pre(push.items, i, ind + "    ", end=False)
-        self.emit_pre(items[len(push.items):], i, ind)
+        self.emit_pre(items[len(push.items):], i, ind, end)
+
+    def emit_end(self, depth: int, ind: str) -> None:
+        """The parts of deeper requires hoisted to the end of `depth` (Hoister.at_end)."""
+        first = len(self.lines)
+        for local, node in self.hoister.at_end.get(depth, ()):
+            self.lines.append(f"{ind}{local} = {self.g.ex(node, self.esc)}")
+        mark(self.g, self.lines, first, None)  # parts of deeper requires: the action's own line
 
     def plan_pushes(self, hoisted: dict[int, str]) -> None:
         """Which parameters' domains take requires in (pushdown.py): a domain computed once
@@ -529,17 +588,21 @@ class _Listing:
                 pairs, move_local = paired
                 lines.append(f"{ind}for {pnames[i]}, {move_local} in {pairs}:")
             else:
-                dom = self.narrowed(i, ind) or self.prefiltered(i, dom, ind)
-                lines.append(f"{ind}for {pnames[i]} in {self.by_value(i, dom, ind)}:")
+                walked = self.by_value(i, self.narrowed(i, ind) or self.prefiltered(i, dom, ind), ind)
+                if walked == dom and level != []:  # none of those: its requires that read it
+                    walked = self.filter_once(i, dom, ind)  # alone, once (keyed by nothing: once already)
+                lines.append(f"{ind}for {pnames[i]} in {walked}:")
             mark(g, lines, len(lines) - 1, p.span)  # the domain's own failures, at the parameter
-            # a value drawn from a bounded domain is bounded, as an aggregate's variable is (a
-            # placement's squares): the loops over it are not charged to the work budget
-            bounded = p.domain is not None and g.LOOP_FORMS and g.bounded(p.domain, self.esc)
-            self.esc[p.name] = (pnames[i], "bounded" if bounded else None)
-            g.enum_loops.append(pnames[i])
+            self.bind(i)
             ind += "    "
-            self.emit_depth(i, ind)
-            if level is None:
+            # an empty range skips the value before the parts hoisted for deeper requires when
+            # those cannot fail either (else they are worked out first, as without the skip)
+            skip_first = level is None and all(cannot_fail(g.m, e) for _, e in self.hoister.at_end.get(i, ()))
+            self.emit_depth(i, ind, end=not skip_first)
+            if skip_first:
+                self.empty_first(i, ind)
+                self.emit_end(i, ind)
+            elif level is None:
                 self.empty_first(i, ind)
             if i == 0 and level is not None:
                 ind = self.keyed_rows(level, p, ind)
@@ -548,7 +611,7 @@ class _Listing:
         lines[:0] = [f"    {table} = {{}}" for table in g.enum_memo.values()] + [
             f"    {held} = frozenset({g.var(var)}.values())" for var, held in g.enum_sets.items()] + (
             [f"    {self.memo_table} = {{}}"] if self.memo_table else []) + [f"    {m} = {{}}" for m in self.push_memos] + [
-            f"    {local} = _NOT_YET" for local in g.enum_once.values()]
+            f"    {local} = _NOT_YET" for local in [*g.enum_once.values(), *self.filter_locals]]
         g.enum_memo, g.enum_sets, g.enum_once, g.still = None, {}, None, False
         g.enum_loops = []
         return lines
@@ -559,9 +622,12 @@ class _Listing:
         the next value of `i` taken at once when it is empty (`empty range first`). Root's
         `take_move(from, to in links(from), n in 1..20)`, narrowed by `warriors[current][from]
         >= n`, walked every clearing next to every clearing without warriors to find no `n`.
+        Likewise a range whose ends read outer parameters and none past `i`, narrowed or not:
+        Root's `cat_move(from, to in adjacent_nodes(from), n in 1..warriors[current][from])`.
         Only where nothing between could fail (interpreter/compiler/total.py): then skipping
         it is seen nowhere but in the work charged; the bound and the range's ends cannot fail
-        either, so working them out sooner is not seen."""
+        either, so working them out sooner is not seen. It comes before the parts of deeper
+        requires hoisted to `i`'s depth when those cannot fail either (`generate`)."""
         g, a = self.g, self.a
         if not g.LOOP_FORMS or not g.EMPTY_FIRST or i in self.pushes or i in self.prefilters:
             return
@@ -572,22 +638,32 @@ class _Listing:
             if k in self.early or k in self.pushes:
                 continue
             n = narrowing(p, self.at(k), g.static_type)
-            if n is None or names_in(p.domain) & named or not (names_in(n.bound) & named) <= outer \
-                    or not all(cannot_fail(g.m, e) for e in (n.bound, n.range.low, n.range.high)):
+            ends = names_in(p.domain) & named if isinstance(p.domain, A.Range) else None
+            if n is not None and (ends or not (names_in(n.bound) & named) <= outer
+                                  or not cannot_fail(g.m, n.bound)):
+                n = None  # its bound or its range reads a parameter past `i`
+            if n is None and not (ends and ends <= outer and g.ENDS_FIRST):
+                continue  # nor a range whose ends read parameters, all of them outer ones
+            if not all(cannot_fail(g.m, e) for e in (p.domain.low, p.domain.high)):
                 continue
             between = range(i + 1, k)
             if any(d in self.pushes or d in self.prefilters for d in between) or not all(
                     (a.params[d].domain is None or cannot_fail(g.m, a.params[d].domain))
                     and all(cannot_fail(g.m, _tested(s)) for s in self.at(d)) for d in between):
                 continue
-            low, high, bound = (g.ex(e, self.esc) for e in (n.range.low, n.range.high, n.bound))
             local = g.fresh("nrw")
-            self.lines.append(f"{ind}{local} = {range_code(n, low, high, bound)}")
-            mark(g, self.lines, len(self.lines) - 1, n.require.span)
+            if n is not None:
+                low, high, bound = (g.ex(e, self.esc) for e in (n.range.low, n.range.high, n.bound))
+                self.lines.append(f"{ind}{local} = {range_code(n, low, high, bound)}")
+                mark(g, self.lines, len(self.lines) - 1, n.require.span)
+                g.chose("empty range first", f"{p.name} by {expr_text(n.require.test)}")
+            else:  # `cat_move(from, to in adjacent_nodes(from), n in 1..warriors[current][from])`
+                self.lines.append(f"{ind}{local} = {_domain_code(g, a, k, self.esc)}")
+                mark(g, self.lines, len(self.lines) - 1, p.span)
+                g.chose("empty range first", f"{p.name} in {expr_text(p.domain)}")
             self.lines.append(f"{ind}if not {local}:")
             self.lines.append(f"{ind}    continue")
-            self.early[k] = (local, n.require.test)
-            g.chose("empty range first", f"{p.name} by {expr_text(n.require.test)}")
+            self.early[k] = (local, n.require.test if n is not None else None)
 
     def narrowed(self, i: int, ind: str) -> str | None:
         """Parameter `i`'s range cut to the values its first require can let through
@@ -596,7 +672,8 @@ class _Listing:
         p = a.params[i]
         if i in self.early:  # worked out at an outer depth already (`empty_first`)
             local, test = self.early[i]
-            g.chose("narrowed range", f"{p.name} by {expr_text(test)}")
+            if test is not None:
+                g.chose("narrowed range", f"{p.name} by {expr_text(test)}")
             return local
         if not g.LOOP_FORMS or i in self.pushes:
             return None
@@ -867,6 +944,7 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
     lists = ("out", listing.rows) if listing.rows else ("out",)
     g.function(f"AA_{aid}", [], ["    " + g.inline(pytree.Inline("any", f"AE_{aid}", lists=lists)),
                                  "    return False"])
+    g.any_fns[name] = f"AA_{aid}"
     g.function(f"AC_{aid}", pnames, _check_lines(g, a, pre, pnames))
     explain = _explain_lines(g, a, pre, pnames)
     g.function(f"AX_{aid}", pnames, explain)

@@ -166,6 +166,18 @@ class CodeGen:
     # an inner parameter's narrowed range worked out where its bound is known, the outer
     # value skipped when it is empty (actiongen `empty_first`); off: tests compare
     EMPTY_FIRST: ClassVar[bool] = True
+    # ... and so is an inner parameter's range whose ends read outer parameters
+    # (`n in 1..warriors[current][from]`); off: tests compare
+    ENDS_FIRST: ClassVar[bool] = True
+    # the parts of an expression written as statements ahead of it (inlined calls, loops)
+    # only outside parts already worked out into a local (CodeGen.value); off: tests compare
+    NO_DEAD_PARTS: ClassVar[bool] = True
+    # an inner parameter's values filtered once per listing by its requires that read no other
+    # parameter and cannot fail (actiongen `filter_once`); off: tests compare
+    FILTER_ONCE: ClassVar[bool] = True
+    # `possible(a)` for the current player as a call of a's AA_n (pytree.direct_possible);
+    # off: tests compare
+    DIRECT_POSSIBLE: ClassVar[bool] = True
     # a `play` whose moves are all played in place picks its random move itself during
     # Game.playout (machine.py `pick_in_place`); off: tests compare
     PICKS: ClassVar[bool] = True
@@ -255,6 +267,7 @@ class CodeGen:
         self.hosts: list[str] = []  # the functions holding placeholders
         self._pending_inlines = False
         self.tree_passes: dict[str, list] = {}  # function name -> passes over its tree (finish)
+        self.any_fns: dict[str, str] = {}  # action -> its any-move search, AA_n (pytree.direct_possible)
         self.choices: list[Choice] = []  # the optimisations applied (Program.choices)
         self.rule_now = ""  # the rule being generated, for `choices`
         self.data_names = {n: f"_D{i}" for i, n in enumerate(model.data)}
@@ -837,8 +850,10 @@ class CodeGen:
             return self.joined(e, sc, out, ind, depth)
         inlined = []
         if depth < MAX_INLINE_DEPTH and not deep:
-            flat = {id(n.args[0]) for n in _post_order_always(e) if self.flattens(n)}
-            for node in _post_order_always(e):
+            # not inside a part hoisted or shared already (hoist.py): that local is read instead
+            order = _post_order_always(e, self.subst if self.NO_DEAD_PARTS else None)
+            flat = {id(n.args[0]) for n in order if self.flattens(n)}
+            for node in order:
                 if id(node) in self.subst or id(node) in flat:  # a flatten's list: built in its loop
                     continue
                 if self.flattens(node):
@@ -1839,11 +1854,16 @@ class CodeGen:
         """The program's text as a tree, with every change made on the tree: the passes asked
         for (`tree_passes`), the placeholders expanded, dead `pc` stores dropped, `not not`
         tests written plainly, and each function's bindings at its top."""
-        module = pytree.parse("\n".join(self.lines) + "\n")
+        text = "\n".join(self.lines) + "\n"
+        module = pytree.parse(text)
         fns = pytree.functions(module)
         for name, passes in self.tree_passes.items():
             for p in passes:
                 p(fns[name])
+        if self.DIRECT_POSSIBLE and self.LOOP_FORMS:  # before the copies: they copy the result
+            asking = {part.split("(", 1)[0] for part in ("\n" + text).split("\ndef ")[1:] if "c_possible(" in part}
+            for name in asking & fns.keys():  # walked only where it is asked: a walk of every
+                pytree.direct_possible(fns[name], self.any_fns)  # function costs Root's compile 0.07 s
         self._names_of: dict[str, set[str]] = {}
         for name in self.hosts:
             pytree.expand(fns[name], self.inlines, fns, self.prepare_inline)
@@ -1957,15 +1977,18 @@ def _is_literal(code: str) -> bool:
         len(code) >= 2 and code[0] == code[-1] == "'" and "\\" not in code)
 
 
-def _post_order_always(e: A.Node) -> list[A.Node]:
-    """The always-evaluated sub-expressions of `e`, innermost first (arguments before calls)."""
+def _post_order_always(e: A.Node, done: dict[int, str] | None = None) -> list[A.Node]:
+    """The always-evaluated sub-expressions of `e`, innermost first (arguments before calls);
+    none inside a node `done` maps to a local already (what reads it reads the local: a part
+    written as statements there would be worked out for nothing)."""
     from .hoist import _children_always
 
     out: list[A.Node] = []
 
     def walk(n: A.Node) -> None:
-        for c in _children_always(n):
-            walk(c)
+        if done is None or id(n) not in done:
+            for c in _children_always(n):
+                walk(c)
         out.append(n)
 
     walk(e)

@@ -208,6 +208,20 @@ def drop_double_not(fn: ast.FunctionDef) -> None:
             node.ifs = [_without_double_not(t) for t in node.ifs]
 
 
+def direct_possible(fn: ast.FunctionDef, any_fns: dict[str, str]) -> None:
+    """`c_possible(G, 'a', None)` (`possible(a)` for the current player) as a call of the
+    action's any-move search, `AA_n(G)`: what `library.game_possible` calls, without its
+    call, the look-up of the action and the save and restore of a current player it does not
+    change (Root's Marquise asks `possible` of five actions at every step of her turn)."""
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "c_possible" \
+                and len(node.args) == 3 and isinstance(node.args[1], ast.Constant) \
+                and node.args[1].value in any_fns and isinstance(node.args[2], ast.Constant) \
+                and node.args[2].value is None and not node.keywords:
+            node.func = located(ast.Name(any_fns[node.args[1].value], ast.Load()), node.func)
+            node.args = node.args[:1]
+
+
 def _without_double_not(test: ast.expr) -> ast.expr:
     while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) \
             and isinstance(test.operand, ast.UnaryOp) and isinstance(test.operand.op, ast.Not):
