@@ -125,3 +125,24 @@ def test_a_kept_step_holds_the_range_of_its_entries_until_a_copy_shares_it():
     g.apply("place(c3)")
     assert json.dumps(copy.trace, sort_keys=True) == json.dumps(g.trace, sort_keys=True)
     assert any(c["path"] == "cell[b2]" for s in g.trace for c in s["changes"])
+
+
+def test_a_copy_after_undo_settles_the_steps_recorded_since():
+    """Each clone settles only the steps since the last one (`Game._settled`: Khan keeps a
+    copy before every move that can be taken back); undo takes that mark back with the steps,
+    so a copy after undo and new moves still gets its steps' entries, not ranges of a journal
+    it does not have."""
+    ruleset = regelwerk.load(ROOT / "rulesets/classic/tictactoe.rules")
+    g = ruleset.new_game(record=True)
+    for move in ("place(b2)", "place(a1)", "place(c3)", "place(a3)"):
+        g.apply(move)
+    g.clone()
+    g.undo()
+    g.undo()
+    g.apply("place(c1)")
+    g.apply("place(a2)")
+    copy = g.clone()
+    for game in (g, copy):
+        game.apply("place(b1)")
+    assert json.dumps(copy.trace, sort_keys=True) == json.dumps(g.trace, sort_keys=True)
+    assert [c["path"] for c in copy.trace[-4]["changes"]] == ["cell[a2]", "moves"]

@@ -197,6 +197,7 @@ class Game(RuleCalls, TraceRecorder):
         self.journal: list = []
         self._steps: list[dict] | None = [] if record else None  # read as `trace`
         self._cooked = 0  # steps before this one are in their trace form
+        self._settled = 0  # kept steps before this one hold their changes, not a range (clone)
         self._step: dict | None = None
         self._jmark = 0
         self._jdict = False  # the open step wrote a map or record whole (recording.py, _close)
@@ -809,7 +810,7 @@ class Game(RuleCalls, TraceRecorder):
         put_state(self, state_of(back))
         self._deferred = ()  # triggers the abandoned move set off are undone with it
         self._bookkeeping(False)
-        self._steps, self._cooked = back._steps, back._cooked
+        self._steps, self._cooked, self._settled = back._steps, back._cooked, back._settled
         self.abandoned = {**self.abandoned, action: ab.reason}
         if self.record:
             self._open(rule, False, {}, {"kind": "abandoned", "by": self.decision_player(), "action": action})
@@ -978,6 +979,7 @@ class Game(RuleCalls, TraceRecorder):
         del self.journal[jstart:]
         del self._steps[tlen:]
         self._cooked = min(self._cooked, tlen)
+        self._settled = min(self._settled, tlen)
         kept = State._make(fields)._replace(vars=self.vars, frames=frames)  # the frames copied when kept
         put_state(self, kept)
         self._legal = legal
@@ -1214,7 +1216,10 @@ class Game(RuleCalls, TraceRecorder):
         for f in COPIED:  # the dynamic fields that change in place (saves.DYNAMIC): vars, frames
             d[f.name] = f.copy(d[f.name], prog)
         if self.record:  # an untraced game's bookkeeping is idle between decisions: share it
-            settle_changes(self._steps, self._cooked, self.journal)  # the copy's journal starts empty
+            # the copy's journal starts empty; only the steps since the last copy (Khan's
+            # `abandon` keeps a copy before every move that can be taken back)
+            settle_changes(self._steps, max(self._cooked, self._settled), self.journal)
+            d["_settled"] = self._settled = len(self._steps)
             d["journal"], d["_undo"], d["_snaps"], d["_steps"], d["_step"], d["_jmark"], d["_xpre"] = \
                 [], [], {}, self._steps[:], None, 0, {}
             d["_start_of"], d["_template"] = (self if self._template else None), False
