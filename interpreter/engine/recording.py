@@ -3,9 +3,10 @@
 Only traced games (`record=True`) call these; an untraced game's generated code never does,
 so simulations pay nothing for traces (see docs/traces.md for the step format).
 
-While a game is played a step is a short list (`_Step` below names its slots); changes are the
-journal's entries as written (dicts copied at once, since dicts change in place) and checks the
-values an action's explain function saw. Reading `game.trace` turns the steps recorded since
+While a game is played a step is a short list (KEY, AUTO, ... below name its slots); its changes
+are the range of the journal's entries it wrote (worked out at once, dicts copied, where it
+wrote a dict that can change in place later) and its checks the values an action's explain
+function saw. Reading `game.trace` turns the steps recorded since
 the last read into the dicts of the trace format, once.
 """
 
