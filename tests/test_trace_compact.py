@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from playing import invariant_breaks
+from regelwerk.interpreter.engine import recording
 from regelwerk.interpreter.tools.trace import trace_lines
 
 import regelwerk
@@ -97,7 +98,8 @@ def _play(ruleset: regelwerk.Ruleset, seed: int, as_text: bool) -> tuple[object,
             break
         move = rnd.choice(g.legal_actions())
         g.apply(str(move) if as_text else move)
-        tuples = sum(type(s) is tuple for s in g._steps)  # before any read makes them records
+        # before any read makes them records; a closed step's slots are flat, its first the tuple
+        tuples = sum(type(s) is tuple for s in g._steps[::recording.WIDTH])
     return g, tuples
 
 

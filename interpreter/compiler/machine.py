@@ -28,6 +28,7 @@ from ..engine.recording import (
     EVENTS,
     KEY,
     auto_step_code,
+    keep_turns_code,
     kept_close_code,
     move_close_code,
     turns_code,
@@ -268,7 +269,7 @@ class MachineBuilder:
             out.append(f"{ind}        G._close()")
             out.append(f"{ind}    else:")
             if turns:  # no step is open: the tuple is the flow's step, kept as it is
-                out.append(f"{ind}        G._steps.append(rt)")
+                out.append(f"{ind}        {keep_turns_code('rt')}")
             else:  # only a turn's ends and the listing ran since it opened (`step_known`): nothing written
                 out.extend(kept_close_code("rt", f"{ind}        ", wrote=False))
         elif self.record:

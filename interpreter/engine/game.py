@@ -33,6 +33,7 @@ from .locate import failing_rule, plain, statement_span
 from .moves import Action, as_action, parse_action, same_move, same_value
 from .recording import (
     IN_PART,
+    WIDTH,
     TraceRecorder,
     bindings_of,
     container_of,
@@ -195,8 +196,9 @@ class Game(RuleCalls, TraceRecorder):
         """What is not the game's state: caches, the trace being recorded, the undo log."""
         self.quiet_chance = 0  # > 0 inside a device's roll: its draws are not traced one by one
         self.journal: list = []
-        self._steps: list[dict] | None = [] if record else None  # read as `trace`
-        self._cooked = 0  # steps before this one are in their trace form
+        self._steps: list | None = [] if record else None  # closed steps, their slots flat (recording.WIDTH)
+        self._trace: list[dict] | None = [] if record else None  # read as `trace`: the steps cooked
+        self._cooked = 0  # the slots of `_steps` before this one are cooked into `_trace`
         self._settled = 0  # kept steps before this one hold their changes, not a range (clone)
         self._step: dict | None = None
         self._jmark = 0
@@ -810,7 +812,7 @@ class Game(RuleCalls, TraceRecorder):
         put_state(self, state_of(back))
         self._deferred = ()  # triggers the abandoned move set off are undone with it
         self._bookkeeping(False)
-        self._steps, self._cooked, self._settled = back._steps, back._cooked, back._settled
+        self._steps, self._trace, self._cooked, self._settled = back._steps, back._trace, back._cooked, back._settled
         self.abandoned = {**self.abandoned, action: ab.reason}
         if self.record:
             self._open(rule, False, {}, {"kind": "abandoned", "by": self.decision_player(), "action": action})
@@ -978,6 +980,7 @@ class Game(RuleCalls, TraceRecorder):
                 container[key] = old
         del self.journal[jstart:]
         del self._steps[tlen:]
+        del self._trace[tlen // WIDTH:]
         self._cooked = min(self._cooked, tlen)
         self._settled = min(self._settled, tlen)
         kept = State._make(fields)._replace(vars=self.vars, frames=frames)  # the frames copied when kept
@@ -1222,6 +1225,7 @@ class Game(RuleCalls, TraceRecorder):
             d["_settled"] = self._settled = len(self._steps)
             d["journal"], d["_undo"], d["_snaps"], d["_steps"], d["_step"], d["_jmark"], d["_xpre"] = \
                 [], [], {}, self._steps[:], None, 0, {}
+            d["_trace"] = self._trace[:]
             d["_start_of"], d["_template"] = (self if self._template else None), False
         # carried values: the copy works out its own, but takes the keys by value along (each
         # list copied: a perft node is a fresh clone that would make them again; carried.py)

@@ -33,6 +33,13 @@ from .values import jsonable, value_text
 # step), which `changes_of` turns into that tuple when the step is read (`TraceRecorder._close`,
 # `_cook`); a list of those entries once the steps outlive their journal (`settle_changes`).
 KEY, AUTO, BINDINGS, DECISION, CHECKS, CHANGES, CHANCE, EVENTS, PHASE, PLAYER = range(10)
+# Closed steps are kept flat: `game._steps` holds each step's WIDTH slots one after another
+# (its list's items copied in, the list itself freed), so a kept step adds no container for the
+# collector to track and count towards its next collection (about 940 lists a traced Shogun game,
+# a quarter of what it kept). A flow's tuple of turn events (below) or the game's result (a
+# dict) fills the first slot of its WIDTH, the others None (TURNS_PAD). Step n starts at n * WIDTH.
+WIDTH = 10
+TURNS_PAD = (None,) * (WIDTH - 1)
 # BINDINGS of a step that keeps the move itself as its decision, when the move is a part's of a
 # `simultaneously` (a secret commitment): its decision record says "simultaneous" when read.
 IN_PART = True
@@ -71,7 +78,13 @@ def kept_close_code(st: str, ind: str, wrote: bool = True) -> list[str]:
     `TraceRecorder._close` does then, without the call (interpreter/compiler/machine.py).
     `wrote=False`: the code knows the step wrote nothing (its changes are empty)."""
     changes = "range(G._jmark, len(G.journal))" if wrote else "()"
-    return [f"{ind}G._step = None", f"{ind}{st}[{CHANGES}] = {changes}", f"{ind}G._steps.append({st})"]
+    return [f"{ind}G._step = None", f"{ind}{st}[{CHANGES}] = {changes}", f"{ind}G._steps.extend({st})"]
+
+
+def keep_turns_code(rt: str) -> str:
+    """The line with which generated code keeps a flow's tuple of turn events (`turns_code`) as a
+    closed step: the tuple in its first slot, the others None."""
+    return f"G._steps.extend(({rt}, {', '.join(['None'] * (WIDTH - 1))}))"
 
 
 def turns_code(key: str, kinds: tuple[str, ...], players: list[str]) -> str:
@@ -282,7 +295,7 @@ class TraceRecorder:
             self._jdict = False
             if kept:
                 st[CHANGES] = ()
-                self._steps.append(st)
+                self._steps.extend(st)
             return
         if not self._jdict:  # no dict written whole: the entries hold values that stay as they are
             if not kept:  # an automatic step is kept only if a write changed something
@@ -298,26 +311,32 @@ class TraceRecorder:
             if not (kept or changes):
                 return
         st[CHANGES] = changes
-        self._steps.append(st)
+        self._steps.extend(st)
 
     def _emit_result(self) -> None:
         steps = self._steps
-        if steps is not None and (not steps or type(steps[-1]) is not dict or "result" not in steps[-1]):
+        if steps is not None and (not steps or type(steps[-WIDTH]) is not dict or "result" not in steps[-WIDTH]):
             steps.append({"result": self.result})
+            steps.extend(TURNS_PAD)
 
     @property
     def trace(self) -> list[dict] | None:
         """The steps so far (docs/traces.md), or None for an untraced game."""
         steps = self._steps
-        if steps is not None and self._cooked < len(steps):
-            for i in range(self._cooked, len(steps)):
-                st = steps[i]
-                if type(st) is list:
-                    steps[i] = self._cook(st, i)
-                elif type(st) is tuple:  # a flow's step of turn events (turns_step)
-                    steps[i] = self._cook(turns_step(st), i)
+        if steps is None:
+            return None
+        trace = self._trace
+        if self._cooked < len(steps):  # the flat slots of the steps since the last read (WIDTH)
+            for i in range(self._cooked, len(steps), WIDTH):
+                first = steps[i]
+                if type(first) is str:  # a step's key: its slots
+                    trace.append(self._cook(steps[i:i + WIDTH], i // WIDTH))
+                elif type(first) is tuple:  # a flow's step of turn events (turns_step)
+                    trace.append(self._cook(turns_step(first), i // WIDTH))
+                else:  # the result
+                    trace.append(first)
             self._cooked = len(steps)
-        return steps
+        return trace
 
     def _cook(self, st: list, number: int) -> dict:
         prog = self.prog
@@ -370,11 +389,10 @@ def settle_changes(steps: list, first: int, journal: list) -> None:
     """Steps from `first` on that keep their changes as a range of `journal` keep the entries
     themselves instead: before the steps are shared with a copy that has a journal of its own
     (`Game.clone`; `abandon`'s roll-back starts a new one from such a copy)."""
-    for i in range(first, len(steps)):
-        st = steps[i]
-        if type(st) is list and type(st[CHANGES]) is range:
-            r = st[CHANGES]
-            st[CHANGES] = journal[r.start:r.stop]
+    for i in range(first + CHANGES, len(steps), WIDTH):  # a step's slots are flat (WIDTH)
+        r = steps[i]
+        if type(r) is range:  # a step's range (turn tuples and the result have None there)
+            steps[i] = journal[r.start:r.stop]
 
 
 def entry_path(entry: tuple) -> tuple:
