@@ -327,7 +327,7 @@ def test_a_write_one_key_deep_keeps_its_variable_name_and_reads_as_the_full_path
 
     g = regelwerk.load(ROOT / "rulesets/classic/tictactoe.rules").new_game(record=True)
     g.apply("place(b2)")
-    by_key = {e[1]: e for e in g.journal}
+    by_key = {e[1]: e for e in recording.entries(g.journal)}
     assert by_key["b2"][4] == "cell" and by_key["moves"][4] == ("moves",)
     assert entry_path(by_key["b2"]) == ("cell", "b2") and entry_var(by_key["b2"]) == "cell"
     assert entry_path(by_key["moves"]) == ("moves",) and entry_var(by_key["moves"]) == "moves"

@@ -1515,7 +1515,8 @@ class CodeGen:
             # when undone (recording.container_of): no container in the entry, so the collector
             # untracks the entries of plain values (a traced game keeps them all to its end)
             held = "None" if c == "V" or len(t.steps) == 1 else c
-            out.append(f"{ind}J.append(({held}, {k}, {old}, {n}, {path}))")
+            # the entry's slots appended flat (recording.ENTRY): no tuple kept per write
+            out.append(f"{ind}J.extend(({held}, {k}, {old}, {n}, {path}))")
             if _may_hold_dict(ty) and self.write_depths.get(t.root, 0) > len(t.steps):
                 # a dict written that a deeper write can change in place later: the step's
                 # changes are worked out at once (recording.py); else they stay as written

@@ -16,7 +16,6 @@ import sys
 from collections import deque
 from collections.abc import Callable, Iterator
 from fractions import Fraction
-from operator import itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..stdlib import rng
@@ -32,12 +31,14 @@ from .limits import (
 from .locate import failing_rule, plain, statement_span
 from .moves import Action, as_action, parse_action, same_move, same_value
 from .recording import (
+    ENTRY,
     IN_PART,
     WIDTH,
     TraceRecorder,
     bindings_of,
     container_of,
     cooked_checks,
+    entries,
     entry_var,
     member_keys,
     raw_checks,
@@ -863,10 +864,10 @@ class Game(RuleCalls, TraceRecorder):
             if len(journal) == since:  # nothing written: only those that read more than state
                 todo = self.prog.invariants_unread
             else:  # the plan by the paths written: few sets, as a step writes names one key deep
-                paths = frozenset(map(_PATH, journal[since:]))
+                paths = frozenset(journal[since + 4::ENTRY])  # each entry's path (recording.ENTRY)
                 plan = self.prog.invariant_plans.get(paths) or self.prog.invariant_plan(paths)
                 todo, points = plan
-                if points and (self._inv_whole or len(journal) - since > _BY_KEY_WRITES):
+                if points and (self._inv_whole or len(journal) - since > _BY_KEY_WRITES * ENTRY):
                     todo, points = (*todo, *(i for i, _m, _t in points)), ()
         for i in todo:  # the common case, all hold, without the messages broken_invariants makes
             try:
@@ -878,7 +879,8 @@ class Game(RuleCalls, TraceRecorder):
             return
         if points:  # each (path, key) written once, found in C: a step often writes a key twice
             members = self.prog.member_sets
-            pairs = set(map(_PATH_KEY, self.journal[since:])) if not members else \
+            journal = self.journal
+            pairs = set(zip(journal[since + 4::ENTRY], journal[since + 1::ENTRY], strict=True)) if not members else \
                 self._written_keys(since, members)
         for _i, maps, test in points:
             try:
@@ -900,7 +902,7 @@ class Game(RuleCalls, TraceRecorder):
         whole counts as the elements it gained or lost (recording.member_keys), each under the
         set's name."""
         pairs: set = set()
-        for entry in self.journal[since:]:
+        for entry in entries(self.journal, since):
             path = entry[4]
             if type(path) is tuple and len(path) == 1 and path[0] in members:
                 pairs.update((path[0], k) for k in member_keys(entry[2], entry[3]))
@@ -913,7 +915,7 @@ class Game(RuleCalls, TraceRecorder):
         message of every invariant that read what it wrote (or of all, with `since` None)."""
         written = None
         if since is not None:
-            written = frozenset([entry_var(entry) for entry in self.journal[since:]])
+            written = frozenset([entry_var(entry) for entry in entries(self.journal, since)])
         broken = self.broken_invariants(written)  # the tests again, whole, for every message
         if broken:
             self._inv_whole = True
@@ -972,7 +974,7 @@ class Game(RuleCalls, TraceRecorder):
         fields, frames, legal, jstart, tlen = snapshot
         self._step = None
         state = self.vars
-        for entry in reversed(self.journal[jstart:]):
+        for entry in reversed(list(entries(self.journal, jstart))):
             container, key, old = container_of(entry, state), entry[1], entry[2]
             if old is MISSING:
                 del container[key]
@@ -1305,8 +1307,6 @@ class SecretsGame(Game):
         err.hide(observer(self.prog.model, "").message(err.full, self))
 
 
-_PATH = itemgetter(4)  # a journal entry's path (recording.entry_path)
-_PATH_KEY = itemgetter(4, 1)  # and the key it wrote in its container
 # A step that wrote more than this many entries has every invariant tested whole: testing each
 # key it wrote would cost more than the loop over the domain.
 _BY_KEY_WRITES = 40

@@ -40,6 +40,11 @@ KEY, AUTO, BINDINGS, DECISION, CHECKS, CHANGES, CHANCE, EVENTS, PHASE, PLAYER = 
 # dict) fills the first slot of its WIDTH, the others None (TURNS_PAD). Step n starts at n * WIDTH.
 WIDTH = 10
 TURNS_PAD = (None,) * (WIDTH - 1)
+# The journal is flat too: an entry (container, key, old, new, path) is its ENTRY slots appended
+# one after another (generated code, interpreter/compiler/codegen.py `write`), so a write keeps no
+# tuple to its game's end (about 2,250 a traced Shogun game, the most numerous objects a traced
+# game kept). Journal lengths and marks count slots; `entries` gives the entries as tuples.
+ENTRY = 5
 # BINDINGS of a step that keeps the move itself as its decision, when the move is a part's of a
 # `simultaneously` (a secret commitment): its decision record says "simultaneous" when read.
 IN_PART = True
@@ -299,7 +304,9 @@ class TraceRecorder:
             return
         if not self._jdict:  # no dict written whole: the entries hold values that stay as they are
             if not kept:  # an automatic step is kept only if a write changed something
-                for (_c, _k, old, new, _p) in self.journal[self._jmark:]:
+                journal = self.journal
+                for i in range(self._jmark + 2, len(journal), ENTRY):  # each entry's old and new
+                    old, new = journal[i], journal[i + 1]
                     if not (old is new or (type(old) is type(new) and old == new)):
                         break
                 else:
@@ -387,12 +394,19 @@ _PLAIN = (str, int, bool, type(None))
 
 def settle_changes(steps: list, first: int, journal: list) -> None:
     """Steps from `first` on that keep their changes as a range of `journal` keep the entries
-    themselves instead: before the steps are shared with a copy that has a journal of its own
+    themselves (their slots, flat) instead: before the steps are shared with a copy that has a journal of its own
     (`Game.clone`; `abandon`'s roll-back starts a new one from such a copy)."""
     for i in range(first + CHANGES, len(steps), WIDTH):  # a step's slots are flat (WIDTH)
         r = steps[i]
         if type(r) is range:  # a step's range (turn tuples and the result have None there)
             steps[i] = journal[r.start:r.stop]
+
+
+def entries(journal: list, start: int = 0) -> zip:
+    """The entries (container, key, old, new, path) of a flat journal (ENTRY slots each) from
+    slot `start` (an entry's first) on, as tuples."""
+    it = iter(journal[start:])
+    return zip(it, it, it, it, it, strict=True)
 
 
 def entry_path(entry: tuple) -> tuple:
@@ -465,10 +479,11 @@ def chance_record(entry: tuple) -> dict:
 
 
 def changes_of(written: list) -> tuple:
-    """Journal entries (container, key, old, new, path) as a step's changes (path, old, new):
-    the writes that changed something, dicts copied (they change in place later)."""
+    """Journal entries (container, key, old, new, path), their slots flat (ENTRY), as a step's
+    changes (path, old, new): the writes that changed something, dicts copied (they change in
+    place later)."""
     changes = []
-    for (_c, key, old, new, path) in written:
+    for (_c, key, old, new, path) in entries(written):
         if old is new or (type(old) is type(new) and old == new):
             continue  # written but not changed
         if type(old) is dict:
