@@ -110,10 +110,16 @@ def move_close_code(ind: str) -> list[str]:
     """The lines with which generated code closes a move's step after the move's effect, played
     in place (interpreter/compiler/machine.py): when the open step is still the move's own (a
     procedure's step would have replaced it with an automatic one) and wrote no map or record
-    whole, what `TraceRecorder._close` does then, without the call; else the call."""
+    whole, what `TraceRecorder._close` does then, without the call; when it is an automatic step
+    that noted and wrote nothing (a procedure's step at the effect's end, made its caller's again
+    by `pop_rule_code`: checkers crowns after every move), dropped as `_close` drops it; else the
+    call."""
     return [f"{ind}st = G._step",
             f"{ind}if st is not None and st[{AUTO}] is False and not G._jdict:  # decided: kept",
             *kept_close_code("st", ind + "    "),
+            f"{ind}elif st is not None and {_renewable('st')}:  # nothing to keep: dropped",
+            f"{ind}    G._step = None",
+            f"{ind}    G._jdict = False",
             f"{ind}else:",
             f"{ind}    G._close()"]
 
