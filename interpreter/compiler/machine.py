@@ -38,6 +38,10 @@ from .codegen import CodeGen
 from .pytree import Inline
 
 MAX_INLINE = 40  # lines of an action's enumeration inlined where a block offers it
+# the same for the traced variant: a traced write takes about three lines where an untraced one
+# takes one (the old value read, the write, its journal entry), so at twice the lines a block plays
+# in place the effects it plays untraced (checkers' `step`: 74 lines traced, a call per move)
+MAX_INLINE_TRACED = 2 * MAX_INLINE
 _GROUP = 8  # a block of more than twice this many sections tests them by groups (`pc < k`)
 
 
@@ -466,7 +470,7 @@ class MachineBuilder:
             checked = self.record and src.checks_in_place
             if checked:  # the move's checks (Game._take_recorded left them), its parameters bound
                 self.checks(src, params, out, inner)
-            if src.effect_size > MAX_INLINE:
+            if src.effect_size > (MAX_INLINE_TRACED if self.record else MAX_INLINE):
                 out.append(f"{inner}if {src.effect}(G, *m[1]):")
                 out.append(f"{inner}    return True")
                 continue
