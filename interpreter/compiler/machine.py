@@ -245,13 +245,16 @@ class MachineBuilder:
         self.before_decision(k, out, ind)
         out.append(f"{ind}who = {self.who(by, names)}")
         out.append(f"{ind}G.pending = PLAYING.get(who) or {{'kind': 'play', 'player': who}}")
-        out.append(f"{ind}legal = []")
         shared = tuple(dict.fromkeys(actions)) in self.g.shared_plays
+        # one action whose moves are kept (carry.kept_listing): the kept list itself, never
+        # changed afterwards (`optional` appends to it: a list of its own then)
+        alone = len(actions) == 1 and not optional and self.actions[actions[0]].kept is not None
+        out.append(f"{ind}legal = []" if not alone else f"{ind}# @S-")
         if shared:  # definitions these listings share, worked out once (shared_calls.py)
             out.append(f"{ind}G._shared = {{}}")
             out.append(f"{ind}try:")
         for a in actions:
-            self.enumerate(a, out, ind + "    " if shared else ind)
+            self.enumerate(a, out, ind + "    " if shared else ind, alone)
         if shared:  # never kept past the listings, whatever they raise
             out.append(f"{ind}finally:")
             out.append(f"{ind}    G._shared = None")
@@ -522,11 +525,14 @@ class MachineBuilder:
         out.append(f"{ind}    _ck = ()")
         out.append(f"{ind}G._step[{CHECKS}] = _ck")
 
-    def enumerate(self, action: str, out: list[str], ind: str) -> None:
+    def enumerate(self, action: str, out: list[str], ind: str, alone: bool = False) -> None:
         """List an action's legal moves into `legal`: its enumerate function's body, inlined
-        when short (one call less per decision), else a call."""
+        when short (one call less per decision), else a call; a kept listing's moves from
+        those kept (`alone`: they are `legal` itself)."""
         src = self.actions[action]
-        if src.enum_size > MAX_INLINE:
+        if src.kept is not None:
+            out.append(f"{ind}legal = {src.kept}" if alone else f"{ind}legal.extend({src.kept})")
+        elif src.enum_size > MAX_INLINE:
             out.append(f"{ind}{src.enum}(G, legal)")
         else:  # codegen.CodeGen.prepare_inline: into `legal`, leaving where a precondition fails
             out.append(ind + self.g.inline(Inline("enum", src.enum)))

@@ -1226,7 +1226,7 @@ class Game(RuleCalls, TraceRecorder):
         # carried values: the copy works out its own, but takes the keys by value along (each
         # list copied: a perft node is a fresh clone that would make them again; carried.py)
         kept = d["_carried"]
-        d["_carried"], d["_wlog"] = kept_for_clone(kept) if kept else {}, []
+        d["_carried"], d["_wlog"] = kept_for_clone(kept, len(self._wlog)) if kept else {}, []
         g.__dict__ = d  # _legal is shared: legal_actions() hands out copies, never the list
         return g
 
