@@ -992,9 +992,9 @@ def kept_listing_call(g: CodeGen, name: str, aid: int, listing: _Listing) -> str
     lines.append("    return _keys")
     g.function(f"AK_{aid}", ["p0"], lines)
     g.chose("kept listing", f"{name} by {', '.join(sorted(kept.reads))}")
-    positions = g.const({v: j for j, v in enumerate(values)}, "KP")
-    return (f"_kept_moves(G, ('listing', {name!r}), {g.const(kept.reads, 'KR')}, {g.const({}, 'KI')}, "
-            f"{positions}, AK_{aid}, AC_{aid}, AE_{aid}, {listing.moves})")
+    positions = {v: j for j, v in enumerate(values)}
+    spec = g.const((("listing", name), kept.reads, {}, positions, table), "KS")
+    return f"_kept_moves(G, {spec}, AK_{aid}, AC_{aid}, AE_{aid})"
 
 
 def _is_simple(code: str) -> bool:

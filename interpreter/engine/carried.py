@@ -74,15 +74,18 @@ def _kept(G: Any, key: tuple, value: list) -> list:
     return value
 
 
-def _kept_moves(G: Any, key: tuple, reads: frozenset[str], inverse: dict, positions: dict,
-                keys_of: Any, check: Any, full: Any, table: dict) -> list:
+def _kept_moves(G: Any, spec: tuple, keys_of: Any, check: Any, full: Any) -> list:
     """The moves of a kept listing (compiler/carry.py `kept_listing`): the list kept from the
     last time, with the parameter values whose keys were written since tested again
     (`check(G, value)`, the action's check: -1 when legal), in the domain's order, so a
     require that fails does so where the full listing (`full(G, out)`) would. The first
     time, after a write that names no key, and in a game that keeps nothing yet: in full.
     The list handed out is never changed afterwards (a change makes a new one): the block
-    hands it to `G._legal`, which clones share."""
+    hands it to `G._legal`, which clones share. `spec` is the listing's constant (one
+    argument, not five): its key in `G._carried`, the maps its requires read, the index from
+    a key to the values that read it (filled by the first call that needs it), each value's
+    place and the move table; `keys_of(G, value)` lists the keys one value's requires read."""
+    key, reads, inverse, positions, table = spec
     carried = G._carried
     got = carried.get(key)
     log = G._wlog
