@@ -45,9 +45,9 @@ from .recording import (
 from .rule_calls import RuleCalls
 from .runtime import MISSING
 from .saves import (
-    COPIED,
     State,
     check_format,
+    copy_changing,
     game_to_json,
     put_state,
     read_header,
@@ -1212,9 +1212,7 @@ class Game(RuleCalls, TraceRecorder):
             self._settle_observation()
         g = _new(type(self))
         d = self.__dict__.copy()  # fixed fields, and the dynamic ones that are never changed in place
-        prog = self.prog
-        for f in COPIED:  # the dynamic fields that change in place (saves.DYNAMIC): vars, frames
-            d[f.name] = f.copy(d[f.name], prog)
+        copy_changing(d, self.prog)  # and those that are (saves.COPIED): vars, frames
         if self.record:  # an untraced game's bookkeeping is idle between decisions: share it
             # the copy's journal starts empty; only the steps since the last copy (Khan's
             # `abandon` keeps a copy before every move that can be taken back)
