@@ -1070,13 +1070,15 @@ class Game(RuleCalls, TraceRecorder):
         return saved
 
     def _leave_part(self, saved: tuple, player: str, copy: bool) -> None:
-        frames, pending = self.frames, self.pending
+        frames, pending, legal = self.frames, self.pending, self._legal
         self.frames, self.current, self.pending, self._legal, self._part = saved
         if copy and self.window is not None:
             pend = {k: v for k, v in self.window["pending"].items() if k != player}
             if pending is not None:  # marked: what others see of the move is that it was made
                 pend[player] = {**pending, "simultaneous": True}
             self.window = {**self.window, "parts": {**self.window["parts"], player: frames}, "pending": pend}
+            if legal is not None and pending is not None:  # the moves its block listed at its
+                self._part_legal = (self.window, player, legal)  # decision: not listed again
 
     def _advance_part(self, player: str, move: Any) -> None:
         """Run `player`'s part (after their `move`, if any) to its next decision or its end. A
