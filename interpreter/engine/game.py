@@ -1080,10 +1080,12 @@ class Game(RuleCalls, TraceRecorder):
             if legal is not None and pending is not None:  # the moves its block listed at its
                 self._part_legal = (self.window, player, legal)  # decision: not listed again
 
-    def _advance_part(self, player: str, move: Any) -> None:
+    def _advance_part(self, player: str, move: Any, offered: bool = False) -> None:
         """Run `player`'s part (after their `move`, if any) to its next decision or its end. A
         plain move is played by the part's block in place, as `apply` plays one outside a window
-        (traced: `_take_recorded`, its step marked a part's); the rest go the long way (`_take`)."""
+        (traced: `_take_recorded`, its step marked a part's); the rest go the long way (`_take`).
+        `offered`: `move` is one of the part's kept moves itself (`_part_legal`), found so by
+        the caller at this very position (`_apply_for`): not looked for again."""
         kept = self._part_legal
         saved = self._enter_part(player, True)
         try:
@@ -1091,7 +1093,10 @@ class Game(RuleCalls, TraceRecorder):
                 self._run()
             else:  # no history of its own (the window's commit keeps it)
                 m = None
-                if kept is not None and kept[0] is self.window and kept[1] == player:
+                if offered:
+                    self._legal = kept[2]
+                    m = move
+                elif kept is not None and kept[0] is self.window and kept[1] == player:
                     self._legal = kept[2]  # listed at this very position: not listed again
                     if not self.abandoned and self.pending is not None and self.result is None \
                             and self.chance_node is None:  # as _legal_move asks
@@ -1151,7 +1156,7 @@ class Game(RuleCalls, TraceRecorder):
             if kept is not None and kept[0] is w and kept[1] == (self.decision_player() if player is None else player):
                 for m in kept[2]:  # by identity: the very move offered (the loop below, without copies)
                     if m is action:
-                        self.commit(m, kept[1])
+                        self.commit(m, kept[1], offered=True)
                         return
         who = self._who(player)
         if self.window is None:
@@ -1175,12 +1180,13 @@ class Game(RuleCalls, TraceRecorder):
             return
         self.commit(match, who)
 
-    def commit(self, move: Action, player: str) -> None:
+    def commit(self, move: Action, player: str, offered: bool = False) -> None:
         """`player` makes their legal `move` in the open `simultaneously`: their part goes on to
-        its next decision or its end, and when every part is done the rules go on after it."""
+        its next decision or its end, and when every part is done the rules go on after it.
+        `offered`: the move is one of the part's kept moves itself (`_advance_part`)."""
         if self.record:
             self._keep_undo((move, player))
-        self._advance_part(player, move)
+        self._advance_part(player, move, offered)
         if self.result is None and not self._window_waits():
             self._run()
 
