@@ -210,6 +210,9 @@ class CodeGen:
     # untraced: a one-parameter action's moves kept from one decision to the next where its
     # requires read state only at keys fixed by the parameter (carry.kept_listing); off: tests compare
     KEPT_LISTINGS: ClassVar[bool] = True
+    # the options of `choose N of ... one per`: the chosen items' slot lists listed once, not
+    # once per candidate (machine.py `one_per_options`); off: tests compare
+    SLOTS_ONCE: ClassVar[bool] = True
 
     def __init__(self, model: Model, record: bool, elements: dict[str, tuple], boards: Any = None,
                  players: tuple[str, ...] = (), facts: ModelFacts | None = None):
