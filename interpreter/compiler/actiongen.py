@@ -27,7 +27,7 @@ from ..engine.runtime import _hashable
 from ..stdlib.library import LIBRARY
 from . import pytree
 from .blocks import BlockBuilder, action_preconditions, names_in, param_types
-from .carry import key_test
+from .carry import PARAM, key_test
 from .codegen import CodeGen
 from .hoist import Hoister, parts
 from .implied import implied
@@ -59,6 +59,9 @@ class ActionSource:
     keeps_step: bool = False  # traced: the effect leaves the move's step open as it is (`keeps_step`)
     plain_args: bool = False  # every argument a name, number, text or truth value (`plain_params`)
     kept_args: bool = False  # ... or a list of them: the move kept as itself in a traced step
+    # untraced: the call that hands out the action's kept moves (`kept_listing_call`), which a
+    # block lists instead of the listing itself; None where the listing is not kept
+    kept: str | None = None
 
     @property
     def checks_in_place(self) -> bool:
@@ -274,6 +277,7 @@ class _Listing:
         self.rows: str | None = None  # the list of inner bindings of one key, when keyed
         self.memo_table: str | None = None
         self.moves: str | None = None  # the action's complete move table, if it has one
+        self.domain: str | None = None  # the first parameter's domain, as the listing walks it
         self.outer_ind = ""
         self.shared_checks: str | None = None  # traced: AXP_n, set by generate_action
         self.pushes: dict[int, tuple[Pushed, str]] = {}  # param -> requires in its domain, the filtered list's local
@@ -514,7 +518,10 @@ class _Listing:
         for i, dom in hoisted.items():
             if i in self.pushes:
                 self.push_prelude(i, ind)
-            self.lines.append(f"{ind}{dom} = {_domain_code(self.g, a, i, self.esc)}")
+            code = _domain_code(self.g, a, i, self.esc)
+            self.lines.append(f"{ind}{dom} = {code}")
+            if i == 0:
+                self.domain = code  # the constant it names, if it is one (kept_listing_call)
             self.g.subst = {}
         return hoisted
 
@@ -581,6 +588,8 @@ class _Listing:
             if i in self.pushes and i not in hoisted:
                 self.push_prelude(i, ind)
             dom = hoisted.get(i) or _domain_code(g, a, i, self.esc)
+            if i == 0 and i not in hoisted:
+                self.domain = dom
             g.subst = {}
             if len(a.params) == 1 and moves is not None:
                 paired = move_pairs(g, dom, moves)
@@ -958,7 +967,34 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
     return ActionSource(f"AE_{aid}", f"AA_{aid}", f"AC_{aid}", f"AX_{aid}", effect, block, requires, enum_size,
                         abandonable, effect_size, f"AXO_{aid}" if shared is not None else f"AX_{aid}",
                         explain_size=len(explain), plain_args=plain_params(g, a),
-                        kept_args=plain_params(g, a, lists=True), keeps_step=keeps)
+                        kept_args=plain_params(g, a, lists=True), keeps_step=keeps,
+                        kept=kept_listing_call(g, name, aid, listing))
+
+
+def kept_listing_call(g: CodeGen, name: str, aid: int, listing: _Listing) -> str | None:
+    """Untraced: the call of `carried._kept_moves` that lists `name`'s moves from those kept
+    at the last decision (carry.kept_listing), with `AK_n`, the keys its requires read for one
+    value of its parameter; None where the listing is not kept: not such an action, or its
+    moves not a complete table over a constant domain in the listing's own order."""
+    kept = g.kept.get(name)
+    if kept is None or listing.moves is None:
+        return None
+    values, table = g.constants.get(listing.domain or ""), g.constants[listing.moves]
+    if not isinstance(values, (list, tuple)) or list(values) != list(table):
+        return None
+    lines: list[str] = ["    _keys = []"]
+    for source, aliases in kept.sources:
+        if source is PARAM:
+            lines.append("    _keys.append(p0)")
+        else:  # a state-free expression of the parameter: a quantifier's domain
+            code = g.value(source, {alias: ("p0", None) for alias in aliases}, lines, "    ")
+            lines.append(f"    _keys.extend({code})")
+    lines.append("    return _keys")
+    g.function(f"AK_{aid}", ["p0"], lines)
+    g.chose("kept listing", f"{name} by {', '.join(sorted(kept.reads))}")
+    positions = {v: j for j, v in enumerate(values)}
+    spec = g.const((("listing", name), kept.reads, {}, positions, table), "KS")
+    return f"_kept_moves(G, {spec}, AK_{aid}, AC_{aid}, AE_{aid})"
 
 
 def _is_simple(code: str) -> bool:

@@ -49,7 +49,16 @@ from ..engine.limits import CALL_WORK
 from ..stdlib import rng
 from ..stdlib.library import LIBRARY
 from . import pytree
-from .carry import Carried, KeyTest, carried_lists, indexed_maps, key_test, split_first
+from .carry import (
+    Carried,
+    KeptListing,
+    KeyTest,
+    carried_lists,
+    indexed_maps,
+    kept_listing,
+    key_test,
+    split_first,
+)
 from .hoist import Hoister, fixed_parts, loop_invariants, names
 from .memo import MemoKey, memo_keys, plain_type, state_free
 from .pytree import PLACEHOLDER, Inline
@@ -128,6 +137,7 @@ class ModelFacts:
     shared_plays: frozenset[tuple[str, ...]]  # the plays whose listings share them
     carried: dict[str, Carried]  # carry.carried_lists: kept from one decision to the next
     indexed: dict[str, str]  # carry.indexed_maps: state maps whose keys are kept by value, their key type
+    kept: dict[str, KeptListing]  # carry.kept_listing: actions whose listings an untraced game keeps
 
 
 def model_facts(model: Model) -> ModelFacts:
@@ -135,7 +145,8 @@ def model_facts(model: Model) -> ModelFacts:
     inlinable = inlinable_defines(model)
     return ModelFacts(frozenset(t.root for t in targets if not t.steps), write_depths(targets),
                       inlinable, tiny_defines(model, inlinable), frozenset(state_free(model)), memo_keys(model),
-                      *shared_definitions(model), carried_lists(model), indexed_maps(model))
+                      *shared_definitions(model), carried_lists(model), indexed_maps(model),
+                      {n: k for n, a in model.actions.items() if (k := kept_listing(model, a)) is not None})
 
 
 def _loops(lines: list[str]) -> bool:
@@ -196,6 +207,12 @@ class CodeGen:
     # a write of an entry of a map whose keys are kept by value moves its key in place, not
     # through a call of carried._keys_moved (`keys_moved`); off: tests compare
     MOVED_IN_PLACE: ClassVar[bool] = True
+    # untraced: a one-parameter action's moves kept from one decision to the next where its
+    # requires read state only at keys fixed by the parameter (carry.kept_listing); off: tests compare
+    KEPT_LISTINGS: ClassVar[bool] = True
+    # the options of `choose N of ... one per`: the chosen items' slot lists listed once, not
+    # once per candidate (machine.py `one_per_options`); off: tests compare
+    SLOTS_ONCE: ClassVar[bool] = True
 
     def __init__(self, model: Model, record: bool, elements: dict[str, tuple], boards: Any = None,
                  players: tuple[str, ...] = (), facts: ModelFacts | None = None):
@@ -252,7 +269,10 @@ class CodeGen:
         # the definitions carried across decisions, and the variables whose writes they
         # must hear of (each write of one is logged while a value is kept: engine/carried.py)
         self.carried = facts.carried if self.CARRY else {}
-        self.carried_reads = frozenset(v for c in self.carried.values() for v in c.reads)
+        # untraced: the actions whose listings are kept (carry.kept_listing), whose reads are
+        # logged likewise
+        self.kept = facts.kept if self.KEPT_LISTINGS and not record else {}
+        self.carried_reads = frozenset(v for c in [*self.carried.values(), *self.kept.values()] for v in c.reads)
         # state map -> its key type, for the maps whose keys are kept by value (carry.indexed_maps)
         self.indexed = facts.indexed if self.KEYS_BY_VALUE else {}
         self._positions: dict[str, str] = {}  # board or enumeration -> the constant of its places

@@ -250,13 +250,16 @@ class MachineBuilder:
         self.before_decision(k, out, ind)
         out.append(f"{ind}who = {self.who(by, names)}")
         out.append(f"{ind}G.pending = PLAYING.get(who) or {{'kind': 'play', 'player': who}}")
-        out.append(f"{ind}legal = []")
         shared = tuple(dict.fromkeys(actions)) in self.g.shared_plays
+        # one action whose moves are kept (carry.kept_listing): the kept list itself, never
+        # changed afterwards (`optional` appends to it: a list of its own then)
+        alone = len(actions) == 1 and not optional and self.actions[actions[0]].kept is not None
+        out.append(f"{ind}legal = []" if not alone else f"{ind}# @S-")
         if shared:  # definitions these listings share, worked out once (shared_calls.py)
             out.append(f"{ind}G._shared = {{}}")
             out.append(f"{ind}try:")
         for a in actions:
-            self.enumerate(a, out, ind + "    " if shared else ind)
+            self.enumerate(a, out, ind + "    " if shared else ind, alone)
         if shared:  # never kept past the listings, whatever they raise
             out.append(f"{ind}finally:")
             out.append(f"{ind}    G._shared = None")
@@ -297,7 +300,10 @@ class MachineBuilder:
         self.before_decision(k, out, ind)
         out.append(f"{ind}who = {self.who(by, names)}")
         x = g.fresh("x")
-        if where is not None:
+        one_per = one_per_parts(where, var) if CodeGen.SLOTS_ONCE else None
+        if one_per is not None:  # `choose N of ... one per`: the chosen items' slots listed once
+            self.one_per_options(one_per, var, domain, names, x, out, ind)
+        elif where is not None:
             wsc = {**self.scope(names), var: (x, None)}
             out.append(f"{ind}opts = [{x} for {x} in _seq({self.ex(domain, names)}) if {g.ex(where, wsc)}]")
         else:
@@ -310,6 +316,33 @@ class MachineBuilder:
         if self.record:
             out.append(f"{ind}G._close()")
         out.append(f"{ind}return True")
+
+    def one_per_options(self, parts: tuple[A.Node, A.Node, A.Node], var: str, domain: A.Node,
+                        names: tuple[str, ...], x: str, out: list[str], ind: str) -> None:
+        """The options of a `choose N of k in ITEMS one per c in SLOTS where FITS`: each item
+        not chosen yet that still leaves every chosen item a slot of its own. The chosen
+        items' slot lists are the same for every candidate (nothing changes while options are
+        listed), so they are listed once, when the first candidate needs them (in the same
+        order as before, so a FITS that fails does so where it did), and each candidate adds
+        its own list (`slots once`: Root's Duchy listed them again for each card in hand, 5%
+        of a random game's bytecodes)."""
+        g = self.g
+        chosen, new, inner = parts
+        sc = self.scope(names)
+        slots, held = g.fresh("sl"), g.fresh("n")
+        g.chose("slots once", f"choose {var}", self.rule)
+        out.append(f"{ind}opts = []")
+        out.append(f"{ind}{slots} = None")
+        out.append(f"{ind}for {x} in _seq({self.ex(domain, names)}):")
+        out.append(f"{ind}    if not ({g.ex(new, {**sc, var: (x, None)})}):")
+        out.append(f"{ind}        continue")
+        out.append(f"{ind}    if {slots} is None:")
+        each = A.Aggregate(inner.span, "list", var, chosen, None, inner)
+        out.append(f"{ind}        {slots} = {g.ex(each, sc)}")
+        out.append(f"{ind}        {held} = len({g.ex(chosen, sc)}) + 1")
+        mine = g.ex(inner, {**sc, var: (x, None)})
+        out.append(f"{ind}    if b_matching_size([*{slots}, {mine}]) == {held}:")
+        out.append(f"{ind}        opts.append({x})")
 
     def _op_jump_unless(self, k: int, op: ir.JumpUnless, out: list[str], ind: str) -> None:
         test, target, names = op.test, op.target, op.names
@@ -527,11 +560,14 @@ class MachineBuilder:
         out.append(f"{ind}    _ck = ()")
         out.append(f"{ind}G._step[{CHECKS}] = _ck")
 
-    def enumerate(self, action: str, out: list[str], ind: str) -> None:
+    def enumerate(self, action: str, out: list[str], ind: str, alone: bool = False) -> None:
         """List an action's legal moves into `legal`: its enumerate function's body, inlined
-        when short (one call less per decision), else a call."""
+        when short (one call less per decision), else a call; a kept listing's moves from
+        those kept (`alone`: they are `legal` itself)."""
         src = self.actions[action]
-        if src.enum_size > MAX_INLINE:
+        if src.kept is not None:
+            out.append(f"{ind}legal = {src.kept}" if alone else f"{ind}legal.extend({src.kept})")
+        elif src.enum_size > MAX_INLINE:
             out.append(f"{ind}{src.enum}(G, legal)")
         else:  # codegen.CodeGen.prepare_inline: into `legal`, leaving where a precondition fails
             out.append(ind + self.g.inline(Inline("enum", src.enum)))
@@ -613,3 +649,37 @@ MachineBuilder._OPS = node_table("an op", {
     ir.Goto: MachineBuilder._op_goto,
     ir.Ret: MachineBuilder._op_ret,
 })
+
+
+def one_per_parts(where: A.Node | None, var: str) -> tuple[A.Node, A.Node, A.Node] | None:
+    """(the chosen items, the test that a candidate is new, the list of one item's slots) of a
+    `choose N of var in ITEMS one per c in SLOTS where FITS`'s options test (dsl/sugar.py
+    `build_choose_one_per`: `var not in chosen and matching_size(list var in chosen + [var]:
+    (list c in SLOTS where FITS)) == len(chosen) + 1`), or None for any other test."""
+    if not (isinstance(where, A.BoolOp) and where.op == "and" and len(where.items) == 2):
+        return None
+    new, still = where.items
+    if not (isinstance(still, A.Compare) and still.op == "==" and isinstance(still.left, A.CountOnePer)):
+        return None
+    (each,) = still.left.args
+    items = each.domain
+    if not (isinstance(each, A.Aggregate) and each.var == var and isinstance(items, A.BinOp) and items.op == "+"
+            and isinstance(items.left, A.Name) and isinstance(items.right, A.ListLit)
+            and len(items.right.items) == 1 and isinstance(items.right.items[0], A.Name)
+            and items.right.items[0].name == var and each.body is not None):
+        return None
+    chosen = items.left
+    expect = A.Compare(still.right.span, "==", still.left, A.BinOp(still.right.span, "+", A.Call(
+        still.right.span, "len", (chosen,)), A.IntLit(still.right.span, 1)))
+    if not (isinstance(new, A.Compare) and new.op == "not in" and isinstance(new.left, A.Name)
+            and new.left.name == var and isinstance(new.right, A.Name) and new.right.name == chosen.name
+            and _same_shape(still.right, expect.right)):
+        return None
+    return chosen, new, each.body
+
+
+def _same_shape(a: A.Node, b: A.Node) -> bool:
+    """`len(chosen) + 1` as the sugar writes it (spans aside)."""
+    return isinstance(a, A.BinOp) and a.op == "+" and isinstance(a.right, A.IntLit) and a.right.value == 1 \
+        and isinstance(a.left, A.Call) and a.left.func == "len" and len(a.left.args) == 1 \
+        and isinstance(a.left.args[0], A.Name) and a.left.args[0].name == b.left.args[0].name

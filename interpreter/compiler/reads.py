@@ -17,7 +17,7 @@ from ...dsl.check import Model
 from ...dsl.types import SetOf
 from ..stdlib.library import LIBRARY
 
-_DYNAMIC_NAMES = frozenset({"current", "round", "current_phase"})  # game fields, not state variables
+DYNAMIC_NAMES = frozenset({"current", "round", "current_phase"})  # game fields, not state variables
 
 
 def state_reads(m: Model, expr: A.Node) -> frozenset[str] | None:
@@ -35,7 +35,7 @@ def state_reads(m: Model, expr: A.Node) -> frozenset[str] | None:
         out: set[str] = set()
         for n in A.iter_nodes(e):
             if isinstance(n, A.Name):
-                if n.name in _DYNAMIC_NAMES:
+                if n.name in DYNAMIC_NAMES:
                     return None
                 if n.name in m.vars:
                     out.add(n.name)
@@ -108,7 +108,7 @@ def keyed_reads(m: Model, x: str, parts: tuple[A.Node, ...]) -> frozenset[str] |
     """The state maps and sets that `parts` read, when their every read of state is `v[x]` or
     `x in s` (`x` a name bound outside them): their value for one `x` then depends on those
     entries alone. None when they read state any other way (or `current`, `round`, chance)."""
-    if x in m.vars or x in _DYNAMIC_NAMES:
+    if x in m.vars or x in DYNAMIC_NAMES:
         return None
     keyed: set[int] = set()  # the Name nodes read as `v[x]`
     maps: set[str] = set()
@@ -125,7 +125,7 @@ def keyed_reads(m: Model, x: str, parts: tuple[A.Node, ...]) -> frozenset[str] |
         elif isinstance(n, (A.Aggregate, A.LetExpr)) and (n.var if isinstance(n, A.Aggregate) else n.name) == x:
             return None  # `x` bound again inside: `v[x]` there is another key
     for n in A.iter_nodes(parts):
-        if isinstance(n, A.Name) and (n.name in _DYNAMIC_NAMES or (n.name in m.vars and id(n) not in keyed)):
+        if isinstance(n, A.Name) and (n.name in DYNAMIC_NAMES or (n.name in m.vars and id(n) not in keyed)):
             return None
         if isinstance(n, A.Call) and state_reads(m, n) != frozenset() and not _reads_only_keyed(m, n, keyed):
             return None

@@ -74,6 +74,77 @@ def _kept(G: Any, key: tuple, value: list) -> list:
     return value
 
 
+def _kept_moves(G: Any, spec: tuple, keys_of: Any, check: Any, full: Any) -> list:
+    """The moves of a kept listing (compiler/carry.py `kept_listing`): the list kept from the
+    last time, with the parameter values whose keys were written since tested again
+    (`check(G, value)`, the action's check: -1 when legal), in the domain's order, so a
+    require that fails does so where the full listing (`full(G, out)`) would. The first
+    time, after a write that names no key, and in a game that keeps nothing yet: in full.
+    The list handed out is never changed afterwards (a change makes a new one): the block
+    hands it to `G._legal`, which clones share. `spec` is the listing's constant (one
+    argument, not five): its key in `G._carried`, the maps its requires read, the index from
+    a key to the values that read it (filled by the first call that needs it), each value's
+    place and the move table; `keys_of(G, value)` lists the keys one value's requires read."""
+    key, reads, inverse, positions, table = spec
+    carried = G._carried
+    got = carried.get(key)
+    log = G._wlog
+    if got is None:
+        value: list = []
+        full(G, value)
+        carried[key] = (value, len(log))
+        return value
+    value, since = got
+    end = len(log)
+    if since == end:
+        return value
+    if not inverse:  # the keys each value's requires read, made once per program
+        for v in positions:
+            for k in keys_of(G, v):
+                inverse.setdefault(k, []).append(v)
+    if end - since == 1:  # one write since (a move that placed one piece): no set
+        entry = log[since]
+        if entry[0] not in reads:
+            todo = ()
+        elif entry[1] is WHOLE:
+            todo = None
+        else:  # (a key read for several values lists them in the domain's order)
+            todo = inverse.get(entry[1], ())
+    else:
+        todo = set()
+        for entry in log[since:]:
+            if entry[0] in reads:
+                if entry[1] is WHOLE:
+                    todo = None
+                    break
+                hit = inverse.get(entry[1])
+                if hit:
+                    todo.update(hit)
+        if todo and len(todo) > 1:
+            todo = sorted(todo, key=positions.__getitem__)
+    if todo is None:  # a map written whole
+        value = []
+        full(G, value)
+    elif todo:
+        copied = False
+        for v in todo:
+            move = table[v]
+            there = move in value
+            if (check(G, v) == -1) is not there:
+                if not copied:
+                    value, copied = value[:], True
+                if there:
+                    value.remove(move)
+                else:
+                    at = positions[v]
+                    i = 0
+                    while i < len(value) and positions[value[i][1][0]] < at:
+                        i += 1
+                    value.insert(i, move)
+    carried[key] = (value, len(log))
+    return value
+
+
 # ---------------------------------------------------------------- keys indexed by value
 # `G._carried[key]` for a text key (`'=' + map name`: memo keys are tuples) is a dict from a
 # value to the list of the map's keys whose entry is that value, in the board's order, made
@@ -116,11 +187,18 @@ def _keys_moved(G: Any, key: str, k: Any, old: Any, new: Any, at: dict) -> None:
         insort(keys, k, key=at.__getitem__)
 
 
-def kept_for_clone(kept: dict) -> dict:
-    """What a clone may keep of `G._carried`: the keys by value, each list copied (a game changes
-    its own in place). Not the carried definitions' values, whose log positions count the
-    original's write log. A perft node is a fresh clone that lists its moves once: without this
-    it makes its lists again from the whole board (`Game.clone` would call it for its copy's
-    `_carried`; docs/architecture.md §17)."""
-    return {key: {value: keys[:] for value, keys in lists.items()} for key, lists in kept.items()
-            if type(key) is str}
+def kept_for_clone(kept: dict, logged: int) -> dict:
+    """What a clone may keep of `G._carried` (`logged`: the length of the game's write log):
+    the keys by value, each list copied (a game changes its own in place), and the kept
+    listings that are up to date (nothing logged since they were made, as at a decision),
+    shared: their lists are never changed, and the copy's log starts empty. Not the carried
+    definitions' values, whose log positions count the original's write log. A perft node is
+    a fresh clone that lists its moves once: without this it makes its lists again from the
+    whole board, and lists a kept listing in full."""
+    out = {}
+    for key, held in kept.items():
+        if type(key) is str:
+            out[key] = {value: keys[:] for value, keys in held.items()}
+        elif key[0] == "listing" and held[1] == logged:
+            out[key] = (held[0], 0)
+    return out

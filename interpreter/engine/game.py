@@ -47,9 +47,9 @@ from .recording import (
 from .rule_calls import RuleCalls
 from .runtime import MISSING
 from .saves import (
-    COPIED,
     State,
     check_format,
+    copy_changing,
     game_to_json,
     put_state,
     read_header,
@@ -1075,18 +1075,22 @@ class Game(RuleCalls, TraceRecorder):
         return saved
 
     def _leave_part(self, saved: tuple, player: str, copy: bool) -> None:
-        frames, pending = self.frames, self.pending
+        frames, pending, legal = self.frames, self.pending, self._legal
         self.frames, self.current, self.pending, self._legal, self._part = saved
         if copy and self.window is not None:
             pend = {k: v for k, v in self.window["pending"].items() if k != player}
             if pending is not None:  # marked: what others see of the move is that it was made
                 pend[player] = {**pending, "simultaneous": True}
             self.window = {**self.window, "parts": {**self.window["parts"], player: frames}, "pending": pend}
+            if legal is not None and pending is not None:  # the moves its block listed at its
+                self._part_legal = (self.window, player, legal)  # decision: not listed again
 
-    def _advance_part(self, player: str, move: Any) -> None:
+    def _advance_part(self, player: str, move: Any, offered: bool = False) -> None:
         """Run `player`'s part (after their `move`, if any) to its next decision or its end. A
         plain move is played by the part's block in place, as `apply` plays one outside a window
-        (traced: `_take_recorded`, its step marked a part's); the rest go the long way (`_take`)."""
+        (traced: `_take_recorded`, its step marked a part's); the rest go the long way (`_take`).
+        `offered`: `move` is one of the part's kept moves itself (`_part_legal`), found so by
+        the caller at this very position (`_apply_for`): not looked for again."""
         kept = self._part_legal
         saved = self._enter_part(player, True)
         try:
@@ -1094,7 +1098,10 @@ class Game(RuleCalls, TraceRecorder):
                 self._run()
             else:  # no history of its own (the window's commit keeps it)
                 m = None
-                if kept is not None and kept[0] is self.window and kept[1] == player:
+                if offered:
+                    self._legal = kept[2]
+                    m = move
+                elif kept is not None and kept[0] is self.window and kept[1] == player:
                     self._legal = kept[2]  # listed at this very position: not listed again
                     if not self.abandoned and self.pending is not None and self.result is None \
                             and self.chance_node is None:  # as _legal_move asks
@@ -1154,7 +1161,7 @@ class Game(RuleCalls, TraceRecorder):
             if kept is not None and kept[0] is w and kept[1] == (self.decision_player() if player is None else player):
                 for m in kept[2]:  # by identity: the very move offered (the loop below, without copies)
                     if m is action:
-                        self.commit(m, kept[1])
+                        self.commit(m, kept[1], offered=True)
                         return
         who = self._who(player)
         if self.window is None:
@@ -1178,12 +1185,13 @@ class Game(RuleCalls, TraceRecorder):
             return
         self.commit(match, who)
 
-    def commit(self, move: Action, player: str) -> None:
+    def commit(self, move: Action, player: str, offered: bool = False) -> None:
         """`player` makes their legal `move` in the open `simultaneously`: their part goes on to
-        its next decision or its end, and when every part is done the rules go on after it."""
+        its next decision or its end, and when every part is done the rules go on after it.
+        `offered`: the move is one of the part's kept moves itself (`_advance_part`)."""
         if self.record:
             self._keep_undo((move, player))
-        self._advance_part(player, move)
+        self._advance_part(player, move, offered)
         if self.result is None and not self._window_waits():
             self._run()
 
@@ -1217,9 +1225,7 @@ class Game(RuleCalls, TraceRecorder):
             self._settle_observation()
         g = _new(type(self))
         d = self.__dict__.copy()  # fixed fields, and the dynamic ones that are never changed in place
-        prog = self.prog
-        for f in COPIED:  # the dynamic fields that change in place (saves.DYNAMIC): vars, frames
-            d[f.name] = f.copy(d[f.name], prog)
+        copy_changing(d, self.prog)  # and those that are (saves.COPIED): vars, frames
         if self.record:  # an untraced game's bookkeeping is idle between decisions: share it
             # the copy's journal starts empty; only the steps since the last copy (Khan's
             # `abandon` keeps a copy before every move that can be taken back)
@@ -1232,7 +1238,7 @@ class Game(RuleCalls, TraceRecorder):
         # carried values: the copy works out its own, but takes the keys by value along (each
         # list copied: a perft node is a fresh clone that would make them again; carried.py)
         kept = d["_carried"]
-        d["_carried"], d["_wlog"] = kept_for_clone(kept) if kept else {}, []
+        d["_carried"], d["_wlog"] = kept_for_clone(kept, len(self._wlog)) if kept else {}, []
         g.__dict__ = d  # _legal is shared: legal_actions() hands out copies, never the list
         return g
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from bisect import insort
 from typing import TYPE_CHECKING, Any
 
-from .carried import WHOLE, _carried_list, _keys_moved, _keys_with, _note
+from .carried import WHOLE, _carried_list, _kept_moves, _keys_moved, _keys_with, _note
 from .errors import RULE_ERRORS, RuleFailure
 from .limits import MAX_BITS, MEMO_LIMIT
 from .locate import failure
@@ -384,6 +384,7 @@ RUNTIME = {
     "_remember": _remember,
     "_kept_rows": _kept_rows,
     "_carried_list": _carried_list,  # a definition's value carried across decisions (carried.py)
+    "_kept_moves": _kept_moves,  # a listing's moves kept across decisions (carried.py)
     "_carry_note": _note,
     "_keys_with": _keys_with,  # a map's keys whose entry is a value, kept by the writes (carried.py)
     "_keys_moved": _keys_moved,
