@@ -15,7 +15,11 @@ from regelwerk import Game, InvariantBroken, RuleFailure, Ruleset
 
 def reach(ruleset: Ruleset, players: int, seed: int, steps: int, record: bool = False) -> Game:
     """The position after up to `steps` random decisions (fewer if the game ends first)."""
-    g = ruleset.new_game(players=players, seed=seed, record=record)
+    return advanced(ruleset.new_game(players=players, seed=seed, record=record), seed, steps)
+
+
+def advanced(g: Game, seed: int, steps: int) -> Game:
+    """`g` after up to `steps` random decisions drawn from `random.Random(seed)`."""
     rnd = random.Random(seed)
     for _ in range(steps):
         if g.is_over:

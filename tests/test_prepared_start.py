@@ -6,10 +6,10 @@ fresh construction makes: the same state at the start and after play, the same t
 from __future__ import annotations
 
 import json
-import random
 
 import pytest
 from bundled import PLAYERS
+from playing import advanced
 from regelwerk.interpreter.engine.game import game_class
 
 from regelwerk import Game
@@ -19,15 +19,6 @@ def fresh(rs, players: int, seed: int, record: bool) -> Game:
     """The game `new_game` made before there were prepared copies: built and started anew."""
     prog = rs.program(record)
     return game_class(prog)(prog, tuple(rs.model.players.names[:players]), seed, rs.options(None), rs).start()
-
-
-def advanced(g: Game, seed: int, moves: int = 25) -> Game:
-    rnd = random.Random(seed)
-    for _ in range(moves):
-        if g.is_over:
-            break
-        g.apply(rnd.choice(g.legal_actions()))
-    return g
 
 
 def same(a: Game, b: Game) -> None:
@@ -45,6 +36,6 @@ def test_copies_of_the_prepared_game_play_as_fresh_ones(rulesets, name: str, rec
         same(g, fresh(rs, n, seed, record))
         # played on before the next game is made: a copy sharing the prepared game's maps
         # would carry this game's moves into the next one
-        same(advanced(g, seed), advanced(fresh(rs, n, seed, record), seed))
+        same(advanced(g, seed, 25), advanced(fresh(rs, n, seed, record), seed, 25))
     assert (n, record) in rs._prepared  # the path under test was taken
     assert rs._templates[(n, record)] is None  # (these starts draw on chance)
