@@ -202,6 +202,9 @@ class CodeGen:
     # in a listing, `component_of(n, items)` over items worked out once for it answered per
     # component, not per node (`components_kept`); off: tests compare
     COMPONENTS_KEPT: ClassVar[bool] = True
+    # a definition's look-up `t[k]` made again in its statement list read from a local kept
+    # where it is first made (common.py, `common look-ups`); off: tests compare
+    COMMON_LOOKUPS: ClassVar[bool] = True
 
     def __init__(self, model: Model, record: bool, elements: dict[str, tuple], boards: Any = None,
                  players: tuple[str, ...] = (), facts: ModelFacts | None = None):
