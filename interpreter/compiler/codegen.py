@@ -213,6 +213,15 @@ class CodeGen:
     # the options of `choose N of ... one per`: the chosen items' slot lists listed once, not
     # once per candidate (machine.py `one_per_options`); off: tests compare
     SLOTS_ONCE: ClassVar[bool] = True
+    # a listing's memo of a definition keyed only by the arguments that change through it, the
+    # fixed ones (`current`, literals) naming its table (`remembered`); off: tests compare
+    MEMO_FIXED_OUT: ClassVar[bool] = True
+    # in a listing, `component_of(n, items)` over items worked out once for it answered per
+    # component, not per node (`components_kept`); off: tests compare
+    COMPONENTS_KEPT: ClassVar[bool] = True
+    # a definition's look-up `t[k]` made again in its statement list read from a local kept
+    # where it is first made (common.py, `common look-ups`); off: tests compare
+    COMMON_LOOKUPS: ClassVar[bool] = True
 
     def __init__(self, model: Model, record: bool, elements: dict[str, tuple], boards: Any = None,
                  players: tuple[str, ...] = (), facts: ModelFacts | None = None):
@@ -569,8 +578,28 @@ class CodeGen:
         b = LIBRARY[e.func]
         if b.kind in ("chance", "game"):
             return f"c_{e.func}(G{', ' if args else ''}{joined})"
+        if e.func == "component_of" and rec is None:
+            kept = self.components_kept(e, args)
+            if kept is not None:
+                return kept
         table = self.table(e, args) if b.tabulable and rec is None else None
         return table or f"b_{e.func}({joined})"
+
+    def components_kept(self, e: A.Call, args: list[str]) -> str | None:
+        """In a listing, `component_of(n, items)` over items worked out once for it (`once per
+        listing`) answered from a table of the listing's, which each call fills for every node
+        of the component it found (`_component_kept`): the nodes of one component share their
+        answer, so a component is flooded once per listing, not once per node asked (Root's
+        `wood_for(c)`: the wood reachable from each ruled clearing with an open slot). The
+        items never change while moves are listed, and lists are values (never changed in
+        place), so the shared answer is what each call would make. None where it does not apply."""
+        if not self.COMPONENTS_KEPT or self.enum_memo is None or not self.enum_once or len(args) != 2 \
+                or args[1] not in self.enum_once.values() or not (_is_name(args[0]) or _is_literal(args[0])):
+            return None
+        table = self.enum_memo.setdefault(f"component_of/{args[1]}", self.fresh("cp"))
+        node = args[0]
+        self.chose("components kept", expr_text(e))
+        return f"({table}[{node}] if {node} in {table} else _component_kept({table}, {node}, b_component_of({node}, {args[1]})))"
 
     def tiny_call(self, func: str, args: list[str]) -> str:
         """A call of a one-line definition (`enemy_on(p, s) = cell[s] != none and cell[s] != p`)
@@ -620,10 +649,18 @@ class CodeGen:
             subst, self.subst = self.subst, {}
             parts.extend(dict.fromkeys(self.ex(node, scope) for node in proj))
             self.subst = subst
+        # the parts the same all through the listing (`current`, literals) name the table, not
+        # the key: Root's `rules(current, c)` is keyed by `c` alone, no tuple made and hashed
+        # at every look-up (the table is the listing's local; `_cur` is bound at its top)
+        fixed = tuple((i, part) for i, part in enumerate(parts) if part == "_cur" or _is_literal(part)) \
+            if self.MEMO_FIXED_OUT else ()
+        if fixed:
+            parts = [part for part in parts if part != "_cur" and not _is_literal(part)]
         key = parts[0] if len(parts) == 1 else f"({', '.join(parts)})"
-        table = self.enum_memo.get(func)
+        name = f"{func}|{fixed}" if fixed else func
+        table = self.enum_memo.get(name)
         if table is None:
-            table = self.enum_memo[func] = self.fresh("mz")
+            table = self.enum_memo[name] = self.fresh("mz")
         self.chose("memo", f"{func} by " + ", ".join(
             p.name if proj is None else ", ".join(expr_text(n) for n in proj)
             for p, proj in zip(d.params, self.memo_keys[func].parts, strict=True)))

@@ -38,6 +38,7 @@ from . import ir, pytree
 from .actiongen import generate_action
 from .blocks import BlockBuilder, is_chance_let, param_types, prov_info, require_texts
 from .codegen import Choice, CodeGen, ModelFacts, _may_hold_dict, model_facts
+from .common import common_lookups
 from .invtests import grouped_sum, grouped_test, point_test
 from .machine import MachineBuilder
 from .memo import state_free
@@ -523,6 +524,9 @@ def compile_model(model: Model, record: bool, identity: Identity, keep_tree: boo
             g.tree_passes.setdefault(f"D_{g.define_ids[name]}", []).append(
                 lambda fn, rule=g.rule_now: pytree.loop_rows(fn, g.fresh, g.complete_tables)
                 and g.chose("loop rows", rule=rule))
+        if g.COMMON_LOOKUPS:  # after loop_rows: the rows it looks up are then read in turn
+            g.tree_passes.setdefault(f"D_{g.define_ids[name]}", []).append(
+                lambda fn, rule=g.rule_now: common_lookups(fn, g.fresh) and g.chose("common look-ups", rule=rule))
     proc_src: dict[str, tuple] = {}
     for name, p in model.procedures.items():
         g.rule_now = f"procedure {name}"

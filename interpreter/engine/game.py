@@ -205,6 +205,9 @@ class Game(RuleCalls, TraceRecorder):
         self._jmark = 0
         self._jdict = False  # the open step wrote a map or record whole (recording.py, _close)
         self._legal: list[Action] | None = None
+        # the moves of `_legal` not taken back at this decision: (`_legal`, `abandoned`, the moves),
+        # both matched by identity (each is replaced, never changed in place); `_not_taken_back`
+        self._cut: tuple | None = None
         # traced: per action, the checks of its requires that need no parameter, as the listing
         # that offered its moves found them in this state (actiongen._shared_checks); forgotten
         # whenever the state changes other than by the rules (undo, invalidate, a clone)
@@ -402,8 +405,18 @@ class Game(RuleCalls, TraceRecorder):
         if legal is None:
             legal = self._moves()
         if self.abandoned:
-            return [a for a in legal if str(a) not in self.abandoned]
+            return self._not_taken_back(legal)
         return list(legal)
+
+    def _not_taken_back(self, legal: list[Action]) -> list[Action]:
+        """The moves of `legal` whose text is not in `abandoned`, as a new list. The filter is kept
+        for the same list and the same `abandoned` (both replaced, never changed in place): after
+        a move is taken back, `_roll_back`, `legal_actions()` and `apply`'s check each ask for it,
+        and each move's text (Khan's conquest with its squares) is most of what it costs."""
+        cut, abandoned = self._cut, self.abandoned
+        if cut is None or cut[0] is not legal or cut[1] is not abandoned:
+            cut = self._cut = (legal, abandoned, [a for a in legal if str(a) not in abandoned])
+        return cut[2][:]
 
     def invalidate(self) -> None:
         """Forget cached legal moves after the state was changed from outside the rules."""
@@ -1150,7 +1163,7 @@ class Game(RuleCalls, TraceRecorder):
             return []
         legal = self._part_moves(who)
         if self.abandoned:
-            return [a for a in legal if str(a) not in self.abandoned]
+            return self._not_taken_back(legal)
         return list(legal)
 
     def _apply_for(self, action: Any, player: str | None) -> None:

@@ -205,6 +205,16 @@ def _uniq(items: Any) -> list:
         return out
 
 
+def _component_kept(table: dict, node: Any, found: list) -> list:
+    """`found`, the component of `node` (a `component_of` in a listing, codegen
+    `components_kept`), kept in the listing's table for every node of it, so asking for any
+    of them again floods nothing; and for `node` itself (not among the items: no component)."""
+    for n in found:
+        table[n] = found
+    table[node] = found
+    return found
+
+
 _UNIQ_FIXED: dict[int, tuple[Any, list]] = {}  # id of a constant's value -> (the value, its distinct items)
 
 
@@ -394,6 +404,7 @@ RUNTIME = {
     "_fz_map": _fz_map,
     "_uniq": _uniq,
     "_uniq_fixed": _uniq_fixed,
+    "_component_kept": _component_kept,  # a listing's `component_of` per component (codegen.components_kept)
     "_consts_id": _consts_id,
     "_argmax": _argmax,
     "_argmin": _argmin,
