@@ -35,7 +35,7 @@ $(PG_CTLCLUSTER):
 
 test: $(STAMP) $(CHROMIUM) $(PG_CTLCLUSTER)
 	$(BIN)/ruff check .
-	REGELWERK_REQUIRE_EXTRAS=1 $(BIN)/python -m pytest -q -p no:cacheprovider
+	REGELWERK_REQUIRE_EXTRAS=1 $(BIN)/python -m pytest -q -p no:cacheprovider -n 2
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
