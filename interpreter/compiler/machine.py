@@ -669,17 +669,15 @@ def one_per_parts(where: A.Node | None, var: str) -> tuple[A.Node, A.Node, A.Nod
             and items.right.items[0].name == var and each.body is not None):
         return None
     chosen = items.left
-    expect = A.Compare(still.right.span, "==", still.left, A.BinOp(still.right.span, "+", A.Call(
-        still.right.span, "len", (chosen,)), A.IntLit(still.right.span, 1)))
     if not (isinstance(new, A.Compare) and new.op == "not in" and isinstance(new.left, A.Name)
             and new.left.name == var and isinstance(new.right, A.Name) and new.right.name == chosen.name
-            and _same_shape(still.right, expect.right)):
+            and _one_more_than(still.right, chosen.name)):
         return None
     return chosen, new, each.body
 
 
-def _same_shape(a: A.Node, b: A.Node) -> bool:
-    """`len(chosen) + 1` as the sugar writes it (spans aside)."""
-    return isinstance(a, A.BinOp) and a.op == "+" and isinstance(a.right, A.IntLit) and a.right.value == 1 \
-        and isinstance(a.left, A.Call) and a.left.func == "len" and len(a.left.args) == 1 \
-        and isinstance(a.left.args[0], A.Name) and a.left.args[0].name == b.left.args[0].name
+def _one_more_than(e: A.Node, chosen: str) -> bool:
+    """Whether `e` is `len(chosen) + 1`, as the sugar writes it."""
+    return isinstance(e, A.BinOp) and e.op == "+" and isinstance(e.right, A.IntLit) and e.right.value == 1 \
+        and isinstance(e.left, A.Call) and e.left.func == "len" and len(e.left.args) == 1 \
+        and isinstance(e.left.args[0], A.Name) and e.left.args[0].name == chosen
