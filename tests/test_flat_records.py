@@ -51,7 +51,7 @@ def _game(name: str, seed: int, limit: int, undo_every: int, read_every: int = 0
         g.apply(rnd.choice(g.legal_actions()))
         n += 1
         if read_every and n % read_every == 0:
-            assert len(g.trace) == len(g._steps) // recording.WIDTH
+            assert len(g.trace) == sum(1 for _ in recording.step_starts(g._steps))
         if undo_every and n % undo_every == 0 and not g.is_over:
             try:
                 g.undo()
@@ -73,16 +73,21 @@ def test_the_same_traces_saves_and_results_as_with_a_list_per_step_and_a_tuple_p
 def test_steps_and_entries_are_kept_flat(name: str) -> None:
     g = _game(name, 3, 120, 0)
     steps, journal = g._steps, g.journal
-    assert len(steps) % recording.WIDTH == 0 and len(journal) % recording.ENTRY == 0 and journal
-    firsts = steps[::recording.WIDTH]
+    assert len(journal) % recording.ENTRY == 0 and journal
+    starts = list(recording.step_starts(steps))
+    firsts = [steps[i] for i in starts]
     assert all(type(s) in (str, tuple, dict) for s in firsts)  # a key, a flow's turns, the result
     assert sum(type(s) is str for s in firsts) > 10
+    # a step under its key has WIDTH slots, a flow's turns and the result one (no padding)
+    assert [b - a for a, b in zip(starts, [*starts[1:], len(steps)], strict=True)] == \
+        [recording.WIDTH if type(s) is str else 1 for s in firsts]
+    assert None not in firsts
     assert not any(type(x) is list and len(x) == recording.WIDTH for x in steps)  # no step list kept
     assert not any(type(x) is tuple and len(x) == recording.ENTRY for x in journal)  # no entry tuple
     assert [e[4] for e in recording.entries(journal)] == journal[4::recording.ENTRY]
     source = _load(name).program(True).source
     assert "J.extend((" in source and "J.append((" not in source
-    assert "G._steps.extend(" in source and "G._steps.append(" not in source
+    assert "G._steps.extend(" in source and "G._steps.extend((" not in source  # a step list's slots
 
 
 @pytest.mark.parametrize("name", ["checkers", "shogun"])

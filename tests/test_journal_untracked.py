@@ -119,7 +119,8 @@ def test_a_kept_step_holds_the_range_of_its_entries_until_a_copy_shares_it():
     g.apply("place(b2)")
     g.apply("place(a1)")
     # the CHANGES slots of the kept steps (a closed step's slots are flat, recording.WIDTH)
-    kept = [i for i in range(g._cooked + recording.CHANGES, len(g._steps), recording.WIDTH) if g._steps[i]]
+    kept = [i + recording.CHANGES for i in recording.step_starts(g._steps, g._cooked)
+            if type(g._steps[i]) is str and g._steps[i + recording.CHANGES]]
     assert kept and all(type(g._steps[i]) is range for i in kept)
     assert sum(len(g._steps[i]) for i in kept) <= len(g.journal)  # both count slots
     copy = g.clone()

@@ -98,8 +98,8 @@ def _play(ruleset: regelwerk.Ruleset, seed: int, as_text: bool) -> tuple[object,
             break
         move = rnd.choice(g.legal_actions())
         g.apply(str(move) if as_text else move)
-        # before any read makes them records; a closed step's slots are flat, its first the tuple
-        tuples = sum(type(s) is tuple for s in g._steps[::recording.WIDTH])
+        # before any read makes them records; a closed step's slots are flat, a turns tuple one slot
+        tuples = sum(type(g._steps[i]) is tuple for i in recording.step_starts(g._steps))
     return g, tuples
 
 

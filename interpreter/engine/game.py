@@ -33,7 +33,6 @@ from .moves import Action, as_action, parse_action, same_move, same_value
 from .recording import (
     ENTRY,
     IN_PART,
-    WIDTH,
     TraceRecorder,
     bindings_of,
     container_of,
@@ -43,6 +42,7 @@ from .recording import (
     member_keys,
     raw_checks,
     settle_changes,
+    step_starts,
 )
 from .rule_calls import RuleCalls
 from .runtime import MISSING
@@ -197,7 +197,7 @@ class Game(RuleCalls, TraceRecorder):
         """What is not the game's state: caches, the trace being recorded, the undo log."""
         self.quiet_chance = 0  # > 0 inside a device's roll: its draws are not traced one by one
         self.journal: list = []
-        self._steps: list | None = [] if record else None  # closed steps, their slots flat (recording.WIDTH)
+        self._steps: list | None = [] if record else None  # closed steps, their slots flat (recording.WIDTH, step_starts)
         self._trace: list[dict] | None = [] if record else None  # read as `trace`: the steps cooked
         self._cooked = 0  # the slots of `_steps` before this one are cooked into `_trace`
         self._settled = 0  # kept steps before this one hold their changes, not a range (clone)
@@ -994,8 +994,9 @@ class Game(RuleCalls, TraceRecorder):
             else:
                 container[key] = old
         del self.journal[jstart:]
+        if self._cooked > tlen:  # the trace holds steps read since: as many as start after tlen
+            del self._trace[len(self._trace) - sum(1 for _ in step_starts(self._steps, tlen, self._cooked)):]
         del self._steps[tlen:]
-        del self._trace[tlen // WIDTH:]
         self._cooked = min(self._cooked, tlen)
         self._settled = min(self._settled, tlen)
         kept = State._make(fields)._replace(vars=self.vars, frames=frames)  # the frames copied when kept

@@ -12,6 +12,7 @@ the last read into the dicts of the trace format, once.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from .moves import Action
@@ -37,9 +38,10 @@ KEY, AUTO, BINDINGS, DECISION, CHECKS, CHANGES, CHANCE, EVENTS, PHASE, PLAYER = 
 # (its list's items copied in, the list itself freed), so a kept step adds no container for the
 # collector to track and count towards its next collection (about 940 lists a traced Shogun game,
 # a quarter of what it kept). A flow's tuple of turn events (below) or the game's result (a
-# dict) fills the first slot of its WIDTH, the others None (TURNS_PAD). Step n starts at n * WIDTH.
+# dict) takes one slot only: a step's first slot says how many it has (a key, a str: WIDTH;
+# else 1), so the steps are read in order from a step's start (`step_starts`), and a turn
+# step costs one append, not a ten-slot tuple made and copied (tic-tac-toe keeps one a move).
 WIDTH = 10
-TURNS_PAD = (None,) * (WIDTH - 1)
 # The journal is flat too: an entry (container, key, old, new, path) is its ENTRY slots appended
 # one after another (generated code, interpreter/compiler/codegen.py `write`), so a write keeps no
 # tuple to its game's end (about 2,250 a traced Shogun game, the most numerous objects a traced
@@ -88,8 +90,8 @@ def kept_close_code(st: str, ind: str, wrote: bool = True) -> list[str]:
 
 def keep_turns_code(rt: str) -> str:
     """The line with which generated code keeps a flow's tuple of turn events (`turns_code`) as a
-    closed step: the tuple in its first slot, the others None."""
-    return f"G._steps.extend(({rt}, {', '.join(['None'] * (WIDTH - 1))}))"
+    closed step: the tuple is the step's one slot (WIDTH)."""
+    return f"G._steps.append({rt})"
 
 
 def turns_code(key: str, kinds: tuple[str, ...], players: list[str]) -> str:
@@ -328,9 +330,9 @@ class TraceRecorder:
 
     def _emit_result(self) -> None:
         steps = self._steps
-        if steps is not None and (not steps or type(steps[-WIDTH]) is not dict or "result" not in steps[-WIDTH]):
+        # a step's last slot is its player (a str or None): a dict there is the result (WIDTH)
+        if steps is not None and (not steps or type(steps[-1]) is not dict or "result" not in steps[-1]):
             steps.append({"result": self.result})
-            steps.extend(TURNS_PAD)
 
     @property
     def trace(self) -> list[dict] | None:
@@ -340,12 +342,12 @@ class TraceRecorder:
             return None
         trace = self._trace
         if self._cooked < len(steps):  # the flat slots of the steps since the last read (WIDTH)
-            for i in range(self._cooked, len(steps), WIDTH):
+            for i in step_starts(steps, self._cooked):
                 first = steps[i]
                 if type(first) is str:  # a step's key: its slots
-                    trace.append(self._cook(steps[i:i + WIDTH], i // WIDTH))
+                    trace.append(self._cook(steps[i:i + WIDTH], len(trace)))
                 elif type(first) is tuple:  # a flow's step of turn events (turns_step)
-                    trace.append(self._cook(turns_step(first), i // WIDTH))
+                    trace.append(self._cook(turns_step(first), len(trace)))
                 else:  # the result
                     trace.append(first)
             self._cooked = len(steps)
@@ -402,10 +404,21 @@ def settle_changes(steps: list, first: int, journal: list) -> None:
     """Steps from `first` on that keep their changes as a range of `journal` keep the entries
     themselves (their slots, flat) instead: before the steps are shared with a copy that has a journal of its own
     (`Game.clone`; `abandon`'s roll-back starts a new one from such a copy)."""
-    for i in range(first + CHANGES, len(steps), WIDTH):  # a step's slots are flat (WIDTH)
-        r = steps[i]
-        if type(r) is range:  # a step's range (turn tuples and the result have None there)
-            steps[i] = journal[r.start:r.stop]
+    for i in step_starts(steps, first):  # a step's slots are flat (WIDTH)
+        if type(steps[i]) is str:  # a step's key: its CHANGES slot may hold a range
+            r = steps[i + CHANGES]
+            if type(r) is range:
+                steps[i + CHANGES] = journal[r.start:r.stop]
+
+
+def step_starts(steps: list, first: int = 0, end: int | None = None) -> Iterator[int]:
+    """The index of each closed step's first slot in the flat `steps`, from `first` (a step's
+    start) up to `end` (one too, or the end): a step whose first slot is its key has WIDTH
+    slots, a flow's tuple of turn events and the result one."""
+    i, end = first, len(steps) if end is None else end
+    while i < end:
+        yield i
+        i += WIDTH if type(steps[i]) is str else 1
 
 
 def entries(journal: list, start: int = 0) -> zip:
