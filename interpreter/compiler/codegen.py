@@ -59,6 +59,7 @@ from .carry import (
     key_test,
     split_first,
 )
+from .fold import folded_bool, folded_compare, folded_cond, folded_not, literal_code
 from .hoist import Hoister, fixed_parts, loop_invariants, names
 from .memo import MemoKey, memo_keys, plain_type, state_free
 from .pytree import PLACEHOLDER, Inline
@@ -222,6 +223,9 @@ class CodeGen:
     # a definition's look-up `t[k]` made again in its statement list read from a local kept
     # where it is first made (common.py, `common look-ups`); off: tests compare
     COMMON_LOOKUPS: ClassVar[bool] = True
+    # comparisons of two literals worked out, and a conditional or `and`/`or` whose test
+    # became a literal cut to the part that runs (fold.py, `folded`); off: tests compare
+    FOLD_CONSTANTS: ClassVar[bool] = True
 
     def __init__(self, model: Model, record: bool, elements: dict[str, tuple], boards: Any = None,
                  players: tuple[str, ...] = (), facts: ModelFacts | None = None):
@@ -456,19 +460,31 @@ class CodeGen:
             if _is_value(e.left) or self.literal_value(e.left, sc):  # `ace != none`: no `is` of a literal
                 return f"({sub(e.left)} {e.op} None)"
             return f"({sub(e.left)} {'is' if e.op == '==' else 'is not'} None)"
-        return f"({sub(e.left)} {e.op} {sub(e.right)})"
+        left, right = sub(e.left), sub(e.right)
+        if self.FOLD_CONSTANTS and (value := folded_compare(left, e.op, right)) is not None:
+            self.chose("folded", "comparisons of literals")
+            return value
+        return f"({left} {e.op} {right})"
 
     def _ex_bool_op(self, e: A.Node, sc: dict, rec: list | None) -> str:
         def sub(x: A.Node) -> str:
             return self.ex(x, sc, rec)
 
-        return "(" + f" {e.op} ".join(sub(x) for x in e.items) + ")"
+        items = [sub(x) for x in e.items]
+        if self.FOLD_CONSTANTS and rec is None and (kept := folded_bool(e.op, items)) is not None:
+            self.chose("folded", f"{e.op} of a literal")
+            items = kept
+        return "(" + f" {e.op} ".join(items) + ")"
 
     def _ex_not(self, e: A.Node, sc: dict, rec: list | None) -> str:
         def sub(x: A.Node) -> str:
             return self.ex(x, sc, rec)
 
-        return f"(not {sub(e.operand)})"
+        operand = sub(e.operand)
+        if self.FOLD_CONSTANTS and (value := folded_not(operand)) is not None:
+            self.chose("folded", "not of a literal")
+            return value
+        return f"(not {operand})"
 
     def _ex_neg(self, e: A.Node, sc: dict, rec: list | None) -> str:
         def sub(x: A.Node) -> str:
@@ -486,7 +502,13 @@ class CodeGen:
         def sub(x: A.Node) -> str:
             return self.ex(x, sc, rec)
 
-        return f"({sub(e.then)} if {sub(e.test)} else {sub(e.orelse)})"
+        test = sub(e.test)
+        if self.FOLD_CONSTANTS and rec is None and literal_code(test) is not None:
+            branch = folded_cond("", test, ".")
+            if branch is not None:  # only the branch that runs is written
+                self.chose("folded", "conditional of a literal")
+                return f"({sub(e.then if branch == '' else e.orelse)})"
+        return f"({sub(e.then)} if {test} else {sub(e.orelse)})"
 
     def _ex_let_expr(self, e: A.Node, sc: dict, rec: list | None) -> str:
         """A definition's `let` inside one expression (where `value` cannot write statements:
