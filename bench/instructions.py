@@ -1,0 +1,106 @@
+"""Machine instructions a seeded random game costs, by callgrind: N games minus none.
+
+Issue 27's steadiest measure (docs/architecture.md §17): a game's instructions do not move
+with the machine's load, where its time moves by a quarter between runs. Each count runs a
+fresh process under `valgrind --tool=callgrind` twice, playing no game and then N games
+(seeds 1..N, after an uncounted game 0 that compiles the program and makes its template), so
+start-up, parsing and compiling cancel out. `PYTHONHASHSEED=0`: set and dict orders, and so
+the counts, depend on the hash seed. A private parse cache is warmed first, so neither run
+parses. Compare two trees with each one's own Python (its `.venv`), the same arguments.
+
+    python bench/instructions.py rulesets/shogun/shogun.rules --players 4 --games 5
+    python bench/instructions.py rulesets/classic/tictactoe.rules --games 400 --traced
+
+Needs valgrind (Debian: `apt install valgrind`); a run takes about a minute for the seed games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+_COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
+
+
+def collected(stderr: str) -> int:
+    """The instruction count callgrind reports at exit (its `Collected :` line)."""
+    m = _COLLECTED.search(stderr)
+    if m is None:
+        raise ValueError("callgrind reported no instruction count")
+    return int(m.group(1))
+
+
+def _child_args(rules: str, players: int | None, games: int, traced: bool, playout: bool) -> list[str]:
+    return [sys.executable, str(Path(__file__).resolve()), "--child", rules, "--games", str(games),
+            *(["--players", str(players)] if players else []), *(["--traced"] if traced else []),
+            *(["--playout"] if playout else [])]
+
+
+def instructions(rules: str, players: int | None, games: int, traced: bool = False,
+                 playout: bool = False) -> float:
+    """Instructions a game: (N games - no game) / N, each under callgrind in a fresh process."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, PYTHONHASHSEED="0", REGELWERK_CACHE=cache)
+        subprocess.run(_child_args(rules, players, 0, traced, playout), env=env, check=True)  # warms the cache
+        runs = []
+        for n in (0, games):
+            done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+                                   *_child_args(rules, players, n, traced, playout)],
+                                  env=env, capture_output=True, text=True)
+            if done.returncode != 0:
+                raise RuntimeError(done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "valgrind failed")
+            runs.append(collected(done.stderr))
+    return (runs[1] - runs[0]) / games
+
+
+def _child(rules: str, players: int | None, games: int, traced: bool, playout: bool) -> None:
+    """What the counted process does: game 0, then games 1..N, nothing else."""
+    sys.path.insert(0, str(ROOT))
+    import regelwerk
+    from bench.bytecodes import play
+
+    ruleset = regelwerk.load(rules)
+    rnd = random.Random(0)
+    play(ruleset, players, 0, traced, playout, rnd)
+    for seed in range(1, games + 1):
+        play(ruleset, players, seed, traced, playout, rnd)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("rules", help="a .rules file")
+    ap.add_argument("--players", type=int, default=None, help="number of players (default: the fewest)")
+    ap.add_argument("--games", type=int, default=10, help="games counted (seeds 1..N)")
+    ap.add_argument("--traced", action="store_true", help="traced games (record=True)")
+    ap.add_argument("--playout", action="store_true", help="Game.playout instead of the apply loop")
+    ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.child:
+        _child(args.rules, args.players, args.games, args.traced, args.playout)
+        return 0
+    if args.games < 1:
+        print("--games must be at least 1", file=sys.stderr)
+        return 2
+    if shutil.which("valgrind") is None:
+        print("bench/instructions.py needs valgrind (Debian: apt install valgrind)", file=sys.stderr)
+        return 1
+    try:
+        per_game = instructions(args.rules, args.players, args.games, args.traced, args.playout)
+    except (subprocess.CalledProcessError, RuntimeError, ValueError) as err:
+        print(f"bench/instructions.py: {err}", file=sys.stderr)
+        return 1
+    mode = ("traced" if args.traced else "untraced") + (", playout" if args.playout else "")
+    print(f"{per_game:,.0f} instructions a game ({args.games} games, {mode})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

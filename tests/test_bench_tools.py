@@ -1,0 +1,71 @@
+"""The measuring tools of issue 27 (bench/bytecodes.py, bench/instructions.py): the counts they
+report are the games' own, the same at every run, and what they say when they cannot count."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+# `bench` is a plain top-level folder, not part of the installed package.
+_ROOT = Path(__file__).resolve().parents[1]
+if str(_ROOT) not in sys.path:
+    sys.path.insert(0, str(_ROOT))
+
+import regelwerk  # noqa: E402
+from bench import bytecodes, instructions  # noqa: E402
+
+TTT = _ROOT / "rulesets/classic/tictactoe.rules"
+
+
+@pytest.fixture(scope="module")
+def ttt() -> regelwerk.Ruleset:
+    return regelwerk.load(TTT)
+
+
+def test_the_same_games_count_the_same_bytecodes(ttt: regelwerk.Ruleset) -> None:
+    first, again = bytecodes.count(ttt, None, 5), bytecodes.count(ttt, None, 5)
+    assert first.total == again.total > 1_000 and first.by_function == again.by_function
+    assert first.total == sum(first.by_function.values())
+    block = [n for (name, file), n in first.by_function.items() if name == "B_0" and file.startswith("<regelwerk:")]
+    assert block and sum(n for (name, _line), n in first.by_line.items() if name == "B_0") == block[0]
+
+
+def test_traced_games_and_the_apply_loop_count_what_they_run(ttt: regelwerk.Ruleset) -> None:
+    untraced = bytecodes.count(ttt, None, 5)
+    traced = bytecodes.count(ttt, None, 5, record=True)
+    playout = bytecodes.count(ttt, None, 5, playout=True)
+    assert traced.total > untraced.total  # the same games, each step recorded
+    assert untraced.by_function[("apply", "game.py")] > 0
+    assert playout.by_function[("apply", "game.py")] == 0  # playouts play in the block
+    assert playout.by_function[("playout", "game.py")] > 0
+
+
+def test_the_report_names_the_busiest_generated_lines(ttt: regelwerk.Ruleset) -> None:
+    counts = bytecodes.count(ttt, None, 5)
+    text = bytecodes.report(counts, bytecodes.line_texts(ttt, False), top=3, lines=3)
+    head, *rest = text.splitlines()
+    assert head == f"{counts.total / 5:,.0f} bytecodes a game (5 games)"
+    assert "B_0" in text and "busiest lines of the generated program" in text
+    # the listing copied into the block keeps its own function's lines
+    assert any("'s line):" in line and "_sv0[" in line for line in rest)
+
+
+def test_an_unreadable_ruleset_is_an_error_not_a_traceback(capsys: pytest.CaptureFixture, tmp_path: Path) -> None:
+    assert bytecodes.main([str(tmp_path / "missing.rules")]) == 1
+    assert "missing.rules" in capsys.readouterr().err
+
+
+def test_callgrind_s_count_is_read_and_its_absence_said() -> None:
+    stderr = "==11258== Events    : Ir\n==11258== Collected : 1144439782\n==11258==\n"
+    assert instructions.collected(stderr) == 1144439782
+    with pytest.raises(ValueError):
+        instructions.collected("valgrind: no such tool\n")
+
+
+def test_without_valgrind_it_says_what_it_needs(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:
+    monkeypatch.setattr(instructions.shutil, "which", lambda _name: None)
+    assert instructions.main([str(TTT), "--games", "2"]) == 1
+    assert "needs valgrind" in capsys.readouterr().err
+    assert instructions.main([str(TTT), "--games", "0"]) == 2
