@@ -7,9 +7,10 @@ playout inside the engine, as MCTS rollouts play it) and regelwerk traced; each 
 busy machine slows both sides alike. The traced cost is timed on the same games (`traced_cost`:
 batches played untraced, then traced with the same seeds and choices), not as a ratio of the
 two rates, whose games differ. Then perft with the same method on both sides, the seed
-rulesets' random games and decisions per second (each game played untraced, then traced,
-with the same moves; after one warm-up game each, so compiling the program and starting its
-template are not counted), and how long
+rulesets' random games and decisions per second (the same first games in rounds, each round
+untraced, then traced, with the same moves: the median and the rounds' range; after one
+warm-up game each, so compiling the program and starting its template are not counted), and
+how long
 `regelwerk check` of each seed ruleset takes in a fresh process, and the OpenSpiel bridge
 against OpenSpiel's own Python and C++ games. CPU time of this process is measured
 (time.process_time), not wall time. Not a test: the figures go in closing notes and docs. The
@@ -161,32 +162,48 @@ def perfts() -> list[dict]:
     return out
 
 
-def seed_rulesets(seconds: float) -> list[dict]:
-    """Each seed's game played untraced, then traced (the same moves: the same seed and the
-    same choices), so both sides time the same games and the machine's drift hits both."""
+def seed_rulesets(seconds: float, rounds: int = 5) -> list[dict]:
+    """The same first games of each seed ruleset (seeds 0, 1, ...: as many as fit in
+    `seconds / rounds` untraced) played in `rounds` rounds, untraced then traced (the same moves:
+    the same seed and choices), so both sides time the same games and the machine's drift hits
+    both; the figures are the rounds' median and range. One long run gave rates a quarter apart
+    between two runs on a quiet machine (Khan 62.0 and 80.4 games/s); fixed games in rounds show
+    the spread within one run, and compare across runs game for game."""
     print()
     out = []
     for name, path, players in SEED_RULESETS:
         ruleset = regelwerk.load(ROOT / path)
-        row = {"ruleset": name, "players": players}
-        spent = {False: 0.0, True: 0.0}
         for record in (False, True):  # compiles each program and plays one game first
             play_one(ruleset, players, 10_000, record)
-        games = decisions = 0
-        while spent[False] + spent[True] < 2 * seconds or games < 2:
+        games, spent = 0, 0.0
+        while spent < seconds / rounds or games < 2:  # how many games a round plays
+            start = time.process_time()
+            play_one(ruleset, players, games, False)
+            spent += time.process_time() - start
+            games += 1
+        rates: dict[bool, list[float]] = {False: [], True: []}
+        decision_rates, costs = [], []
+        for _ in range(rounds):
+            took = {}
             for record in (False, True):
                 start = time.process_time()
-                n = play_one(ruleset, players, games, record)
-                spent[record] += time.process_time() - start
-            decisions += n
-            games += 1
-        for record, key in ((False, "untraced"), (True, "traced")):
-            row[f"{key}_games_s"] = games / spent[record]
-            row[f"{key}_decisions_s"] = decisions / spent[record]
+                decisions = sum(play_one(ruleset, players, seed, record) for seed in range(games))
+                took[record] = time.process_time() - start
+                rates[record].append(games / took[record])
+            decision_rates.append(decisions / took[False])
+            costs.append(took[True] / took[False])
+        row = {"ruleset": name, "players": players, "games": games, "rounds": rounds,
+               "untraced_games_s": statistics.median(rates[False]),
+               "untraced_games_s_range": [min(rates[False]), max(rates[False])],
+               "untraced_decisions_s": statistics.median(decision_rates),
+               "traced_games_s": statistics.median(rates[True]),
+               "traced_cost": statistics.median(costs)}
         out.append(row)
-        print(f"{name} ({players} players): {row['untraced_games_s']:.1f} random games/s, "
+        low, high = row["untraced_games_s_range"]
+        print(f"{name} ({players} players, the same {games} games in {rounds} rounds): "
+              f"{row['untraced_games_s']:.1f} random games/s (rounds {low:.1f}-{high:.1f}), "
               f"{row['untraced_decisions_s']:,.0f} decisions/s; traced {row['traced_games_s']:.1f} games/s "
-              f"(cost {row['untraced_games_s'] / row['traced_games_s']:.2f}x)")
+              f"(cost {row['traced_cost']:.2f}x)")
     return out
 
 
