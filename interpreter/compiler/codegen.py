@@ -233,6 +233,9 @@ class CodeGen:
     # `let xs = xs + [...]` on a local list nothing else holds appends in place
     # (appends.py, `appended in place`); off: tests compare
     APPEND_IN_PLACE: ClassVar[bool] = True
+    # a block's `for x in xs: if C: ...` passes over the items failing C in one plain loop
+    # (machine.py `scanned`, `scanned loop`); off: tests compare
+    SCANNED_LOOPS: ClassVar[bool] = True
 
     def __init__(self, model: Model, record: bool, elements: dict[str, tuple], boards: Any = None,
                  players: tuple[str, ...] = (), facts: ModelFacts | None = None):
