@@ -385,8 +385,8 @@ class MachineBuilder:
         trip round the block's `pc` ladder each (`scanned loop`). The flow of Shogun's
         summer, `for o in plan[p]: if o.act == a and owner[o.province] == p: do perform(...)`,
         went through four sections and made a slot list per card. What a round leaves in the
-        frame is the same: `L[x]` the item, the slot `[items, i]` wherever the block can stop
-        or fail (C true, the budget's check, the loop's end; only when an item was taken, as
+        frame is the same: `L[x]` the item (a local while the scan goes on), the slot `[items,
+        i]` wherever the block can stop or fail (C true, the budget's check, the loop's end; only when an item was taken, as
         before), each item passed over charged 1 with `F[1]` at the loop as its jump back
         charged it, and C is tested once per item, after it is bound, where it was."""
         g = self.g
@@ -399,24 +399,29 @@ class MachineBuilder:
         if not (isinstance(back, ir.Jump) and back.target == k) or not cannot_fail(g.m, test.test):
             return False
         slot, var = op.slot, op.var
+        x = g.fresh("x")  # the item, in a local while the scan goes on; in the frame where it stops
+        sc = {**self.scope(test.names), var: (x, None)}
         out.append(f"{ind}items, i = L[{slot!r}]")
         out.append(f"{ind}n = len(items)")
         out.append(f"{ind}i0 = i")
         out.append(f"{ind}while i < n:")
-        out.append(f"{ind}    L[{var!r}] = items[i]")
+        out.append(f"{ind}    {x} = items[i]")
         out.append(f"{ind}    i += 1")
-        out.append(f"{ind}    if {self.ex(test.test, test.names)}:")
+        out.append(f"{ind}    if {g.ex(test.test, sc)}:")
+        out.append(f"{ind}        L[{var!r}] = {x}")
         out.append(f"{ind}        L[{slot!r}] = [items, i]")
         out.append(f"{ind}        pc = {k + 2}")
         out.append(f"{ind}        break")
         if not self.decides_every_round(k, t):  # the jump back charged each round
             out.append(f"{ind}    G.work -= 1")
             out.append(f"{ind}    if G.work < 0:")
+            out.append(f"{ind}        L[{var!r}] = {x}")
             out.append(f"{ind}        L[{slot!r}] = [items, i]")
             out.append(f"{ind}        F[1] = {k}")
             out.append(f"{ind}        G.out_of_work(None)")
         out.append(f"{ind}else:")
         out.append(f"{ind}    if i != i0:")
+        out.append(f"{ind}        L[{var!r}] = items[i - 1]")
         out.append(f"{ind}        L[{slot!r}] = [items, i]")
         self.goto_pc(k, op.end, out, ind + "    ")
         g.chose("scanned loop", f"for {var} ... if {expr_text(test.test)}", self.rule)
