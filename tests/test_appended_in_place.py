@@ -64,6 +64,7 @@ def test_an_owned_list_grows_in_place_and_keeps_its_charge():
     # the list moved to a name that is read again after the old one grows
     "_l = []\nfor x in p0:\n    _m = _l\n" + _copy("_l", "_j", "x", "    ") + "    use(_m)\n",
     "_l = []\n_m = _l\n" + _copy("_m", "_j", "1", "") + "return _l\n",
+    "_l = []\n_m = _l\n" + _copy("_m", "_j", "1", "") + "_l += [2]\n",  # `+=` reads (and grows) it
     # a statement the analyses do not model
     "_l = []\ntry:\n" + _copy("_l", "_j", "1", "    ") + "except KeyError:\n    pass\n",
     # a `finally` that reads what its body binds, or that a `return` leaves through, reading the list

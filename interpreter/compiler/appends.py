@@ -195,6 +195,8 @@ class _Liveness:
                 self.after[id(s)] = out
                 return (out - {s.targets[0].id}) | _reads(s.value)
             return out | _reads(s)
+        if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name):  # `x += ...` reads x
+            return out | _reads(s) | {s.target.id}
         if isinstance(s, (ast.AugAssign, ast.Expr, ast.Pass)):
             return out | _reads(s)
         if isinstance(s, (ast.Return, ast.Raise)):  # and the `finally` blocks it leaves through
