@@ -20,6 +20,7 @@ from regelwerk import RuleFailure
 
 def _rules(once: bool, monkeypatch: pytest.MonkeyPatch) -> regelwerk.Ruleset:
     monkeypatch.setattr(codegen.CodeGen, "DRAWS_ONCE", once)
+    monkeypatch.setattr(codegen.CodeGen, "SOUND_ONCE", False)  # its own test: test_sound_once.py
     rules = regelwerk.load_text(COINS, "coins.rules")
     rules.program(False), rules.program(True)  # compiled while the switch holds
     return rules

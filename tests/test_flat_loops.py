@@ -68,7 +68,7 @@ def test_flatten_of_lists_is_one_loop_with_the_same_items_in_the_same_order(tmp_
     # them); rows_of's list is a comprehension's: no loop pays
     assert chosen == {"define pairs", "define spots", "define twice"}
     source = ruleset.program(False).source
-    assert "] * len(" in source  # twice's `list i in 1..2: s` stays a repeated item
+    assert "] * _n" in source  # twice's `list i in 1..2: s` is a run of one item, by its count (`repeated run`)
     looped = {c.rule for c in ruleset.program(False).choices if c.kind == "loop"}
     assert "define pairs" not in looped  # its list is built only by the flat loop, not once more
     flat = _values(ruleset)

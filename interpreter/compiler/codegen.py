@@ -49,6 +49,7 @@ from ..engine.limits import CALL_WORK
 from ..stdlib import rng
 from ..stdlib.library import LIBRARY
 from . import pytree
+from .appends import appends_in_place
 from .carry import (
     Carried,
     KeptListing,
@@ -226,6 +227,19 @@ class CodeGen:
     # comparisons of two literals worked out, and a conditional or `and`/`or` whose test
     # became a literal cut to the part that runs (fold.py, `folded`); off: tests compare
     FOLD_CONSTANTS: ClassVar[bool] = True
+    # in a flat loop, a round's `list i in a..b: v` as its count `b - a + 1`: charged and the
+    # result extended by `[v] * n` with no range made and no `_charged` call (`repeated run`);
+    # off: tests compare
+    REPEATED_RUNS: ClassVar[bool] = True
+    # a device roll's draw whose probability is a constant of the rules or a literal tests it
+    # once at the roll's top with the game's part (`sound once`); off: tests compare
+    SOUND_ONCE: ClassVar[bool] = True
+    # `let xs = xs + [...]` on a local list nothing else holds appends in place
+    # (appends.py, `appended in place`); off: tests compare
+    APPEND_IN_PLACE: ClassVar[bool] = True
+    # a block's `for x in xs: if C: ...` passes over the items failing C in one plain loop
+    # (machine.py `scanned`, `scanned loop`); off: tests compare
+    SCANNED_LOOPS: ClassVar[bool] = True
 
     def __init__(self, model: Model, record: bool, elements: dict[str, tuple], boards: Any = None,
                  players: tuple[str, ...] = (), facts: ModelFacts | None = None):
@@ -251,6 +265,9 @@ class CodeGen:
         # while a device's roll is generated: the draws written in place in it (`drawn`), which
         # test ROLL_DRAWS, set once at the roll's top (`roll_draws_test`); None elsewhere
         self.roll_draws: list[str] | None = None
+        self.roll_sound: dict[str, str] = {}  # a roll's probability test -> its local (`sound_once`)
+        # a local that a `let` grows by itself plus items -> (rule, the let's text): appends.py
+        self.grown: dict[str, tuple[str, str]] = {}
         self.subst: dict[int, str] = {}  # node id -> a local holding its value (hoisted)
         # explain mode: sub-expression values go to locals _x<i>, or through _R where Python
         # allows no assignment expression (the iterable of a comprehension)
@@ -784,9 +801,9 @@ class CodeGen:
         out.append(f"{ind}if G.work < 0:")
         out.append(f"{ind}    G.out_of_work(SPANS[{self.span_id(span)}])")
 
-    def charge(self, items: str, span: A.Span, out: list[str], ind: str) -> None:
-        """Charge iterating `items` (a name) to the work budget."""
-        out.append(f"{ind}G.work -= len({items})")
+    def charge(self, items: str, span: A.Span, out: list[str], ind: str, length: bool = True) -> None:
+        """Charge iterating `items` (a name; with `length` False, a count) to the work budget."""
+        out.append(f"{ind}G.work -= {f'len({items})' if length else items}")
         out.append(f"{ind}if G.work < 0:")
         out.append(f"{ind}    G.out_of_work(SPANS[{self.span_id(span)}])")
 
@@ -980,7 +997,8 @@ class CodeGen:
         out.append(f"{ind}{s} = G.rng")
         if self.roll_draws is not None:  # in a device's roll: the game's part of the test made once
             self.roll_draws.append(expr_text(e))
-            out.append(f"{ind}if not {ROLL_DRAWS} or not ({sound}):")
+            once = self.sound_once(e, num, den, sound)
+            out.append(f"{ind}if not {once}:" if once else f"{ind}if not {ROLL_DRAWS} or not ({sound}):")
         else:
             noted = "not G.quiet_chance or " if self.record else ""  # a traced draw is noted by the call
             out.append(f"{ind}if {noted}G.scripted or G.explicit or type({s}) is not int "
@@ -996,6 +1014,25 @@ class CodeGen:
         self.chose("drawn in place", expr_text(e))
         return r
 
+    def sound_once(self, e: A.Call, num: str, den: str, sound: str) -> str | None:
+        """In a device's roll, a draw whose probability is a literal or a constant or option of
+        the rules (`_kc<i>`, bound at the function's top and fixed for the game) and whose
+        denominator is a literal: the local that holds `ROLL_DRAWS and sound`, worked out once
+        at the roll's top (`roll_sound`, written by `roll_draws_test`), or ROLL_DRAWS itself
+        when the literals are sound. Both are ints (the checker's), so the comparisons cannot
+        fail, wherever they are made. None otherwise: the draw tests them itself."""
+        if not self.SOUND_ONCE or not den.isdigit():
+            return None
+        if num.lstrip("-").isdigit():
+            return ROLL_DRAWS if 0 <= int(num) <= int(den) <= rng.SMALL_N and int(den) > 0 else None
+        if not (num.startswith("_kc") and num[3:].isdigit()) or self.static_type(e.args[0], {}).base != INT:
+            return None
+        local = self.roll_sound.get(sound)
+        if local is None:
+            local = self.roll_sound[sound] = f"{ROLL_DRAWS}{len(self.roll_sound)}"
+            self.chose("sound once", expr_text(e.args[0]))
+        return local
+
     def roll_draws_test(self) -> str:
         """The line a device's roll starts with when it draws in place (`drawn`): whether its
         draws may take the fast path, as far as the game decides that. Nothing in a roll scripts
@@ -1005,7 +1042,8 @@ class CodeGen:
         so what holds when the roll starts holds at every draw of it. A script queued for any
         device sends every draw the long way, as before."""
         return (f"    {ROLL_DRAWS} = not (G.scripted or G.explicit) and type(G.rng) is int "
-                f"and 0 <= G.rng <= {rng.MASK64:#x}")
+                f"and 0 <= G.rng <= {rng.MASK64:#x}"
+                + "".join(f"\n    {local} = {ROLL_DRAWS} and {sound}" for sound, local in self.roll_sound.items()))
 
     def joined(self, e: A.BinOp, sc: dict, out: list[str], ind: str, depth: int) -> str:
         """`a + b` on lists as statements: the new list, then its charge, as runtime._joined
@@ -1307,10 +1345,41 @@ class CodeGen:
             v2, inner2, ind3 = self.loop_head(body, inner, out, ind2, depth)
             item = self.value(body.body, inner2, out, ind3, depth) if body.body is not None else v2
             out.append(f"{ind3}{r}.append({item})")
-        else:
+        elif not self.repeated_run(body, inner, r, out, ind2):
             items = self.value(body, inner, out, ind2, depth) if body is not None else v
             out.append(f"{ind2}{r}.extend({items})")
         return r
+
+    def repeated_run(self, body: A.Node | None, sc: dict, r: str, out: list[str], ind: str) -> bool:
+        """A flat loop's round `list i in a..b: v` (v a literal or a local other than `i`:
+        Shogun's tower lists each colour's cubes, `list i in 1..on_upper(c): c`) written as its
+        count: `n = b + 1 - a`, and when `n > 0` the work charged and `r` extended by `[v] *
+        n`. The `repeated item` form made a range and called `_charged` for each round, which
+        charged `len(range(a, b + 1))`, the same `n` or 0; a charge of 0 cannot run the budget
+        out (generated code never leaves `G.work` below 0: `out_of_work` sets it anew), so
+        skipping it changes nothing. The ends are ints (the checker's), evaluated once each, in
+        the same order. False where the form does not apply (the caller writes the round)."""
+        if not (self.REPEATED_RUNS and self.LOOP_FORMS and isinstance(body, A.Aggregate) and body.kind == "list"
+                and isinstance(body.domain, A.Range) and body.where is None and body.body is not None):
+            return False
+        b = body.body
+        if isinstance(b, A.Name) and b.name == body.var:
+            return False
+        if self.literal_value(b, sc) is None and not (isinstance(b, A.Name) and b.name in sc):
+            return False
+        if id(body) in self.subst or any(id(n) in self.subst for n in iter_nodes(body.domain)):
+            return False
+        low = self.value(body.domain.low, sc, out, ind)
+        high = self.value(body.domain.high, sc, out, ind)
+        n = self.fresh("n")
+        count = f"{high}" if low == "1" else f"{high} + 1 - ({low})"
+        out.append(f"{ind}{n} = {count}")
+        out.append(f"{ind}if {n} > 0:")
+        if not self.bounded(body.domain, sc):
+            self.charge(n, body.span, out, ind + "    ", length=False)
+        out.append(f"{ind}    {r}.extend([{self.ex(b, sc)}] * {n})")
+        self.chose("repeated run", expr_text(body))
+        return True
 
     def collect_loop(self, e: A.Aggregate, sc: dict, out: list[str], ind: str, depth: int) -> str:
         """A `list` or `set` aggregate as a loop that appends; returns the expression of its
@@ -1708,6 +1777,9 @@ class CodeGen:
         # rebinding a name in scope updates it (so a loop can accumulate); a new name is new
         name = known[0] if known is not None and known[0] is not None else self.fresh("l")
         out.append(f"{ind}{name} = {value}")
+        v = s.value
+        if isinstance(v, A.BinOp) and v.op == "+" and isinstance(v.left, A.Name) and v.left.name == s.name:
+            self.grown.setdefault(name, (self.rule_now, f"let {s.name} = {expr_text(v)}"))  # appends.py
         sc[s.name] = (name, None)
 
     def _stmt_move(self, s: A.Node, sc: dict, out: list[str], ind: str) -> None:
@@ -1940,6 +2012,13 @@ class CodeGen:
         for name, passes in self.tree_passes.items():
             for p in passes:
                 p(fns[name])
+        if self.APPEND_IN_PLACE and self.LOOP_FORMS and self.grown:  # before the copies, as above
+            growing = {part.split("(", 1)[0] for part in ("\n" + text).split("\ndef ")[1:] if " = [*" in part}
+            for name in sorted(growing & fns.keys()):
+                for local in appends_in_place(fns[name]):
+                    if local in self.grown:
+                        rule, detail = self.grown[local]
+                        self.chose("appended in place", detail, rule=rule)
         if self.DIRECT_POSSIBLE and self.LOOP_FORMS:  # before the copies: they copy the result
             asking = {part.split("(", 1)[0] for part in ("\n" + text).split("\ndef ")[1:] if "c_possible(" in part}
             for name in asking & fns.keys():  # walked only where it is asked: a walk of every

@@ -385,6 +385,7 @@ def _device(g: CodeGen, name: str, dv: A.DeviceDecl) -> None:
     params = [sc[p.name][0] for p in dv.params]
     lines: list[str] = []
     g.roll_draws = [] if g.DRAWS_ONCE else None
+    g.roll_sound = {}
     g.stmts(dv.roll, dict(sc), lines, "    ")
     if g.roll_draws:
         lines.insert(0, g.roll_draws_test())

@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 
 from ...dsl import ast as A
 from ...dsl.dispatch import NodeTable, node_table
+from ...dsl.printer import expr_text
 from ..engine.limits import CALL_WORK, SKIPPED_PLAY_WORK, WORK_CHUNK
 from ..engine.recording import (
     CHECKS,
@@ -36,6 +37,7 @@ from ..engine.recording import (
 from . import ir
 from .codegen import CodeGen
 from .pytree import Inline
+from .total import cannot_fail
 
 MAX_INLINE = 40  # lines of an action's enumeration inlined where a block offers it
 # the same for the traced variant: a traced write takes about three lines where an untraced one
@@ -367,6 +369,8 @@ class MachineBuilder:
 
     def _op_for_next(self, k: int, op: ir.ForNext, out: list[str], ind: str) -> None:
         slot, var, end = op.slot, op.var, op.end
+        if self.scanned(k, op, out, ind):
+            return
         out.append(f"{ind}items, i = L[{slot!r}]")
         out.append(f"{ind}if i < len(items):")
         out.append(f"{ind}    L[{var!r}] = items[i]")
@@ -374,6 +378,54 @@ class MachineBuilder:
         out.append(f"{ind}    pc = {k + 1}")
         out.append(f"{ind}else:")
         self.goto_pc(k, end, out, ind + "    ")
+
+    def scanned(self, k: int, op: ir.ForNext, out: list[str], ind: str) -> bool:
+        """A `for x in xs` of a block whose body starts with `if C` (C cannot fail) and has
+        nothing after that `if`: the items failing C are passed over by one plain loop, not a
+        trip round the block's `pc` ladder each (`scanned loop`). The flow of Shogun's
+        summer, `for o in plan[p]: if o.act == a and owner[o.province] == p: do perform(...)`,
+        went through four sections and made a slot list per card. What a round leaves in the
+        frame is the same: `L[x]` the item (a local while the scan goes on), the slot `[items,
+        i]` wherever the block can stop or fail (C true, the budget's check, the loop's end; only when an item was taken, as
+        before), each item passed over charged 1 with `F[1]` at the loop as its jump back
+        charged it, and C is tested once per item, after it is bound, where it was."""
+        g = self.g
+        ops = self.ops
+        test = ops[k + 1] if k + 1 < len(ops) else None
+        if not g.SCANNED_LOOPS or not isinstance(test, ir.JumpUnless):
+            return False
+        t = test.target
+        back = ops[t] if k + 1 < t < len(ops) else None
+        if not (isinstance(back, ir.Jump) and back.target == k) or not cannot_fail(g.m, test.test):
+            return False
+        slot, var = op.slot, op.var
+        x = g.fresh("x")  # the item, in a local while the scan goes on; in the frame where it stops
+        sc = {**self.scope(test.names), var: (x, None)}
+        out.append(f"{ind}items, i = L[{slot!r}]")
+        out.append(f"{ind}n = len(items)")
+        out.append(f"{ind}i0 = i")
+        out.append(f"{ind}while i < n:")
+        out.append(f"{ind}    {x} = items[i]")
+        out.append(f"{ind}    i += 1")
+        out.append(f"{ind}    if {g.ex(test.test, sc)}:")
+        out.append(f"{ind}        L[{var!r}] = {x}")
+        out.append(f"{ind}        L[{slot!r}] = [items, i]")
+        out.append(f"{ind}        pc = {k + 2}")
+        out.append(f"{ind}        break")
+        if not self.decides_every_round(k, t):  # the jump back charged each round
+            out.append(f"{ind}    G.work -= 1")
+            out.append(f"{ind}    if G.work < 0:")
+            out.append(f"{ind}        L[{var!r}] = {x}")
+            out.append(f"{ind}        L[{slot!r}] = [items, i]")
+            out.append(f"{ind}        F[1] = {k}")
+            out.append(f"{ind}        G.out_of_work(None)")
+        out.append(f"{ind}else:")
+        out.append(f"{ind}    if i != i0:")
+        out.append(f"{ind}        L[{var!r}] = items[i - 1]")
+        out.append(f"{ind}        L[{slot!r}] = [items, i]")
+        self.goto_pc(k, op.end, out, ind + "    ")
+        g.chose("scanned loop", f"for {var} ... if {expr_text(test.test)}", self.rule)
+        return True
 
     def _op_repeat_init(self, k: int, op: ir.RepeatInit, out: list[str], ind: str) -> None:
         slot, times, names = op.slot, op.times, op.names

@@ -1089,15 +1089,24 @@ class Game(RuleCalls, TraceRecorder):
         return saved
 
     def _leave_part(self, saved: tuple, player: str, copy: bool) -> None:
+        """The window made anew with what the part changed (its frames, its pending decision
+        last among the pending ones, marked simultaneous), never changed in place. The dicts
+        are copied and the player's entry taken out and put back, the same keys in the same
+        order as a comprehension without it would make, but in C (about 1% of a random
+        Shogun game's instructions)."""
         frames, pending, legal = self.frames, self.pending, self._legal
         self.frames, self.current, self.pending, self._legal, self._part = saved
-        if copy and self.window is not None:
-            pend = {k: v for k, v in self.window["pending"].items() if k != player}
+        w = self.window
+        if copy and w is not None:
+            pend = w["pending"].copy()
+            pend.pop(player, None)
             if pending is not None:  # marked: what others see of the move is that it was made
                 pend[player] = {**pending, "simultaneous": True}
-            self.window = {**self.window, "parts": {**self.window["parts"], player: frames}, "pending": pend}
+            parts = w["parts"].copy()
+            parts[player] = frames
+            self.window = w = {**w, "parts": parts, "pending": pend}
             if legal is not None and pending is not None:  # the moves its block listed at its
-                self._part_legal = (self.window, player, legal)  # decision: not listed again
+                self._part_legal = (w, player, legal)  # decision: not listed again
 
     def _advance_part(self, player: str, move: Any, offered: bool = False) -> None:
         """Run `player`'s part (after their `move`, if any) to its next decision or its end. A
