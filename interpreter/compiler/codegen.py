@@ -1033,17 +1033,18 @@ class CodeGen:
             self.chose("sound once", expr_text(e.args[0]))
         return local
 
-    def roll_draws_test(self) -> str:
+    def roll_draws_test(self) -> list[str]:
         """The line a device's roll starts with when it draws in place (`drawn`): whether its
         draws may take the fast path, as far as the game decides that. Nothing in a roll scripts
         an outcome or sets the generator other than to a state its own draws or `c_bernoulli`
         leave, the roll is the device's (`DV_n`, which counts `quiet_chance` up around it: a
         traced draw there is not noted one by one), and explicit chance is the game's for good:
         so what holds when the roll starts holds at every draw of it. A script queued for any
-        device sends every draw the long way, as before."""
-        return (f"    {ROLL_DRAWS} = not (G.scripted or G.explicit) and type(G.rng) is int "
-                f"and 0 <= G.rng <= {rng.MASK64:#x}"
-                + "".join(f"\n    {local} = {ROLL_DRAWS} and {sound}" for sound, local in self.roll_sound.items()))
+        device sends every draw the long way, as before. With the sound tests made once
+        (`sound_once`), one line each after it."""
+        return [f"    {ROLL_DRAWS} = not (G.scripted or G.explicit) and type(G.rng) is int "
+                f"and 0 <= G.rng <= {rng.MASK64:#x}",
+                *(f"    {local} = {ROLL_DRAWS} and {sound}" for sound, local in self.roll_sound.items())]
 
     def joined(self, e: A.BinOp, sc: dict, out: list[str], ind: str, depth: int) -> str:
         """`a + b` on lists as statements: the new list, then its charge, as runtime._joined

@@ -388,7 +388,7 @@ def _device(g: CodeGen, name: str, dv: A.DeviceDecl) -> None:
     g.roll_sound = {}
     g.stmts(dv.roll, dict(sc), lines, "    ")
     if g.roll_draws:
-        lines.insert(0, g.roll_draws_test())
+        lines[:0] = g.roll_draws_test()  # one line each: the error locations count them (locate.py)
         g.chose("draws tested once", ", ".join(dict.fromkeys(g.roll_draws)))
     g.roll_draws = None
     g.function(f"DR_{i}", params, lines)
