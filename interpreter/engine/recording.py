@@ -170,6 +170,63 @@ def pop_rule_code(ind: str) -> list[str]:
             f"{ind}    G._jmark = len(G.journal)"]
 
 
+def quiet_push_code(key: str, ind: str) -> list[str]:
+    """`push_rule_code` for a procedure whose body only writes state (`quiet_body`: it notes
+    nothing, opens no step and calls nothing that could): its step is opened only if it wrote
+    something (`quiet_pop_code`), where most such calls write nothing (checkers crowns after
+    every move, mostly nobody). The caller's step is ended as `push_rule_code` ends it; `st`
+    is left the caller's step while it is open and could be renewed, None once closed, and
+    `jm` the journal's length."""
+    return [f"{ind}st = G._step",
+            f"{ind}jm = len(G.journal)",
+            f"{ind}if G._watched:",
+            f"{ind}    prev = G.push_rule({key})",
+            f"{ind}elif st is None:",
+            f"{ind}    prev = None",
+            f"{ind}elif {_renewable('st')}:",
+            f"{ind}    prev = st[{KEY}]",
+            f"{ind}else:",
+            f"{ind}    prev = st[{KEY}]",
+            f"{ind}    if st[{AUTO}] is False and not G._jdict:",
+            *kept_close_code("st", ind + "        "),
+            f"{ind}    else:",
+            f"{ind}        G._close()",
+            f"{ind}    st = None"]
+
+
+def quiet_pop_code(key: str, ind: str) -> list[str]:
+    """The end of a step `quiet_push_code` began: when the procedure wrote nothing, what
+    `pop_rule_code` leaves after `push_rule_code` (its step dropped: the caller's goes on in
+    the step it had, renewed, or in a new one); else its step made as `push_rule_code` makes
+    it (the phase and player cannot have changed: `quiet_body`) and ended as `pop_rule_code`
+    ends a step that wrote, its list (copied into `game._steps` or dropped) then the caller's
+    new step: the same slots as a new list's (automatic, nothing noted, the same phase and
+    player), one list fewer."""
+    return [f"{ind}if G._watched:",
+            f"{ind}    G.pop_rule(prev)",
+            f"{ind}elif len(G.journal) == jm:  # it wrote nothing: its step would be dropped",
+            f"{ind}    G._jdict = False",
+            f"{ind}    if prev is None:",
+            f"{ind}        G._jmark = jm",
+            f"{ind}    elif st is not None:",
+            *[f"{ind}        {x.strip()}" for x in _renew_code("st", "prev", "")[1:4]],
+            f"{ind}    else:",
+            f"{ind}        G._step = {auto_step_code('prev', 'G.phase', 'G.current')}",
+            f"{ind}        G._jmark = jm",
+            f"{ind}else:  # it wrote: its step as push_rule_code made it, ended as pop_rule_code ends it",
+            f"{ind}    if st is None:",
+            f"{ind}        st = G._step = {auto_step_code(key, 'G.phase', 'G.current')}",
+            f"{ind}        G._jmark = jm",
+            f"{ind}    else:",
+            *_renew_code("st", key, ind + "        "),
+            f"{ind}    G._close()  # it wrote: not renewable",
+            f"{ind}    if prev is not None:  # the caller goes on in a new step: the list, closed, used again",
+            f"{ind}        st[{KEY}] = prev",
+            f"{ind}        st[{CHANGES}] = None",
+            f"{ind}        G._step = st",
+            f"{ind}        G._jmark = len(G.journal)"]
+
+
 def _renewable(st: str) -> str:
     """The test of `TraceRecorder._renew`: step `st` is automatic and noted and wrote nothing."""
     return f"{st}[{AUTO}] is True and not ({st}[{EVENTS}] or {st}[{CHANCE}]) and len(G.journal) == G._jmark"
