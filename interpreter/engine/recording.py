@@ -307,11 +307,19 @@ class TraceRecorder:
         return False
 
     def _auto(self, frame: list) -> None:
+        """Make the open step the automatic step of `frame`'s rule, opening it if need be: what
+        `_open(key, True, None, None)` does, written out (blocks call this before each run of
+        statements: some 200-250 opened a traced Shogun or Root game)."""
         key = frame[3]
-        if key == "flow" and frame[0] is not None and self.phase is not None:
-            key = f"phase:{self.phase}"
-        if self._step is None or self._step[KEY] != key:
-            self._open(key, True, None, None)
+        phase = self.phase
+        if key == "flow" and frame[0] is not None and phase is not None:
+            key = f"phase:{phase}"
+        st = self._step
+        if st is None or st[KEY] != key:
+            if st is not None:
+                self._close()
+            self._step = [key, True, None, None, (), None, (), (), phase, self.current]
+            self._jmark = len(self.journal)
 
     def _event(self, frame: list, ev: dict) -> None:
         self._auto(frame)
