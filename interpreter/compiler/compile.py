@@ -14,6 +14,7 @@ of options, the start values of the state, the scores.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,7 +28,7 @@ from ..engine.errors import RULE_ERRORS, Abandoned, BudgetExceeded, EngineError,
 from ..engine.limits import RECURSIVE_CALL_WORK, WORK_BUDGET
 from ..engine.locate import plain
 from ..engine.moves import Action
-from ..engine.recording import pop_rule_code, push_rule_code
+from ..engine.recording import pop_rule_code, push_rule_code, quiet_pop_code, quiet_push_code
 from ..engine.runtime import MISSING, RUNTIME, make_order, seq_by
 from ..engine.values import copier, jsonable, materialize
 from ..stdlib.boards import Boards
@@ -442,16 +443,45 @@ def _procedure(g: CodeGen, builder: BlockBuilder, name: str, p: A.ProcedureDecl,
     lines: list[str] = []
     g.stmts(p.body, sc, lines, ind)
     lines.append(f"{ind}return False")
-    if record:  # the trace attributes the procedure's changes to it, a step of its own
+    if record and RULE_STEPS_INLINE and QUIET_PROCEDURES and quiet_body(lines):  # its step opened only if it wrote
+        g.chose("quiet procedure", rule=g.rule_now)
+        key = repr("procedure:" + name)
+        lines = [*quiet_push_code(key, "    "), "    try:", *lines, "    finally:", *quiet_pop_code(key, "        ")]
+    elif record:  # the trace attributes the procedure's changes to it, a step of its own
         lines = [*_rule_push(repr("procedure:" + name), "    "), "    try:", *lines, "    finally:",
                  *_rule_pop("        ")]
     g.function(f"P_{pid}", pnames, lines)
     return ("fn", f"P_{pid}")
 
 
+# What the body of a quiet procedure may read or call of the game: nothing that notes into a
+# step, opens or closes one, or changes the phase or the player (`quiet_body`).
+_QUIET_GAME = frozenset({"vars", "consts", "journal", "current", "work", "out_of_work", "_carried",
+                         "player_list", "players"})
+_GAME_ATTR = re.compile(r"\bG\.(\w+)")
+_GAME_PASSED = re.compile(r"[(,]\s*G\s*[,)]")
+_GENERATED_CALL = re.compile(r"\b_?[A-Z]+_?\d+\(")
+
+
+def quiet_body(lines: list[str]) -> bool:
+    """Whether a traced procedure's body (its generated lines) only writes state: it calls no
+    generated function (a procedure, a device, a definition), hands the game to no function
+    (a chance draw notes into the step), and reads or calls nothing of the game but the
+    state, the work budget and whose turn it is, never set. Its step then holds its writes
+    and nothing else, and is opened only when it wrote (`recording.quiet_push_code`)."""
+    for line in lines:
+        if _GENERATED_CALL.search(line) or _GAME_PASSED.search(line) or "G.current =" in line:
+            return False
+        if any(a not in _QUIET_GAME for a in _GAME_ATTR.findall(line)):
+            return False
+    return True
+
+
 # Off: procedures and devices start and end their steps by calling `push_rule` and `pop_rule`
 # (for tests that compare the traces both ways give).
 RULE_STEPS_INLINE = True
+# Off: a procedure whose body only writes opens its step like any other (tests compare both).
+QUIET_PROCEDURES = True
 
 
 def _rule_push(key: str, ind: str) -> list[str]:

@@ -170,6 +170,63 @@ def pop_rule_code(ind: str) -> list[str]:
             f"{ind}    G._jmark = len(G.journal)"]
 
 
+def quiet_push_code(key: str, ind: str) -> list[str]:
+    """`push_rule_code` for a procedure whose body only writes state (`quiet_body`: it notes
+    nothing, opens no step and calls nothing that could): its step is opened only if it wrote
+    something (`quiet_pop_code`), where most such calls write nothing (checkers crowns after
+    every move, mostly nobody). The caller's step is ended as `push_rule_code` ends it; `st`
+    is left the caller's step while it is open and could be renewed, None once closed, and
+    `jm` the journal's length."""
+    return [f"{ind}st = G._step",
+            f"{ind}jm = len(G.journal)",
+            f"{ind}if G._watched:",
+            f"{ind}    prev = G.push_rule({key})",
+            f"{ind}elif st is None:",
+            f"{ind}    prev = None",
+            f"{ind}elif {_renewable('st')}:",
+            f"{ind}    prev = st[{KEY}]",
+            f"{ind}else:",
+            f"{ind}    prev = st[{KEY}]",
+            f"{ind}    if st[{AUTO}] is False and not G._jdict:",
+            *kept_close_code("st", ind + "        "),
+            f"{ind}    else:",
+            f"{ind}        G._close()",
+            f"{ind}    st = None"]
+
+
+def quiet_pop_code(key: str, ind: str) -> list[str]:
+    """The end of a step `quiet_push_code` began: when the procedure wrote nothing, what
+    `pop_rule_code` leaves after `push_rule_code` (its step dropped: the caller's goes on in
+    the step it had, renewed, or in a new one); else its step made as `push_rule_code` makes
+    it (the phase and player cannot have changed: `quiet_body`) and ended as `pop_rule_code`
+    ends a step that wrote, its list (copied into `game._steps` or dropped) then the caller's
+    new step: the same slots as a new list's (automatic, nothing noted, the same phase and
+    player), one list fewer."""
+    return [f"{ind}if G._watched:",
+            f"{ind}    G.pop_rule(prev)",
+            f"{ind}elif len(G.journal) == jm:  # it wrote nothing: its step would be dropped",
+            f"{ind}    G._jdict = False",
+            f"{ind}    if prev is None:",
+            f"{ind}        G._jmark = jm",
+            f"{ind}    elif st is not None:",
+            *[f"{ind}        {x.strip()}" for x in _renew_code("st", "prev", "")[1:4]],
+            f"{ind}    else:",
+            f"{ind}        G._step = {auto_step_code('prev', 'G.phase', 'G.current')}",
+            f"{ind}        G._jmark = jm",
+            f"{ind}else:  # it wrote: its step as push_rule_code made it, ended as pop_rule_code ends it",
+            f"{ind}    if st is None:",
+            f"{ind}        st = G._step = {auto_step_code(key, 'G.phase', 'G.current')}",
+            f"{ind}        G._jmark = jm",
+            f"{ind}    else:",
+            *_renew_code("st", key, ind + "        "),
+            f"{ind}    G._close()  # it wrote: not renewable",
+            f"{ind}    if prev is not None:  # the caller goes on in a new step: the list, closed, used again",
+            f"{ind}        st[{KEY}] = prev",
+            f"{ind}        st[{CHANGES}] = None",
+            f"{ind}        G._step = st",
+            f"{ind}        G._jmark = len(G.journal)"]
+
+
 def _renewable(st: str) -> str:
     """The test of `TraceRecorder._renew`: step `st` is automatic and noted and wrote nothing."""
     return f"{st}[{AUTO}] is True and not ({st}[{EVENTS}] or {st}[{CHANCE}]) and len(G.journal) == G._jmark"
@@ -250,11 +307,19 @@ class TraceRecorder:
         return False
 
     def _auto(self, frame: list) -> None:
+        """Make the open step the automatic step of `frame`'s rule, opening it if need be: what
+        `_open(key, True, None, None)` does, written out (blocks call this before each run of
+        statements: some 200-250 opened a traced Shogun or Root game)."""
         key = frame[3]
-        if key == "flow" and frame[0] is not None and self.phase is not None:
-            key = f"phase:{self.phase}"
-        if self._step is None or self._step[KEY] != key:
-            self._open(key, True, None, None)
+        phase = self.phase
+        if key == "flow" and frame[0] is not None and phase is not None:
+            key = f"phase:{phase}"
+        st = self._step
+        if st is None or st[KEY] != key:
+            if st is not None:
+                self._close()
+            self._step = [key, True, None, None, (), None, (), (), phase, self.current]
+            self._jmark = len(self.journal)
 
     def _event(self, frame: list, ev: dict) -> None:
         self._auto(frame)
@@ -298,34 +363,42 @@ class TraceRecorder:
         """Finish the open step: keep it if it decided, changed, noted or drew anything. A kept
         step keeps the journal's entries as they are, and they become changes when the trace is
         read (`_cook`); one that wrote a map or record as a whole where a deeper write can
-        change it in place later (generated code sets `_jdict`) has them worked out now."""
+        change it in place later (generated code sets `_jdict`) has them worked out now.
+        Some thousand calls a traced Shogun or Root game (the commonest traced-only function by
+        bytecodes): the journal's bounds are read once, and whether the step decided, noted or
+        drew is asked only where the answer matters (a step that wrote and did not decide is
+        tested first at its first entry, which mostly changed something)."""
         st = self._step
         if st is None:
             return
         self._step = None
-        kept = st[DECISION] or st[EVENTS] or st[CHANCE]  # kept whatever it wrote
-        if len(self.journal) == self._jmark:  # it wrote nothing (most automatic steps)
+        mark = self._jmark
+        end = len(self.journal)
+        if end == mark:  # it wrote nothing (most automatic steps)
             self._jdict = False
-            if kept:
+            if st[DECISION] or st[EVENTS] or st[CHANCE]:
                 st[CHANGES] = ()
                 self._steps.extend(st)
             return
-        if not self._jdict:  # no dict written whole: the entries hold values that stay as they are
-            if not kept:  # an automatic step is kept only if a write changed something
-                journal = self.journal
-                for i in range(self._jmark + 2, len(journal), ENTRY):  # each entry's old and new
+        if self._jdict:  # a dict written whole: its changes worked out now (it can change in place)
+            self._jdict = False
+            changes = changes_of(self.journal[mark:])
+            if changes or st[DECISION] or st[EVENTS] or st[CHANCE]:
+                st[CHANGES] = changes
+                self._steps.extend(st)
+            return
+        # the entries hold values that stay as they are: kept as a range, worked out when read
+        if not (st[DECISION] or st[EVENTS] or st[CHANCE]):  # automatic: kept if a write changed something
+            journal = self.journal
+            old, new = journal[mark + 2], journal[mark + 3]  # the first entry's old and new (ENTRY)
+            if old is new or (type(old) is type(new) and old == new):
+                for i in range(mark + 2 + ENTRY, end, ENTRY):  # the other entries'
                     old, new = journal[i], journal[i + 1]
                     if not (old is new or (type(old) is type(new) and old == new)):
                         break
                 else:
                     return
-            changes: range | tuple = range(self._jmark, len(self.journal))  # worked out when read
-        else:
-            self._jdict = False
-            changes = changes_of(self.journal[self._jmark:])
-            if not (kept or changes):
-                return
-        st[CHANGES] = changes
+        st[CHANGES] = range(mark, end)
         self._steps.extend(st)
 
     def _emit_result(self) -> None:
