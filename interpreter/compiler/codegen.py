@@ -240,6 +240,10 @@ class CodeGen:
     # a block's `for x in xs: if C: ...` passes over the items failing C in one plain loop
     # (machine.py `scanned`, `scanned loop`); off: tests compare
     SCANNED_LOOPS: ClassVar[bool] = True
+    # in a listing, `all o in D: o.f != x` (and `any o in D: o.f == x`) over a D the listing
+    # cannot change: the fields `o.f` listed once per listing, each test `x not in` them
+    # (`fields listed once`); off: tests compare
+    FIELDS_ONCE: ClassVar[bool] = True
 
     def __init__(self, model: Model, record: bool, elements: dict[str, tuple], boards: Any = None,
                  players: tuple[str, ...] = (), facts: ModelFacts | None = None):
@@ -1230,6 +1234,11 @@ class CodeGen:
             out.append(f"{ind}{r} = {dom}.count({counted})")
             self.chose("count of a value", expr_text(e))
             return
+        if k in ("all", "any"):
+            found = self.field_member_test(e, sc, out, ind, depth)
+            if found is not None:
+                out.append(f"{ind}{r} = {found}")
+                return
         start = {"any": "False", "all": "True", "count": "0", "sum": "0", "max": "None", "min": "None",
                  "first": "None", "streak": "0"}[k]
         out.append(f"{ind}{r} = {start}")
@@ -1275,6 +1284,43 @@ class CodeGen:
                 out.append(f"{ind2}if not {body}:")
                 out.append(f"{ind2}    break")
             out.append(f"{ind2}{r} += 1")
+
+    def field_member_test(self, e: A.Aggregate, sc: dict, out: list[str], ind: str, depth: int) -> str | None:
+        """In a listing (which changes no state), inside a loop: `all o in D: o.f != x` as `x not
+        in` the list of the items' `f`, and `any o in D: o.f == x` as `x in` it, that list made
+        the first time it is needed and kept for the rest of the listing (`fields listed once`:
+        Shogun's `assign(a, q)` asked `all o in plan[current]: o.act != a` for every action
+        space). Only where D reads nothing the listing binds (so it is the same list all
+        through it), D, the field and `x` cannot fail, and `x` does not read `o`; D is charged
+        to the work budget at each test as the loop charged it. `in` tests `item == x` (an
+        item that is `x` is equal to it), as the loop did. None otherwise."""
+        b = e.body
+        if not self.FIELDS_ONCE or self.enum_once is None or self.in_block or len(ind) <= 4 \
+                or e.where is not None or not isinstance(b, A.Compare) or b.op != ("!=" if e.kind == "all" else "=="):
+            return None
+        for field, x in ((b.left, b.right), (b.right, b.left)):
+            if isinstance(field, A.Field) and isinstance(field.base, A.Name) and field.base.name == e.var \
+                    and e.var not in names(x):
+                break
+        else:
+            return None
+        if names(e.domain) & set(sc) or not all(cannot_fail(self.m, n) for n in (e.domain, field, x)):
+            return None
+        dom = self.seq(self.value(e.domain, sc, out, ind, depth), e.domain, sc)
+        if not self.bounded(e.domain, sc):  # charged as the loop over it was, at every test
+            items = self.fresh("d")
+            out.append(f"{ind}{items} = {dom}")
+            self.charge(items, e.span, out, ind)
+            dom = items
+        item = self.fresh("a")
+        key = ("fields", (expr_text(e.domain), field.name))
+        local = self.enum_once.get(key)
+        if local is None:
+            local = self.enum_once[key] = self.fresh("once")
+        out.append(f"{ind}if {local} is _NOT_YET:")
+        out.append(f"{ind}    {local} = [{self.ex(field, {**sc, e.var: (item, None)})} for {item} in {dom}]")
+        self.chose("fields listed once", expr_text(e))
+        return f"({self.ex(x, sc)} {'not in' if e.kind == 'all' else 'in'} {local})"
 
     def counted(self, e: A.Aggregate, sc: dict) -> str | None:
         """For `count x in xs where x == v` over a list, `v` is a literal or a local (nothing
