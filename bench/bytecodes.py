@@ -118,13 +118,18 @@ def report(counts: Counts, texts: list[str], top: int, lines: int) -> str:
     return "\n".join(out)
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def game_arguments(ap: argparse.ArgumentParser, games: int) -> None:
+    """The arguments that say which games are played (here and in bench/instructions.py)."""
     ap.add_argument("rules", help="a .rules file")
     ap.add_argument("--players", type=int, default=None, help="number of players (default: the fewest)")
-    ap.add_argument("--games", type=int, default=20, help="games counted (seeds 1..N)")
+    ap.add_argument("--games", type=int, default=games, help="games counted (seeds 1..N)")
     ap.add_argument("--traced", action="store_true", help="traced games (record=True)")
     ap.add_argument("--playout", action="store_true", help="Game.playout instead of the apply loop")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    game_arguments(ap, 20)
     ap.add_argument("--top", type=int, default=25, help="functions shown")
     ap.add_argument("--lines", type=int, default=0, help="busiest generated lines shown")
     args = ap.parse_args(argv)

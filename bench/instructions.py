@@ -27,6 +27,10 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.bytecodes import game_arguments, play  # noqa: E402
+
 _COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
 
 
@@ -63,9 +67,7 @@ def instructions(rules: str, players: int | None, games: int, traced: bool = Fal
 
 def _child(rules: str, players: int | None, games: int, traced: bool, playout: bool) -> None:
     """What the counted process does: game 0, then games 1..N, nothing else."""
-    sys.path.insert(0, str(ROOT))
     import regelwerk
-    from bench.bytecodes import play
 
     ruleset = regelwerk.load(rules)
     rnd = random.Random(0)
@@ -76,11 +78,7 @@ def _child(rules: str, players: int | None, games: int, traced: bool, playout: b
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("rules", help="a .rules file")
-    ap.add_argument("--players", type=int, default=None, help="number of players (default: the fewest)")
-    ap.add_argument("--games", type=int, default=10, help="games counted (seeds 1..N)")
-    ap.add_argument("--traced", action="store_true", help="traced games (record=True)")
-    ap.add_argument("--playout", action="store_true", help="Game.playout instead of the apply loop")
+    game_arguments(ap, 10)
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:

@@ -132,25 +132,34 @@ def push_rule_code(key: str, ind: str) -> list[str]:
     does, written out (`_open`, `_renew`), and a move's step (a decision's: kept whatever it
     wrote) closed in place when no map or record was written whole. Checkers crowns after
     every move, and the calls were a tenth of a traced game."""
-    new = f"{ind}    G._step = {auto_step_code(key, 'G.phase', 'G.current')}"
+    new = [f"{ind}    G._step = {auto_step_code(key, 'G.phase', 'G.current')}",
+           f"{ind}    G._jmark = len(G.journal)"]
+    return _caller_step_ended(key, ind, new, _renew_code("st", key, ind + "    "), new)
+
+
+def _caller_step_ended(key: str, ind: str, if_none: list[str], if_renewable: list[str],
+                       after_close: list[str]) -> list[str]:
+    """The lines that end the caller's step as a procedure's or device's own step starts,
+    leaving the caller's key in `prev` (`push_rule_code`, `quiet_push_code`); each branch then
+    goes on with the caller's lines: no step open (`if_none`), an automatic one that noted and
+    wrote nothing (`if_renewable`, after `prev` is set), any other, once it is closed
+    (`after_close`). A watched game calls `G.push_rule`."""
     return [f"{ind}st = G._step",
             f"{ind}if G._watched:",
             f"{ind}    prev = G.push_rule({key})",
             f"{ind}elif st is None:",
             f"{ind}    prev = None",
-            new,
-            f"{ind}    G._jmark = len(G.journal)",
+            *if_none,
             f"{ind}elif {_renewable('st')}:",
             f"{ind}    prev = st[{KEY}]",
-            *_renew_code("st", key, ind + "    "),
+            *if_renewable,
             f"{ind}else:",
             f"{ind}    prev = st[{KEY}]",
             f"{ind}    if st[{AUTO}] is False and not G._jdict:",
             *kept_close_code("st", ind + "        "),
             f"{ind}    else:",
             f"{ind}        G._close()",
-            new,
-            f"{ind}    G._jmark = len(G.journal)"]
+            *after_close]
 
 
 def pop_rule_code(ind: str) -> list[str]:
@@ -177,21 +186,8 @@ def quiet_push_code(key: str, ind: str) -> list[str]:
     every move, mostly nobody). The caller's step is ended as `push_rule_code` ends it; `st`
     is left the caller's step while it is open and could be renewed, None once closed, and
     `jm` the journal's length."""
-    return [f"{ind}st = G._step",
-            f"{ind}jm = len(G.journal)",
-            f"{ind}if G._watched:",
-            f"{ind}    prev = G.push_rule({key})",
-            f"{ind}elif st is None:",
-            f"{ind}    prev = None",
-            f"{ind}elif {_renewable('st')}:",
-            f"{ind}    prev = st[{KEY}]",
-            f"{ind}else:",
-            f"{ind}    prev = st[{KEY}]",
-            f"{ind}    if st[{AUTO}] is False and not G._jdict:",
-            *kept_close_code("st", ind + "        "),
-            f"{ind}    else:",
-            f"{ind}        G._close()",
-            f"{ind}    st = None"]
+    first, *rest = _caller_step_ended(key, ind, [], [], [f"{ind}    st = None"])
+    return [first, f"{ind}jm = len(G.journal)", *rest]
 
 
 def quiet_pop_code(key: str, ind: str) -> list[str]:
