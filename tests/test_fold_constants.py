@@ -11,9 +11,9 @@ from playing import compiled_with, same_with_and_without, source_with
 from regelwerk.interpreter.compiler.fold import (
     folded_bool,
     folded_compare,
-    folded_cond,
     folded_not,
     literal_code,
+    truth_of,
 )
 
 SIDES = """game "Sides"
@@ -50,8 +50,8 @@ def test_literals_are_worked_out_and_mixed_or_unknown_ones_left() -> None:
     assert folded_compare("True", "==", "1") is None  # bool against int: left to Python
     assert folded_compare("'a'", "<", "1") is None  # would raise: left to fail as it would
     assert folded_compare("p0", "==", "'Duchy'") is None
-    assert folded_cond("a", "True", "b") == "a" and folded_cond("a", "False", "b") == "b"
-    assert folded_cond("a", "(x == 1)", "b") is None
+    assert truth_of("True") is True and truth_of("(False)") is False
+    assert truth_of("(x == 1)") is None and truth_of("1") is None  # a number is no truth value
     assert folded_bool("and", ["False", "x"]) == ["False"] and folded_bool("and", ["True", "x"]) == ["x"]
     assert folded_bool("or", ["True", "x"]) == ["True"] and folded_bool("or", ["False", "x", "y"]) == ["x", "y"]
     assert folded_bool("and", ["x", "False"]) is None  # `x` runs first (it may fail): kept

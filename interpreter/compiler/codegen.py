@@ -60,7 +60,7 @@ from .carry import (
     key_test,
     split_first,
 )
-from .fold import folded_bool, folded_compare, folded_cond, folded_not, literal_code
+from .fold import folded_bool, folded_compare, folded_not, truth_of
 from .hoist import Hoister, fixed_parts, loop_invariants, names
 from .memo import MemoKey, memo_keys, plain_type, state_free
 from .pytree import PLACEHOLDER, Inline
@@ -524,11 +524,9 @@ class CodeGen:
             return self.ex(x, sc, rec)
 
         test = sub(e.test)
-        if self.FOLD_CONSTANTS and rec is None and literal_code(test) is not None:
-            branch = folded_cond("", test, ".")
-            if branch is not None:  # only the branch that runs is written
-                self.chose("folded", "conditional of a literal")
-                return f"({sub(e.then if branch == '' else e.orelse)})"
+        if self.FOLD_CONSTANTS and rec is None and (truth := truth_of(test)) is not None:
+            self.chose("folded", "conditional of a literal")  # only the branch that runs is written
+            return f"({sub(e.then if truth else e.orelse)})"
         return f"({sub(e.then)} if {test} else {sub(e.orelse)})"
 
     def _ex_let_expr(self, e: A.Node, sc: dict, rec: list | None) -> str:

@@ -47,12 +47,11 @@ def folded_compare(left: str, op: str, right: str) -> str | None:
     return repr(bool(_COMPARE[op](a[0], b[0])))
 
 
-def folded_cond(then: str, test: str, orelse: str) -> str | None:
-    """The branch that runs, when the test is the literal True or False; else None."""
-    t = literal_code(test)
-    if t is None or type(t[0]) is not bool:
-        return None
-    return then if t[0] else orelse
+def truth_of(code: str) -> bool | None:
+    """The truth value the code of a test stands for when it is the literal True or False (a
+    conditional then keeps only the branch that runs); else None."""
+    v = literal_code(code)
+    return v[0] if v is not None and type(v[0]) is bool else None
 
 
 def folded_bool(op: str, items: list[str]) -> list[str] | None:
@@ -75,5 +74,5 @@ def folded_bool(op: str, items: list[str]) -> list[str] | None:
 
 def folded_not(operand: str) -> str | None:
     """`not` of a truth value literal, else None."""
-    v = literal_code(operand)
-    return repr(not v[0]) if v is not None and type(v[0]) is bool else None
+    t = truth_of(operand)
+    return None if t is None else repr(not t)
