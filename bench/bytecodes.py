@@ -111,8 +111,9 @@ def report(counts: Counts, texts: list[str], top: int, lines: int) -> str:
         out.append("")
         out.append("busiest lines of the generated program (bytecodes a game, function, line):")
         for (name, lineno), n in counts.by_line.most_common(lines):
-            text = texts[lineno - 1].strip() if 0 < lineno <= len(texts) else ""
-            written = written_in(texts, lineno)
+            known = lineno is not None and 0 < lineno <= len(texts)
+            text = texts[lineno - 1].strip() if known else ""
+            written = written_in(texts, lineno) if known else None
             where = name if written in (None, name) else f"{name} ({written}'s line)"
             out.append(f"{counts.per_game(n):12,.0f}  {where}:{lineno}  {text[:110]}")
     return "\n".join(out)

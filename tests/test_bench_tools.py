@@ -69,3 +69,15 @@ def test_without_valgrind_it_says_what_it_needs(monkeypatch: pytest.MonkeyPatch,
     assert instructions.main([str(TTT), "--games", "2"]) == 1
     assert "needs valgrind" in capsys.readouterr().err
     assert instructions.main([str(TTT), "--games", "0"]) == 2
+
+
+def test_a_bytecode_without_a_line_is_reported_without_its_text(ttt: regelwerk.Ruleset) -> None:
+    # Python 3.11 gives some bytecodes (a generator's or a loop's set-up) no line number
+    counts = bytecodes.Counts(games=1, total=10)
+    counts.by_function[("B_0", "<regelwerk:x>")] = 10
+    counts.by_line[("B_0", None)] = 6
+    counts.by_line[("B_0", 1)] = 4
+    text = bytecodes.report(counts, bytecodes.line_texts(ttt, False), top=1, lines=2)
+    none_line, first_line = text.splitlines()[-2:]
+    assert none_line.split() == ["6", "B_0:None"]  # counted, with no text to show
+    assert first_line.split()[:4] == ["4", "B_0", "(D_0's", "line):1"]
