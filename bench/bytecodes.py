@@ -126,6 +126,20 @@ def game_arguments(ap: argparse.ArgumentParser, games: int) -> None:
     ap.add_argument("--games", type=int, default=games, help="games counted (seeds 1..N)")
     ap.add_argument("--traced", action="store_true", help="traced games (record=True)")
     ap.add_argument("--playout", action="store_true", help="Game.playout instead of the apply loop")
+    ap.add_argument("--off", action="append", default=[], metavar="SWITCH",
+                    help="compile with CodeGen.SWITCH off (a transform's switch, e.g. NONE_FIRST; repeatable)")
+
+
+def switched_off(names: list[str]) -> str | None:
+    """Turn the named `CodeGen` switches off for the programs compiled from now on, so one tree
+    measures a transform with and without it; the message for a name that is no switch."""
+    from regelwerk.interpreter.compiler.codegen import CodeGen
+
+    for name in names:
+        if not (name.isupper() and isinstance(getattr(CodeGen, name, None), bool)):
+            return f"no CodeGen switch named {name!r}"
+        setattr(CodeGen, name, False)
+    return None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -134,6 +148,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--top", type=int, default=25, help="functions shown")
     ap.add_argument("--lines", type=int, default=0, help="busiest generated lines shown")
     args = ap.parse_args(argv)
+    if (problem := switched_off(args.off)) is not None:
+        print(problem, file=sys.stderr)
+        return 2
     try:
         ruleset = regelwerk.load(args.rules)
     except regelwerk.RulesError as err:

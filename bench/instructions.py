@@ -10,6 +10,7 @@ parses. Compare two trees with each one's own Python (its `.venv`), the same arg
 
     python bench/instructions.py rulesets/shogun/shogun.rules --players 4 --games 5
     python bench/instructions.py rulesets/classic/tictactoe.rules --games 400 --traced
+    python bench/instructions.py rulesets/classic/breakthrough.rules --off NONE_FIRST
 
 Needs valgrind (Debian: `apt install valgrind`); a run takes about a minute for the seed games.
 """
@@ -29,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.bytecodes import game_arguments, play  # noqa: E402
+from bench.bytecodes import game_arguments, play, switched_off  # noqa: E402
 
 _COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
 
@@ -42,22 +43,23 @@ def collected(stderr: str) -> int:
     return int(m.group(1))
 
 
-def _child_args(rules: str, players: int | None, games: int, traced: bool, playout: bool) -> list[str]:
+def _child_args(rules: str, players: int | None, games: int, traced: bool, playout: bool,
+                off: tuple[str, ...] = ()) -> list[str]:
     return [sys.executable, str(Path(__file__).resolve()), "--child", rules, "--games", str(games),
             *(["--players", str(players)] if players else []), *(["--traced"] if traced else []),
-            *(["--playout"] if playout else [])]
+            *(["--playout"] if playout else []), *(a for name in off for a in ("--off", name))]
 
 
 def instructions(rules: str, players: int | None, games: int, traced: bool = False,
-                 playout: bool = False) -> float:
+                 playout: bool = False, off: tuple[str, ...] = ()) -> float:
     """Instructions a game: (N games - no game) / N, each under callgrind in a fresh process."""
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, PYTHONHASHSEED="0", REGELWERK_CACHE=cache)
-        subprocess.run(_child_args(rules, players, 0, traced, playout), env=env, check=True)  # warms the cache
+        subprocess.run(_child_args(rules, players, 0, traced, playout, off), env=env, check=True)  # warms the cache
         runs = []
         for n in (0, games):
             done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-                                   *_child_args(rules, players, n, traced, playout)],
+                                   *_child_args(rules, players, n, traced, playout, off)],
                                   env=env, capture_output=True, text=True)
             if done.returncode != 0:
                 raise RuntimeError(done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "valgrind failed")
@@ -81,6 +83,9 @@ def main(argv: list[str] | None = None) -> int:
     game_arguments(ap, 10)
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if (problem := switched_off(args.off)) is not None:
+        print(problem, file=sys.stderr)
+        return 2
     if args.child:
         _child(args.rules, args.players, args.games, args.traced, args.playout)
         return 0
@@ -91,11 +96,13 @@ def main(argv: list[str] | None = None) -> int:
         print("bench/instructions.py needs valgrind (Debian: apt install valgrind)", file=sys.stderr)
         return 1
     try:
-        per_game = instructions(args.rules, args.players, args.games, args.traced, args.playout)
+        per_game = instructions(args.rules, args.players, args.games, args.traced, args.playout,
+                                tuple(args.off))
     except (subprocess.CalledProcessError, RuntimeError, ValueError) as err:
         print(f"bench/instructions.py: {err}", file=sys.stderr)
         return 1
-    mode = ("traced" if args.traced else "untraced") + (", playout" if args.playout else "")
+    mode = ("traced" if args.traced else "untraced") + (", playout" if args.playout else "") \
+        + "".join(f", {name} off" for name in args.off)
     print(f"{per_game:,.0f} instructions a game ({args.games} games, {mode})")
     return 0
 

@@ -81,3 +81,14 @@ def test_a_bytecode_without_a_line_is_reported_without_its_text(ttt: regelwerk.R
     none_line, first_line = text.splitlines()[-2:]
     assert none_line.split() == ["6", "B_0:None"]  # counted, with no text to show
     assert first_line.split()[:4] == ["4", "B_0", "(D_0's", "line):1"]
+
+
+def test_a_switch_is_turned_off_by_name_and_an_unknown_one_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    from regelwerk.interpreter.compiler.codegen import CodeGen
+
+    monkeypatch.setattr(CodeGen, "NONE_FIRST", True)  # restored after the test
+    assert bytecodes.switched_off(["NOPE"]) == "no CodeGen switch named 'NOPE'"
+    assert bytecodes.switched_off(["record"]) is not None  # an attribute, but no switch
+    assert bytecodes.switched_off(["NONE_FIRST"]) is None and CodeGen.NONE_FIRST is False
+    off = regelwerk.load(TTT).program(False)
+    assert not any(c.kind == "none first" for c in off.choices)

@@ -63,6 +63,7 @@ from .carry import (
 from .fold import folded_bool, folded_compare, folded_not, truth_of
 from .hoist import Hoister, fixed_parts, loop_invariants, names
 from .memo import MemoKey, memo_keys, plain_type, state_free
+from .nonefirst import none_first
 from .pytree import PLACEHOLDER, Inline
 from .shared_calls import shared_definitions
 from .total import cannot_fail
@@ -244,6 +245,9 @@ class CodeGen:
     # cannot change: the fields `o.f` listed once per listing, each test `x not in` them
     # (`fields listed once`); off: tests compare
     FIELDS_ONCE: ClassVar[bool] = True
+    # `x == y` / `x != y` of names where one side may be none: none and identity tested first,
+    # so no text is compared with None (nonefirst.py, `none first`); off: tests compare
+    NONE_FIRST: ClassVar[bool] = True
 
     def __init__(self, model: Model, record: bool, elements: dict[str, tuple], boards: Any = None,
                  players: tuple[str, ...] = (), facts: ModelFacts | None = None):
@@ -278,6 +282,7 @@ class CodeGen:
         self.rec_in_iterable = False
         self.rec_closure: set[int] = set()
         self.in_iterable = False  # writing a comprehension's iterable: no assignment expression there
+        self.none_bound: set[str] = set()  # the names `none first` binds (nonefirst.py)
         facts = facts or model_facts(model)
         self.write_depths = facts.depths
         self.stable = {n: i for i, n in enumerate(model.vars)
@@ -485,7 +490,28 @@ class CodeGen:
         if self.FOLD_CONSTANTS and (value := folded_compare(left, e.op, right)) is not None:
             self.chose("folded", "comparisons of literals")
             return value
+        if self.NONE_FIRST and rec is None and e.op in ("==", "!="):
+            guarded = self.none_tested_first(e, left, right, sc)
+            if guarded is not None:
+                return guarded
         return f"({left} {e.op} {right})"
+
+    def none_tested_first(self, e: A.Compare, left: str, right: str, sc: dict) -> str | None:
+        """`left op right` with none tested first, when both sides are names (texts or none)
+        and one of them may be none (nonefirst.py)."""
+        lt, rt = self.static_type(e.left, sc), self.static_type(e.right, sc)
+        if not (isinstance(lt.base, Elem) and isinstance(rt.base, Elem)):
+            return None
+        def bound() -> str:
+            name = self.fresh("nf")
+            self.none_bound.add(name)
+            return name
+
+        code = none_first(left, e.op, right, isinstance(lt, Opt), isinstance(rt, Opt), bound,
+                          not self.in_iterable)
+        if code is not None:
+            self.chose("none first", "comparisons of names that may be none")
+        return code
 
     def _ex_bool_op(self, e: A.Node, sc: dict, rec: list | None) -> str:
         def sub(x: A.Node) -> str:
@@ -2075,6 +2101,8 @@ class CodeGen:
                 pytree.drop_dead_pc(fns[name])
         for fn in fns.values():
             pytree.drop_double_not(fn)
+            if self.none_bound:
+                pytree.unbind_in_iterables(fn, self.none_bound)
             self.prologue(fn)
         return module
 

@@ -1,0 +1,62 @@
+"""Comparisons of names that may be none, tested for none first (`CodeGen.NONE_FIRST`, choice
+`none first`).
+
+`cell[to] != current` where a square may be empty compares None with a text. CPython's
+interpreter loop compares two texts in a specialised instruction; None against a text is not
+specialised: it goes through `PyObject_RichCompare`, asks both types and falls back to identity.
+A comparison site that sees both cases loses its specialisation too. Timed in a loop over a list
+half None, half names (timeit, 2026-12-06): `x != cur` 41 ns, `x is not cur and (x is None or
+x != cur)` 17 ns; `x == cur` 30 ns, the form below 24 ns. By callgrind, comparisons were 8% of a
+random breakthrough game's instructions (`PyObject_RichCompare` and the calls it makes).
+
+Only for values of a finite type (names: players, squares, enumerations), whose Python values
+are texts or None, and only where one side's static type admits none. The forms are exact for
+every pair of such values, whatever the static types say (`current` is a Player, but no one
+plays during set-up):
+
+- `x == y` is `(x is y or x is not None and x == y)`: both None, or the same text, answer at
+  once; None against a text is False; two texts compare as before;
+- `x != y` is `(x is not y and (x is None or x != y))`;
+- against a text literal `'a'` (never None; `is` of a literal is a SyntaxWarning):
+  `(x is not None and x == 'a')` and `(x is None or x != 'a')`.
+
+`x` and `y` are evaluated more than once, so each must be a local name or a literal; `x` may also
+be a look-up `m[k]` of names, bound once by an assignment expression where Python allows one
+(not in a comprehension's iterable)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+_NAME = re.compile(r"[A-Za-z_]\w*")
+_TEXT = re.compile(r"'[^'\\]*'")
+_LOOKUP = re.compile(r"[A-Za-z_]\w*\[(?:[A-Za-z_]\w*|'[^'\\]*'|-?\d+)\]")
+
+
+def _simple(code: str) -> bool:
+    return bool(_NAME.fullmatch(code) or _TEXT.fullmatch(code))
+
+
+def none_first(left: str, op: str, right: str, left_may_be_none: bool, right_may_be_none: bool,
+               fresh: Callable[[], str], may_bind: bool) -> str | None:
+    """The comparison `left op right` (op `==` or `!=`) with none tested first, or None when it
+    is not worth it or not possible (neither side may be none, or an operand is not simple)."""
+    if op not in ("==", "!=") or not (left_may_be_none or right_may_be_none):
+        return None
+    x, y = (left, right) if left_may_be_none else (right, left)
+    if _TEXT.fullmatch(x) or not _simple(y):
+        return None
+    first = x
+    if not _NAME.fullmatch(x):
+        if not (may_bind and _LOOKUP.fullmatch(x)):
+            return None
+        x = fresh()
+        first = f"({x} := {first})"
+    if _TEXT.fullmatch(y):
+        if op == "==":
+            return f"({first} is not None and {x} == {y})"
+        return f"({first} is None or {x} != {y})"
+    if op == "==":
+        return f"({first} is {y} or {x} is not None and {x} == {y})"
+    return f"({first} is not {y} and ({x} is None or {x} != {y}))"
