@@ -282,7 +282,6 @@ class CodeGen:
         self.rec_in_iterable = False
         self.rec_closure: set[int] = set()
         self.in_iterable = False  # writing a comprehension's iterable: no assignment expression there
-        self.none_bound: set[str] = set()  # the names `none first` binds (nonefirst.py)
         facts = facts or model_facts(model)
         self.write_depths = facts.depths
         self.stable = {n: i for i, n in enumerate(model.vars)
@@ -502,13 +501,7 @@ class CodeGen:
         lt, rt = self.static_type(e.left, sc), self.static_type(e.right, sc)
         if not (isinstance(lt.base, Elem) and isinstance(rt.base, Elem)):
             return None
-        def bound() -> str:
-            name = self.fresh("nf")
-            self.none_bound.add(name)
-            return name
-
-        code = none_first(left, e.op, right, isinstance(lt, Opt), isinstance(rt, Opt), bound,
-                          not self.in_iterable)
+        code = none_first(left, e.op, right, isinstance(lt, Opt), isinstance(rt, Opt))
         if code is not None:
             self.chose("none first", "comparisons of names that may be none")
         return code
@@ -2101,8 +2094,6 @@ class CodeGen:
                 pytree.drop_dead_pc(fns[name])
         for fn in fns.values():
             pytree.drop_double_not(fn)
-            if self.none_bound:
-                pytree.unbind_in_iterables(fn, self.none_bound)
             self.prologue(fn)
         return module
 

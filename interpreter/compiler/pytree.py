@@ -114,44 +114,6 @@ def _clone(node: ast.AST, mapping: dict[str, str]) -> ast.AST:
     return new
 
 
-_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
-
-
-def unbind_in_iterables(fn: ast.FunctionDef, names: set[str]) -> None:
-    """Python allows no assignment expression in a comprehension's iterable, and inlining may
-    move code there after it was written: each `(n := v)` of the named bindings found in one is
-    written as `v`, and each read of `n` there as another copy of `v` (`v` a plain look-up:
-    nonefirst.py binds only those)."""
-    stack: list[ast.AST] = [fn]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, _COMPREHENSIONS):
-            for gen in node.generators:
-                gen.iter = _unbound(gen.iter, names)
-        for child in ast.iter_child_nodes(node):
-            stack.append(child)
-
-
-def _unbound(expr: ast.expr, names: set[str]) -> ast.expr:
-    values = {n.target.id: n.value for n in ast.walk(expr)
-              if isinstance(n, ast.NamedExpr) and n.target.id in names}
-    if not values:
-        return expr
-
-    class Unbind(ast.NodeTransformer):
-        def visit_NamedExpr(self, n: ast.NamedExpr) -> ast.AST:
-            if n.target.id in values:
-                return self.visit(n.value)
-            return self.generic_visit(n)
-
-        def visit_Name(self, n: ast.Name) -> ast.AST:
-            if n.id in values and isinstance(n.ctx, ast.Load):
-                return _clone(values[n.id], {})
-            return n
-
-    return Unbind().visit(expr)
-
-
 def statement_lists(stmts: list[ast.stmt]) -> Iterator[list[ast.stmt]]:
     """`stmts` and every statement list nested in it (bodies, else parts, handlers)."""
     yield stmts
