@@ -126,3 +126,20 @@ def test_a_phase_s_events_leave_nothing_tracked() -> None:
 def test_event_records(ev: object, record: dict) -> None:
     assert recording.event_record(ev) == record
     assert list(recording.event_record(ev)) == list(record)  # the keys in the trace's order
+
+
+def test_a_noted_chance_value_is_kept_as_it_is_now() -> None:
+    """`_kept` (a chance event's values, tested for plain values in C): a map of plain values
+    copied, a list of them as it is, nested maps copied at each level."""
+    flat = {"a": 1, "b": None, "c": "x", "d": True}
+    assert recording._kept(flat) == flat and recording._kept(flat) is not flat
+    items = ["x", 1, None]
+    assert recording._kept(items) is items
+    nested = {"a": {"b": 1}, "c": 2}
+    kept = recording._kept(nested)
+    assert kept == nested and kept["a"] is not nested["a"]
+    thrown = [{"red": 2}, {"red": 0}]
+    kept = recording._kept(thrown)
+    assert kept == thrown and kept is not thrown and kept[0] is not thrown[0]
+    flat["a"] = 5
+    assert recording._kept(3) == 3 and recording._kept("s") == "s"

@@ -487,6 +487,7 @@ class TraceRecorder:
 
 
 _PLAIN = (str, int, bool, type(None))
+_PLAIN_TYPES = frozenset(_PLAIN)
 
 
 def settle_changes(steps: list, first: int, journal: list) -> None:
@@ -561,16 +562,14 @@ def _kept(value: Any) -> Any:
     t = type(value)
     if t in _PLAIN:
         return value
-    if t is dict:
-        for x in value.values():
-            if type(x) not in _PLAIN:
-                return {k: _kept(x) for k, x in value.items()}
-        return value.copy()
+    if t is dict:  # the types of its values tested in C (a tower's throw notes a few a step)
+        if _PLAIN_TYPES.issuperset(map(type, value.values())):
+            return value.copy()
+        return {k: _kept(x) for k, x in value.items()}
     if t is list:
-        for x in value:
-            if type(x) not in _PLAIN:
-                return [_kept(x) for x in value]  # a device's inputs: the maps thrown in
-        return value
+        if _PLAIN_TYPES.issuperset(map(type, value)):
+            return value
+        return [_kept(x) for x in value]  # a device's inputs: the maps thrown in
     return jsonable(value)
 
 
