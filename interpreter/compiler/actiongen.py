@@ -860,11 +860,17 @@ def _explain_lines(g: CodeGen, a: A.ActionDecl, pre: list, pnames: list[str],
             lines.append(f"    {entry} = ({k}, {value}, {subs})")
         if i < len(pre) - 1:  # a failed check ends the explanation; after the last, it ends anyway
             lines.append(f"    if not {value}:")
-            lines.append(f"        return [{', '.join(entries)}]")
+            lines.append(f"        return {_tuple_display(entries)}")
         mark(g, lines, first, s.span)
         k += 1
-    lines.append(f"    return [{', '.join(entries)}]")
+    lines.append(f"    return {_tuple_display(entries)}")
     return lines
+
+
+def _tuple_display(items: list[str]) -> str:
+    """A tuple display of `items`: an explanation is a tuple, not a list, so that the collector
+    stops tracking it once it has seen it (a traced game keeps one a decided step to its end)."""
+    return f"({', '.join(items)},)" if items else "()"
 
 
 def _shared_checks(g: CodeGen, a: A.ActionDecl, pre: list, deps: list[int]) -> tuple[list[str], set[int]] | None:

@@ -168,6 +168,11 @@ class CodeGen:
     # loops where a comprehension would call, one-expression definitions inlined, domains known
     # to be distinct (`collect_loop`, `tiny_call`, actiongen.distinct); off: tests compare
     LOOP_FORMS: ClassVar[bool] = True
+    # `explained domain` (§5): an explanation whose check is one aggregate (`all o in plan[current]:
+    # ...`) works its domain out as a statement before it, recording the domain's sub-expressions
+    # in locals, instead of through `_R`, a closure made at every check (the iterable of a
+    # comprehension allows no assignment expression)
+    EXPLAINED_DOMAIN: ClassVar[bool] = True
     # the definitions a decision's listings share, worked out once per decision (shared_calls.py);
     # off: tests compare
     SHARED_CALLS: ClassVar[bool] = True
@@ -281,6 +286,7 @@ class CodeGen:
         # allows no assignment expression (the iterable of a comprehension)
         self.rec_in_iterable = False
         self.rec_closure: set[int] = set()
+        self.domain_done: dict[int, str] = {}  # explain mode: a domain worked out already -> its local
         self.in_iterable = False  # writing a comprehension's iterable: no assignment expression there
         self.none_bound: set[str] = set()  # the names `none first` binds (nonefirst.py)
         facts = facts or model_facts(model)
@@ -848,10 +854,14 @@ class CodeGen:
         held = self.held_value(e, sc) if rec is None else None
         if held is not None:
             return held
-        before, self.rec_in_iterable = self.rec_in_iterable, rec is not None
-        outer, self.in_iterable = self.in_iterable, True
-        dom = self.seq(self.ex(e.domain, sc, rec), e.domain, sc)
-        self.rec_in_iterable, self.in_iterable = before, outer
+        done = self.domain_done.pop(id(e.domain), None) if rec is not None else None
+        if done is not None:  # worked out before the check (`explained`)
+            dom = self.seq(done, e.domain, sc)
+        else:
+            before, self.rec_in_iterable = self.rec_in_iterable, rec is not None
+            outer, self.in_iterable = self.in_iterable, True
+            dom = self.seq(self.ex(e.domain, sc, rec), e.domain, sc)
+            self.rec_in_iterable, self.in_iterable = before, outer
         if not self.bounded(e.domain, sc):
             dom = f"_charged(G, {dom}, SPANS[{self.span_id(e.span)}])"
         v = self.fresh("a")
@@ -1992,12 +2002,23 @@ class CodeGen:
         the list, `TEXTS, (values...)`, the texts a constant and MISSING for one not evaluated."""
         rec: list = []
         self.rec_closure = set()
+        first: list[str] = []
+        if self.EXPLAINED_DOMAIN and isinstance(e, A.Aggregate) and id(e) not in self.subst:
+            # the check is one aggregate: its domain, evaluated first anyway (the iterable of
+            # the comprehension), as a statement before it, its parts recorded in locals (the
+            # same order of `rec`: the domain's parts come first in either form)
+            d = self.fresh("d")
+            first.append(f"{ind}{d} = {self.ex(e.domain, sc, rec)}")
+            self.domain_done[id(e.domain)] = d
+            self.chose("explained domain", expr_text(e))
         code = self.ex(e, sc, rec)
+        self.domain_done.clear()
         names = [f"_x{i}" for i in range(len(rec))]
         always = {id(n) for n in _post_order_always(e)}  # assigned whenever `e` is evaluated
         unset = [names[i] for i, node in enumerate(rec) if id(node) not in always and i not in self.rec_closure]
         if unset:  # the others may be skipped (`and`, `or`, `if`): MISSING says so
             out.append(f"{ind}{' = '.join(unset)} = MISSING")
+        out += first
         if self.rec_closure:
             out.append(f"{ind}seen = {{}}")
             out.append(f"{ind}def _R(i, v, seen=seen):")

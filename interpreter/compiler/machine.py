@@ -32,6 +32,7 @@ from ..engine.recording import (
     keep_turns_code,
     kept_close_code,
     move_close_code,
+    phase_event_code,
     turns_code,
 )
 from . import ir
@@ -480,14 +481,14 @@ class MachineBuilder:
         out.append(f"{ind}L[{slot!r}] = G.phase")
         out.append(f"{ind}G.phase = {name!r}")
         if self.record:
-            self.event(f"{{'event': 'phase start', 'phase': {name!r}}}", out, ind)
+            self.event(phase_event_code('phase start', name), out, ind)
         out.append(nxt)
 
     def _op_phase_end(self, k: int, op: ir.PhaseEnd, out: list[str], ind: str) -> None:
         name, slot = op.name, op.slot
         nxt = f"{ind}pc = {k + 1}"
         if self.record:
-            self.event(f"{{'event': 'phase end', 'phase': {name!r}}}", out, ind)
+            self.event(phase_event_code('phase end', name), out, ind)
         out.append(f"{ind}G.phase = L.get({slot!r})")
         out.append(nxt)
 
@@ -527,7 +528,7 @@ class MachineBuilder:
     def _op_goto(self, k: int, op: ir.Goto, out: list[str], ind: str) -> None:
         phase = op.phase
         if self.record:
-            self.event(f"{{'event': 'goto', 'phase': {phase!r}}}", out, ind)
+            self.event(phase_event_code("goto", phase), out, ind)
         out.append(f"{ind}del G.frames[1:]")
         out.append(f"{ind}G.phase = None")
         out.append(f"{ind}G.frames[0][1] = {self.phase_labels[phase]}")
@@ -653,10 +654,10 @@ class MachineBuilder:
         its step closed), it opens or extends that step without asking."""
         key = self.step_key()
         if self.step_known == "open":
-            out.append(f"{ind}st[{EVENTS}].append({ev})")
+            out.append(f"{ind}st[{EVENTS}] += ({ev},)")
             return
         if self.step_known == "closed":
-            out.append(f"{ind}st = G._step = {auto_step_code(key, 'G.phase', 'G.current', f'[{ev}]')}")
+            out.append(f"{ind}st = G._step = {auto_step_code(key, 'G.phase', 'G.current', f'({ev},)')}")
             out.append(f"{ind}G._jmark = len(G.journal)")
             self.step_known = "open"
             return
@@ -668,10 +669,7 @@ class MachineBuilder:
         out.append(f"{ind}elif st[{KEY}] != key:")
         out.append(f"{ind}    G._open(key, True, None, None)")
         out.append(f"{ind}    st = G._step")
-        out.append(f"{ind}if st[{EVENTS}]:  # its list made by the first event (recording.py)")
-        out.append(f"{ind}    st[{EVENTS}].append({ev})")
-        out.append(f"{ind}else:")
-        out.append(f"{ind}    st[{EVENTS}] = [{ev}]")
+        out.append(f"{ind}st[{EVENTS}] += ({ev},)  # a tuple made longer (recording.py's slots)")
 
     def hook(self, event: str, k: int, out: list[str], ind: str) -> None:
         if event in self.hooks:
