@@ -240,6 +240,10 @@ class CodeGen:
     # a block's `for x in xs: if C: ...` passes over the items failing C in one plain loop
     # (machine.py `scanned`, `scanned loop`); off: tests compare
     SCANNED_LOOPS: ClassVar[bool] = True
+    # in a scanned loop, the block's locals its test reads and the work budget's counter held
+    # in locals while the scan goes on, not read from the frame and the game per item
+    # (machine.py `scan_held`, `scan locals`); off: tests compare
+    SCAN_LOCALS: ClassVar[bool] = True
     # in a listing, `all o in D: o.f != x` (and `any o in D: o.f == x`) over a D the listing
     # cannot change: the fields `o.f` listed once per listing, each test `x not in` them
     # (`fields listed once`); off: tests compare
