@@ -126,3 +126,22 @@ def test_shogun_plays_the_same_games(monkeypatch: pytest.MonkeyPatch):
         return out
 
     assert digest(True) == digest(False)
+
+
+def test_khan_plays_the_same_games(monkeypatch: pytest.MonkeyPatch):
+    """Khan's `ask_consent` scan (`if consent`, no block local read) keeps the work counter in a local."""
+    def digest(on: bool) -> list:
+        monkeypatch.setattr(codegen.CodeGen, "SCAN_LOCALS", on)
+        rules = regelwerk.load("rulesets/khan/khan.rules")
+        assert ("_wk = G.work" in rules.program(False).source) == on
+        out = []
+        for record, seeds in ((False, range(4)), (True, range(1))):
+            for s in seeds:
+                g = rules.new_game(players=3, seed=s, record=record)
+                rnd = random.Random(s)
+                while not g.is_over:
+                    g.apply(rnd.choice(g.legal_actions()))
+                out.append(json.dumps([g.result, g.rng, g.trace if record else None], sort_keys=True, default=str))
+        return out
+
+    assert digest(True) == digest(False)
