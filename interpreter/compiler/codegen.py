@@ -65,6 +65,7 @@ from .hoist import Hoister, fixed_parts, loop_invariants, names
 from .memo import MemoKey, memo_keys, plain_type, state_free
 from .nonefirst import none_first
 from .pytree import PLACEHOLDER, Inline
+from .rolllocals import roll_locals
 from .shared_calls import shared_definitions
 from .total import cannot_fail
 
@@ -246,6 +247,13 @@ class CodeGen:
     # a block's `for x in xs: if C: ...` passes over the items failing C in one plain loop
     # (machine.py `scanned`, `scanned loop`); off: tests compare
     SCANNED_LOOPS: ClassVar[bool] = True
+    # in a scanned loop, the block's locals its test reads and the work budget's counter held
+    # in locals while the scan goes on, not read from the frame and the game per item
+    # (machine.py `scan_held`, `scan locals`); off: tests compare
+    SCAN_LOCALS: ClassVar[bool] = True
+    # in a device's roll, `G.rng` and `G.work` held in locals between the calls that hand the
+    # game to other code (rolllocals.py, `roll locals`); off: tests compare
+    ROLL_LOCALS: ClassVar[bool] = True
     # in a listing, `all o in D: o.f != x` (and `any o in D: o.f == x`) over a D the listing
     # cannot change: the fields `o.f` listed once per listing, each test `x not in` them
     # (`fields listed once`); off: tests compare
@@ -2111,6 +2119,11 @@ class CodeGen:
                     if local in self.grown:
                         rule, detail = self.grown[local]
                         self.chose("appended in place", detail, rule=rule)
+        if self.ROLL_LOCALS and self.LOOP_FORMS:  # after the appends (their pattern reads G.work)
+            for device, i in self.device_ids.items():
+                fn = fns.get(f"DR_{i}")
+                if fn is not None and roll_locals(fn):
+                    self.chose("roll locals", "the generator and the work counter", rule=f"device {device}")
         if self.DIRECT_POSSIBLE and self.LOOP_FORMS:  # before the copies: they copy the result
             asking = {part.split("(", 1)[0] for part in ("\n" + text).split("\ndef ")[1:] if "c_possible(" in part}
             for name in asking & fns.keys():  # walked only where it is asked: a walk of every

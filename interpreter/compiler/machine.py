@@ -35,7 +35,7 @@ from ..engine.recording import (
     phase_event_code,
     turns_code,
 )
-from . import ir
+from . import hoist, ir
 from .codegen import CodeGen
 from .pytree import Inline
 from .total import cannot_fail
@@ -405,28 +405,63 @@ class MachineBuilder:
         out.append(f"{ind}items, i = L[{slot!r}]")
         out.append(f"{ind}n = len(items)")
         out.append(f"{ind}i0 = i")
+        self.scan_held(test.test, var, test.names, sc, out, ind)  # `sc` reads the held locals
+        charged = not self.decides_every_round(k, t)  # the jump back charged each round
+        local_work = charged and g.SCAN_LOCALS  # the budget's counter in a local while the scan goes on
+        if local_work:
+            out.append(f"{ind}_wk = G.work")
         out.append(f"{ind}while i < n:")
         out.append(f"{ind}    {x} = items[i]")
         out.append(f"{ind}    i += 1")
         out.append(f"{ind}    if {g.ex(test.test, sc)}:")
         out.append(f"{ind}        L[{var!r}] = {x}")
         out.append(f"{ind}        L[{slot!r}] = [items, i]")
+        if local_work:
+            out.append(f"{ind}        G.work = _wk")
         out.append(f"{ind}        pc = {k + 2}")
         out.append(f"{ind}        break")
-        if not self.decides_every_round(k, t):  # the jump back charged each round
-            out.append(f"{ind}    G.work -= 1")
-            out.append(f"{ind}    if G.work < 0:")
+        if charged:
+            work = "_wk" if local_work else "G.work"
+            out.append(f"{ind}    {work} -= 1")
+            out.append(f"{ind}    if {work} < 0:")
             out.append(f"{ind}        L[{var!r}] = {x}")
             out.append(f"{ind}        L[{slot!r}] = [items, i]")
             out.append(f"{ind}        F[1] = {k}")
+            if local_work:
+                out.append(f"{ind}        G.work = _wk")
             out.append(f"{ind}        G.out_of_work(None)")
+            if local_work:
+                out.append(f"{ind}        _wk = G.work")
         out.append(f"{ind}else:")
+        if local_work:
+            out.append(f"{ind}    G.work = _wk")
         out.append(f"{ind}    if i != i0:")
         out.append(f"{ind}        L[{var!r}] = items[i - 1]")
         out.append(f"{ind}        L[{slot!r}] = [items, i]")
         self.goto_pc(k, op.end, out, ind + "    ")
         g.chose("scanned loop", f"for {var} ... if {expr_text(test.test)}", self.rule)
         return True
+
+    def scan_held(self, test: A.Node, var: str, names: tuple[str, ...], sc: dict, out: list[str],
+                  ind: str) -> list[str]:
+        """In a scanned loop, the block's locals its test reads other than the item (Shogun's
+        `a` and `p` in `o.act == a and owner[o.province] == p`), read from the frame into
+        locals once per scan instead of once per item (`scan locals`): nothing in the scan
+        writes the frame's locals (the test cannot fail and changes nothing), and each is bound
+        in the frame wherever the test can be reached, the rules binding a name before its
+        scope. `sc` is changed to read the locals; the names held, in the order read."""
+        g = self.g
+        if not g.SCAN_LOCALS:
+            return []
+        held = sorted({n.name for n, bound in hoist.occurrences(test)
+                       if isinstance(n, A.Name) and n.name != var and n.name in names and n.name not in bound})
+        for n in held:
+            local = g.fresh("h")
+            out.append(f"{ind}{local} = L[{n!r}]")
+            sc[n] = (local, None)
+        if held:
+            g.chose("scan locals", f"{', '.join(held)} in {expr_text(test)}", self.rule)
+        return held
 
     def _op_repeat_init(self, k: int, op: ir.RepeatInit, out: list[str], ind: str) -> None:
         slot, times, names = op.slot, op.times, op.names
