@@ -65,6 +65,7 @@ from .hoist import Hoister, fixed_parts, loop_invariants, names
 from .memo import MemoKey, memo_keys, plain_type, state_free
 from .pytree import PLACEHOLDER, Inline
 from .shared_calls import shared_definitions
+from .slots import item_slots, kept_slots, split_slots
 from .total import cannot_fail
 
 MAX_TABLE = 50_000  # entries in one precomputed table of a library function
@@ -244,6 +245,10 @@ class CodeGen:
     # cannot change: the fields `o.f` listed once per listing, each test `x not in` them
     # (`fields listed once`); off: tests compare
     FIELDS_ONCE: ClassVar[bool] = True
+    # `list k in ITEMS: (list c in SLOTS where FITS)` (`count ... one per`): the parts of FITS
+    # that read nothing of k filter SLOTS once, not once per item (slots.py, `slots filtered
+    # once`); off: tests compare
+    SLOTS_FILTERED: ClassVar[bool] = True
 
     def __init__(self, model: Model, record: bool, elements: dict[str, tuple], boards: Any = None,
                  players: tuple[str, ...] = (), facts: ModelFacts | None = None):
@@ -839,14 +844,25 @@ class CodeGen:
             self.chose("repeated item", expr_text(e))
             return repeated
         fixed = self.fixed_once(e, sc) if rec is None and keys is None and e.kind in FIXED_KINDS else []
+        # `list k in ITEMS: (list c in SLOTS where FITS)`: FITS' parts that read nothing of k
+        # filter SLOTS once (slots.py), bound like a fixed part by the first `for`
+        split = split_slots(self, e.body, e.var, sc) \
+            if self.SLOTS_FILTERED and self.LOOP_FORMS and rec is None and e.kind == "list" else None
+        once = [(x, c) for _n, x, c in fixed]
         # sub-expressions under the bound variable are not recorded: they take many values
         where = self.ex(e.where, inner) if e.where is not None else None
-        body = self.ex(e.body, inner) if e.body is not None else None
+        if split is not None:
+            kept = self.fresh("ks")
+            once.append((kept, kept_slots(self, split, sc)))
+            body = item_slots(self, split, kept, inner)
+            self.chose("slots filtered once", expr_text(e.body))
+        else:
+            body = self.ex(e.body, inner) if e.body is not None else None
         for node, _local, _code in fixed:
             del self.subst[id(node)]
         text = self._comprehension(e, v, dom, where, body)
-        if fixed:  # a first `for` over one tuple binds them once, in the enclosing scope
-            head = f" for ({', '.join(x for _n, x, _c in fixed)},) in (({', '.join(c for _n, _x, c in fixed)},),)"
+        if once:  # a first `for` over one tuple binds them once, in the enclosing scope
+            head = f" for ({', '.join(x for x, _c in once)},) in (({', '.join(c for _x, c in once)},),)"
             text = text.replace(f" for {v} in {dom}", f"{head} for {v} in {dom}", 1)
         return text
 
