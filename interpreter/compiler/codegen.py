@@ -249,6 +249,10 @@ class CodeGen:
     # that read nothing of k filter SLOTS once, not once per item (slots.py, `slots filtered
     # once`); off: tests compare
     SLOTS_FILTERED: ClassVar[bool] = True
+    # a test of `if C then T else E` (a require, a loop's filter; the body of a definition
+    # tested there) as `if C:` with each branch tested as statements, so the loops in it are
+    # written in place (`split conditional`); off: tests compare
+    SPLIT_CONDITIONALS: ClassVar[bool] = True
 
     def __init__(self, model: Model, record: bool, elements: dict[str, tuple], boards: Any = None,
                  players: tuple[str, ...] = (), facts: ModelFacts | None = None):
@@ -1191,13 +1195,17 @@ class CodeGen:
                     ind += "    "
                 self.test(e.items[-1], sc, out, ind, fail, depth)
                 return
+            if isinstance(e, A.CondExpr) and self.SPLIT_CONDITIONALS:
+                self.conditional_test(e, sc, out, ind, fail, depth)
+                return
             body = self.m.defines[e.func].value if isinstance(e, A.Call) and e.func in self.inlinable \
                 and e.func not in self.remembered_defines else None  # a remembered one is looked up instead
-            if isinstance(body, A.BoolOp) and body.op == "and" and depth < MAX_INLINE_DEPTH:
+            if (isinstance(body, A.BoolOp) and body.op == "and"
+                    or isinstance(body, A.CondExpr) and self.SPLIT_CONDITIONALS) and depth < MAX_INLINE_DEPTH:
                 self.chose("split test", e.func)
                 inner, added = self.bind_call(e, sc, out, ind)
                 try:
-                    for part in body.items:
+                    for part in body.items if isinstance(body, A.BoolOp) else [body]:
                         self.test(part, inner, out, ind, fail, depth + 1)
                 finally:
                     for i in added:
@@ -1206,6 +1214,24 @@ class CodeGen:
         value = self.value(e, sc, out, ind, depth)
         out.append(f"{ind}if not {value}:")
         out.append(f"{ind}    {fail}")
+
+    def conditional_test(self, e: A.CondExpr, sc: dict, out: list[str], ind: str, fail: str, depth: int) -> None:
+        """A test of `if C then T else E` as `if C:` with T tested under it and E under its
+        `else`: C first, then the one branch, as the expression ran them; each branch a test of
+        its own, so an `and` or a definition in it is split and its loops are written in place
+        (Root's `rules(p, c)`: its `all q in players ...` was a helper called per clearing).
+        A test that became a literal keeps only its branch (`folded`)."""
+        test = self.value(e.test, sc, out, ind, depth)
+        truth = truth_of(test) if self.FOLD_CONSTANTS else None
+        if truth is not None:
+            self.chose("folded", "conditional of a literal")
+            self.test(e.then if truth else e.orelse, sc, out, ind, fail, depth)
+            return
+        self.chose("split conditional", expr_text(e.test))
+        out.append(f"{ind}if {test}:")
+        self.test(e.then, sc, out, ind + "    ", fail, depth)
+        out.append(f"{ind}else:")
+        self.test(e.orelse, sc, out, ind + "    ", fail, depth)
 
     def held_value(self, e: A.Aggregate, sc: dict) -> str | None:
         """`any r in K: m[r] == x`, with m a state map over all of K, as `x in m.values()`:
