@@ -253,6 +253,9 @@ class CodeGen:
     # tested there) as `if C:` with each branch tested as statements, so the loops in it are
     # written in place (`split conditional`); off: tests compare
     SPLIT_CONDITIONALS: ClassVar[bool] = True
+    # a definition whose truth value is a conditional or an `and` written as tests, `return
+    # False` at the first that fails (compile._tested_body, `tested body`); off: tests compare
+    TESTED_BODIES: ClassVar[bool] = True
 
     def __init__(self, model: Model, record: bool, elements: dict[str, tuple], boards: Any = None,
                  players: tuple[str, ...] = (), facts: ModelFacts | None = None):
