@@ -256,6 +256,10 @@ class CodeGen:
     # a definition whose truth value is a conditional or an `and` written as tests, `return
     # False` at the first that fails (compile._tested_body, `tested body`); off: tests compare
     TESTED_BODIES: ClassVar[bool] = True
+    # an inner parameter's narrowed range whose ends and bound read no parameter and cannot
+    # fail, worked out once at the listing's top (actiongen `narrowed`, `narrowed once`);
+    # off: tests compare
+    NARROWED_ONCE: ClassVar[bool] = True
 
     def __init__(self, model: Model, record: bool, elements: dict[str, tuple], boards: Any = None,
                  players: tuple[str, ...] = (), facts: ModelFacts | None = None):
