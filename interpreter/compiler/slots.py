@@ -45,7 +45,9 @@ class SlotSplit:
 
 def split_slots(g: CodeGen, inner: A.Node, item: str, sc: dict) -> SlotSplit | None:
     """`inner`'s filter split into the parts that read nothing of the loop variable `item` and
-    the rest, when the split is sound (see the module); else None. `sc` binds neither."""
+    the rest, when the split is sound (see the module); else None. `sc` binds neither. A part
+    reads the item when any name in it is the item's (`hoist.names`, which takes in the names
+    a definition's `let`, A.LetExpr, binds): a `let` of the same name keeps the part per item."""
     if not (isinstance(inner, A.Aggregate) and inner.kind == "list" and inner.where is not None
             and inner.var != item and item not in names(inner.domain) and g.bounded(inner.domain, sc)):
         return None
