@@ -67,6 +67,7 @@ from .nonefirst import none_first
 from .pytree import PLACEHOLDER, Inline
 from .rolllocals import roll_locals
 from .shared_calls import shared_definitions
+from .slots import item_slots, kept_slots, split_slots
 from .total import cannot_fail
 
 MAX_TABLE = 50_000  # entries in one precomputed table of a library function
@@ -261,6 +262,21 @@ class CodeGen:
     # `x == y` / `x != y` of names where one side may be none: none and identity tested first,
     # so no text is compared with None (nonefirst.py, `none first`); off: tests compare
     NONE_FIRST: ClassVar[bool] = True
+    # `list k in ITEMS: (list c in SLOTS where FITS)` (`count ... one per`): the parts of FITS
+    # that read nothing of k filter SLOTS once, not once per item (slots.py, `slots filtered
+    # once`); off: tests compare
+    SLOTS_FILTERED: ClassVar[bool] = True
+    # a test of `if C then T else E` (a require, a loop's filter; the body of a definition
+    # tested there) as `if C:` with each branch tested as statements, so the loops in it are
+    # written in place (`split conditional`); off: tests compare
+    SPLIT_CONDITIONALS: ClassVar[bool] = True
+    # a definition whose truth value is a conditional or an `and` written as tests, `return
+    # False` at the first that fails (compile._tested_body, `tested body`); off: tests compare
+    TESTED_BODIES: ClassVar[bool] = True
+    # an inner parameter's narrowed range whose ends and bound read no parameter and cannot
+    # fail, worked out once at the listing's top (actiongen `narrowed`, `narrowed once`);
+    # off: tests compare
+    NARROWED_ONCE: ClassVar[bool] = True
 
     def __init__(self, model: Model, record: bool, elements: dict[str, tuple], boards: Any = None,
                  players: tuple[str, ...] = (), facts: ModelFacts | None = None):
@@ -883,14 +899,25 @@ class CodeGen:
             self.chose("repeated item", expr_text(e))
             return repeated
         fixed = self.fixed_once(e, sc) if rec is None and keys is None and e.kind in FIXED_KINDS else []
+        # `list k in ITEMS: (list c in SLOTS where FITS)`: FITS' parts that read nothing of k
+        # filter SLOTS once (slots.py), bound like a fixed part by the first `for`
+        split = split_slots(self, e.body, e.var, sc) \
+            if self.SLOTS_FILTERED and self.LOOP_FORMS and rec is None and e.kind == "list" else None
+        once = [(x, c) for _n, x, c in fixed]
         # sub-expressions under the bound variable are not recorded: they take many values
         where = self.ex(e.where, inner) if e.where is not None else None
-        body = self.ex(e.body, inner) if e.body is not None else None
+        if split is not None:
+            kept = self.fresh("ks")
+            once.append((kept, kept_slots(self, split, sc)))
+            body = item_slots(self, split, kept, inner)
+            self.chose("slots filtered once", expr_text(e.body))
+        else:
+            body = self.ex(e.body, inner) if e.body is not None else None
         for node, _local, _code in fixed:
             del self.subst[id(node)]
         text = self._comprehension(e, v, dom, where, body)
-        if fixed:  # a first `for` over one tuple binds them once, in the enclosing scope
-            head = f" for ({', '.join(x for _n, x, _c in fixed)},) in (({', '.join(c for _n, _x, c in fixed)},),)"
+        if once:  # a first `for` over one tuple binds them once, in the enclosing scope
+            head = f" for ({', '.join(x for x, _c in once)},) in (({', '.join(c for _x, c in once)},),)"
             text = text.replace(f" for {v} in {dom}", f"{head} for {v} in {dom}", 1)
         return text
 
@@ -1219,13 +1246,17 @@ class CodeGen:
                     ind += "    "
                 self.test(e.items[-1], sc, out, ind, fail, depth)
                 return
+            if isinstance(e, A.CondExpr) and self.SPLIT_CONDITIONALS:
+                self.conditional_test(e, sc, out, ind, fail, depth)
+                return
             body = self.m.defines[e.func].value if isinstance(e, A.Call) and e.func in self.inlinable \
                 and e.func not in self.remembered_defines else None  # a remembered one is looked up instead
-            if isinstance(body, A.BoolOp) and body.op == "and" and depth < MAX_INLINE_DEPTH:
+            if (isinstance(body, A.BoolOp) and body.op == "and"
+                    or isinstance(body, A.CondExpr) and self.SPLIT_CONDITIONALS) and depth < MAX_INLINE_DEPTH:
                 self.chose("split test", e.func)
                 inner, added = self.bind_call(e, sc, out, ind)
                 try:
-                    for part in body.items:
+                    for part in body.items if isinstance(body, A.BoolOp) else [body]:
                         self.test(part, inner, out, ind, fail, depth + 1)
                 finally:
                     for i in added:
@@ -1234,6 +1265,24 @@ class CodeGen:
         value = self.value(e, sc, out, ind, depth)
         out.append(f"{ind}if not {value}:")
         out.append(f"{ind}    {fail}")
+
+    def conditional_test(self, e: A.CondExpr, sc: dict, out: list[str], ind: str, fail: str, depth: int) -> None:
+        """A test of `if C then T else E` as `if C:` with T tested under it and E under its
+        `else`: C first, then the one branch, as the expression ran them; each branch a test of
+        its own, so an `and` or a definition in it is split and its loops are written in place
+        (Root's `rules(p, c)`: its `all q in players ...` was a helper called per clearing).
+        A test that became a literal keeps only its branch (`folded`)."""
+        test = self.value(e.test, sc, out, ind, depth)
+        truth = truth_of(test) if self.FOLD_CONSTANTS else None
+        if truth is not None:
+            self.chose("folded", "conditional of a literal")
+            self.test(e.then if truth else e.orelse, sc, out, ind, fail, depth)
+            return
+        self.chose("split conditional", expr_text(e.test))
+        out.append(f"{ind}if {test}:")
+        self.test(e.then, sc, out, ind + "    ", fail, depth)
+        out.append(f"{ind}else:")
+        self.test(e.orelse, sc, out, ind + "    ", fail, depth)
 
     def held_value(self, e: A.Aggregate, sc: dict) -> str | None:
         """`any r in K: m[r] == x`, with m a state map over all of K, as `x in m.values()`:

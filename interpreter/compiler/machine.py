@@ -38,6 +38,7 @@ from ..engine.recording import (
 from . import hoist, ir
 from .codegen import CodeGen
 from .pytree import Inline
+from .slots import item_slots, kept_slots, split_slots
 from .total import cannot_fail
 
 MAX_INLINE = 40  # lines of an action's enumeration inlined where a block offers it
@@ -341,9 +342,22 @@ class MachineBuilder:
         out.append(f"{ind}        continue")
         out.append(f"{ind}    if {slots} is None:")
         each = A.Aggregate(inner.span, "list", var, chosen, None, inner)
-        out.append(f"{ind}        {slots} = {g.ex(each, sc)}")
+        # the slots that pass FITS' parts reading nothing of the item, once for the chosen
+        # items and every candidate (slots.py)
+        split = split_slots(g, inner, var, sc) if g.SLOTS_FILTERED and g.LOOP_FORMS else None
+        if split is not None:
+            kept, a = g.fresh("ks"), g.fresh("a")
+            out.append(f"{ind}        {kept} = {kept_slots(g, split, sc)}")
+            dom = g.seq(g.ex(chosen, sc), chosen, sc)
+            if not g.bounded(chosen, sc):  # charged as the aggregate charges it
+                dom = f"_charged(G, {dom}, SPANS[{g.span_id(each.span)}])"
+            out.append(f"{ind}        {slots} = [{item_slots(g, split, kept, {**sc, var: (a, None)})} for {a} in {dom}]")
+            mine = item_slots(g, split, kept, {**sc, var: (x, None)})
+            g.chose("slots filtered once", f"choose {var}", self.rule)
+        else:
+            out.append(f"{ind}        {slots} = {g.ex(each, sc)}")
+            mine = g.ex(inner, {**sc, var: (x, None)})
         out.append(f"{ind}        {held} = len({g.ex(chosen, sc)}) + 1")
-        mine = g.ex(inner, {**sc, var: (x, None)})
         out.append(f"{ind}    if b_matching_size([*{slots}, {mine}]) == {held}:")
         out.append(f"{ind}        opts.append({x})")
 
