@@ -65,15 +65,16 @@ def test_a_closed_call_inside_an_inlined_definition_is_worked_out_once_per_listi
     listing = prog.source.split("def AE_")[1].split("\ndef ")[0]
     locals_ = [line.split()[0] for line in listing.splitlines() if line.endswith(" = _NOT_YET")]
     assert len(set(locals_)) == len(locals_) == 2  # declared at the top, one per argument
-    for once in locals_:  # tested where slack(s) is asked: in the loop over s, in the `any`'s loop
-        assert listing.count(f"if {once} is _NOT_YET:") == 2 and f"        {once} = " in listing
+    # tested where slack(s) is asked: in the loop over s, in the `any`'s loop, and in the `all`'s
+    # inside the `if`, which a split conditional writes in place (CodeGen.conditional_test)
+    for once in locals_:
+        assert listing.count(f"if {once} is _NOT_YET:") == 3 and f"        {once} = " in listing
 
 
 def test_the_same_moves_with_and_without_where_a_value_is_asked_in_several_places() -> None:
     """`slack(s)` asks for `spare(4)` and `spare(5)` in the loop over s and again in the loop
-    of the `any` behind the `or`: both take the one value. The `all` inside the `if` is a
-    helper function of its own, which works them out itself (it cannot see the listing's
-    locals)."""
+    of the `any` behind the `or`, and in the loop of the `all` inside the `if` (in place, a
+    split conditional): all take the one value."""
     with_once = regelwerk.load_text(ONCE, "once.rules")
     without = _without(lambda: regelwerk.load_text(ONCE, "once.rules"))
     for record in (False, True):

@@ -290,6 +290,7 @@ class _Listing:
         # out at an outer depth, and the require that narrows it (`empty_first`)
         self.filtered: dict[int, set[int]] = {}  # param -> ids of its requires tested once (`filter_once`)
         self.filter_locals: list[str] = []  # their lists, declared _NOT_YET at the listing's top
+        self.top_lines: list[str] = []  # narrowed ranges that read no parameter (`narrowed once`)
 
     def at(self, depth: int) -> list:
         return [s for s, d in zip(self.pre, self.deps, strict=True) if d == depth]
@@ -620,7 +621,7 @@ class _Listing:
         lines[:0] = [f"    {table} = {{}}" for table in g.enum_memo.values()] + [
             f"    {held} = frozenset({g.var(var)}.values())" for var, held in g.enum_sets.items()] + (
             [f"    {self.memo_table} = {{}}"] if self.memo_table else []) + [f"    {m} = {{}}" for m in self.push_memos] + [
-            f"    {local} = _NOT_YET" for local in [*g.enum_once.values(), *self.filter_locals]]
+            f"    {local} = _NOT_YET" for local in [*g.enum_once.values(), *self.filter_locals]] + self.top_lines
         g.enum_memo, g.enum_sets, g.enum_once, g.still = None, {}, None, False
         g.enum_loops = []
         return lines
@@ -691,9 +692,17 @@ class _Listing:
             return None
         low, high, bound = (g.ex(e, self.esc) for e in (n.range.low, n.range.high, n.bound))
         local = g.fresh("nrw")
+        g.chose("narrowed range", f"{p.name} by {expr_text(n.require.test)}")
+        if i > 0 and g.NARROWED_ONCE and not names_in(n.bound) & ({q.name for q in a.params} | set(self.let_level)) \
+                and all(cannot_fail(g.m, e) for e in (n.range.low, n.range.high, n.bound)):
+            # the same range in every round of the outer loops, and it cannot fail: worked out
+            # once, at the listing's top (Root's `dig(k, c, n in dig_min_warriors..4)` by the
+            # warriors in the Burrow, once per card and clearing before)
+            self.top_lines.append(f"    {local} = {range_code(n, low, high, bound)}")
+            g.chose("narrowed once", f"{p.name} by {expr_text(n.require.test)}")
+            return local
         lines.append(f"{ind}{local} = {range_code(n, low, high, bound)}")
         mark(g, lines, len(lines) - 1, n.require.span)  # a failure in the bound is the require's
-        g.chose("narrowed range", f"{p.name} by {expr_text(n.require.test)}")
         return local
 
     def prefiltered(self, i: int, dom: str, ind: str) -> str:
@@ -860,11 +869,17 @@ def _explain_lines(g: CodeGen, a: A.ActionDecl, pre: list, pnames: list[str],
             lines.append(f"    {entry} = ({k}, {value}, {subs})")
         if i < len(pre) - 1:  # a failed check ends the explanation; after the last, it ends anyway
             lines.append(f"    if not {value}:")
-            lines.append(f"        return [{', '.join(entries)}]")
+            lines.append(f"        return {_tuple_display(entries)}")
         mark(g, lines, first, s.span)
         k += 1
-    lines.append(f"    return [{', '.join(entries)}]")
+    lines.append(f"    return {_tuple_display(entries)}")
     return lines
+
+
+def _tuple_display(items: list[str]) -> str:
+    """A tuple display of `items`: an explanation is a tuple, not a list, so that the collector
+    stops tracking it once it has seen it (a traced game keeps one a decided step to its end)."""
+    return f"({', '.join(items)},)" if items else "()"
 
 
 def _shared_checks(g: CodeGen, a: A.ActionDecl, pre: list, deps: list[int]) -> tuple[list[str], set[int]] | None:

@@ -65,7 +65,9 @@ from .hoist import Hoister, fixed_parts, loop_invariants, names
 from .memo import MemoKey, memo_keys, plain_type, state_free
 from .nonefirst import none_first
 from .pytree import PLACEHOLDER, Inline
+from .rolllocals import roll_locals
 from .shared_calls import shared_definitions
+from .slots import item_slots, kept_slots, split_slots
 from .total import cannot_fail
 
 MAX_TABLE = 50_000  # entries in one precomputed table of a library function
@@ -168,6 +170,11 @@ class CodeGen:
     # loops where a comprehension would call, one-expression definitions inlined, domains known
     # to be distinct (`collect_loop`, `tiny_call`, actiongen.distinct); off: tests compare
     LOOP_FORMS: ClassVar[bool] = True
+    # `explained domain` (§5): an explanation whose check is one aggregate (`all o in plan[current]:
+    # ...`) works its domain out as a statement before it, recording the domain's sub-expressions
+    # in locals, instead of through `_R`, a closure made at every check (the iterable of a
+    # comprehension allows no assignment expression)
+    EXPLAINED_DOMAIN: ClassVar[bool] = True
     # the definitions a decision's listings share, worked out once per decision (shared_calls.py);
     # off: tests compare
     SHARED_CALLS: ClassVar[bool] = True
@@ -241,6 +248,13 @@ class CodeGen:
     # a block's `for x in xs: if C: ...` passes over the items failing C in one plain loop
     # (machine.py `scanned`, `scanned loop`); off: tests compare
     SCANNED_LOOPS: ClassVar[bool] = True
+    # in a scanned loop, the block's locals its test reads and the work budget's counter held
+    # in locals while the scan goes on, not read from the frame and the game per item
+    # (machine.py `scan_held`, `scan locals`); off: tests compare
+    SCAN_LOCALS: ClassVar[bool] = True
+    # in a device's roll, `G.rng` and `G.work` held in locals between the calls that hand the
+    # game to other code (rolllocals.py, `roll locals`); off: tests compare
+    ROLL_LOCALS: ClassVar[bool] = True
     # in a listing, `all o in D: o.f != x` (and `any o in D: o.f == x`) over a D the listing
     # cannot change: the fields `o.f` listed once per listing, each test `x not in` them
     # (`fields listed once`); off: tests compare
@@ -248,6 +262,21 @@ class CodeGen:
     # `x == y` / `x != y` of names where one side may be none: none and identity tested first,
     # so no text is compared with None (nonefirst.py, `none first`); off: tests compare
     NONE_FIRST: ClassVar[bool] = True
+    # `list k in ITEMS: (list c in SLOTS where FITS)` (`count ... one per`): the parts of FITS
+    # that read nothing of k filter SLOTS once, not once per item (slots.py, `slots filtered
+    # once`); off: tests compare
+    SLOTS_FILTERED: ClassVar[bool] = True
+    # a test of `if C then T else E` (a require, a loop's filter; the body of a definition
+    # tested there) as `if C:` with each branch tested as statements, so the loops in it are
+    # written in place (`split conditional`); off: tests compare
+    SPLIT_CONDITIONALS: ClassVar[bool] = True
+    # a definition whose truth value is a conditional or an `and` written as tests, `return
+    # False` at the first that fails (compile._tested_body, `tested body`); off: tests compare
+    TESTED_BODIES: ClassVar[bool] = True
+    # an inner parameter's narrowed range whose ends and bound read no parameter and cannot
+    # fail, worked out once at the listing's top (actiongen `narrowed`, `narrowed once`);
+    # off: tests compare
+    NARROWED_ONCE: ClassVar[bool] = True
 
     def __init__(self, model: Model, record: bool, elements: dict[str, tuple], boards: Any = None,
                  players: tuple[str, ...] = (), facts: ModelFacts | None = None):
@@ -281,6 +310,7 @@ class CodeGen:
         # allows no assignment expression (the iterable of a comprehension)
         self.rec_in_iterable = False
         self.rec_closure: set[int] = set()
+        self.domain_done: dict[int, str] = {}  # explain mode: a domain worked out already -> its local
         self.in_iterable = False  # writing a comprehension's iterable: no assignment expression there
         facts = facts or model_facts(model)
         self.write_depths = facts.depths
@@ -841,10 +871,14 @@ class CodeGen:
         held = self.held_value(e, sc) if rec is None else None
         if held is not None:
             return held
-        before, self.rec_in_iterable = self.rec_in_iterable, rec is not None
-        outer, self.in_iterable = self.in_iterable, True
-        dom = self.seq(self.ex(e.domain, sc, rec), e.domain, sc)
-        self.rec_in_iterable, self.in_iterable = before, outer
+        done = self.domain_done.pop(id(e.domain), None) if rec is not None else None
+        if done is not None:  # worked out before the check (`explained`)
+            dom = self.seq(done, e.domain, sc)
+        else:
+            before, self.rec_in_iterable = self.rec_in_iterable, rec is not None
+            outer, self.in_iterable = self.in_iterable, True
+            dom = self.seq(self.ex(e.domain, sc, rec), e.domain, sc)
+            self.rec_in_iterable, self.in_iterable = before, outer
         if not self.bounded(e.domain, sc):
             dom = f"_charged(G, {dom}, SPANS[{self.span_id(e.span)}])"
         v = self.fresh("a")
@@ -858,14 +892,25 @@ class CodeGen:
             self.chose("repeated item", expr_text(e))
             return repeated
         fixed = self.fixed_once(e, sc) if rec is None and keys is None and e.kind in FIXED_KINDS else []
+        # `list k in ITEMS: (list c in SLOTS where FITS)`: FITS' parts that read nothing of k
+        # filter SLOTS once (slots.py), bound like a fixed part by the first `for`
+        split = split_slots(self, e.body, e.var, sc) \
+            if self.SLOTS_FILTERED and self.LOOP_FORMS and rec is None and e.kind == "list" else None
+        once = [(x, c) for _n, x, c in fixed]
         # sub-expressions under the bound variable are not recorded: they take many values
         where = self.ex(e.where, inner) if e.where is not None else None
-        body = self.ex(e.body, inner) if e.body is not None else None
+        if split is not None:
+            kept = self.fresh("ks")
+            once.append((kept, kept_slots(self, split, sc)))
+            body = item_slots(self, split, kept, inner)
+            self.chose("slots filtered once", expr_text(e.body))
+        else:
+            body = self.ex(e.body, inner) if e.body is not None else None
         for node, _local, _code in fixed:
             del self.subst[id(node)]
         text = self._comprehension(e, v, dom, where, body)
-        if fixed:  # a first `for` over one tuple binds them once, in the enclosing scope
-            head = f" for ({', '.join(x for _n, x, _c in fixed)},) in (({', '.join(c for _n, _x, c in fixed)},),)"
+        if once:  # a first `for` over one tuple binds them once, in the enclosing scope
+            head = f" for ({', '.join(x for x, _c in once)},) in (({', '.join(c for _x, c in once)},),)"
             text = text.replace(f" for {v} in {dom}", f"{head} for {v} in {dom}", 1)
         return text
 
@@ -1194,13 +1239,17 @@ class CodeGen:
                     ind += "    "
                 self.test(e.items[-1], sc, out, ind, fail, depth)
                 return
+            if isinstance(e, A.CondExpr) and self.SPLIT_CONDITIONALS:
+                self.conditional_test(e, sc, out, ind, fail, depth)
+                return
             body = self.m.defines[e.func].value if isinstance(e, A.Call) and e.func in self.inlinable \
                 and e.func not in self.remembered_defines else None  # a remembered one is looked up instead
-            if isinstance(body, A.BoolOp) and body.op == "and" and depth < MAX_INLINE_DEPTH:
+            if (isinstance(body, A.BoolOp) and body.op == "and"
+                    or isinstance(body, A.CondExpr) and self.SPLIT_CONDITIONALS) and depth < MAX_INLINE_DEPTH:
                 self.chose("split test", e.func)
                 inner, added = self.bind_call(e, sc, out, ind)
                 try:
-                    for part in body.items:
+                    for part in body.items if isinstance(body, A.BoolOp) else [body]:
                         self.test(part, inner, out, ind, fail, depth + 1)
                 finally:
                     for i in added:
@@ -1209,6 +1258,24 @@ class CodeGen:
         value = self.value(e, sc, out, ind, depth)
         out.append(f"{ind}if not {value}:")
         out.append(f"{ind}    {fail}")
+
+    def conditional_test(self, e: A.CondExpr, sc: dict, out: list[str], ind: str, fail: str, depth: int) -> None:
+        """A test of `if C then T else E` as `if C:` with T tested under it and E under its
+        `else`: C first, then the one branch, as the expression ran them; each branch a test of
+        its own, so an `and` or a definition in it is split and its loops are written in place
+        (Root's `rules(p, c)`: its `all q in players ...` was a helper called per clearing).
+        A test that became a literal keeps only its branch (`folded`)."""
+        test = self.value(e.test, sc, out, ind, depth)
+        truth = truth_of(test) if self.FOLD_CONSTANTS else None
+        if truth is not None:
+            self.chose("folded", "conditional of a literal")
+            self.test(e.then if truth else e.orelse, sc, out, ind, fail, depth)
+            return
+        self.chose("split conditional", expr_text(e.test))
+        out.append(f"{ind}if {test}:")
+        self.test(e.then, sc, out, ind + "    ", fail, depth)
+        out.append(f"{ind}else:")
+        self.test(e.orelse, sc, out, ind + "    ", fail, depth)
 
     def held_value(self, e: A.Aggregate, sc: dict) -> str | None:
         """`any r in K: m[r] == x`, with m a state map over all of K, as `x in m.values()`:
@@ -1985,12 +2052,23 @@ class CodeGen:
         the list, `TEXTS, (values...)`, the texts a constant and MISSING for one not evaluated."""
         rec: list = []
         self.rec_closure = set()
+        first: list[str] = []
+        if self.EXPLAINED_DOMAIN and isinstance(e, A.Aggregate) and id(e) not in self.subst:
+            # the check is one aggregate: its domain, evaluated first anyway (the iterable of
+            # the comprehension), as a statement before it, its parts recorded in locals (the
+            # same order of `rec`: the domain's parts come first in either form)
+            d = self.fresh("d")
+            first.append(f"{ind}{d} = {self.ex(e.domain, sc, rec)}")
+            self.domain_done[id(e.domain)] = d
+            self.chose("explained domain", expr_text(e))
         code = self.ex(e, sc, rec)
+        self.domain_done.clear()
         names = [f"_x{i}" for i in range(len(rec))]
         always = {id(n) for n in _post_order_always(e)}  # assigned whenever `e` is evaluated
         unset = [names[i] for i, node in enumerate(rec) if id(node) not in always and i not in self.rec_closure]
         if unset:  # the others may be skipped (`and`, `or`, `if`): MISSING says so
             out.append(f"{ind}{' = '.join(unset)} = MISSING")
+        out += first
         if self.rec_closure:
             out.append(f"{ind}seen = {{}}")
             out.append(f"{ind}def _R(i, v, seen=seen):")
@@ -2083,6 +2161,11 @@ class CodeGen:
                     if local in self.grown:
                         rule, detail = self.grown[local]
                         self.chose("appended in place", detail, rule=rule)
+        if self.ROLL_LOCALS and self.LOOP_FORMS:  # after the appends (their pattern reads G.work)
+            for device, i in self.device_ids.items():
+                fn = fns.get(f"DR_{i}")
+                if fn is not None and roll_locals(fn):
+                    self.chose("roll locals", "the generator and the work counter", rule=f"device {device}")
         if self.DIRECT_POSSIBLE and self.LOOP_FORMS:  # before the copies: they copy the result
             asking = {part.split("(", 1)[0] for part in ("\n" + text).split("\ndef ")[1:] if "c_possible(" in part}
             for name in asking & fns.keys():  # walked only where it is asked: a walk of every

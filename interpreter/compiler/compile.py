@@ -23,7 +23,7 @@ from ...dsl.check import Model, suspends
 from ...dsl.check_expr import DIRECTIONS
 from ...dsl.check_runaway import recursive_defines
 from ...dsl.printer import expr_text
-from ...dsl.types import MapOf, SetOf, Type, fits
+from ...dsl.types import BOOL, MapOf, SetOf, Type, fits
 from ..engine.errors import RULE_ERRORS, Abandoned, BudgetExceeded, EngineError, RuleFailure
 from ..engine.limits import RECURSIVE_CALL_WORK, WORK_BUDGET
 from ..engine.locate import plain
@@ -494,6 +494,22 @@ def _rule_pop(ind: str) -> list[str]:
     return pop_rule_code(ind) if RULE_STEPS_INLINE else [f"{ind}G.pop_rule(prev)"]
 
 
+def _tested_body(g: CodeGen, model: Model, name: str, d: A.DefineDecl, recursive: set[str],
+                 remembered: dict) -> bool:
+    """Whether definition `name`'s function is written as tests (`g.test`, `return False` on
+    the first that fails, else `return True`) instead of one returned expression: a truth value
+    that is a conditional or an `and`, so its branches and parts are statements and the loops in
+    them run in place (Root's `rules(p, c)`: its `all` was a helper function called per call).
+    A truth value is True or False, and the tests run the parts in the expression's order, each
+    only where the expression ran it. Not where the value is remembered, shared or carried
+    (those wrap the value), nor for a definition that calls itself."""
+    body = d.value
+    return (g.TESTED_BODIES and g.LOOP_FORMS and model.type_of(body) == BOOL
+            and (isinstance(body, A.CondExpr) or isinstance(body, A.BoolOp) and body.op == "and")
+            and name not in recursive and name not in remembered and name not in g.shared_calls
+            and name not in g.carried)
+
+
 def compile_model(model: Model, record: bool, identity: Identity, keep_tree: bool = False,
                   move_tables: dict | None = None) -> Program:
     """Generate and compile the whole program for one checked model (with `keep_tree`, its
@@ -526,7 +542,13 @@ def compile_model(model: Model, record: bool, identity: Identity, keep_tree: boo
         params = [sc[p.name][0] for p in d.params]
         lines = []
         g.still = True  # a definition only reads
-        value = g.value(d.value, sc, lines, "    ")
+        if _tested_body(g, model, name, d, recursive, remembered):
+            # a truth value worked out by tests: its loops in place, no helper call
+            g.chose("tested body")
+            g.test(d.value, sc, lines, "    ", "return False")
+            value = "True"
+        else:
+            value = g.value(d.value, sc, lines, "    ")
         g.still = False
         if name in recursive:  # each call costs work: one that never stops is stopped
             lines[:0] = [f"    G.work -= {RECURSIVE_CALL_WORK}", "    if G.work < 0:",

@@ -32,11 +32,13 @@ from ..engine.recording import (
     keep_turns_code,
     kept_close_code,
     move_close_code,
+    phase_event_code,
     turns_code,
 )
-from . import ir
+from . import hoist, ir
 from .codegen import CodeGen
 from .pytree import Inline
+from .slots import item_slots, kept_slots, split_slots
 from .total import cannot_fail
 
 MAX_INLINE = 40  # lines of an action's enumeration inlined where a block offers it
@@ -340,9 +342,22 @@ class MachineBuilder:
         out.append(f"{ind}        continue")
         out.append(f"{ind}    if {slots} is None:")
         each = A.Aggregate(inner.span, "list", var, chosen, None, inner)
-        out.append(f"{ind}        {slots} = {g.ex(each, sc)}")
+        # the slots that pass FITS' parts reading nothing of the item, once for the chosen
+        # items and every candidate (slots.py)
+        split = split_slots(g, inner, var, sc) if g.SLOTS_FILTERED and g.LOOP_FORMS else None
+        if split is not None:
+            kept, a = g.fresh("ks"), g.fresh("a")
+            out.append(f"{ind}        {kept} = {kept_slots(g, split, sc)}")
+            dom = g.seq(g.ex(chosen, sc), chosen, sc)
+            if not g.bounded(chosen, sc):  # charged as the aggregate charges it
+                dom = f"_charged(G, {dom}, SPANS[{g.span_id(each.span)}])"
+            out.append(f"{ind}        {slots} = [{item_slots(g, split, kept, {**sc, var: (a, None)})} for {a} in {dom}]")
+            mine = item_slots(g, split, kept, {**sc, var: (x, None)})
+            g.chose("slots filtered once", f"choose {var}", self.rule)
+        else:
+            out.append(f"{ind}        {slots} = {g.ex(each, sc)}")
+            mine = g.ex(inner, {**sc, var: (x, None)})
         out.append(f"{ind}        {held} = len({g.ex(chosen, sc)}) + 1")
-        mine = g.ex(inner, {**sc, var: (x, None)})
         out.append(f"{ind}    if b_matching_size([*{slots}, {mine}]) == {held}:")
         out.append(f"{ind}        opts.append({x})")
 
@@ -404,28 +419,63 @@ class MachineBuilder:
         out.append(f"{ind}items, i = L[{slot!r}]")
         out.append(f"{ind}n = len(items)")
         out.append(f"{ind}i0 = i")
+        self.scan_held(test.test, var, test.names, sc, out, ind)  # `sc` reads the held locals
+        charged = not self.decides_every_round(k, t)  # the jump back charged each round
+        local_work = charged and g.SCAN_LOCALS  # the budget's counter in a local while the scan goes on
+        if local_work:
+            out.append(f"{ind}_wk = G.work")
         out.append(f"{ind}while i < n:")
         out.append(f"{ind}    {x} = items[i]")
         out.append(f"{ind}    i += 1")
         out.append(f"{ind}    if {g.ex(test.test, sc)}:")
         out.append(f"{ind}        L[{var!r}] = {x}")
         out.append(f"{ind}        L[{slot!r}] = [items, i]")
+        if local_work:
+            out.append(f"{ind}        G.work = _wk")
         out.append(f"{ind}        pc = {k + 2}")
         out.append(f"{ind}        break")
-        if not self.decides_every_round(k, t):  # the jump back charged each round
-            out.append(f"{ind}    G.work -= 1")
-            out.append(f"{ind}    if G.work < 0:")
+        if charged:
+            work = "_wk" if local_work else "G.work"
+            out.append(f"{ind}    {work} -= 1")
+            out.append(f"{ind}    if {work} < 0:")
             out.append(f"{ind}        L[{var!r}] = {x}")
             out.append(f"{ind}        L[{slot!r}] = [items, i]")
             out.append(f"{ind}        F[1] = {k}")
+            if local_work:
+                out.append(f"{ind}        G.work = _wk")
             out.append(f"{ind}        G.out_of_work(None)")
+            if local_work:
+                out.append(f"{ind}        _wk = G.work")
         out.append(f"{ind}else:")
+        if local_work:
+            out.append(f"{ind}    G.work = _wk")
         out.append(f"{ind}    if i != i0:")
         out.append(f"{ind}        L[{var!r}] = items[i - 1]")
         out.append(f"{ind}        L[{slot!r}] = [items, i]")
         self.goto_pc(k, op.end, out, ind + "    ")
         g.chose("scanned loop", f"for {var} ... if {expr_text(test.test)}", self.rule)
         return True
+
+    def scan_held(self, test: A.Node, var: str, names: tuple[str, ...], sc: dict, out: list[str],
+                  ind: str) -> list[str]:
+        """In a scanned loop, the block's locals its test reads other than the item (Shogun's
+        `a` and `p` in `o.act == a and owner[o.province] == p`), read from the frame into
+        locals once per scan instead of once per item (`scan locals`): nothing in the scan
+        writes the frame's locals (the test cannot fail and changes nothing), and each is bound
+        in the frame wherever the test can be reached, the rules binding a name before its
+        scope. `sc` is changed to read the locals; the names held, in the order read."""
+        g = self.g
+        if not g.SCAN_LOCALS:
+            return []
+        held = sorted({n.name for n, bound in hoist.occurrences(test)
+                       if isinstance(n, A.Name) and n.name != var and n.name in names and n.name not in bound})
+        for n in held:
+            local = g.fresh("h")
+            out.append(f"{ind}{local} = L[{n!r}]")
+            sc[n] = (local, None)
+        if held:
+            g.chose("scan locals", f"{', '.join(held)} in {expr_text(test)}", self.rule)
+        return held
 
     def _op_repeat_init(self, k: int, op: ir.RepeatInit, out: list[str], ind: str) -> None:
         slot, times, names = op.slot, op.times, op.names
@@ -480,14 +530,14 @@ class MachineBuilder:
         out.append(f"{ind}L[{slot!r}] = G.phase")
         out.append(f"{ind}G.phase = {name!r}")
         if self.record:
-            self.event(f"{{'event': 'phase start', 'phase': {name!r}}}", out, ind)
+            self.event(phase_event_code('phase start', name), out, ind)
         out.append(nxt)
 
     def _op_phase_end(self, k: int, op: ir.PhaseEnd, out: list[str], ind: str) -> None:
         name, slot = op.name, op.slot
         nxt = f"{ind}pc = {k + 1}"
         if self.record:
-            self.event(f"{{'event': 'phase end', 'phase': {name!r}}}", out, ind)
+            self.event(phase_event_code('phase end', name), out, ind)
         out.append(f"{ind}G.phase = L.get({slot!r})")
         out.append(nxt)
 
@@ -527,7 +577,7 @@ class MachineBuilder:
     def _op_goto(self, k: int, op: ir.Goto, out: list[str], ind: str) -> None:
         phase = op.phase
         if self.record:
-            self.event(f"{{'event': 'goto', 'phase': {phase!r}}}", out, ind)
+            self.event(phase_event_code("goto", phase), out, ind)
         out.append(f"{ind}del G.frames[1:]")
         out.append(f"{ind}G.phase = None")
         out.append(f"{ind}G.frames[0][1] = {self.phase_labels[phase]}")
@@ -653,10 +703,10 @@ class MachineBuilder:
         its step closed), it opens or extends that step without asking."""
         key = self.step_key()
         if self.step_known == "open":
-            out.append(f"{ind}st[{EVENTS}].append({ev})")
+            out.append(f"{ind}st[{EVENTS}] += ({ev},)")
             return
         if self.step_known == "closed":
-            out.append(f"{ind}st = G._step = {auto_step_code(key, 'G.phase', 'G.current', f'[{ev}]')}")
+            out.append(f"{ind}st = G._step = {auto_step_code(key, 'G.phase', 'G.current', f'({ev},)')}")
             out.append(f"{ind}G._jmark = len(G.journal)")
             self.step_known = "open"
             return
@@ -668,10 +718,7 @@ class MachineBuilder:
         out.append(f"{ind}elif st[{KEY}] != key:")
         out.append(f"{ind}    G._open(key, True, None, None)")
         out.append(f"{ind}    st = G._step")
-        out.append(f"{ind}if st[{EVENTS}]:  # its list made by the first event (recording.py)")
-        out.append(f"{ind}    st[{EVENTS}].append({ev})")
-        out.append(f"{ind}else:")
-        out.append(f"{ind}    st[{EVENTS}] = [{ev}]")
+        out.append(f"{ind}st[{EVENTS}] += ({ev},)  # a tuple made longer (recording.py's slots)")
 
     def hook(self, event: str, k: int, out: list[str], ind: str) -> None:
         if event in self.hooks:

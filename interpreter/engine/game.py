@@ -1060,7 +1060,7 @@ class Game(RuleCalls, TraceRecorder):
         """After a part moved: the simultaneous decision of those still to choose, or (all done)
         the window closed. True while some part waits."""
         w = self.window
-        still = [p for p in w["players"] if p in w["pending"]]
+        still = [*filter(w["pending"].__contains__, w["players"])]  # in C: a tenth of a comprehension's bytecodes
         self._legal = None
         if still:
             self.pending = {"kind": "simultaneous", "players": still}

@@ -21,12 +21,18 @@ from .values import jsonable, value_text
 
 # The slots of a step while it is recorded (generated code writes EVENTS = 7 and reads KEY = 0).
 # An event is a dict, or (event, player) for the flow's player events, which generated code
-# notes at every turn: the record {"event": ..., "player": ...} is made when the step is read.
+# notes at every turn: the record {"event": ..., "player": ...} is made when the step is read;
+# or (event, "phase", phase) for a phase's start and end and a goto (`phase_event_code`): a
+# constant tuple, where a dict would keep the step's tuple of events tracked by the collector.
 # Likewise a move whose arguments are plain values keeps the move itself as its decision, no
 # bindings, and as its checks what its explain function gave, until the step is read; a choice
 # of a plain value keeps the move too, and as its bindings the name of the variable chosen.
-# BINDINGS is None for an automatic step; CHANCE and EVENTS are () until something is noted
-# (`_note` makes the list, as generated code does for events: few steps note anything). A
+# BINDINGS is None for an automatic step; CHANCE and EVENTS are () until something is noted,
+# then tuples made one longer by each item (`_note`, and generated code for events; few steps
+# note more than one), as CHECKS is the tuple an explain function returns: not lists, since the
+# collector stops tracking a tuple of untracked items the first time it sees it, where a list
+# stays tracked and is promoted and walked by every later collection until the game ends (a
+# traced Root game kept about 470 such lists, a quarter of its tracked objects). A
 # chance event is a tuple (kind, what, outcome, inputs, detail) of the values as noted (`_kept`),
 # made the trace's record when the step is read (`chance_record`).
 # CHANGES is a tuple of (path, old, new), or the range of the journal's entries the step wrote
@@ -101,11 +107,28 @@ def turns_code(key: str, kinds: tuple[str, ...], players: list[str]) -> str:
     return f"({key}, {kinds!r}, G.phase, {', '.join(players)})"
 
 
+def phase_event_code(kind: str, phase: str) -> str:
+    """The Python display of a phase's event `kind` (phase start, phase end, goto) as generated
+    code notes it: a constant tuple of texts (the slots' comment above), made its record
+    {"event": kind, "phase": phase} when the step is read (`event_record`)."""
+    return repr((kind, "phase", phase))
+
+
+def event_record(ev: Any) -> dict:
+    """An event of a step as the trace has it, from what was noted: a dict as it is; a flow's
+    player event (event, player) or a phase's event (event, "phase", phase) made a dict."""
+    if type(ev) is dict:
+        return ev
+    if len(ev) == 2:
+        return {"event": ev[0], "player": ev[1]}
+    return {"event": ev[0], ev[1]: ev[2]}
+
+
 def turns_step(rec: tuple) -> list:
     """The step list a flow's tuple of turn events (`turns_code`) stands for, as if the step
     had been opened by its first event and closed at the decision without writing anything."""
     key, kinds, phase, *players = rec
-    return [key, True, None, None, (), (), (), list(zip(kinds, players, strict=True)), phase, players[0]]
+    return [key, True, None, None, (), (), (), tuple(zip(kinds, players, strict=True)), phase, players[0]]
 
 
 def move_close_code(ind: str) -> list[str]:
@@ -259,12 +282,9 @@ class TraceRecorder:
         self._jmark = len(self.journal)
 
     def _note(self, slot: int, item: Any) -> None:
-        """Add an event or a chance record to the open step (its list made by the first)."""
-        st = self._step
-        if st[slot]:
-            st[slot].append(item)
-        else:
-            st[slot] = [item]
+        """Add an event or a chance record to the open step: its tuple made one longer (a list
+        would stay tracked by the collector to the game's end: the slots' comment above)."""
+        self._step[slot] += (item,)
 
     def push_rule(self, key: str) -> str | None:
         """Traced games only: the changes that follow belong to rule `key` (a procedure or a
@@ -459,7 +479,7 @@ class TraceRecorder:
                 changes_of(self.journal[changes.start:changes.stop] if type(changes) is range else changes)
                 if type(changes) is not tuple else changes)],
             "chance": [chance_record(c) for c in st[CHANCE]],
-            "events": [e if type(e) is dict else {"event": e[0], "player": e[1]} for e in st[EVENTS]],
+            "events": [event_record(e) for e in st[EVENTS]],
             "automatic": st[AUTO],
             "decision": decision,
             **({"note": info["note"]} if "note" in info else {}),  # authored words, apart from the quote
@@ -467,6 +487,7 @@ class TraceRecorder:
 
 
 _PLAIN = (str, int, bool, type(None))
+_PLAIN_TYPES = frozenset(_PLAIN)
 
 
 def settle_changes(steps: list, first: int, journal: list) -> None:
@@ -541,16 +562,14 @@ def _kept(value: Any) -> Any:
     t = type(value)
     if t in _PLAIN:
         return value
-    if t is dict:
-        for x in value.values():
-            if type(x) not in _PLAIN:
-                return {k: _kept(x) for k, x in value.items()}
-        return value.copy()
+    if t is dict:  # the types of its values tested in C (a tower's throw notes a few a step)
+        if _PLAIN_TYPES.issuperset(map(type, value.values())):
+            return value.copy()
+        return {k: _kept(x) for k, x in value.items()}
     if t is list:
-        for x in value:
-            if type(x) not in _PLAIN:
-                return [_kept(x) for x in value]  # a device's inputs: the maps thrown in
-        return value
+        if _PLAIN_TYPES.issuperset(map(type, value)):
+            return value
+        return [_kept(x) for x in value]  # a device's inputs: the maps thrown in
     return jsonable(value)
 
 
