@@ -159,3 +159,35 @@ def same_with_and_without(flag: str, record: bool, texts: dict[str, str], bundle
     seeds = range(2 if record else 6)
     assert played(compiled_with(flag, True, bundled), None, record, seeds, 250, saved=True) == \
         played(compiled_with(flag, False, bundled), None, record, seeds, 250, saved=True)
+
+
+def fresh_with(flag: str, on: bool, text: str, filename: str, monkeypatch: pytest.MonkeyPatch) -> Ruleset:
+    """The rules `text` compiled, untraced and traced, while `CodeGen.<flag>` is `on` (for this
+    test only): a fresh ruleset of its own, where `compiled_with` shares one across tests, for
+    tests that set its limits or read its source while the switch still holds."""
+    from regelwerk.interpreter.compiler.codegen import CodeGen
+
+    import regelwerk
+
+    monkeypatch.setattr(CodeGen, flag, on)
+    rules = regelwerk.load_text(text, filename)
+    rules.program(False), rules.program(True)  # compiled while the switch holds
+    return rules
+
+
+def positions_played(rules: Ruleset, seed: int, record: bool, watched: str) -> list[str]:
+    """A seeded random game's saves before every move (the frames' slots too), then how it
+    ended: a budget running out, or its result, the variable `watched` and, traced, its trace."""
+    from regelwerk.interpreter.engine.errors import BudgetExceeded
+
+    g = rules.new_game(seed=seed, record=record)
+    rnd = random.Random(seed)
+    seen = []
+    try:
+        while not g.is_over:
+            seen.append(json.dumps(g.to_json(), sort_keys=True, default=str))
+            g.apply(rnd.choice(g.legal_actions()))
+    except BudgetExceeded as err:
+        seen.append(str(err))
+    seen.append(json.dumps([g.result, g.vars[watched], g.trace if record else None], sort_keys=True, default=str))
+    return seen

@@ -11,6 +11,7 @@ import json
 import random
 
 import pytest
+from playing import fresh_with
 from regelwerk.interpreter.compiler import codegen
 from regelwerk.interpreter.engine.errors import BudgetExceeded
 
@@ -49,10 +50,7 @@ flow
 
 
 def _rules(on: bool, monkeypatch: pytest.MonkeyPatch) -> regelwerk.Ruleset:
-    monkeypatch.setattr(codegen.CodeGen, "ROLL_LOCALS", on)
-    rules = regelwerk.load_text(RULES, "roll.rules")
-    rules.program(False), rules.program(True)  # compiled while the switch holds
-    return rules
+    return fresh_with("ROLL_LOCALS", on, RULES, "roll.rules", monkeypatch)
 
 
 @pytest.mark.parametrize("record", [False, True])

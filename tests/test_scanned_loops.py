@@ -10,8 +10,8 @@ import json
 import random
 
 import pytest
+from playing import fresh_with, positions_played
 from regelwerk.interpreter.compiler import codegen
-from regelwerk.interpreter.engine.errors import BudgetExceeded
 
 import regelwerk
 
@@ -55,10 +55,7 @@ flow
 
 
 def _rules(on: bool, monkeypatch: pytest.MonkeyPatch) -> regelwerk.Ruleset:
-    monkeypatch.setattr(codegen.CodeGen, "SCANNED_LOOPS", on)
-    rules = regelwerk.load_text(RULES, "scan.rules")
-    rules.program(False), rules.program(True)  # compiled while the switch holds
-    return rules
+    return fresh_with("SCANNED_LOOPS", on, RULES, "scan.rules", monkeypatch)
 
 
 @pytest.mark.parametrize("record", [False, True])
@@ -73,17 +70,7 @@ def test_the_loops_scan(record: bool, monkeypatch: pytest.MonkeyPatch):
 
 
 def _played(rules: regelwerk.Ruleset, seed: int, record: bool) -> list:
-    g = rules.new_game(seed=seed, record=record)
-    rnd = random.Random(seed)
-    seen = []
-    try:
-        while not g.is_over:
-            seen.append(json.dumps(g.to_json(), sort_keys=True, default=str))  # the frames' slots too
-            g.apply(rnd.choice(g.legal_actions()))
-    except BudgetExceeded as err:
-        seen.append(str(err))
-    seen.append(json.dumps([g.result, g.vars["total"], g.trace if record else None], sort_keys=True, default=str))
-    return seen
+    return positions_played(rules, seed, record, "total")
 
 
 @pytest.mark.parametrize("seed", [0, 2, 3])
