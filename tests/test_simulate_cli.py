@@ -7,12 +7,12 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 from bundled import BUNDLED, ROOT
+from terminal import cli_command
 
 import regelwerk
 from regelwerk.cli import main
@@ -40,7 +40,7 @@ def test_ctrl_c_leaves_a_partial_report_and_resume_completes_it(tmp_path, capsys
     results = tmp_path / "sim.games.jsonl"
     argv = [BUNDLED["tictactoe"], "--games", "16", "--seed", "3", "--agent", "X=mcts:400",
             "--json", out]
-    proc = subprocess.Popen([sys.executable, "-m", "regelwerk.cli", "simulate", *map(str, argv), "--jobs", "2"],
+    proc = subprocess.Popen(cli_command("simulate", *map(str, argv), "--jobs", "2"),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     deadline = time.monotonic() + 90
     while len(lines_of(results)) < 3 and time.monotonic() < deadline and proc.poll() is None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 import time
 from fractions import Fraction
 from pathlib import Path
@@ -16,6 +15,7 @@ import pytest
 from regelwerk.interpreter.tools import analysis
 from regelwerk.interpreter.tools.agents import count_games, perft
 from regelwerk.interpreter.tools.liveness import history_only_vars
+from terminal import cli_command
 
 import regelwerk
 
@@ -156,7 +156,7 @@ def test_ctrl_c_stops_analyze_with_the_bounds_it_has(tmp_path):
     """The command line: a long analysis shows progress lines on a pipe and, on SIGINT, prints
     the bounds known so far and exits 130."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    cmd = [sys.executable, "-m", "regelwerk.cli", "analyze", str(GOOFSPIEL), "--option", "cards=6"]
+    cmd = cli_command("analyze", str(GOOFSPIEL), "--option", "cards=6")
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     time.sleep(7)  # past the first progress line (every 5 s on a pipe)
     proc.send_signal(signal.SIGINT)
