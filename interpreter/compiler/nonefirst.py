@@ -11,8 +11,8 @@ random breakthrough game's instructions (`PyObject_RichCompare` and the calls it
 
 Only for values of a finite type (names: players, squares, enumerations), whose Python values
 are texts or None, and only where one side's static type admits none. The forms are exact for
-every pair of such values, whatever the static types say (`current` is a Player, but no one
-plays during set-up):
+every pair of such values: they do not rely on the static types being right (which side may
+be none decides only which side is tested first):
 
 - `x == y` is `(x is y or x is not None and x == y)`: both None, or the same text, answer at
   once; None against a text is False; two texts compare as before;
