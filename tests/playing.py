@@ -10,7 +10,7 @@ from types import ModuleType
 
 import pytest
 
-from regelwerk import Game, InvariantBroken, RuleFailure, Ruleset
+from regelwerk import EngineError, Game, InvariantBroken, RuleFailure, Ruleset
 
 
 def reach(ruleset: Ruleset, players: int, seed: int, steps: int, record: bool = False) -> Game:
@@ -191,3 +191,30 @@ def positions_played(rules: Ruleset, seed: int, record: bool, watched: str) -> l
         seen.append(str(err))
     seen.append(json.dumps([g.result, g.vars[watched], g.trace if record else None], sort_keys=True, default=str))
     return seen
+
+
+def games_digest(rules: Ruleset, players: int, seeds: range, record: bool) -> list[str]:
+    """Seeded random games (moves drawn from `random.Random(seed)`) as text: each one's result,
+    generator state and, traced, its trace — what a transform of the code must leave unchanged."""
+    out = []
+    for s in seeds:
+        g = rules.new_game(players=players, seed=s, record=record)
+        rnd = random.Random(s)
+        while not g.is_over:
+            g.apply(rnd.choice(g.legal_actions()))
+        out.append(json.dumps([g.result, g.rng, g.trace if record else None], sort_keys=True, default=str))
+    return out
+
+
+def with_undo_and_clone(g: Game, n: int, every: int) -> Game:
+    """After every `every`-th move: two moves taken back (where the history allows), and every
+    second time the game replaced by its clone — the paths a digest of a game should survive."""
+    if every and n % every == 0 and not g.is_over:
+        try:
+            g.undo()
+            g.undo()
+        except EngineError:  # a move taken back (`abandon`) ends the history
+            pass
+        if n % (2 * every) == 0:
+            g = g.clone()
+    return g

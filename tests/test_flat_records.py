@@ -14,7 +14,7 @@ import random
 
 import pytest
 from bundled import RULESETS
-from playing import played
+from playing import played, with_undo_and_clone
 from regelwerk.interpreter.engine import recording
 
 import regelwerk
@@ -52,14 +52,7 @@ def _game(name: str, seed: int, limit: int, undo_every: int, read_every: int = 0
         n += 1
         if read_every and n % read_every == 0:
             assert len(g.trace) == sum(1 for _ in recording.step_starts(g._steps))
-        if undo_every and n % undo_every == 0 and not g.is_over:
-            try:
-                g.undo()
-                g.undo()
-            except regelwerk.EngineError:  # a move taken back (`abandon`) ends the history
-                pass
-            if n % (2 * undo_every) == 0:
-                g = g.clone()
+        g = with_undo_and_clone(g, n, undo_every)
     return g
 
 

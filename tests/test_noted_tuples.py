@@ -16,6 +16,7 @@ import random
 
 import pytest
 from bundled import RULESETS
+from playing import with_undo_and_clone
 from regelwerk.interpreter.engine import recording
 
 import regelwerk
@@ -52,14 +53,7 @@ def _game(name: str, seed: int, limit: int, undo_every: int, record: bool = True
                 seen.append([str(m), ex.legal, ex.reason, ex.checks])
         g.apply(rnd.choice(moves))
         n += 1
-        if undo_every and n % undo_every == 0 and not g.is_over:
-            try:
-                g.undo()
-                g.undo()
-            except regelwerk.EngineError:  # a move taken back (`abandon`) ends the history
-                pass
-            if n % (2 * undo_every) == 0:
-                g = g.clone()
+        g = with_undo_and_clone(g, n, undo_every)
     return g, seen
 
 

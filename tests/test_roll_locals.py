@@ -11,7 +11,8 @@ import json
 import random
 
 import pytest
-from playing import fresh_with
+from bundled import BUNDLED
+from playing import fresh_with, games_digest
 from regelwerk.interpreter.compiler import codegen
 from regelwerk.interpreter.engine.errors import BudgetExceeded
 
@@ -105,15 +106,8 @@ def test_the_budget_runs_out_where_it_did(monkeypatch: pytest.MonkeyPatch):
 def test_shogun_plays_the_same_games(record: bool, monkeypatch: pytest.MonkeyPatch):
     def digest(on: bool) -> list:
         monkeypatch.setattr(codegen.CodeGen, "ROLL_LOCALS", on)
-        rules = regelwerk.load("rulesets/shogun/shogun.rules")
+        rules = regelwerk.load(BUNDLED["shogun"])
         assert any(c.kind == "roll locals" and c.rule == "device tower" for c in rules.program(record).choices) == on
-        out = []
-        for s in (range(3) if record else range(10)):
-            g = rules.new_game(players=4, seed=s, record=record)
-            rnd = random.Random(s)
-            while not g.is_over:
-                g.apply(rnd.choice(g.legal_actions()))
-            out.append(json.dumps([g.result, g.rng, g.trace if record else None], sort_keys=True, default=str))
-        return out
+        return games_digest(rules, 4, range(3) if record else range(10), record)
 
     assert digest(True) == digest(False)

@@ -6,11 +6,9 @@ frames wherever the block stops (saves), the same work charged, the same games a
 
 from __future__ import annotations
 
-import json
-import random
-
 import pytest
-from playing import fresh_with, positions_played
+from bundled import BUNDLED
+from playing import fresh_with, games_digest, positions_played
 from regelwerk.interpreter.compiler import codegen
 
 import regelwerk
@@ -99,18 +97,10 @@ def test_the_budget_runs_out_where_it_did(monkeypatch: pytest.MonkeyPatch):
 def test_shogun_plays_the_same_games(monkeypatch: pytest.MonkeyPatch):
     def digest(on: bool) -> list:
         monkeypatch.setattr(codegen.CodeGen, "SCAN_LOCALS", on)
-        rules = regelwerk.load("rulesets/shogun/shogun.rules")
+        rules = regelwerk.load(BUNDLED["shogun"])
         assert any(c.kind == "scan locals" and c.rule == "procedure:season_round"
                    for c in rules.program(False).choices) == on
-        out = []
-        for record, seeds in ((False, range(8)), (True, range(2))):
-            for s in seeds:
-                g = rules.new_game(players=4, seed=s, record=record)
-                rnd = random.Random(s)
-                while not g.is_over:
-                    g.apply(rnd.choice(g.legal_actions()))
-                out.append(json.dumps([g.result, g.rng, g.trace if record else None], sort_keys=True, default=str))
-        return out
+        return games_digest(rules, 4, range(8), False) + games_digest(rules, 4, range(2), True)
 
     assert digest(True) == digest(False)
 
@@ -119,16 +109,8 @@ def test_khan_plays_the_same_games(monkeypatch: pytest.MonkeyPatch):
     """Khan's `ask_consent` scan (`if consent`, no block local read) keeps the work counter in a local."""
     def digest(on: bool) -> list:
         monkeypatch.setattr(codegen.CodeGen, "SCAN_LOCALS", on)
-        rules = regelwerk.load("rulesets/khan/khan.rules")
+        rules = regelwerk.load(BUNDLED["khan"])
         assert ("_wk = G.work" in rules.program(False).source) == on
-        out = []
-        for record, seeds in ((False, range(4)), (True, range(1))):
-            for s in seeds:
-                g = rules.new_game(players=3, seed=s, record=record)
-                rnd = random.Random(s)
-                while not g.is_over:
-                    g.apply(rnd.choice(g.legal_actions()))
-                out.append(json.dumps([g.result, g.rng, g.trace if record else None], sort_keys=True, default=str))
-        return out
+        return games_digest(rules, 3, range(4), False) + games_digest(rules, 3, range(1), True)
 
     assert digest(True) == digest(False)
