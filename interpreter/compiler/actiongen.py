@@ -33,6 +33,7 @@ from .hoist import Hoister, parts
 from .implied import implied
 from .memo import level_key, plain_type
 from .narrow import narrowing, range_code
+from .numbered import numbered_rows
 from .pushdown import TOUCHING_FORMS, Pushed, Touch, pushable
 from .pushdown import reads as push_reads
 from .total import cannot_fail
@@ -962,6 +963,9 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
     count, rule = len(pnames), g.rule_now
     g.tree_passes.setdefault(f"AE_{aid}", []).append(
         lambda fn: pytree.hoist_rows(fn, count, g.fresh, g.complete_tables) and g.chose("hoist rows", rule=rule))
+    if g.NUMBERED_ROWS:  # after hoist_rows: the rows it took out of the loops
+        g.tree_passes[f"AE_{aid}"].append(
+            lambda fn: numbered_rows(fn, g.fresh, g.numbering) and g.chose("numbered rows", rule=rule))
     enum_size = len(lines)
     g.function(f"AE_{aid}", ["out"], lines)
     # the same search, stopping at the first legal move: possible(action) asks only that

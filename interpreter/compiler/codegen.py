@@ -64,6 +64,7 @@ from .fold import folded_bool, folded_compare, folded_not, truth_of
 from .hoist import Hoister, fixed_parts, loop_invariants, names
 from .memo import MemoKey, memo_keys, plain_type, state_free
 from .nonefirst import none_first
+from .numbered import Numbering, numbered_rows
 from .pytree import PLACEHOLDER, Inline
 from .rolllocals import roll_locals
 from .shared_calls import shared_definitions
@@ -214,6 +215,9 @@ class CodeGen:
     # a complete table's row of an outer loop's variable looked up once ahead of an inner loop,
     # in definitions (pytree.loop_rows); off: tests compare
     LOOP_ROWS: ClassVar[bool] = True
+    # a loop over a table's inner keys (directions) reads the rows hoisted before it as lists
+    # by the key's number, not dicts by its name (numbered.py, `numbered rows`); off: tests compare
+    NUMBERED_ROWS: ClassVar[bool] = True
     # a write of an entry of a map whose keys are kept by value moves its key in place, not
     # through a call of carried._keys_moved (`keys_moved`); off: tests compare
     MOVED_IN_PLACE: ClassVar[bool] = True
@@ -324,6 +328,7 @@ class CodeGen:
         # tables made now for every value of their arguments' types (library calls, moves): a
         # row of one may be looked up ahead of a loop (actiongen.rows_hoisted)
         self.complete_tables: set[str] = set()
+        self.numbering = Numbering(self.constants, self.complete_tables, self.const)  # numbered.py
         self.partial_tables: set[str] = set()  # move tables whose last level may miss a value (actiongen.move_table)
         # definitions remembered per decision are called, not inlined: the call looks them up
         self.inlinable = facts.inlinable - facts.shared_calls if self.SHARED_CALLS else facts.inlinable

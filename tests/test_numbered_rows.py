@@ -1,0 +1,211 @@
+"""`numbered rows` (interpreter/compiler/numbered.py, `CodeGen.NUMBERED_ROWS`): a loop over a
+table's inner keys (directions) reads the rows hoisted before it as lists by the key's number,
+not dicts by its name. The pass on small functions (what it numbers and what it leaves), the
+choice and its code on the bundled board games, and the same moves, games and traces as
+without it."""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+from playing import compiled_with, same_with_and_without, source_with
+from regelwerk.interpreter.compiler.numbered import Numbering, numbered_rows
+
+DIRS = ("N", "E", "S", "W")
+TABLES = {
+    "_T": {sq: {d: f"{sq}{d}" for d in DIRS} for sq in ("a", "b")},
+    "_M": {sq: {d: (sq, d) for d in DIRS} for sq in ("a", "b")},
+    "_ODD": {"a": {"N": 1, "E": 2}, "b": {"E": 2, "N": 1}},  # rows in different orders
+    "_L": ["N", "S"],
+    "_K": ["E", "W"],
+}
+
+
+def _numbered(code: str, complete: tuple[str, ...] = ("_T", "_M", "_ODD")) -> tuple[str, dict, bool]:
+    """`code` (one function) after the pass, the constants it made, and its answer."""
+    constants = dict(TABLES)
+    counter = iter(range(100, 1000))
+
+    def fresh(prefix: str = "t") -> str:
+        return f"_{prefix}{next(counter)}"
+
+    def const(value: object, prefix: str = "C") -> str:
+        name = fresh(prefix)
+        constants[name] = value
+        return name
+
+    tree = ast.parse(code)
+    done = numbered_rows(tree.body[0], fresh, Numbering(constants, set(complete), const))  # type: ignore[arg-type]
+    return ast.unparse(tree), constants, done
+
+
+def _run(code: str, constants: dict, *args: object) -> object:
+    ns = dict(constants)
+    exec(compile(code, "<test>", "exec"), ns)  # noqa: S102 - the test's own code
+    return ns["f"](*args)
+
+
+LISTING = """
+def f(pieces, dom):
+    out = []
+    for p0 in pieces:
+        _r1 = _T[p0]
+        _r2 = _M[p0]
+        for p1 in dom:
+            if _r1[p1] is None or p1 == 'S':
+                continue
+            out.append((_r2[p1], p1))
+    return out
+"""
+# the listing with its domain a local bound once, as a listing's `_dom = _uniq(...)`
+BOUND = LISTING.replace("def f(pieces, dom):", "def f(pieces, d):\n    dom = list(d)")
+
+
+def test_a_local_domain_is_numbered_once_where_it_is_bound() -> None:
+    code = BOUND
+    after, constants, done = _numbered(code)
+    assert done
+    assert "for p1, _n" in after and "= [(_v" in after and "for _v" in after
+    assert "_r1 = _RN" in after and "_r2 = _RN" in after and "_r1[p1]" not in after
+    # the loop variable keeps its name for its other uses
+    assert "p1 == 'S'" in after and ", p1))" in after
+    for dom in (["N", "E", "S", "W"], ["W", "N"], []):
+        assert _run(after, constants, ["a", "b"], dom) == _run(code, TABLES, ["a", "b"], dom)
+
+
+def test_a_constant_domain_and_a_choice_between_constant_ones_are_constants() -> None:
+    code = LISTING.replace("for p1 in dom:", "for p1 in (_L if dom else _K):")
+    after, constants, done = _numbered(code)
+    assert done
+    pairs = [n for n in constants if n.startswith("_DN")]
+    assert len(pairs) == 2 and f"{pairs[0]} if dom else {pairs[1]}:" in after
+    assert constants[pairs[0]] == [("N", 0), ("S", 2)]
+    for dom in (True, False):
+        assert _run(after, constants, ["b", "a"], dom) == _run(code, TABLES, ["b", "a"], dom)
+
+
+def test_a_local_bound_to_a_choice_between_constant_lists_chooses_between_numbered_ones() -> None:
+    code = BOUND.replace("dom = list(d)", "dom = _L if d else _K")
+    after, constants, done = _numbered(code)
+    assert done and "for _v" not in after and " = _DN" in after and " if d else _DN" in after
+    for d in (True, False):
+        assert _run(after, constants, ["a", "b"], d) == _run(code, TABLES, ["a", "b"], d)
+
+
+def test_the_numbered_table_is_made_once_and_holds_the_rows_in_key_order() -> None:
+    code = LISTING.replace("for p1 in dom:", "for p1 in _L:") + LISTING.replace("def f", "def g").replace(
+        "for p1 in dom:", "for p1 in _K:")
+    tree = ast.parse(code)
+    constants = dict(TABLES)
+    names = iter(range(100, 1000))
+
+    def const(value: object, prefix: str = "C") -> str:
+        name = f"_{prefix}{next(names)}"
+        constants[name] = value
+        return name
+
+    numbering = Numbering(constants, {"_T", "_M"}, const)
+    for fn in tree.body:
+        assert numbered_rows(fn, lambda prefix="t": f"_{prefix}{next(names)}", numbering)  # type: ignore[arg-type]
+    tables = [n for n in constants if n.startswith("_RN")]
+    assert len(tables) == 2  # one copy of each table for both functions
+    assert constants[tables[0]]["a"] == ["aN", "aE", "aS", "aW"]
+
+
+LEFT_ALONE = {
+    "a domain the pass cannot make once (a parameter)": LISTING,
+    "the loop's variable rebound in the loop": BOUND.replace(
+        "if _r1[p1] is None or p1 == 'S':", "p1 = p1.lower()\n            if _r1[p1] is None:"),
+    "a row of a table whose rows differ in their keys": BOUND.replace("_r1 = _T[p0]", "_r1 = _ODD[p0]").replace(
+        "_r2 = _M[p0]", "_r2 = _ODD[p0]"),
+    "a domain read as something else than a loop's iterable": BOUND.replace(
+        "dom = list(d)", "dom = list(d)\n    dom.sort()"),
+    "a domain bound twice": BOUND.replace("dom = list(d)", "dom = list(d)\n    dom = dom[1:]"),
+}
+
+
+@pytest.mark.parametrize("why", sorted(LEFT_ALONE))
+def test_what_is_left_alone(why: str) -> None:
+    code = LEFT_ALONE[why]
+    assert code != BOUND or why.startswith("a domain the pass")
+    after, _constants, done = _numbered(code)
+    assert not done and "_RN" not in after and "for p1, _n" not in after, why
+
+
+def test_a_row_read_by_something_else_than_the_loops_variable_stays_a_dict() -> None:
+    code = BOUND.replace("out.append((_r2[p1], p1))", "out.append((_r2[p1], _r2['N']))")
+    after, constants, done = _numbered(code)
+    assert done and "_r1 = _RN" in after and "_r2 = _M[p0]" in after and "_r2[p1], _r2['N']" in after
+    assert _run(after, constants, ["a", "b"], ["E", "N"]) == _run(code, TABLES, ["a", "b"], ["E", "N"])
+
+
+def test_rows_of_a_table_not_made_for_every_key_are_left_alone() -> None:
+    after, _constants, done = _numbered(BOUND, complete=())
+    assert not done and "_RN" not in after
+    assert _numbered(BOUND)[2]  # the same code, its tables complete
+
+
+def test_a_value_that_is_no_key_fails_as_a_rule_error_would() -> None:
+    code = BOUND
+    after, constants, _done = _numbered(code)
+    with pytest.raises(KeyError):
+        _run(code, TABLES, ["a"], ["X"])
+    with pytest.raises(TypeError):  # both are rule errors (engine/errors.py RULE_ERRORS)
+        _run(after, constants, ["a"], ["X"])
+
+
+@pytest.mark.parametrize("name, kinds", [
+    ("breakthrough", {"action step"}),
+    ("checkers", {"action step", "define first_jumps", "define jump_paths"}),
+])
+def test_the_choice_is_made_and_the_code_has_the_form(name: str, kinds: set[str]) -> None:
+    on = compiled_with("NUMBERED_ROWS", True, name)
+    for record in (False, True):
+        assert {c.rule for c in on.program(record).choices if c.kind == "numbered rows"} == kinds
+    source = source_with("NUMBERED_ROWS", True, name)
+    assert "for p1, _n" in source and "= _RN" in source
+    off = source_with("NUMBERED_ROWS", False, name)
+    assert "_RN" not in off and "for p1, _n" not in off
+
+
+DIRECTED = """game "Directed"
+players Ann, Bob
+board Square = grid 4 x 4
+state
+    cell: Square -> Player? = none
+    moved: int = 0
+procedure set_up
+    set cell[a1] = Ann
+    set cell[b1] = Ann
+    set cell[c4] = Bob
+    set cell[d4] = Bob
+define ways(p: Player) = if p == Ann then [N, NE, E] else [S, SW, W]
+define reach(p: Player) = count s in Square where cell[s] == p and (any d in ways(p): neighbour(s, d) != none)
+action go(from: Square, d in ways(current))
+    "A piece moves one square its way."
+    require cell[from] == current else "not yours"
+    let to = neighbour(from, d)
+    require to != none else "off the board"
+    require cell[to] == none or cell[to] != current else "your own piece"
+    set cell[to] = current
+    clear cell[from]
+    add 1 to moved
+    if moved >= 20 or reach(other(current)) == 0
+        finish draw
+flow
+    do set_up
+    repeat
+        turn
+            if possible(go)
+                play go
+            else
+                finish draw
+"""
+
+
+@pytest.mark.parametrize("record", [False, True])
+def test_the_same_moves_and_games_with_and_without(record: bool) -> None:
+    on = compiled_with("NUMBERED_ROWS", True, "directed", DIRECTED)
+    assert any(c.kind == "numbered rows" for c in on.program(record).choices)
+    same_with_and_without("NUMBERED_ROWS", record, {"directed": DIRECTED}, bundled="checkers")
