@@ -9,8 +9,8 @@ from __future__ import annotations
 import ast
 
 import pytest
-from playing import compiled_with, same_with_and_without, source_with
-from regelwerk.interpreter.compiler.numbered import Numbering, numbered_rows
+from playing import compiled_with, games_digest, same_with_and_without, source_with
+from regelwerk.interpreter.compiler.numbered import Numbering, numbered_rows, rows_ahead
 
 DIRS = ("N", "E", "S", "W")
 TABLES = {
@@ -18,6 +18,7 @@ TABLES = {
     "_M": {sq: {d: (sq, d) for d in DIRS} for sq in ("a", "b")},
     "_ODD": {"a": {"N": 1, "E": 2}, "b": {"E": 2, "N": 1}},  # rows in different orders
     "_L": ["N", "S"],
+    "_OPP": {"N": "S", "E": "W", "S": "N", "W": "E"},
     "_K": ["E", "W"],
 }
 
@@ -155,18 +156,91 @@ def test_a_value_that_is_no_key_fails_as_a_rule_error_would() -> None:
         _run(after, constants, ["a"], ["X"])
 
 
+AHEAD = """
+def f(s, dom):
+    out = []
+    for d in dom:
+        if d == 'W':
+            continue
+        out.append(_T[s][d])
+        for e in _T[s][d]:
+            out.append(e)
+    return out
+"""
+
+
+def test_a_row_of_a_name_the_loop_does_not_bind_is_looked_up_ahead_of_it() -> None:
+    tree = ast.parse(AHEAD)
+    names = iter(range(100))
+    assert rows_ahead(tree.body[0], lambda prefix="t": f"_{prefix}{next(names)}", {"_T"})  # type: ignore[arg-type]
+    after = ast.unparse(tree)
+    assert after.count("_T.get(s)") == 1 and "_T[s]" not in after
+    assert after.index("_T.get(s)") < after.index("for d in dom")
+    for s, dom in (("a", ["N", "W", "E"]), ("b", []), (None, ["W"])):  # no round reads the row: no failure
+        assert _run(after, TABLES, s, dom) == _run(AHEAD, TABLES, s, dom)
+    with pytest.raises(TypeError):  # a row that is not there fails where it is read, a rule error
+        _run(after, TABLES, None, ["N"])
+
+
+@pytest.mark.parametrize("code, why", [
+    (AHEAD.replace("    for d in dom:", "    for d in dom:\n        s = d"), "the name is bound in the loop"),
+    (AHEAD.replace("_T[s][d]", "_T[d][s]"), "the row is of the loop's own variable"),
+    (AHEAD.replace("    out = []", "    out = []\n    _T = {}"), "the table is bound in the function"),
+])
+def test_rows_that_are_not_the_same_in_every_round_stay_in_the_loop(code: str, why: str) -> None:
+    tree = ast.parse(code)
+    names = iter(range(100))
+    assert not rows_ahead(tree.body[0], lambda prefix="t": f"_{prefix}{next(names)}", {"_T"}), why  # type: ignore[arg-type]
+
+
+DERIVED = """
+def f(s):
+    out = []
+    _r1 = _T.get(s)
+    for d in _L:
+        a = _r1[d]
+        o = _OPP[d]
+        out.append((a, _r1[o]))
+    return out
+"""
+
+
+def test_a_table_entry_of_the_loops_variable_rides_in_the_numbered_domain() -> None:
+    after, constants, done = _numbered(DERIVED)
+    assert done and "_OPP" not in after and "o = " not in after and "_r1[o]" not in after
+    pairs = next(n for n in constants if n.startswith("_DN"))
+    assert constants[pairs] == [("N", 0, 2), ("S", 2, 0)]  # each direction, its number, its opposite's
+    for s in ("a", "b"):
+        assert _run(after, constants, s) == _run(DERIVED, TABLES, s)
+    read_too = DERIVED.replace("out.append((a, _r1[o]))", "out.append((a, _r1[o], o))")
+    after, constants, done = _numbered(read_too)
+    assert done and "o = " not in after and ", o, _n" in after  # still bound: read otherwise too
+    assert _run(after, constants, "a") == _run(read_too, TABLES, "a")
+    # read before its binding in a round (the previous round's value there): left as it is
+    read_before = DERIVED.replace("        a = _r1[d]\n", "        a = o if d == 'S' else _r1[d]\n")
+    assert "o = _OPP[d]" in _numbered(read_before)[0]
+
+
 @pytest.mark.parametrize("name, kinds", [
     ("breakthrough", {"action step"}),
     ("checkers", {"action step", "define first_jumps", "define jump_paths"}),
+    ("connect4", {"action drop", "define four_through"}),
 ])
 def test_the_choice_is_made_and_the_code_has_the_form(name: str, kinds: set[str]) -> None:
     on = compiled_with("NUMBERED_ROWS", True, name)
     for record in (False, True):
         assert {c.rule for c in on.program(record).choices if c.kind == "numbered rows"} == kinds
     source = source_with("NUMBERED_ROWS", True, name)
-    assert "for p1, _n" in source and "= _RN" in source
+    assert ", _n" in source and "= _RN" in source
     off = source_with("NUMBERED_ROWS", False, name)
-    assert "_RN" not in off and "for p1, _n" not in off
+    assert "_RN" not in off and ", _n" not in off
+
+
+@pytest.mark.parametrize("name", ["breakthrough", "connect4"])
+@pytest.mark.parametrize("record", [False, True])
+def test_the_same_bundled_games_with_and_without(name: str, record: bool) -> None:
+    assert games_digest(compiled_with("NUMBERED_ROWS", True, name), 2, range(6), record) == \
+        games_digest(compiled_with("NUMBERED_ROWS", False, name), 2, range(6), record)
 
 
 DIRECTED = """game "Directed"

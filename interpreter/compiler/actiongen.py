@@ -33,7 +33,7 @@ from .hoist import Hoister, parts
 from .implied import implied
 from .memo import level_key, plain_type
 from .narrow import narrowing, range_code
-from .numbered import numbered_rows
+from .numbered import numbered_rows, rows_ahead
 from .pushdown import TOUCHING_FORMS, Pushed, Touch, pushable
 from .pushdown import reads as push_reads
 from .total import cannot_fail
@@ -927,7 +927,19 @@ def _effect(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDecl, pre: 
     effect_size = len(lines)
     lines.append("    return False")
     g.function(f"AF_{aid}", pnames, lines)
+    if g.NUMBERED_ROWS:
+        rule = g.rule_now
+        g.tree_passes.setdefault(f"AF_{aid}", []).append(lambda fn: numbered(g, fn, rule))
     return f"AF_{aid}", None, effect_size
+
+
+def numbered(g: CodeGen, fn: object, rule: str) -> None:
+    """`rows ahead` and `numbered rows` (numbered.py) over one function's tree, each choice
+    said when made."""
+    if rows_ahead(fn, g.fresh, g.complete_tables):  # type: ignore[arg-type]
+        g.chose("rows ahead", rule=rule)
+    if numbered_rows(fn, g.fresh, g.numbering):  # type: ignore[arg-type]
+        g.chose("numbered rows", rule=rule)
 
 
 _GAME_CALL = re.compile(r"\bG\.(\w+)\(")
@@ -964,8 +976,7 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
     g.tree_passes.setdefault(f"AE_{aid}", []).append(
         lambda fn: pytree.hoist_rows(fn, count, g.fresh, g.complete_tables) and g.chose("hoist rows", rule=rule))
     if g.NUMBERED_ROWS:  # after hoist_rows: the rows it took out of the loops
-        g.tree_passes[f"AE_{aid}"].append(
-            lambda fn: numbered_rows(fn, g.fresh, g.numbering) and g.chose("numbered rows", rule=rule))
+        g.tree_passes[f"AE_{aid}"].append(lambda fn: numbered(g, fn, rule))
     enum_size = len(lines)
     g.function(f"AE_{aid}", ["out"], lines)
     # the same search, stopping at the first legal move: possible(action) asks only that

@@ -64,7 +64,7 @@ from .fold import folded_bool, folded_compare, folded_not, truth_of
 from .hoist import Hoister, fixed_parts, loop_invariants, names
 from .memo import MemoKey, memo_keys, plain_type, state_free
 from .nonefirst import none_first
-from .numbered import Numbering, numbered_rows
+from .numbered import Numbering
 from .pytree import PLACEHOLDER, Inline
 from .rolllocals import roll_locals
 from .shared_calls import shared_definitions
@@ -216,7 +216,8 @@ class CodeGen:
     # in definitions (pytree.loop_rows); off: tests compare
     LOOP_ROWS: ClassVar[bool] = True
     # a loop over a table's inner keys (directions) reads the rows hoisted before it as lists
-    # by the key's number, not dicts by its name (numbered.py, `numbered rows`); off: tests compare
+    # by the key's number, not dicts by its name, and a row of a name no round binds is looked
+    # up ahead of the loop (numbered.py, `numbered rows`, `rows ahead`); off: tests compare
     NUMBERED_ROWS: ClassVar[bool] = True
     # a write of an entry of a map whose keys are kept by value moves its key in place, not
     # through a call of carried._keys_moved (`keys_moved`); off: tests compare

@@ -36,14 +36,13 @@ from ..stdlib.graph import Graph
 from ..stdlib.grid import Grid
 from ..stdlib.library import LIBRARY
 from . import ir, pytree
-from .actiongen import generate_action
+from .actiongen import generate_action, numbered
 from .blocks import BlockBuilder, is_chance_let, param_types, prov_info, require_texts
 from .codegen import Choice, CodeGen, ModelFacts, _may_hold_dict, model_facts
 from .common import common_lookups
 from .invtests import grouped_sum, grouped_test, point_test
 from .machine import MachineBuilder
 from .memo import state_free
-from .numbered import numbered_rows
 from .reads import pointwise_reads, state_reads, trigger_watch
 
 __all__ = ["MISSING", "CompiledAction", "Identity", "Program", "compile_explained", "compile_expr",
@@ -580,7 +579,7 @@ def compile_model(model: Model, record: bool, identity: Identity, keep_tree: boo
                 and g.chose("loop rows", rule=rule))
         if g.NUMBERED_ROWS:  # after loop_rows, before common look-ups (which would keep a row's entries)
             g.tree_passes.setdefault(f"D_{g.define_ids[name]}", []).append(
-                lambda fn, rule=g.rule_now: numbered_rows(fn, g.fresh, g.numbering) and g.chose("numbered rows", rule=rule))
+                lambda fn, rule=g.rule_now: numbered(g, fn, rule))
         if g.COMMON_LOOKUPS:  # after loop_rows: the rows it looks up are then read in turn
             g.tree_passes.setdefault(f"D_{g.define_ids[name]}", []).append(
                 lambda fn, rule=g.rule_now: common_lookups(fn, g.fresh) and g.chose("common look-ups", rule=rule))
