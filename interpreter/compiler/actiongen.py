@@ -23,7 +23,7 @@ from ...dsl.ast import iter_nodes
 from ...dsl.check import suspends
 from ...dsl.printer import expr_text
 from ...dsl.types import BOOL, INT, RANGE, TEXT, Elem, ListOf, SetOf
-from ..engine.runtime import _hashable
+from ..engine.runtime import RUNTIME, _hashable
 from ..stdlib.library import LIBRARY
 from . import pytree
 from .blocks import BlockBuilder, action_preconditions, names_in, param_types
@@ -34,6 +34,7 @@ from .implied import implied
 from .memo import level_key, plain_type
 from .narrow import narrowing, range_code
 from .numbered import numbered_rows, rows_ahead
+from .perplayer import by_player
 from .pushdown import TOUCHING_FORMS, Pushed, Touch, pushable
 from .pushdown import reads as push_reads
 from .total import cannot_fail
@@ -977,6 +978,9 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
         lambda fn: pytree.hoist_rows(fn, count, g.fresh, g.complete_tables) and g.chose("hoist rows", rule=rule))
     if g.NUMBERED_ROWS:  # after hoist_rows: the rows it took out of the loops
         g.tree_passes[f"AE_{aid}"].append(lambda fn: numbered(g, fn, rule))
+    if g.BY_PLAYER:  # after numbered rows: the numbered domain of a player's values too
+        g.tree_passes[f"AE_{aid}"].append(
+            lambda fn: by_player(fn, g.players, g.constants, RUNTIME, g.const) and g.chose("by player", rule=rule))
     enum_size = len(lines)
     g.function(f"AE_{aid}", ["out"], lines)
     # the same search, stopping at the first legal move: possible(action) asks only that

@@ -219,6 +219,9 @@ class CodeGen:
     # by the key's number, not dicts by its name, and a row of a name no round binds is looked
     # up ahead of the loop (numbered.py, `numbered rows`, `rows ahead`); off: tests compare
     NUMBERED_ROWS: ClassVar[bool] = True
+    # a listing's value of the current player alone (breakthrough's `steps(current)`) worked
+    # out per player when the program is compiled (perplayer.py, `by player`); off: tests compare
+    BY_PLAYER: ClassVar[bool] = True
     # a write of an entry of a map whose keys are kept by value moves its key in place, not
     # through a call of carried._keys_moved (`keys_moved`); off: tests compare
     MOVED_IN_PLACE: ClassVar[bool] = True
