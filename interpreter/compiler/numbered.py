@@ -14,6 +14,11 @@ rows as lists, in that order) and read as `r[_i]`. `Dn` pairs each value of `D` 
 number: a constant where `D` is a constant list (or a conditional choosing between constant
 lists, checkers' directions by piece), else made once where `D` is bound (a local bound once
 and only iterated). The loop variable keeps its value, so every other use of it is unchanged.
+Over a constant domain, a local the body binds to a constant table's entry of the variable
+(`v = C[d]`, connect four's `opposite(d)`) rides in the pairs too, with its number, so rows read
+by it are numbered as well. `rows_ahead` first takes rows of names no round binds out of the
+loop (connect four's rays from the square just filled), as hoist_rows and loop_rows do for
+parameters and outer loops' variables.
 
 Sound because the numbered row holds the same values at the numbers of the same keys; a value
 of `D` that is not a key (which the static types rule out for a complete table) gets the number
