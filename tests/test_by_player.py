@@ -12,7 +12,7 @@ from playing import compiled_with, games_digest, same_with_and_without, source_w
 from regelwerk.interpreter.compiler.perplayer import by_player
 from regelwerk.interpreter.engine.runtime import RUNTIME
 
-CONSTANTS = {"_FWD": {"Ann": "N", "Bob": "S"}, "_LEFT": {"N": "NW", "S": "SE"}, "_ORD": {"N": 0, "NW": 1, "SE": 2, "S": 3}}
+CONSTANTS = {"_FWD": {"Ann": "N", "Bob": "S", None: "S"}, "_LEFT": {"N": "NW", "S": "SE"}, "_ORD": {"N": 0, "NW": 1, "SE": 2, "S": 3}}
 PLAYERS = ("Ann", "Bob")
 
 LISTING = """
@@ -55,8 +55,8 @@ def test_values_of_the_current_player_alone_are_looked_up_per_player() -> None:
     assert "pairs = _PP" in after and "[_cur]" in after
     assert "dom = " not in after  # read only by the pairs, which no longer read it
     table = next(v for k, v in constants.items() if k.startswith("_PP") and "pairs = " + k in after)
-    assert table == {"Ann": [("NW", 1), ("N", 0)], "Bob": [("SE", 2), ("S", 3)]}
-    for cur in PLAYERS:
+    assert table == {"Ann": [("NW", 1), ("N", 0)], "Bob": [("SE", 2), ("S", 3)], None: [("SE", 2), ("S", 3)]}
+    for cur in (*PLAYERS, None):
         assert _run(after, constants, cur, ["a1", "b2"]) == _run(LISTING, CONSTANTS, cur, ["a1", "b2"])
 
 
@@ -82,8 +82,19 @@ def test_what_is_left_alone(why: str) -> None:
     assert not done and "_PP" not in after, why
 
 
+def test_where_no_current_player_fails_the_value_is_worked_out_as_written_then() -> None:
+    code = LISTING.replace("_FWD[_cur]", "{'Ann': 'N', 'Bob': 'S'}[_cur]")
+    after, constants, done = _pass(code)
+    assert done and "dom = _PP" in after and "if _cur in _PP" in after and "else _uniq(" in after
+    assert " in _PP" not in _pass(LISTING)[0]  # worked out for None too: looked up without the test
+    for cur in PLAYERS:
+        assert _run(after, constants, cur, ["a1"]) == _run(code, CONSTANTS, cur, ["a1"])
+    with pytest.raises(KeyError):
+        _run(after, constants, None, ["a1"])
+
+
 def test_a_value_that_fails_for_one_player_is_left_to_fail_where_it_did() -> None:
-    code = LISTING.replace("_FWD[_cur]]", "{'Ann': 'N'}[_cur]]")
+    code = LISTING.replace("_FWD[_cur]]", "{'Ann': 'N', None: 'N'}[_cur]]")
     after, _constants, done = _pass(code)
     assert not done and "_PP" not in after
     with pytest.raises(KeyError):

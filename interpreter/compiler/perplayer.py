@@ -8,7 +8,9 @@ list of pairs made again too. Both depend on nothing but `current` and the progr
 The pass: a statement at the top of a listing `x = E`, where `E` reads only `_cur` (the current
 player, bound by the function's prologue), the program's constants, `_uniq`, locals bound so
 already, and names its own comprehensions bind, is worked out for every declared player when
-the program is compiled; the statement becomes `x = T[_cur]` for that table `T`. Only where `x`
+the program is compiled, and for no current player (None) where that works too; the statement
+becomes `x = T[_cur]` for that table `T` (`T[_cur] if _cur in T else E` where None is not in
+it: a listing outside any turn works `E` out as written). Only where `x`
 is bound once and read only as a loop's iterable (so no code changes the shared value), and
 where working `E` out succeeds for every player (a failure is left to happen where it did).
 
@@ -53,9 +55,12 @@ def by_player(fn: ast.FunctionDef, players: tuple[str, ...], constants: dict[str
         values = _per_player(s.value, players, constants, helpers, tabled)
         if values is None:
             continue
+        table = ast.Name(const(values, "PP"), ast.Load())
+        looked_up = ast.Subscript(table, ast.Name(CURRENT, ast.Load()), ast.Load())
+        if None not in values:  # no current player (a listing outside any turn): as written
+            looked_up = ast.IfExp(ast.Compare(ast.Name(CURRENT, ast.Load()), [ast.In()], [table]), looked_up, s.value)
         tabled[x] = values
-        s.value = located(ast.Subscript(ast.Name(const(values, "PP"), ast.Load()), ast.Name(CURRENT, ast.Load()),
-                                        ast.Load()), s.value)
+        s.value = located(looked_up, s.value)
         done = True
     if done:  # a value read only by another worked out per player is read no more
         read = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
@@ -97,11 +102,12 @@ def _per_player(e: ast.expr, players: tuple[str, ...], constants: dict[str, Any]
     """`e`'s value for each player, or None where working it out fails for one."""
     code = compile(located(ast.Expression(e), e), "<by player>", "eval")
     out = {}
-    for p in players:
-        scope = {**constants, **{h: helpers[h] for h in PURE}, CURRENT: p,
-                 **{x: values[p] for x, values in tabled.items()}, "__builtins__": {}}
-        try:
+    for p in (*players, None):
+        try:  # (a local worked out before that failed for None fails this one for None too)
+            scope = {**constants, **{h: helpers[h] for h in PURE}, CURRENT: p,
+                     **{x: values[p] for x, values in tabled.items()}, "__builtins__": {}}
             out[p] = eval(code, scope)  # noqa: S307 - generated from the checked rules, as the program is
         except Exception:  # noqa: BLE001 - left to fail (or not) where it did, at run time
-            return None
+            if p is not None:
+                return None
     return out
