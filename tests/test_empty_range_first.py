@@ -70,7 +70,7 @@ def test_the_range_is_worked_out_at_the_first_parameters_depth() -> None:
     assert [(c.rule, c.detail) for c in prog.choices if c.kind == "empty range first"] == [
         ("action move", "n by stones[from] >= n")]  # not shift's: its bound reads `to`
     listing = _listing(prog)
-    head, inner = listing.split("for p1 in", 1)
+    head, inner = listing.split("for p1", 1)  # (`for p1, _n in` where its rows are numbered)
     nrw = head.split(" = range(")[0].split()[-1]
     assert f"if not {nrw}:\n            continue" in head  # in the loop over `from`, before `to`'s
     assert f"for p2 in {nrw}:" in inner and " = range(" not in inner  # not worked out again

@@ -22,9 +22,9 @@ def _listing(on: bool) -> str:
 
 
 def test_no_loop_is_written_inside_a_hoisted_part() -> None:
-    inner = _listing(True).split("for p1 in", 1)[1]
+    inner = _listing(True).split("for p1", 1)[1]  # (`for p1, _n in` where its rows are numbered)
     assert "for _" not in inner and " = []" not in inner  # only the hoisted local is read
-    assert "for _" in _listing(False).split("for p1 in", 1)[1]  # the loop it replaced
+    assert "for _" in _listing(False).split("for p1", 1)[1]  # the loop it replaced
 
 
 def test_roots_sway_lists_no_clearings_per_minister() -> None:
