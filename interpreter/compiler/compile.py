@@ -28,7 +28,13 @@ from ..engine.errors import RULE_ERRORS, Abandoned, BudgetExceeded, EngineError,
 from ..engine.limits import RECURSIVE_CALL_WORK, WORK_BUDGET
 from ..engine.locate import plain
 from ..engine.moves import Action
-from ..engine.recording import pop_rule_code, push_rule_code, quiet_pop_code, quiet_push_code
+from ..engine.recording import (
+    keys_written,
+    pop_rule_code,
+    push_rule_code,
+    quiet_pop_code,
+    quiet_push_code,
+)
 from ..engine.runtime import MISSING, RUNTIME, make_order, seq_by
 from ..engine.values import copier, jsonable, materialize
 from ..stdlib.boards import Boards
@@ -132,6 +138,9 @@ class Program:
     # per invariant, the test a traced game runs after a step (faster than, and as true as, its
     # own: invtests.py); its own gives the messages when one fails
     invariant_tests: list[Any] = field(default_factory=list)
+    # the same after a step that the journal shows: a grouped invariant's kept sums brought up to
+    # date at the keys written since the last check (`INVS_n`, invtests.py `kept sums`)
+    invariant_steps: list[Any] = field(default_factory=list)
     # by the set of journal paths a step wrote: the invariants tested whole and by key (`invariant_plan`)
     invariant_plans: dict[frozenset, tuple[tuple, tuple]] = field(default_factory=dict, repr=False)
     var_types: dict[str, Type] = field(default_factory=dict)
@@ -612,7 +621,8 @@ def compile_model(model: Model, record: bool, identity: Identity, keep_tree: boo
         g.function(f"HB_{i}", [], lines)
         hook_src.setdefault(h.event, []).append((f"HB_{i}", key))
         prog.rules[key] = prov_info(f"on {h.event}", h.prov, h.span, model.base_dir)
-    points, grouped = {}, []
+    points: dict[int, frozenset[str]] = {}
+    grouped: dict[int, str] = {}  # invariant -> the function a traced game tests it with after a step
     for i, inv in enumerate(model.invariants):
         g.rule_now = f"invariant {i}"
         g.function(f"INV_{i}", [], [f"    return bool({g.ex(inv.test, {})})"])
@@ -622,8 +632,9 @@ def compile_model(model: Model, record: bool, identity: Identity, keep_tree: boo
                 points[i] = maps
                 point_test(g, i, inv.test)
             found = grouped_sum(model, inv.test)
-            if found is not None and grouped_test(g, i, inv.test, found):
-                grouped.append(i)
+            after = None if found is None else grouped_test(g, i, inv.test, found)
+            if after is not None:
+                grouped[i] = after
     g.rule_now = "flow"
     if model.flow is not None:
         prog.flow_block = builder.block(model.flow.body, [], "flow", [], top=True)
@@ -668,6 +679,7 @@ def compile_model(model: Model, record: bool, identity: Identity, keep_tree: boo
     prog.invariant_points = {i: (maps, ns[f"INVP_{i}"]) for i, maps in points.items()}
     prog.member_sets = frozenset(v for maps in points.values() for v in maps if _is_set(model.var_types[v]))
     prog.invariant_tests = [ns[f"INVG_{i}"] if i in grouped else test for i, (test, _d) in enumerate(prog.invariants)]
+    prog.invariant_steps = [ns[grouped[i]] if i in grouped else test for i, test in enumerate(prog.invariant_tests)]
     for i, reads in enumerate(prog.invariant_reads):
         for name in reads or ():
             prog.invariants_reading[name] = (*prog.invariants_reading.get(name, ()), i)
@@ -709,6 +721,7 @@ def _namespace(prog: Program, g: CodeGen) -> dict[str, Any]:
         "_CHECK_ERRORS": (RuleFailure, *RULE_ERRORS),  # a traced move's checks that fail are left empty
         "_PUSH_ERRORS": (RuleFailure, BudgetExceeded, *RULE_ERRORS),  # a pushed-down filter falls back (pushdown.py)
         "_seq": seq_by(prog.boards.order),
+        "_keys_written": keys_written,  # traced: the keys a grouped invariant's kept sums take in (invtests.py)
         "_NOT_YET": _NOT_YET,  # a value a listing works out once, before it is (CodeGen.once_call)
         "E": prog.elements,
         "SPANS": g.spans,

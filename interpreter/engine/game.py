@@ -146,6 +146,10 @@ class Game(RuleCalls, TraceRecorder):
     _part_legal: tuple | None = None
     # an invariant was reported broken: from then on each is checked whole (check_invariants)
     _inv_whole = False
+    # traced: grouped invariants' kept sums by invariant, (journal, its length, sums, parts),
+    # brought up to date from the journal (compiler/invtests.py `INVS_n`); forgotten whenever the
+    # state changes other than by the rules (put_state, invalidate, a clone)
+    _invg: dict[int, tuple] | None = None
     # during `playout`: how many moves the blocks may still pick and play themselves, and the
     # generator's `choice` they pick with (machine.py `pick_in_place`); 0 and None otherwise
     _picks = 0
@@ -432,6 +436,8 @@ class Game(RuleCalls, TraceRecorder):
         whoever writes `vars` other than through the rules calls this (or `invalidate`)."""
         self._carried = {}
         self._wlog = []
+        if self._invg is not None:  # traced: a grouped invariant's sums (compiler/invtests.py)
+            self._invg = None
 
     # ------------------------------------------------------------------ legality
     def explain(self, action: Any, player: str | None = None) -> Explanation:
@@ -868,11 +874,12 @@ class Game(RuleCalls, TraceRecorder):
         the step wrote (when it wrote at most `_BY_KEY_WRITES` entries): it held before the step, so only they
         can break it. After a break has been reported, each is checked whole again (the state
         no longer holds them all)."""
-        tests = self.prog.invariant_tests
         points: tuple = ()
         if since is None:
+            tests = self.prog.invariant_tests
             todo: Any = range(len(tests))
-        else:
+        else:  # after a step: the tests that take the journal since the last check in (INVS_n)
+            tests = self.prog.invariant_steps
             journal = self.journal
             if len(journal) == since:  # nothing written: only those that read more than state
                 todo = self.prog.invariants_unread
@@ -1256,6 +1263,8 @@ class Game(RuleCalls, TraceRecorder):
             d["_settled"] = self._settled = len(self._steps)
             d["journal"], d["_undo"], d["_snaps"], d["_steps"], d["_step"], d["_jmark"], d["_xpre"] = \
                 [], [], {}, self._steps[:], None, 0, {}
+            if self._invg is not None:  # kept against this game's journal (compiler/invtests.py)
+                d["_invg"] = None
             d["_trace"] = self._trace[:]
             d["_start_of"], d["_template"] = (self if self._template else None), False
         # carried values: the copy works out its own, but takes the keys by value along (each
