@@ -112,12 +112,15 @@ def test_the_choice_and_its_form(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_not_kept_where_a_part_reads_more_than_the_item_s_entries(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A part that reads a map at another key than the item's, or a scalar variable, could change
-    with a write the journal files under another key: such sums are worked out afresh."""
+    """A part that reads a map at another key than the item's, a scalar variable, or a map of
+    lists (whose lists can be written at an index, a deeper path) could change with a write the
+    journal files under another path: such sums are worked out afresh."""
     other = GROUPED.replace("COLOUR[owner[q]] == c: armies[q]", "COLOUR[owner[q]] == c: armies[p1]")
     scalar = GROUPED.replace("    supply: Colour -> int = 4", "    supply: Colour -> int = 4\n    bonus: int = 0") \
         .replace("COLOUR[owner[q]] == c: armies[q]", "COLOUR[owner[q]] == c: armies[q] + bonus")
-    for text in (other, scalar):
+    lists = GROUPED.replace("    supply: Colour -> int = 4", "    supply: Colour -> int = 4\n    stacks: Province -> list int = []") \
+        .replace("COLOUR[owner[q]] == c: armies[q]", "COLOUR[owner[q]] == c: armies[q] + len(stacks[q])")
+    for text in (other, scalar, lists):
         prog = fresh_with("KEPT_SUMS", True, text, "grouped.rules", monkeypatch).program(True)
         assert prog.invariant_steps[0].__name__ == "INVG_0"
         assert prog.invariant_steps[1].__name__ == "INVS_1"

@@ -8,7 +8,10 @@ faster whether one holds, and give the same answer:
 - `INVG_n(G)`: an invariant `all c in D: ... f(c) ...` where `f(p)` is `sum|count q in E where
   ... and F == p: B` (Shogun's cubes: `on_board(c)` sums the armies of the provinces whose
   owner has colour `c`), with those sums worked out in one pass over `E` grouped by `F`, instead
-  of one pass per `c`.
+  of one pass per `c`;
+- `INVS_n(G)`: the same after a step, with the sums kept from the last check brought up to date
+  at the keys the journal says were written since (`kept sums`, where an item's part reads
+  state only as `m[q]`).
 """
 
 from __future__ import annotations
@@ -16,8 +19,8 @@ from __future__ import annotations
 from ...dsl import ast as A
 from ...dsl.check import Model
 from ...dsl.printer import expr_text
-from ...dsl.types import INT, ListOf, MapOf, Record, Type
-from .codegen import CodeGen, _may_hold_dict
+from ...dsl.types import INT, Elem, ListOf, MapOf, Record, Simple, Type
+from .codegen import CodeGen
 from .reads import keyed_reads, state_reads
 
 GroupedSum = tuple[A.Call, A.Aggregate, tuple[A.Node, ...], A.Node]
@@ -157,7 +160,7 @@ def _part_lines(g: CodeGen, agg: A.Aggregate, rest: tuple[A.Node, ...], key: A.N
 def _kept_maps(g: CodeGen, agg: A.Aggregate, rest: tuple[A.Node, ...], key: A.Node) -> tuple[frozenset[str], str] | None:
     """(The maps an item's part reads, the domain's items as a constant set) when the sums can
     be kept from one check to the next and brought up to date at the keys written since: every
-    read of state in the item's part is `m[q]` of a map of plain values (reads.keyed_reads: a
+    read of state in the item's part is `m[q]` of a map of plain scalars (reads.keyed_reads: a
     write at another key leaves it as it was, and the journal names every key written), the
     domain is a constant of distinct items (each counted once), and a sum's values are
     integers (added and taken off again exactly). None otherwise, or with `KEPT_SUMS` off."""
@@ -165,7 +168,7 @@ def _kept_maps(g: CodeGen, agg: A.Aggregate, rest: tuple[A.Node, ...], key: A.No
         return None
     parts = (*rest, key, *((agg.body,) if agg.body is not None else ()))
     maps = keyed_reads(g.m, agg.var, parts)
-    if not maps or not all(_plain_map(g.m.var_types[m]) for m in maps):
+    if not maps or not all(_scalars_map(g.m.var_types[m]) for m in maps):
         return None
     if agg.kind == "sum" and g.m.type_of(agg.body).base != INT:
         return None
@@ -175,8 +178,12 @@ def _kept_maps(g: CodeGen, agg: A.Aggregate, rest: tuple[A.Node, ...], key: A.No
     return maps, g.const(frozenset(fixed), "S")
 
 
-def _plain_map(t: Type) -> bool:
-    """A map whose values hold no map or record: every write of it is of one entry or of the
-    whole map (compile.py's test for the invariants tested at a key)."""
-    t = t.base
-    return isinstance(t, MapOf) and not _may_hold_dict(t.val)
+def _scalar(t: Type) -> bool:
+    """An int, bool, text or name (none allowed): never a container written into."""
+    return isinstance(t.base, (Simple, Elem))
+
+
+def _scalars_map(t: Type) -> bool:
+    """A map of plain scalars: every write of it is of one entry or of the whole map (a map of
+    lists can have an entry's list written at an index, a path the journal files deeper)."""
+    return isinstance(t.base, MapOf) and _scalar(t.base.val)
