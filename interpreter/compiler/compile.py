@@ -143,6 +143,8 @@ class Program:
     invariant_steps: list[Any] = field(default_factory=list)
     # by the set of journal paths a step wrote: the invariants tested whole and by key (`invariant_plan`)
     invariant_plans: dict[frozenset, tuple[tuple, tuple]] = field(default_factory=dict, repr=False)
+    # by a plan's invariants tested by key: their tests by the map they read (`points_by_map`)
+    point_dispatch: dict[tuple, dict[str, tuple]] = field(default_factory=dict, repr=False)
     var_types: dict[str, Type] = field(default_factory=dict)
     var_copiers: list[tuple[str, Any]] = field(default_factory=list)  # how a clone copies each var
     copy_vars: Any = None  # vars -> an independent copy (only what can change in place is copied)
@@ -210,6 +212,21 @@ class Program:
             if len(self.invariant_plans) < _MAX_PICKS:
                 self.invariant_plans[paths] = plan
         return plan
+
+    def points_by_map(self, points: tuple[tuple, ...]) -> dict[str, tuple]:
+        """The tests at one key of a plan's invariants tested by key (`invariant_plan`), by each
+        map or set they read: `Game.check_invariants` walks the keys a step wrote once, testing
+        each with the tests that read its map, not once per test. Worked out once per plan."""
+        by = self.point_dispatch.get(points)
+        if by is None:
+            grouped: dict[str, list] = {}
+            for _i, maps, test in points:
+                for m in sorted(maps):
+                    grouped.setdefault(m, []).append(test)
+            by = {m: tuple(tests) for m, tests in grouped.items()}
+            if len(self.point_dispatch) < _MAX_PICKS:
+                self.point_dispatch[points] = by
+        return by
 
     def expr(self, node: A.Node, scope: tuple[str, ...] = ()) -> Any:
         """A function (game, *scope values) -> value for one expression, compiled once."""

@@ -902,20 +902,12 @@ class Game(RuleCalls, TraceRecorder):
             journal = self.journal
             pairs = set(zip(journal[since + 4::ENTRY], journal[since + 1::ENTRY], strict=True)) if not members else \
                 self._written_keys(since, members)
-        for _i, maps, test in points:
-            try:
-                for path, key in pairs:  # the keys of its maps the step wrote (none whole: the plan)
-                    if type(path) is str:
-                        if path in maps and not test(self, key):
-                            break
-                    elif path[0] in maps and not test(self, path[1]):
-                        break
-                else:
-                    continue
+            try:  # each key written tested by the tests that read its map (none whole: the plan)
+                if _points_hold(self, pairs, self.prog.points_by_map(points)):
+                    return
             except (KeyError, IndexError, TypeError, ValueError):
                 pass
             self._invariant_broken(since)
-            return
 
     def _written_keys(self, since: int, members: frozenset[str]) -> set:
         """The (path, key) pairs the step from `since` wrote, where a set of `members` written
@@ -1348,6 +1340,27 @@ class SecretsGame(Game):
 # A step that wrote more than this many entries has every invariant tested whole: testing each
 # key it wrote would cost more than the loop over the domain.
 _BY_KEY_WRITES = 40
+
+
+def _points_hold(game: Game, pairs: set, by_map: dict[str, tuple]) -> bool:
+    """Whether every (path, key) a step wrote passes the tests at one key of the invariants that
+    read its map (`Program.points_by_map`): one walk over the keys for all of them, where a walk
+    per test asked each pair whether its map was the test's (Shogun: three tests by key)."""
+    get = by_map.get
+    for path, key in pairs:
+        if type(path) is str:
+            tests = get(path)
+            if tests is not None:
+                for test in tests:
+                    if not test(game, key):
+                        return False
+        else:  # deeper than one key: the map's entry at its first key
+            tests = get(path[0])
+            if tests is not None:
+                for test in tests:
+                    if not test(game, path[1]):
+                        return False
+    return True
 
 
 def load_game(data: Any, prog: Program, origin: Any = None, path: str = "save") -> Game:
