@@ -281,10 +281,6 @@ class CodeGen:
     # and brought up to date at the keys the journal says were written since (`INVS_n`,
     # `kept sums`); off: tests compare
     KEPT_SUMS: ClassVar[bool] = True
-    # traced: the key of the flow's automatic step in a ruleset with phases looked up in a
-    # constant dict of every phase's key (`phase keys`), not joined as text at every use;
-    # off: tests compare
-    PHASE_KEYS: ClassVar[bool] = True
 
     def __init__(self, model: Model, record: bool, elements: dict[str, tuple], boards: Any = None,
                  players: tuple[str, ...] = (), facts: ModelFacts | None = None):
@@ -365,7 +361,6 @@ class CodeGen:
         self.tree_passes: dict[str, list] = {}  # function name -> passes over its tree (finish)
         self.any_fns: dict[str, str] = {}  # action -> its any-move search, AA_n (pytree.direct_possible)
         self.choices: list[Choice] = []  # the optimisations applied (Program.choices)
-        self.phase_keys: str | None = None  # traced: the constant of the flow's step keys by phase (machine.py)
         self.rule_now = ""  # the rule being generated, for `choices`
         self.data_names = {n: f"_D{i}" for i, n in enumerate(model.data)}
         for n, py in self.data_names.items():

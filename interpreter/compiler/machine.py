@@ -684,14 +684,7 @@ class MachineBuilder:
     def step_key(self) -> str:
         """The expression of the key of this block's rule's automatic step."""
         if self.rule == "flow" and self.g.m.phases:
-            if not self.g.PHASE_KEYS:
-                return "('flow' if G.phase is None else 'phase:' + G.phase)"
-            keys = self.g.phase_keys
-            if keys is None:  # each phase's key made once: no text joined, and the open step's key
-                # is the very object (`st[KEY] != key` answered by identity)
-                keys = self.g.phase_keys = self.g.const({None: "flow", **{p: f"phase:{p}" for p in self.g.m.phases}}, "PK")
-                self.g.chose("phase keys", "", rule="flow")
-            return f"({keys}.get(G.phase) or 'phase:' + G.phase)"  # a phase of a save the rules lack: joined
+            return "('flow' if G.phase is None else 'phase:' + G.phase)"
         return repr(self.rule)  # a ruleset without phases: the flow's steps are always 'flow'
 
     def player_event(self, kind: str, who: str, out: list[str], ind: str) -> None:
