@@ -285,6 +285,10 @@ class CodeGen:
     # fail, worked out once at the listing's top (actiongen `narrowed`, `narrowed once`);
     # off: tests compare
     NARROWED_ONCE: ClassVar[bool] = True
+    # traced: a grouped invariant's sums (invtests.py `INVG_n`) kept from one check to the next
+    # and brought up to date at the keys the journal says were written since (`INVS_n`,
+    # `kept sums`); off: tests compare
+    KEPT_SUMS: ClassVar[bool] = True
 
     def __init__(self, model: Model, record: bool, elements: dict[str, tuple], boards: Any = None,
                  players: tuple[str, ...] = (), facts: ModelFacts | None = None):

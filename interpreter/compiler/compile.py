@@ -28,7 +28,13 @@ from ..engine.errors import RULE_ERRORS, Abandoned, BudgetExceeded, EngineError,
 from ..engine.limits import RECURSIVE_CALL_WORK, WORK_BUDGET
 from ..engine.locate import plain
 from ..engine.moves import Action
-from ..engine.recording import pop_rule_code, push_rule_code, quiet_pop_code, quiet_push_code
+from ..engine.recording import (
+    keys_written,
+    pop_rule_code,
+    push_rule_code,
+    quiet_pop_code,
+    quiet_push_code,
+)
 from ..engine.runtime import MISSING, RUNTIME, make_order, seq_by
 from ..engine.values import copier, jsonable, materialize
 from ..stdlib.boards import Boards
@@ -132,8 +138,13 @@ class Program:
     # per invariant, the test a traced game runs after a step (faster than, and as true as, its
     # own: invtests.py); its own gives the messages when one fails
     invariant_tests: list[Any] = field(default_factory=list)
+    # the same after a step that the journal shows: a grouped invariant's kept sums brought up to
+    # date at the keys written since the last check (`INVS_n`, invtests.py `kept sums`)
+    invariant_steps: list[Any] = field(default_factory=list)
     # by the set of journal paths a step wrote: the invariants tested whole and by key (`invariant_plan`)
     invariant_plans: dict[frozenset, tuple[tuple, tuple]] = field(default_factory=dict, repr=False)
+    # by a plan's invariants tested by key: their tests by the map they read (`points_by_map`)
+    point_dispatch: dict[tuple, dict[str, tuple]] = field(default_factory=dict, repr=False)
     var_types: dict[str, Type] = field(default_factory=dict)
     var_copiers: list[tuple[str, Any]] = field(default_factory=list)  # how a clone copies each var
     copy_vars: Any = None  # vars -> an independent copy (only what can change in place is copied)
@@ -201,6 +212,21 @@ class Program:
             if len(self.invariant_plans) < _MAX_PICKS:
                 self.invariant_plans[paths] = plan
         return plan
+
+    def points_by_map(self, points: tuple[tuple, ...]) -> dict[str, tuple]:
+        """The tests at one key of a plan's invariants tested by key (`invariant_plan`), by each
+        map or set they read: `Game.check_invariants` walks the keys a step wrote once, testing
+        each with the tests that read its map, not once per test. Worked out once per plan."""
+        by = self.point_dispatch.get(points)
+        if by is None:
+            grouped: dict[str, list] = {}
+            for _i, maps, test in points:
+                for m in sorted(maps):
+                    grouped.setdefault(m, []).append(test)
+            by = {m: tuple(tests) for m, tests in grouped.items()}
+            if len(self.point_dispatch) < _MAX_PICKS:
+                self.point_dispatch[points] = by
+        return by
 
     def expr(self, node: A.Node, scope: tuple[str, ...] = ()) -> Any:
         """A function (game, *scope values) -> value for one expression, compiled once."""
@@ -615,7 +641,8 @@ def compile_model(model: Model, record: bool, identity: Identity, keep_tree: boo
         g.function(f"HB_{i}", [], lines)
         hook_src.setdefault(h.event, []).append((f"HB_{i}", key))
         prog.rules[key] = prov_info(f"on {h.event}", h.prov, h.span, model.base_dir)
-    points, grouped = {}, []
+    points: dict[int, frozenset[str]] = {}
+    grouped: dict[int, str] = {}  # invariant -> the function a traced game tests it with after a step
     for i, inv in enumerate(model.invariants):
         g.rule_now = f"invariant {i}"
         g.function(f"INV_{i}", [], [f"    return bool({g.ex(inv.test, {})})"])
@@ -625,8 +652,9 @@ def compile_model(model: Model, record: bool, identity: Identity, keep_tree: boo
                 points[i] = maps
                 point_test(g, i, inv.test)
             found = grouped_sum(model, inv.test)
-            if found is not None and grouped_test(g, i, inv.test, found):
-                grouped.append(i)
+            after = None if found is None else grouped_test(g, i, inv.test, found)
+            if after is not None:
+                grouped[i] = after
     g.rule_now = "flow"
     if model.flow is not None:
         prog.flow_block = builder.block(model.flow.body, [], "flow", [], top=True)
@@ -671,6 +699,7 @@ def compile_model(model: Model, record: bool, identity: Identity, keep_tree: boo
     prog.invariant_points = {i: (maps, ns[f"INVP_{i}"]) for i, maps in points.items()}
     prog.member_sets = frozenset(v for maps in points.values() for v in maps if _is_set(model.var_types[v]))
     prog.invariant_tests = [ns[f"INVG_{i}"] if i in grouped else test for i, (test, _d) in enumerate(prog.invariants)]
+    prog.invariant_steps = [ns[grouped[i]] if i in grouped else test for i, test in enumerate(prog.invariant_tests)]
     for i, reads in enumerate(prog.invariant_reads):
         for name in reads or ():
             prog.invariants_reading[name] = (*prog.invariants_reading.get(name, ()), i)
@@ -712,6 +741,7 @@ def _namespace(prog: Program, g: CodeGen) -> dict[str, Any]:
         "_CHECK_ERRORS": (RuleFailure, *RULE_ERRORS),  # a traced move's checks that fail are left empty
         "_PUSH_ERRORS": (RuleFailure, BudgetExceeded, *RULE_ERRORS),  # a pushed-down filter falls back (pushdown.py)
         "_seq": seq_by(prog.boards.order),
+        "_keys_written": keys_written,  # traced: the keys a grouped invariant's kept sums take in (invtests.py)
         "_NOT_YET": _NOT_YET,  # a value a listing works out once, before it is (CodeGen.once_call)
         "E": prog.elements,
         "SPANS": g.spans,

@@ -8,16 +8,20 @@ faster whether one holds, and give the same answer:
 - `INVG_n(G)`: an invariant `all c in D: ... f(c) ...` where `f(p)` is `sum|count q in E where
   ... and F == p: B` (Shogun's cubes: `on_board(c)` sums the armies of the provinces whose
   owner has colour `c`), with those sums worked out in one pass over `E` grouped by `F`, instead
-  of one pass per `c`.
+  of one pass per `c`;
+- `INVS_n(G)`: the same after a step, with the sums kept from the last check brought up to date
+  at the keys the journal says were written since (`kept sums`, where an item's part reads
+  state only as `m[q]`).
 """
 
 from __future__ import annotations
 
 from ...dsl import ast as A
 from ...dsl.check import Model
-from ...dsl.types import ListOf, MapOf, Record
+from ...dsl.printer import expr_text
+from ...dsl.types import INT, Elem, ListOf, MapOf, Record, Simple, Type
 from .codegen import CodeGen
-from .reads import state_reads
+from .reads import keyed_reads, state_reads
 
 GroupedSum = tuple[A.Call, A.Aggregate, tuple[A.Node, ...], A.Node]
 
@@ -72,35 +76,114 @@ def grouped_sum(m: Model, test: A.Node) -> GroupedSum | None:
     return None
 
 
-def grouped_test(g: CodeGen, i: int, test: A.Aggregate, found: GroupedSum) -> bool:
+def grouped_test(g: CodeGen, i: int, test: A.Aggregate, found: GroupedSum) -> str | None:
     """`INVG_i(G)`: invariant `i` with the sums `grouped_sum` found worked out in one pass: a
-    dict from each element of `D` to its sum, then the `all` over `D` reading it. Whether it
-    was written (both domains bounded by the ruleset: no work budget to charge)."""
+    dict from each element of `D` to its sum, then the `all` over `D` reading it. The name of the
+    test a traced game runs after a step: `INVS_i` where the sums can be kept (`kept_sums`),
+    else `INVG_i`; None when neither was written (a domain not bounded by the ruleset: no work
+    budget to charge)."""
     call, agg, rest, key = found
     if not (g.bounded(test.domain, {}) and g.bounded(agg.domain, {})):
-        return False
-    grp, q, k, c = g.fresh("grp"), g.fresh("q"), g.fresh("k"), g.fresh("c")
+        return None
+    kept = _kept_maps(g, agg, rest, key)
+    grp, q, k, c, v = g.fresh("grp"), g.fresh("q"), g.fresh("k"), g.fresh("c"), g.fresh("v")
+    at = g.fresh("at")
     sq = {agg.var: (q, None)}
     outer = g.seq(g.ex(test.domain, {}), test.domain, {})
-    lines = [f"    {grp} = dict.fromkeys({outer}, 0)",
-             f"    for {q} in {g.seq(g.ex(agg.domain, {}), agg.domain, {})}:"]
-    ind = "        "
+    part = _part_lines(g, agg, rest, key, sq, q, k, v, grp, at if kept else None, "        ")
+    lines = [f"    {grp} = dict.fromkeys({outer}, 0)"]
+    if kept:
+        lines.append(f"    {at} = {{}}")
+    lines += [f"    for {q} in {g.seq(g.ex(agg.domain, {}), agg.domain, {})}:", *part]
+    g.subst[id(call)] = f"{grp}[{c}]"
+    try:
+        body = g.ex(test.body, {test.var: (c, None)})
+    finally:
+        del g.subst[id(call)]
+    tail = [f"    for {c} in {outer}:", f"        if not ({body}):", "            return False",
+            "    return True"]
+    if kept:  # kept for INVS_i: the journal, its length, the sums and each item's part of them
+        lines += ["    if G._invg is None:", "        G._invg = {}",
+                  f"    G._invg[{i}] = (G.journal, len(G.journal), {grp}, {at})"]
+    g.function(f"INVG_{i}", [], lines + tail)
+    if not kept:
+        return f"INVG_{i}"
+    g.chose("kept sums", expr_text(call))
+    maps, domain = kept
+    names = g.const(frozenset(maps), "S")
+    wholes = g.const(tuple((m,) for m in sorted(maps)), "C")
+    got, keys, held = g.fresh("got"), g.fresh("w"), g.fresh("kept")
+    lines = [f"    {held} = G._invg",
+             f"    {got} = None if {held} is None else {held}.pop({i}, None)",  # dropped while brought up to date
+             f"    if {got} is None or {got}[0] is not G.journal or {got}[1] > len(G.journal):",
+             f"        return INVG_{i}(G)",
+             f"    {grp}, {at} = {got}[2], {got}[3]",
+             f"    if {got}[1] < len(G.journal):",
+             f"        {keys} = _keys_written(G.journal, {got}[1], {names}, {wholes})",
+             f"        if {keys} is None:",
+             f"            return INVG_{i}(G)",
+             f"        for {q} in {keys}:",
+             f"            {v} = {at}.pop({q}, None)",
+             f"            if {v} is not None:",
+             f"                {grp}[{v}[0]] -= {v}[1]",
+             f"            elif {q} not in {domain}:",
+             "                continue",
+             *_part_lines(g, agg, rest, key, sq, q, k, v, grp, at, "            "),
+             f"    {held}[{i}] = (G.journal, len(G.journal), {grp}, {at})",
+             *tail]
+    g.function(f"INVS_{i}", [], lines)
+    return f"INVS_{i}"
+
+
+def _part_lines(g: CodeGen, agg: A.Aggregate, rest: tuple[A.Node, ...], key: A.Node, sq: dict, q: str,
+                k: str, v: str, grp: str, at: str | None, ind: str) -> list[str]:
+    """The lines that add item `q`'s part to the sums `grp` (and, with `at`, keep it there as
+    (its group, its part)): skipped when a `rest` condition fails or its group is not in `D`."""
+    lines = []
     if rest:
         lines.append(f"{ind}if not ({' and '.join(f'({g.ex(x, sq)})' for x in rest)}):")
         lines.append(f"{ind}    continue")
     lines.append(f"{ind}{k} = {g.ex(key, sq)}")
     if agg.kind == "count" and agg.body is not None:
         lines.append(f"{ind}if {k} in {grp} and ({g.ex(agg.body, sq)}):")
-        lines.append(f"{ind}    {grp}[{k}] += 1")
+        value = "1"
     else:
         lines.append(f"{ind}if {k} in {grp}:")
-        lines.append(f"{ind}    {grp}[{k}] += {'1' if agg.kind == 'count' else g.ex(agg.body, sq)}")
-    g.subst[id(call)] = f"{grp}[{c}]"
-    try:
-        body = g.ex(test.body, {test.var: (c, None)})
-    finally:
-        del g.subst[id(call)]
-    lines += [f"    for {c} in {outer}:", f"        if not ({body}):", "            return False",
-              "    return True"]
-    g.function(f"INVG_{i}", [], lines)
-    return True
+        value = "1" if agg.kind == "count" else g.ex(agg.body, sq)
+    if at is None:
+        lines.append(f"{ind}    {grp}[{k}] += {value}")
+    else:
+        lines += [f"{ind}    {v} = {value}", f"{ind}    {grp}[{k}] += {v}", f"{ind}    {at}[{q}] = ({k}, {v})"]
+    return lines
+
+
+def _kept_maps(g: CodeGen, agg: A.Aggregate, rest: tuple[A.Node, ...], key: A.Node) -> tuple[frozenset[str], str] | None:
+    """(The maps an item's part reads, the domain's items as a constant set) when the sums can
+    be kept from one check to the next and brought up to date at the keys written since: every
+    read of state in the item's part is `m[q]` of a map of plain scalars (reads.keyed_reads: a
+    write at another key leaves it as it was, and the journal names every key written), the
+    domain is a constant of distinct items (each counted once), and a sum's values are
+    integers (added and taken off again exactly). None otherwise, or with `KEPT_SUMS` off."""
+    if not g.KEPT_SUMS or not g.record:
+        return None
+    parts = (*rest, key, *((agg.body,) if agg.body is not None else ()))
+    maps = keyed_reads(g.m, agg.var, parts)
+    if not maps or not all(_scalars_map(g.m.var_types[m]) for m in maps):
+        return None
+    if agg.kind == "sum" and g.m.type_of(agg.body).base != INT:
+        return None
+    fixed = g.constants.get(g.ex(agg.domain, {}))
+    if type(fixed) not in (tuple, list) or not all(type(x) in (str, int) for x in fixed) or len(set(fixed)) != len(fixed):
+        return None
+    return maps, g.const(frozenset(fixed), "S")
+
+
+def _scalar(t: Type) -> bool:
+    """An int, bool, text or name (none allowed): never a container written into."""
+    return isinstance(t.base, (Simple, Elem))
+
+
+def _scalars_map(t: Type) -> bool:
+    """A map of plain scalars: every write of it is of one entry or of the whole map (a map of
+    lists can have an entry's list written at an index, a path the journal files deeper)."""
+    return isinstance(t.base, MapOf) and _scalar(t.base.val)

@@ -146,6 +146,10 @@ class Game(RuleCalls, TraceRecorder):
     _part_legal: tuple | None = None
     # an invariant was reported broken: from then on each is checked whole (check_invariants)
     _inv_whole = False
+    # traced: grouped invariants' kept sums by invariant, (journal, its length, sums, parts),
+    # brought up to date from the journal (compiler/invtests.py `INVS_n`); forgotten whenever the
+    # state changes other than by the rules (put_state, invalidate, a clone)
+    _invg: dict[int, tuple] | None = None
     # during `playout`: how many moves the blocks may still pick and play themselves, and the
     # generator's `choice` they pick with (machine.py `pick_in_place`); 0 and None otherwise
     _picks = 0
@@ -432,6 +436,8 @@ class Game(RuleCalls, TraceRecorder):
         whoever writes `vars` other than through the rules calls this (or `invalidate`)."""
         self._carried = {}
         self._wlog = []
+        if self._invg is not None:  # traced: a grouped invariant's sums (compiler/invtests.py)
+            self._invg = None
 
     # ------------------------------------------------------------------ legality
     def explain(self, action: Any, player: str | None = None) -> Explanation:
@@ -868,11 +874,12 @@ class Game(RuleCalls, TraceRecorder):
         the step wrote (when it wrote at most `_BY_KEY_WRITES` entries): it held before the step, so only they
         can break it. After a break has been reported, each is checked whole again (the state
         no longer holds them all)."""
-        tests = self.prog.invariant_tests
         points: tuple = ()
         if since is None:
+            tests = self.prog.invariant_tests
             todo: Any = range(len(tests))
-        else:
+        else:  # after a step: the tests that take the journal since the last check in (INVS_n)
+            tests = self.prog.invariant_steps
             journal = self.journal
             if len(journal) == since:  # nothing written: only those that read more than state
                 todo = self.prog.invariants_unread
@@ -895,20 +902,12 @@ class Game(RuleCalls, TraceRecorder):
             journal = self.journal
             pairs = set(zip(journal[since + 4::ENTRY], journal[since + 1::ENTRY], strict=True)) if not members else \
                 self._written_keys(since, members)
-        for _i, maps, test in points:
-            try:
-                for path, key in pairs:  # the keys of its maps the step wrote (none whole: the plan)
-                    if type(path) is str:
-                        if path in maps and not test(self, key):
-                            break
-                    elif path[0] in maps and not test(self, path[1]):
-                        break
-                else:
-                    continue
+            try:  # each key written tested by the tests that read its map (none whole: the plan)
+                if _points_hold(self, pairs, self.prog.points_by_map(points)):
+                    return
             except (KeyError, IndexError, TypeError, ValueError):
                 pass
             self._invariant_broken(since)
-            return
 
     def _written_keys(self, since: int, members: frozenset[str]) -> set:
         """The (path, key) pairs the step from `since` wrote, where a set of `members` written
@@ -1256,6 +1255,8 @@ class Game(RuleCalls, TraceRecorder):
             d["_settled"] = self._settled = len(self._steps)
             d["journal"], d["_undo"], d["_snaps"], d["_steps"], d["_step"], d["_jmark"], d["_xpre"] = \
                 [], [], {}, self._steps[:], None, 0, {}
+            if self._invg is not None:  # kept against this game's journal (compiler/invtests.py)
+                d["_invg"] = None
             d["_trace"] = self._trace[:]
             d["_start_of"], d["_template"] = (self if self._template else None), False
         # carried values: the copy works out its own, but takes the keys by value along (each
@@ -1339,6 +1340,27 @@ class SecretsGame(Game):
 # A step that wrote more than this many entries has every invariant tested whole: testing each
 # key it wrote would cost more than the loop over the domain.
 _BY_KEY_WRITES = 40
+
+
+def _points_hold(game: Game, pairs: set, by_map: dict[str, tuple]) -> bool:
+    """Whether every (path, key) a step wrote passes the tests at one key of the invariants that
+    read its map (`Program.points_by_map`): one walk over the keys for all of them, where a walk
+    per test asked each pair whether its map was the test's (Shogun: three tests by key)."""
+    get = by_map.get
+    for path, key in pairs:
+        if type(path) is str:
+            tests = get(path)
+            if tests is not None:
+                for test in tests:
+                    if not test(game, key):
+                        return False
+        else:  # deeper than one key: the map's entry at its first key
+            tests = get(path[0])
+            if tests is not None:
+                for test in tests:
+                    if not test(game, path[1]):
+                        return False
+    return True
 
 
 def load_game(data: Any, prog: Program, origin: Any = None, path: str = "save") -> Game:

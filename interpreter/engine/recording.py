@@ -13,6 +13,7 @@ the last read into the dicts of the trace format, once.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import compress
 from typing import Any
 
 from .moves import Action
@@ -546,6 +547,18 @@ def member_keys(old: object, new: object) -> frozenset:
     old and new value: an invariant that reads the set as `x in s` (reads.pointwise_reads) is
     tested at those."""
     return frozenset(old or ()) ^ frozenset(new or ())
+
+
+def keys_written(journal: list, start: int, names: frozenset[str], wholes: tuple[tuple[str], ...]) -> set | None:
+    """The keys of the maps `names` (of plain values: every write is of one entry or of the whole
+    map) that the journal's entries from slot `start` on wrote, found in C; None when one of them
+    was written whole (`wholes`: their paths `(name,)`), so that nothing kept of it holds. A
+    grouped invariant's kept sums are brought up to date at these keys (invtests.py `INVS_n`)."""
+    paths = journal[start + 4::ENTRY]
+    for whole in wholes:
+        if whole in paths:
+            return None
+    return set(compress(journal[start + 1::ENTRY], map(names.__contains__, paths)))
 
 
 def entry_var(entry: tuple) -> str:

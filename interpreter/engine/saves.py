@@ -297,6 +297,8 @@ def put_state(game: Any, state: State) -> None:
     game.is_over = state.result is not None
     game._carried = {}  # values carried across decisions were worked out from another state
     game._wlog = []
+    if game._invg is not None:  # traced: so were a grouped invariant's kept sums (compiler/invtests.py)
+        game._invg = None
 
 
 def copied(state: State, prog: Any) -> State:
