@@ -29,6 +29,7 @@ from . import pytree
 from .blocks import BlockBuilder, action_preconditions, names_in, param_types
 from .carry import PARAM, key_test
 from .codegen import CodeGen
+from .common_exprs import common_expressions
 from .hoist import Hoister, parts
 from .implied import implied
 from .memo import level_key, plain_type
@@ -962,6 +963,9 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
     count, rule = len(pnames), g.rule_now
     g.tree_passes.setdefault(f"AE_{aid}", []).append(
         lambda fn: pytree.hoist_rows(fn, count, g.fresh, g.complete_tables) and g.chose("hoist rows", rule=rule))
+    if g.COMMON_EXPRESSIONS:  # after the rows: a listing changes no state (common_exprs.py)
+        g.tree_passes[f"AE_{aid}"].append(
+            lambda fn: common_expressions(fn, g.fresh) and g.chose("common expressions", rule=rule))
     enum_size = len(lines)
     g.function(f"AE_{aid}", ["out"], lines)
     # the same search, stopping at the first legal move: possible(action) asks only that

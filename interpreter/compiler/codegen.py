@@ -277,6 +277,10 @@ class CodeGen:
     # fail, worked out once at the listing's top (actiongen `narrowed`, `narrowed once`);
     # off: tests compare
     NARROWED_ONCE: ClassVar[bool] = True
+    # in a definition or a listing, a pure expression (look-ups, arithmetic, comparisons)
+    # evaluated again later in its statement list read from a local kept where it is first
+    # evaluated (common_exprs.py, `common expressions`); off: tests compare
+    COMMON_EXPRESSIONS: ClassVar[bool] = True
 
     def __init__(self, model: Model, record: bool, elements: dict[str, tuple], boards: Any = None,
                  players: tuple[str, ...] = (), facts: ModelFacts | None = None):
