@@ -33,7 +33,7 @@ from .common_exprs import common_expressions
 from .hoist import Hoister, parts
 from .implied import implied
 from .memo import level_key, plain_type
-from .narrow import narrowing, range_code
+from .narrow import Narrowing, narrowing, range_code
 from .pushdown import TOUCHING_FORMS, Pushed, Touch, pushable
 from .pushdown import reads as push_reads
 from .total import cannot_fail
@@ -292,6 +292,7 @@ class _Listing:
         self.filtered: dict[int, set[int]] = {}  # param -> ids of its requires tested once (`filter_once`)
         self.filter_locals: list[str] = []  # their lists, declared _NOT_YET at the listing's top
         self.top_lines: list[str] = []  # narrowed ranges that read no parameter (`narrowed once`)
+        self.walked: dict[int, A.RequireStmt] = {}  # param -> the require its range was narrowed by
 
     def at(self, depth: int) -> list:
         return [s for s, d in zip(self.pre, self.deps, strict=True) if d == depth]
@@ -386,7 +387,7 @@ class _Listing:
         the filtered list could not be worked out (pushdown.py), and not those its values were
         filtered by once (`filter_once`). With `end`, the parts of deeper requires hoisted to
         this depth too (else `emit_end` writes them)."""
-        items = [s for s in self.at(i) if id(s) not in self.filtered.get(i, ())]
+        items = [s for s in self.at(i) if id(s) not in self.filtered.get(i, ()) and s is not self.walked.get(i)]
         pushed = self.pushes.get(i)
         if i in self.prefilters:  # the kept items passed the first requires when they were kept
             n, unkept = self.prefilters[i]
@@ -668,6 +669,7 @@ class _Listing:
                 self.lines.append(f"{ind}{local} = {range_code(n, low, high, bound)}")
                 mark(g, self.lines, len(self.lines) - 1, n.require.span)
                 g.chose("empty range first", f"{p.name} by {expr_text(n.require.test)}")
+                self.walk_bound(k, n)
             else:  # `cat_move(from, to in adjacent_nodes(from), n in 1..warriors[current][from])`
                 self.lines.append(f"{ind}{local} = {_domain_code(g, a, k, self.esc)}")
                 mark(g, self.lines, len(self.lines) - 1, p.span)
@@ -701,10 +703,23 @@ class _Listing:
             # warriors in the Burrow, once per card and clearing before)
             self.top_lines.append(f"    {local} = {range_code(n, low, high, bound)}")
             g.chose("narrowed once", f"{p.name} by {expr_text(n.require.test)}")
+            self.walk_bound(i, n)
             return local
         lines.append(f"{ind}{local} = {range_code(n, low, high, bound)}")
         mark(g, lines, len(lines) - 1, n.require.span)  # a failure in the bound is the require's
+        self.walk_bound(i, n)
         return local
+
+    def walk_bound(self, i: int, n: Narrowing) -> None:
+        """The require that narrowed parameter `i`'s range not tested on the values walked
+        (`walked bound`): each lies between the range's ends cut by the bound, an `int` worked
+        out (without failing) when the range was made, in a listing, which changes no state, so
+        `p <= E` (or `<`, `>=`, `>`) holds for every one; only where nothing at this depth is
+        pushed into the domain or prefiltered, so the walked values are the range's."""
+        g = self.g
+        if g.WALKED_BOUND and g.LOOP_FORMS and i not in self.pushes and i not in self.prefilters:
+            self.walked[i] = n.require
+            g.chose("walked bound", f"{n.param.name} by {expr_text(n.require.test)}")
 
     def prefiltered(self, i: int, dom: str, ind: str) -> str:
         """Parameter `i`'s domain as code, or, when its domain and the first requires at its

@@ -281,6 +281,9 @@ class CodeGen:
     # evaluated again later in its statement list read from a local kept where it is first
     # evaluated (common_exprs.py, `common expressions`); off: tests compare
     COMMON_EXPRESSIONS: ClassVar[bool] = True
+    # a listing's narrowed range walks only values its require lets through: that require not
+    # tested again on each of them (actiongen `walk_bound`, `walked bound`); off: tests compare
+    WALKED_BOUND: ClassVar[bool] = True
 
     def __init__(self, model: Model, record: bool, elements: dict[str, tuple], boards: Any = None,
                  players: tuple[str, ...] = (), facts: ModelFacts | None = None):
