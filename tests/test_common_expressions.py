@@ -14,7 +14,7 @@ import re
 
 import pytest
 from playing import compiled_with, games_digest, same_with_and_without, source_with
-from regelwerk.interpreter.compiler.common_exprs import common_expressions
+from regelwerk.interpreter.compiler.common_exprs import _settled_invariants, common_expressions
 
 RIDGES = """game "Ridges"
 players Ann, Bob, Cy
@@ -74,7 +74,8 @@ def test_the_choice_is_made_and_the_strength_is_worked_out_once() -> None:
     holds_off = next(part for part in off.split("\ndef ") if STRENGTH in part and "G.player_list" in part)
     assert holds_off.count(STRENGTH) == 2 and holds_on.count(STRENGTH) == 1  # the `> 0`, the invariant
     local = re.search(rf"(_ce\d+) = {re.escape(STRENGTH)}\n", holds_on).group(1)
-    assert f"if not {local} > 0:" in holds_on and f"_iv2 = {local}" in holds_on
+    assert f"if not {local} > 0:" in holds_on and f"< {local}:" in holds_on  # the loop reads it
+    assert "_iv" not in holds_on and "_iv2 is None" in holds_off  # no invariant kept lazily
     alike = "(_ce" in on and re.search(r"\(_ce\d+ := _kc0\[p0\]\['kind'\]\) == 'rock' or _ce\d+ == ", on)
     assert alike and "_kc0[p0]['kind'] == 'rock' or _kc0[p0]['kind'] ==" in off
     root = compiled_with("COMMON_EXPRESSIONS", True, "root").program(False).choices
@@ -195,3 +196,48 @@ def test_an_expression_read_again_is_kept_and_gives_the_same_values() -> None:
         assert _run(after, p0) == _run(KEPT, p0)
     with pytest.raises(KeyError):  # fails where it did: the first evaluation
         _run(after, "z")
+
+
+# a loop's invariant kept lazily (`X = None`, `if X is None: X = ...` in the loop) whose value
+# became a kept local: read straight from it, unless X is read elsewhere or the local bound anew
+LAZY = """def D_9(G, p0):
+    if not T[p0][0] + T[p0][1] > 0:
+        return False
+    _r1 = True
+    _iv2 = None
+    for q in T:
+        if not q != p0:
+            continue
+        if _iv2 is None:
+            _iv2 = T[p0][0] + T[p0][1]
+        if not T[q][0] + T[q][1] < _iv2:
+            _r1 = False
+            break
+    return _r1"""
+SETTLED = LAZY.replace("            _iv2 = T[p0][0] + T[p0][1]", "            _iv2 = n").replace(
+    "    _r1 = True\n", "    _r1 = True\n    n = T[p0][0] + T[p0][1]\n")
+LAZY_KEPT = {
+    "read after the loop": SETTLED.replace("    return _r1", "    return (_r1, _iv2)"),
+    "the local bound anew in the loop": SETTLED.replace("            _r1 = False\n", "            _r1 = False\n            n = 0\n"),
+    "read before its test": SETTLED.replace("        if not q != p0:", "        if _iv2 == 3:\n            continue\n        if not q != p0:"),
+}
+
+
+def test_an_invariant_kept_lazily_reads_the_kept_local() -> None:
+    after, done = _passed(LAZY)
+    assert done and "_iv2" not in after and "< _ce0:" in after
+    for p0 in ("a", "b", "c"):
+        assert _run(after, p0) == _run(LAZY, p0)
+    tree = ast.parse(SETTLED)
+    _settled_invariants(tree.body[0], tree.body[0].body)
+    assert "_iv2" not in ast.unparse(tree) and "< n:" in ast.unparse(tree)
+
+
+@pytest.mark.parametrize("case", sorted(LAZY_KEPT))
+def test_an_invariant_read_elsewhere_or_its_value_bound_anew_stays(case: str) -> None:
+    tree = ast.parse(LAZY_KEPT[case])
+    _settled_invariants(tree.body[0], tree.body[0].body)
+    after = ast.unparse(tree)
+    assert "_iv2 = None" in after and "if _iv2 is None:" in after
+    for p0 in ("a", "b", "c"):
+        assert _run(after, p0) == _run(LAZY_KEPT[case], p0)

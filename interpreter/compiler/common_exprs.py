@@ -63,7 +63,74 @@ def common_expressions(fn: ast.FunctionDef, fresh: Callable[[str], str]) -> bool
     for node in _outside_scopes(fn.body):
         if isinstance(node, ast.BoolOp):
             done |= pass_.in_chain(node)
+    if done:
+        for lst in _lists(fn.body):
+            _settled_invariants(fn, lst)
     return done
+
+
+def _settled_invariants(fn: ast.FunctionDef, lst: list[ast.stmt]) -> None:
+    """A loop's invariant (codegen `invariants`: `X = None` ahead of the loop, `if X is None: X
+    = <value>` in the round that first needs it) whose value became a local `N` kept here:
+    the loop reads `N` itself, and neither the test nor `X` is left. `N` holds the value
+    throughout (nothing in the loop binds it), so `X` would be `N` from that round on, or None
+    again while `N` is None; only where `X` is read nowhere but after that test in the loop's
+    body, and bound nowhere else."""
+    for at, s in enumerate(lst):
+        if not (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
+                and isinstance(s.value, ast.Constant) and s.value.value is None):
+            continue
+        x = s.targets[0].id
+        loop = next((t for t in lst[at + 1:] if isinstance(t, ast.For)), None)
+        if loop is None or any(x in _stores(t) or _reads(t, x) for t in lst[at + 1:lst.index(loop)]):
+            continue
+        test = next((i for i, t in enumerate(loop.body) if _lazy(t, x)), None)
+        if test is None:
+            continue
+        n = loop.body[test].body[0].value.id
+        after = loop.body[test + 1:]
+        if _stored_names(fn).count(x) != 2 or n in _stores(loop) or loop.orelse \
+                or _loads(fn, x) != 1 + sum(_loads(t, x) for t in after):  # the test's own read
+            continue
+        for t in after:
+            _Rename(x, n).visit(t)
+        del loop.body[test]
+        del lst[at]
+        return _settled_invariants(fn, lst)
+
+
+def _lazy(s: ast.stmt, x: str) -> bool:
+    """`if x is None: x = N`, N a name."""
+    return isinstance(s, ast.If) and not s.orelse and len(s.body) == 1 and isinstance(s.test, ast.Compare) \
+        and isinstance(s.test.left, ast.Name) and s.test.left.id == x and len(s.test.ops) == 1 \
+        and isinstance(s.test.ops[0], ast.Is) and isinstance(s.test.comparators[0], ast.Constant) \
+        and s.test.comparators[0].value is None and isinstance(s.body[0], ast.Assign) \
+        and len(s.body[0].targets) == 1 and isinstance(s.body[0].targets[0], ast.Name) \
+        and s.body[0].targets[0].id == x and isinstance(s.body[0].value, ast.Name)
+
+
+def _reads(node: ast.AST, x: str) -> bool:
+    return _loads(node, x) > 0
+
+
+def _loads(node: ast.AST, x: str) -> int:
+    return sum(1 for n in ast.walk(node) if isinstance(n, ast.Name) and n.id == x and isinstance(n.ctx, ast.Load))
+
+
+def _stored_names(node: ast.AST) -> list[str]:
+    return [n.id for n in ast.walk(node) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)]
+
+
+class _Rename(ast.NodeTransformer):
+    """Reads of `old` -> reads of `new`."""
+
+    def __init__(self, old: str, new: str):
+        self.old, self.new = old, new
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:  # noqa: N802 - the visitor's protocol
+        if node.id == self.old and isinstance(node.ctx, ast.Load):
+            return ast.copy_location(ast.Name(self.new, ast.Load()), node)
+        return node
 
 
 def _size(node: ast.AST) -> int:
