@@ -85,6 +85,20 @@ def test_the_choice_is_made_and_the_strength_is_worked_out_once() -> None:
     assert dig.count("['suit']") == 1  # the rows' key, read again from its local per clearing
 
 
+def test_an_aggregate_helper_keeps_its_expressions_too() -> None:
+    """Khan's second invariant, an `all` written as a helper function `_A<n>`, reads a
+    square's yurt three times per square (traced games test it)."""
+    khan = compiled_with("COMMON_EXPRESSIONS", True, "khan").program(True).choices
+    assert "invariant 1" in {c.rule for c in khan if c.kind == "common expressions"}
+
+
+@pytest.mark.parametrize("record", [False, True])
+def test_the_same_khan_games_by_digest(record: bool) -> None:
+    seeds = range(4)
+    assert games_digest(compiled_with("COMMON_EXPRESSIONS", True, "khan"), 3, seeds, record) == \
+        games_digest(compiled_with("COMMON_EXPRESSIONS", False, "khan"), 3, seeds, record)
+
+
 def test_off_leaves_no_local() -> None:
     for name, text in (("ridges", RIDGES), ("root", None)):
         assert not re.search(r"\b_ce\d+\b", source_with("COMMON_EXPRESSIONS", False, name, text))

@@ -60,6 +60,7 @@ from .carry import (
     key_test,
     split_first,
 )
+from .common_exprs import common_expressions
 from .fold import folded_bool, folded_compare, folded_not, truth_of
 from .hoist import Hoister, fixed_parts, loop_invariants, names
 from .memo import MemoKey, memo_keys, plain_type, state_free
@@ -986,6 +987,10 @@ class CodeGen:
         self.roll_draws = roll
         self.enum_once = once
         self.function(name, params, lines)
+        if self.COMMON_EXPRESSIONS:  # a helper changes no state either (common_exprs.py)
+            rule = self.rule_now
+            self.tree_passes.setdefault(name, []).append(
+                lambda fn: common_expressions(fn, self.fresh) and self.chose("common expressions", rule=rule))
         return f"{name}(G{''.join(', ' + sc[u][0] for u in used)})"
 
     def value(self, e: A.Node, sc: dict, out: list[str], ind: str, depth: int = 0) -> str:
