@@ -285,6 +285,10 @@ class CodeGen:
     # a listing's narrowed range walks only values its require lets through: that require not
     # tested again on each of them (actiongen `walk_bound`, `walked bound`); off: tests compare
     WALKED_BOUND: ClassVar[bool] = True
+    # `slots filtered once`: a part of FITS that calls a small definition whose body is an
+    # `and` taken as that body's parts, so those reading nothing of the item filter the slots
+    # once too (slots.py `_flattened`, `slots flattened`); off: tests compare
+    SLOTS_FLATTENED: ClassVar[bool] = True
 
     def __init__(self, model: Model, record: bool, elements: dict[str, tuple], boards: Any = None,
                  players: tuple[str, ...] = (), facts: ModelFacts | None = None):
