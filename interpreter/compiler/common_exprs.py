@@ -57,6 +57,8 @@ _READ_ONLY_CALL = re.compile(r"(D_\d+|_A\d+|len|min|max|range|abs)\Z")
 def common_expressions(fn: ast.FunctionDef, fresh: Callable[[str], str]) -> bool:
     """The pass, in place over `fn`; True when an expression was kept."""
     pass_ = _Pass(fn, fresh)
+    if not pass_.repeated:  # nothing evaluated twice: no analysis needed
+        return False
     done = False
     for lst in reversed(_lists(fn.body)):  # outer lists first: an inner one then reads their locals
         done |= pass_.in_list(lst)
@@ -133,6 +135,10 @@ class _Rename(ast.NodeTransformer):
         return node
 
 
+def _looks_up(shape: tuple) -> bool:
+    return shape[0] == "S" or any(isinstance(x, tuple) and _looks_up(x) for x in shape)
+
+
 def _size(node: ast.AST) -> int:
     """About the bytecodes evaluating `node` takes."""
     return sum(1 for n in ast.walk(node) if isinstance(n, ast.expr))
@@ -159,6 +165,9 @@ def _firsts(e: ast.expr) -> list[ast.expr]:
         out.append(e)
 
 
+_RULES = (ast.Assign, ast.AugAssign, ast.NamedExpr, ast.For, ast.comprehension, ast.Delete, ast.Call)
+
+
 class _Objects:
     """A may-point-to analysis of one function, flow-insensitive: which objects each name may
     hold (`pts`), which objects each object may hold (`inside`), and which objects the function
@@ -170,10 +179,11 @@ class _Objects:
         self.pts: dict[str, set[str]] = {}
         self.inside: dict[str, set[str]] = {}
         self.changed: set[str] = set()
+        rules = [n for n in ast.walk(fn) if isinstance(n, _RULES)]
         self.grew = True
         while self.grew:  # to a fixed point: every rule only adds
             self.grew = False
-            for node in ast.walk(fn):
+            for node in rules:
                 self.rule(node)
 
     def _add(self, into: set[str], items: set[str]) -> None:
@@ -295,54 +305,116 @@ def _changed(fn: ast.FunctionDef) -> set[str]:
     return {n for n in names if objects.may_change(n)}
 
 
+Shape = tuple  # a pure expression's structure, by value: equal shapes are the same expression
+
+
 class _Pass:
-    """The pass over one function: what it may change in place, and a fresh-name maker."""
+    """The pass over one function: the pure expressions that occur in it more than once, what it
+    may change in place (worked out only when there are such), and a fresh-name maker."""
 
     def __init__(self, fn: ast.FunctionDef, fresh: Callable[[str], str]):
-        self.changed = _changed(fn)
-        self.fresh = fresh
-        self.keys: dict[int, tuple[ast.AST, str | None]] = {}  # id -> (node, kept alive; its key)
+        self.fn, self.fresh = fn, fresh
+        self.shapes: dict[int, tuple[ast.AST, Shape | None, frozenset[str]]] = {}  # id -> (node, shape, names)
+        seen: dict[Shape, int] = {}
+        for node in _outside_scopes(fn.body):
+            if isinstance(node, ast.expr):
+                shape = self.shape(node)
+                if shape is not None and shape[0] != "N":
+                    seen[shape] = seen.get(shape, 0) + 1
+        self.repeated = {shape for shape, n in seen.items() if n > 1}
+        self._changed: set[str] | None = None
+        self.counted: dict[int, tuple[ast.AST, dict[Shape, int]]] = {}
+        self.stored: dict[int, tuple[ast.AST, set[str]]] = {}
 
-    def key(self, node: ast.AST) -> str | None:
-        """The key of a pure expression worth keeping (a look-up in it; no name it reads, but as
-        a key, that the function may change in place), else None."""
-        known = self.keys.get(id(node))
-        if known is None:
-            known = self.keys[id(node)] = (node, self._key(node))
-        return known[1]
+    @property
+    def changed(self) -> set[str]:
+        if self._changed is None:
+            self._changed = _changed(self.fn)
+        return self._changed
 
-    def _key(self, node: ast.AST) -> str | None:
-        if not isinstance(node, (ast.Subscript, ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp, ast.IfExp)):
+    def shape(self, node: ast.AST) -> Shape | None:
+        """`node`'s shape when it is a pure expression (names, constants, look-ups, arithmetic,
+        comparisons, `and`/`or`, conditionals), else None; with the names it reads other than
+        as a look-up's key (`self.shapes`)."""
+        known = self.shapes.get(id(node))
+        if known is not None:
+            return known[1]
+        shape: Shape | None = None
+        names: frozenset[str] = frozenset()
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            shape, names = ("N", node.id), frozenset({node.id})
+        elif isinstance(node, ast.Constant):
+            shape = ("C", type(node.value).__name__, repr(node.value))
+        else:
+            parts: list[ast.AST] = []
+            if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
+                head, parts = ("S",), [node.value, node.slice]
+            elif isinstance(node, ast.BinOp):
+                head, parts = ("B", type(node.op).__name__), [node.left, node.right]
+            elif isinstance(node, ast.UnaryOp):
+                head, parts = ("U", type(node.op).__name__), [node.operand]
+            elif isinstance(node, ast.Compare):
+                head, parts = ("R", *(type(o).__name__ for o in node.ops)), [node.left, *node.comparators]
+            elif isinstance(node, ast.BoolOp):
+                head, parts = ("L", type(node.op).__name__), list(node.values)
+            elif isinstance(node, ast.IfExp):
+                head, parts = ("I",), [node.test, node.body, node.orelse]
+            subs = [self.shape(p) for p in parts]
+            if parts and all(x is not None for x in subs):
+                shape = (*head, *subs)
+                names = frozenset().union(*(self.shapes[id(p)][2] for p in parts
+                                            if not (isinstance(node, ast.Subscript) and p is node.slice
+                                                    and isinstance(p, ast.Name))))
+        self.shapes[id(node)] = (node, shape, names)
+        return shape
+
+    def key(self, node: ast.AST) -> Shape | None:
+        """The shape of a pure expression worth keeping — one that occurs more than once and
+        holds a look-up, no name it reads (but as a key) changed in place by the function."""
+        shape = self.shape(node)
+        if shape is None or shape not in self.repeated or not _looks_up(shape):
             return None
-        keys = {id(n.slice) for n in ast.walk(node) if isinstance(n, ast.Subscript)}
-        looked = False
-        for n in ast.walk(node):
-            if not isinstance(n, _PURE):
-                return None
-            if isinstance(n, ast.Subscript):
-                if not isinstance(n.ctx, ast.Load):
-                    return None
-                looked = True
-            elif isinstance(n, ast.Name) and id(n) not in keys and n.id in self.changed:
-                return None
-        return ast.dump(node) if looked else None
+        if self.shapes[id(node)][2] & self.changed:
+            return None
+        return shape
 
     def names(self, node: ast.AST) -> set[str]:
         return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
 
-    def count(self, node: ast.AST, key: str) -> int:
-        """Occurrences of `key` in `node`, outside nested scopes."""
-        if isinstance(node, _SCOPES):
-            return 0
-        here = 1 if isinstance(node, ast.expr) and self.key(node) == key else 0
-        return here + sum(self.count(c, key) for c in ast.iter_child_nodes(node))
+    def count(self, node: ast.AST, key: Shape) -> int:
+        """Occurrences of `key` in `node`, outside nested scopes (counted once per node until
+        the pass changes something: `forget`)."""
+        known = self.counted.get(id(node))
+        if known is None:
+            found: dict[Shape, int] = {}
+            todo = [node]
+            while todo:
+                n = todo.pop()
+                if isinstance(n, _SCOPES):
+                    continue
+                k = self.key(n) if isinstance(n, ast.expr) else None
+                if k is not None:
+                    found[k] = found.get(k, 0) + 1
+                todo.extend(ast.iter_child_nodes(n))
+            known = self.counted[id(node)] = (node, found)
+        return known[1].get(key, 0)
 
-    def later(self, lst: list[ast.stmt], at: int, key: str, names: set[str]) -> int:
+    def stores(self, s: ast.AST) -> set[str]:
+        """The names `s` binds (the pass never changes them: it only replaces reads)."""
+        known = self.stored.get(id(s))
+        if known is None:
+            known = self.stored[id(s)] = (s, _stores(s))
+        return known[1]
+
+    def forget(self) -> None:
+        self.counted.clear()
+
+    def later(self, lst: list[ast.stmt], at: int, key: Shape, names: set[str]) -> int:
         """Occurrences of `key` in the statements after `at` that would read the kept value:
         up to the first that binds a name it reads."""
         n = 0
         for s in lst[at + 1:]:
-            if _stores(s) & names:
+            if self.stores(s) & names:
                 break
             n += self.count(s, key)
         return n
@@ -350,15 +422,16 @@ class _Pass:
     def in_list(self, lst: list[ast.stmt]) -> bool:
         """The expressions of one statement list kept where first evaluated, read from the
         local after."""
-        kept: dict[str, tuple[str, set[str]]] = {}  # key -> (its local, the names it reads)
+        kept: dict[Shape, tuple[str, set[str]]] = {}  # key -> (its local, the names it reads)
         done = False
         at = 0
         while at < len(lst):
             s = lst[at]
-            stored = _stores(s)
+            stored = self.stores(s)
             valid = {k: v[0] for k, v in kept.items() if not stored & (v[1] | {v[0]})}
             if valid and any(self.count(s, k) for k in valid):
                 lst[at] = s = _Reuse(valid, self).visit(s)
+                self.forget()
                 done = True
             for k in [k for k, v in kept.items() if stored & (v[1] | {v[0]})]:
                 del kept[k]  # a name it reads, or its local, bound anew
@@ -391,6 +464,7 @@ class _Pass:
                 at += 1
                 kept[key] = (local, names)
                 lst[at] = _Reuse({key: local}, self).visit(s)
+                self.forget()
                 done = True
                 break
             at += 1
@@ -414,6 +488,7 @@ class _Pass:
                 walrus = located(ast.copy_location(ast.NamedExpr(ast.Name(local, ast.Store()), part), part), part)
                 chain.values[i] = _Replace(part, walrus).visit(operand)
                 chain.values[i + 1:] = [_Reuse({key: local}, self).visit(r) for r in rest]
+                self.forget()
                 done = True
                 break
         return done
@@ -422,7 +497,7 @@ class _Pass:
 class _Reuse(ast.NodeTransformer):
     """Each expression of `keys`, outside nested scopes, -> a read of its local."""
 
-    def __init__(self, keys: dict[str, str], pass_: _Pass):
+    def __init__(self, keys: dict[Shape, str], pass_: _Pass):
         self.keys, self.pass_ = keys, pass_
 
     def visit(self, node: ast.AST) -> ast.AST:
