@@ -94,8 +94,12 @@ def test_the_slot_part_joins_the_kept_filter_and_the_suit_is_read_once_per_card(
     head = re.search(r" in \(\((.*?)\),\) for _a\d+ in _ks", gamble_item)
     assert head is not None and "_kc" not in head[1] and "_kc" in gamble_item  # BONUS[...] may fail: per slot
     choices = compiled_with("SLOTS_FLATTENED", True, "suits", SUITS).program(False).choices
+    assert ("action flip", "fits(k, t)") in {(c.rule, c.detail) for c in choices if c.kind == "slots flattened"}
+    assert all(c.kind != "slots flattened"
+               for c in compiled_with("SLOTS_FLATTENED", False, "suits", SUITS).program(False).choices)
     assert any(c.kind == "fixed part" and c.rule == "action flip" and "suit_of[k]" in c.detail for c in choices)
     root = compiled_with("SLOTS_FLATTENED", True, "root").program(False).choices
+    assert any(c.kind == "slots flattened" and c.rule == "action sway" for c in root)
     assert any(c.kind == "fixed part" and c.rule == "action sway" and "CARDS[k].suit" in c.detail for c in root)
 
 

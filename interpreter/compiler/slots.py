@@ -80,7 +80,10 @@ def split_slots(g: CodeGen, inner: A.Node, item: str, sc: dict) -> SlotSplit | N
     else:
         return None
     if g.SLOTS_FLATTENED:
-        parts = _flattened(g, parts, slot, item)
+        flat = _flattened(g, parts, slot, item)
+        if len(flat) != len(parts):
+            g.chose("slots flattened", expr_text(where))
+        parts = flat
     lead: list[tuple[A.Node, Scoper]] = []
     for x, scoper, reads in parts:
         if reads or not cannot_fail(g.m, x) or _loops(g, x, frozenset()):
