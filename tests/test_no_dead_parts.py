@@ -12,8 +12,11 @@ import pytest
 from playing import compiled_with, listing_with, same_with_and_without
 from test_empty_range_first import EARLY
 
-# test_empty_range_first's game, `move`'s require with a loop in a part that reads no parameter
-DEAD = EARLY.replace('    require stones[from] >= n else "too few"\n', '    require len(list t in Square where (any u in '
+# test_empty_range_first's game, `move`'s require with a loop in a part that reads no parameter;
+# a first require narrows `n`'s range (`walked bound` then tests it on no value), so this one is
+# tested on each value walked
+DEAD = EARLY.replace('    require stones[from] >= n else "too few"\n', '    require n <= 4 else "at most four"\n'
+                     '    require len(list t in Square where (any u in '
                      'Square: stones[u] > stones[t])) + stones[from] >= n else "too few"\n')
 
 

@@ -29,10 +29,11 @@ from . import pytree
 from .blocks import BlockBuilder, action_preconditions, names_in, param_types
 from .carry import PARAM, key_test
 from .codegen import CodeGen
+from .common_exprs import common_expressions
 from .hoist import Hoister, parts
 from .implied import implied
 from .memo import level_key, plain_type
-from .narrow import narrowing, range_code
+from .narrow import Narrowing, narrowing, range_code
 from .numbered import numbered_rows, rows_ahead
 from .perplayer import by_player
 from .pushdown import TOUCHING_FORMS, Pushed, Touch, pushable
@@ -293,6 +294,7 @@ class _Listing:
         self.filtered: dict[int, set[int]] = {}  # param -> ids of its requires tested once (`filter_once`)
         self.filter_locals: list[str] = []  # their lists, declared _NOT_YET at the listing's top
         self.top_lines: list[str] = []  # narrowed ranges that read no parameter (`narrowed once`)
+        self.walked: dict[int, A.RequireStmt] = {}  # param -> the require its range was narrowed by
 
     def at(self, depth: int) -> list:
         return [s for s, d in zip(self.pre, self.deps, strict=True) if d == depth]
@@ -387,7 +389,7 @@ class _Listing:
         the filtered list could not be worked out (pushdown.py), and not those its values were
         filtered by once (`filter_once`). With `end`, the parts of deeper requires hoisted to
         this depth too (else `emit_end` writes them)."""
-        items = [s for s in self.at(i) if id(s) not in self.filtered.get(i, ())]
+        items = [s for s in self.at(i) if id(s) not in self.filtered.get(i, ()) and s is not self.walked.get(i)]
         pushed = self.pushes.get(i)
         if i in self.prefilters:  # the kept items passed the first requires when they were kept
             n, unkept = self.prefilters[i]
@@ -669,6 +671,7 @@ class _Listing:
                 self.lines.append(f"{ind}{local} = {range_code(n, low, high, bound)}")
                 mark(g, self.lines, len(self.lines) - 1, n.require.span)
                 g.chose("empty range first", f"{p.name} by {expr_text(n.require.test)}")
+                self.walk_bound(k, n)
             else:  # `cat_move(from, to in adjacent_nodes(from), n in 1..warriors[current][from])`
                 self.lines.append(f"{ind}{local} = {_domain_code(g, a, k, self.esc)}")
                 mark(g, self.lines, len(self.lines) - 1, p.span)
@@ -702,10 +705,23 @@ class _Listing:
             # warriors in the Burrow, once per card and clearing before)
             self.top_lines.append(f"    {local} = {range_code(n, low, high, bound)}")
             g.chose("narrowed once", f"{p.name} by {expr_text(n.require.test)}")
+            self.walk_bound(i, n)
             return local
         lines.append(f"{ind}{local} = {range_code(n, low, high, bound)}")
         mark(g, lines, len(lines) - 1, n.require.span)  # a failure in the bound is the require's
+        self.walk_bound(i, n)
         return local
+
+    def walk_bound(self, i: int, n: Narrowing) -> None:
+        """The require that narrowed parameter `i`'s range not tested on the values walked
+        (`walked bound`): each lies between the range's ends cut by the bound, an `int` worked
+        out (without failing) when the range was made, in a listing, which changes no state, so
+        `p <= E` (or `<`, `>=`, `>`) holds for every one; only where nothing at this depth is
+        pushed into the domain or prefiltered, so the walked values are the range's."""
+        g = self.g
+        if g.WALKED_BOUND and g.LOOP_FORMS and i not in self.pushes and i not in self.prefilters:
+            self.walked[i] = n.require
+            g.chose("walked bound", f"{n.param.name} by {expr_text(n.require.test)}")
 
     def prefiltered(self, i: int, dom: str, ind: str) -> str:
         """Parameter `i`'s domain as code, or, when its domain and the first requires at its
@@ -981,6 +997,9 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
     if g.BY_PLAYER:  # after numbered rows: the numbered domain of a player's values too
         g.tree_passes[f"AE_{aid}"].append(
             lambda fn: by_player(fn, g.players, g.constants, RUNTIME, g.const) and g.chose("by player", rule=rule))
+    if g.COMMON_EXPRESSIONS:  # after the rows: a listing changes no state (common_exprs.py)
+        g.tree_passes[f"AE_{aid}"].append(
+            lambda fn: common_expressions(fn, g.fresh) and g.chose("common expressions", rule=rule))
     enum_size = len(lines)
     g.function(f"AE_{aid}", ["out"], lines)
     # the same search, stopping at the first legal move: possible(action) asks only that

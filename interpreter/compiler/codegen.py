@@ -60,6 +60,7 @@ from .carry import (
     key_test,
     split_first,
 )
+from .common_exprs import common_expressions
 from .fold import folded_bool, folded_compare, folded_not, truth_of
 from .hoist import Hoister, fixed_parts, loop_invariants, names
 from .memo import MemoKey, memo_keys, plain_type, state_free
@@ -289,6 +290,17 @@ class CodeGen:
     # and brought up to date at the keys the journal says were written since (`INVS_n`,
     # `kept sums`); off: tests compare
     KEPT_SUMS: ClassVar[bool] = True
+    # in a definition or a listing, a pure expression (look-ups, arithmetic, comparisons)
+    # evaluated again later in its statement list read from a local kept where it is first
+    # evaluated (common_exprs.py, `common expressions`); off: tests compare
+    COMMON_EXPRESSIONS: ClassVar[bool] = True
+    # a listing's narrowed range walks only values its require lets through: that require not
+    # tested again on each of them (actiongen `walk_bound`, `walked bound`); off: tests compare
+    WALKED_BOUND: ClassVar[bool] = True
+    # `slots filtered once`: a part of FITS that calls a small definition whose body is an
+    # `and` taken as that body's parts, so those reading nothing of the item filter the slots
+    # once too (slots.py `_flattened`, `slots flattened`); off: tests compare
+    SLOTS_FLATTENED: ClassVar[bool] = True
 
     def __init__(self, model: Model, record: bool, elements: dict[str, tuple], boards: Any = None,
                  players: tuple[str, ...] = (), facts: ModelFacts | None = None):
@@ -992,6 +1004,10 @@ class CodeGen:
         self.roll_draws = roll
         self.enum_once = once
         self.function(name, params, lines)
+        if self.COMMON_EXPRESSIONS:  # a helper changes no state either (common_exprs.py)
+            rule = self.rule_now
+            self.tree_passes.setdefault(name, []).append(
+                lambda fn: common_expressions(fn, self.fresh) and self.chose("common expressions", rule=rule))
         return f"{name}(G{''.join(', ' + sc[u][0] for u in used)})"
 
     def value(self, e: A.Node, sc: dict, out: list[str], ind: str, depth: int = 0) -> str:

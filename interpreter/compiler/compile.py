@@ -46,6 +46,7 @@ from .actiongen import generate_action, numbered
 from .blocks import BlockBuilder, is_chance_let, param_types, prov_info, require_texts
 from .codegen import Choice, CodeGen, ModelFacts, _may_hold_dict, model_facts
 from .common import common_lookups
+from .common_exprs import common_expressions
 from .invtests import grouped_sum, grouped_test, point_test
 from .machine import MachineBuilder
 from .memo import state_free
@@ -609,6 +610,10 @@ def compile_model(model: Model, record: bool, identity: Identity, keep_tree: boo
         if g.COMMON_LOOKUPS:  # after loop_rows: the rows it looks up are then read in turn
             g.tree_passes.setdefault(f"D_{g.define_ids[name]}", []).append(
                 lambda fn, rule=g.rule_now: common_lookups(fn, g.fresh) and g.chose("common look-ups", rule=rule))
+        if g.COMMON_EXPRESSIONS:  # after common look-ups: the plain look-ups are kept already
+            g.tree_passes.setdefault(f"D_{g.define_ids[name]}", []).append(
+                lambda fn, rule=g.rule_now: common_expressions(fn, g.fresh)
+                and g.chose("common expressions", rule=rule))
     proc_src: dict[str, tuple] = {}
     for name, p in model.procedures.items():
         g.rule_now = f"procedure {name}"

@@ -4,8 +4,9 @@
 Root's `take_move(from, to in links(from), n in 1..20)` tests `require warriors[current][from]
 >= n` on all twenty values of `n` for every pair of clearings, and most fail: a bound that does
 not read `n` cuts the range instead, `for n in range(1, min(20, warriors[current][from]) + 1)`.
-The require is still tested on every value walked, so the moves and their order are those of
-the range as written; only values that would fail it are not visited. The bound is worked out
+The moves and their order are those of the range as written; only values that would fail the
+require are not visited, so the listing does not test it again on the values walked (`walked
+bound`, actiongen `walk_bound`; the check and the explanation of a move still do). The bound is worked out
 on a line of its own marked as the require's (a failure in it is reported there), and only
 when the range is not empty (where the loop as written would work it out at its first value).
 """

@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING
 
 from ...dsl import ast as A
 from ...dsl.ast import iter_nodes
-from .hoist import names
+from ...dsl.printer import expr_text
+from .hoist import names, occurrences, worth_hoisting
 from .total import cannot_fail
 
 if TYPE_CHECKING:
@@ -78,6 +79,11 @@ def split_slots(g: CodeGen, inner: A.Node, item: str, sc: dict) -> SlotSplit | N
         parts = [(x, params, bool(reads_item & names(x))) for x in body.items]
     else:
         return None
+    if g.SLOTS_FLATTENED:
+        flat = _flattened(g, parts, slot, item)
+        if len(flat) != len(parts):
+            g.chose("slots flattened", expr_text(where))
+        parts = flat
     lead: list[tuple[A.Node, Scoper]] = []
     for x, scoper, reads in parts:
         if reads or not cannot_fail(g.m, x) or _loops(g, x, frozenset()):
@@ -87,6 +93,31 @@ def split_slots(g: CodeGen, inner: A.Node, item: str, sc: dict) -> SlotSplit | N
     if not lead or not rest:
         return None
     return SlotSplit(inner, lead, rest)
+
+
+def _flattened(g: CodeGen, parts: list[tuple[A.Node, Scoper, bool]], slot: str,
+               item: str) -> list[tuple[A.Node, Scoper, bool]]:
+    """The parts with each call of a small definition whose body is an `and`, called with
+    plain names, written as that body's parts (`and` is associative: the same tests in the same
+    order, each where the `and` stopped before): Root's `supports(k, c) = duchy_at(c) and
+    matches(k, c)`, `matches(k, c) = SUIT[c] != none and (...)`, whose `SUIT[c] != none` reads
+    nothing of the card and so joins the slots' own filter."""
+    out: list[tuple[A.Node, Scoper, bool]] = []
+    for x, scoper, reads in parts:
+        d = g.m.defines.get(x.func) if isinstance(x, A.Call) else None
+        if not (reads and d is not None and x.func in g.inlinable and x.func not in g.remembered_defines
+                and all(isinstance(a, A.Name) for a in x.args)
+                and isinstance(d.value, A.BoolOp) and d.value.op == "and"):
+            out.append((x, scoper, reads))
+            continue
+        probe = scoper("_slot", {item: ("_item", None)})  # which of its arguments are the item
+        reading = {p.name for p, a in zip(d.params, x.args, strict=True) if probe.get(a.name, ("_item",))[0] == "_item"}
+
+        def inner(code: str, s: dict, x: A.Call = x, d: A.Define = d, scoper: Scoper = scoper) -> dict:
+            outer = scoper(code, s)
+            return {p.name: outer[a.name] for p, a in zip(d.params, x.args, strict=True) if a.name in outer}
+        out += _flattened(g, [(y, inner, bool(reading & names(y))) for y in d.value.items], slot, item)
+    return out
 
 
 def _loops(g: CodeGen, e: A.Node, seen: frozenset[str]) -> bool:
@@ -110,9 +141,53 @@ def kept_slots(g: CodeGen, split: SlotSplit, sc: dict) -> str:
 
 
 def item_slots(g: CodeGen, split: SlotSplit, kept: str, sc: dict) -> str:
-    """The code of one item's list (`sc` binds the item): the kept slots that pass the rest."""
+    """The code of one item's list (`sc` binds the item): the kept slots that pass the rest.
+    With `SLOTS_FLATTENED`, the look-ups and calls of the rest that read nothing of the slot,
+    cannot fail and hold no loop are worked out once per item by a first `for` over a one-item
+    tuple, as a fixed part of a comprehension is (`CARDS[k].suit` per card, not per clearing)."""
     inner = split.inner
     v = g.fresh("a")
-    test = " and ".join(f"({g.ex(x, scoper(v, sc))})" for x, scoper in split.rest)
+    fixed = _fixed_parts(g, split, sc) if g.SLOTS_FLATTENED else []
+    for node, local, _code in fixed:
+        g.subst[id(node)] = local
+    try:
+        test = " and ".join(f"({g.ex(x, scoper(v, sc))})" for x, scoper in split.rest)
+    finally:
+        for node, _local, _code in fixed:
+            g.subst.pop(id(node), None)
     body = g.ex(inner.body, {**sc, inner.var: (v, None)}) if inner.body is not None else v
-    return f"[{body} for {v} in {kept} if {test}]"
+    once = dict((x, c) for _n, x, c in fixed)  # each local once
+    head = f" for ({', '.join(once)},) in (({', '.join(once.values())},),)" if once else ""
+    return f"[{body}{head} for {v} in {kept} if {test}]"
+
+
+def _scoped(g: CodeGen, n: A.Node, scope: dict) -> bool:
+    """Whether every name `n` reads is in `scope` or one of the rules' own (a constant, data,
+    an option, a state variable, a board or a named value): then its code can be written."""
+    m = g.m
+    return all(name in scope or name in m.vars or name in m.data or name in m.consts or name in m.options
+               or name in g.elements or name in m.element_type for name in names(n))
+
+
+def _fixed_parts(g: CodeGen, split: SlotSplit, sc: dict) -> list[tuple[A.Node, str, str]]:
+    """The outermost look-ups and calls in the rest's parts that read none of the slot's names
+    (nor a name an aggregate in them binds), cannot fail and hold no loop: (node, local, code)."""
+    found: list[tuple[A.Node, str, str]] = []
+    for x, scoper in split.rest:
+        probe = scoper("_slot", {**sc})
+        slots = {name for name, (code, _b) in probe.items() if code == "_slot"}
+        scope = scoper("_slot", sc)
+        inside: set[int] = set()
+        for n, bound in occurrences(x, frozenset(slots)):
+            if id(n) in inside or not worth_hoisting(n) or names(n) & bound or not _scoped(g, n, scope) \
+                    or id(n) in g.subst or not cannot_fail(g.m, n) or _loops(g, n, frozenset()):
+                continue
+            code = g.ex(n, scope)
+            if code.isidentifier():
+                continue
+            inside.update(id(y) for y, _b in occurrences(n))
+            same = next((local for _m, local, c in found if c == code), None)  # the same look-up again
+            found.append((n, same or g.fresh("fx"), code))
+            if same is None:
+                g.chose("fixed part", f"{expr_text(n)} in {expr_text(split.inner)}")
+    return found
