@@ -11,6 +11,12 @@ parses. Compare two trees with each one's own Python (its `.venv`), the same arg
     python bench/instructions.py rulesets/shogun/shogun.rules --players 4 --games 5
     python bench/instructions.py rulesets/classic/tictactoe.rules --games 400 --traced
     python bench/instructions.py rulesets/classic/breakthrough.rules --off NONE_FIRST
+    python bench/instructions.py rulesets/khan/khan.rules --players 3 --games 3 --traced --no-gc
+
+`--no-gc` turns the cyclic collector off in the counted process: a full collection walks every
+tracked object (Khan's move tables), and whether one falls inside the N games moves with the
+allocations a change makes, so two traced counts of Khan read 127.1 M and 135.5 M for the same
+games; with the collector off, 125.9 M and 124.8 M. Use it to compare two trees or switches.
 
 Needs valgrind (Debian: `apt install valgrind`); a run takes about a minute for the seed games.
 """
@@ -18,6 +24,7 @@ Needs valgrind (Debian: `apt install valgrind`); a run takes about a minute for 
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import random
 import re
@@ -44,22 +51,23 @@ def collected(stderr: str) -> int:
 
 
 def _child_args(rules: str, players: int | None, games: int, traced: bool, playout: bool,
-                off: tuple[str, ...] = ()) -> list[str]:
+                off: tuple[str, ...] = (), no_gc: bool = False) -> list[str]:
     return [sys.executable, str(Path(__file__).resolve()), "--child", rules, "--games", str(games),
             *(["--players", str(players)] if players else []), *(["--traced"] if traced else []),
-            *(["--playout"] if playout else []), *(a for name in off for a in ("--off", name))]
+            *(["--playout"] if playout else []), *(a for name in off for a in ("--off", name)),
+            *(["--no-gc"] if no_gc else [])]
 
 
 def instructions(rules: str, players: int | None, games: int, traced: bool = False,
-                 playout: bool = False, off: tuple[str, ...] = ()) -> float:
+                 playout: bool = False, off: tuple[str, ...] = (), no_gc: bool = False) -> float:
     """Instructions a game: (N games - no game) / N, each under callgrind in a fresh process."""
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, PYTHONHASHSEED="0", REGELWERK_CACHE=cache)
-        subprocess.run(_child_args(rules, players, 0, traced, playout, off), env=env, check=True)  # warms the cache
+        subprocess.run(_child_args(rules, players, 0, traced, playout, off, no_gc), env=env, check=True)  # warms the cache
         runs = []
         for n in (0, games):
             done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-                                   *_child_args(rules, players, n, traced, playout, off)],
+                                   *_child_args(rules, players, n, traced, playout, off, no_gc)],
                                   env=env, capture_output=True, text=True)
             if done.returncode != 0:
                 raise RuntimeError(done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "valgrind failed")
@@ -67,9 +75,12 @@ def instructions(rules: str, players: int | None, games: int, traced: bool = Fal
     return (runs[1] - runs[0]) / games
 
 
-def _child(rules: str, players: int | None, games: int, traced: bool, playout: bool) -> None:
+def _child(rules: str, players: int | None, games: int, traced: bool, playout: bool, no_gc: bool = False) -> None:
     """What the counted process does: game 0, then games 1..N, nothing else."""
     import regelwerk
+
+    if no_gc:
+        gc.disable()
 
     ruleset = regelwerk.load(rules)
     rnd = random.Random(0)
@@ -82,12 +93,14 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     game_arguments(ap, 10)
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--no-gc", action="store_true",
+                    help="the cyclic collector off in the counted process (steadier traced counts)")
     args = ap.parse_args(argv)
     if (problem := switched_off(args.off)) is not None:
         print(problem, file=sys.stderr)
         return 2
     if args.child:
-        _child(args.rules, args.players, args.games, args.traced, args.playout)
+        _child(args.rules, args.players, args.games, args.traced, args.playout, args.no_gc)
         return 0
     if args.games < 1:
         print("--games must be at least 1", file=sys.stderr)
@@ -97,12 +110,12 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     try:
         per_game = instructions(args.rules, args.players, args.games, args.traced, args.playout,
-                                tuple(args.off))
+                                tuple(args.off), args.no_gc)
     except (subprocess.CalledProcessError, RuntimeError, ValueError) as err:
         print(f"bench/instructions.py: {err}", file=sys.stderr)
         return 1
     mode = ("traced" if args.traced else "untraced") + (", playout" if args.playout else "") \
-        + "".join(f", {name} off" for name in args.off)
+        + "".join(f", {name} off" for name in args.off) + (", collector off" if args.no_gc else "")
     print(f"{per_game:,.0f} instructions a game ({args.games} games, {mode})")
     return 0
 

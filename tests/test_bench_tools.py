@@ -71,6 +71,19 @@ def test_without_valgrind_it_says_what_it_needs(monkeypatch: pytest.MonkeyPatch,
     assert instructions.main([str(TTT), "--games", "0"]) == 2
 
 
+def test_the_collector_is_turned_off_in_the_counted_process_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert "--no-gc" in instructions._child_args(str(TTT), None, 1, False, False, (), True)
+    assert "--no-gc" not in instructions._child_args(str(TTT), None, 1, False, False)
+    seen = []
+    monkeypatch.setattr(instructions, "play", lambda *a: seen.append(instructions.gc.isenabled()))
+    monkeypatch.setattr(instructions.gc, "disable", lambda: seen.append("off"))
+    instructions._child(str(TTT), None, 1, False, False, True)
+    assert seen[0] == "off" and len(seen) == 3  # off before game 0, then games 0 and 1
+    seen.clear()
+    instructions._child(str(TTT), None, 1, False, False)
+    assert "off" not in seen
+
+
 def test_a_bytecode_without_a_line_is_reported_without_its_text(ttt: regelwerk.Ruleset) -> None:
     # Python 3.11 gives some bytecodes (a generator's or a loop's set-up) no line number
     counts = bytecodes.Counts(games=1, total=10)
