@@ -12,45 +12,14 @@ import random
 from typing import Any
 
 import pytest
+from grouped import GROUPED_WITH_TAKE
 from playing import compiled_with, fresh_with, games_digest, with_undo_and_clone
 
 import regelwerk
 
-# Shogun's form, small: a sum and a count grouped by colour over the provinces, and actions that
-# move armies between the groups (place: a province changes hands) and break the first one (leak).
-GROUPED = """
-game "Grouped"
-players A, B
-enum Colour = red, blue, green
-enum Province = p1, p2, p3, p4
-const COLOUR = {A: red, B: blue}
-state
-    owner: Province -> Player? = none
-    armies: Province -> int = 0
-    supply: Colour -> int = 4
-define on_board(c: Colour): int = sum q in Province where owner[q] != none and COLOUR[owner[q]] == c: armies[q]
-define held(c: Colour): int = count q in Province where owner[q] != none and COLOUR[owner[q]] == c
-invariant all c in Colour: supply[c] + on_board(c) == 4 else "every army is in the supply or on the board"
-invariant all c in Colour: held(c) <= 3 else "nobody holds every province"
-action place(q: Province)
-    require owner[q] == none or owner[q] == current
-    require supply[COLOUR[current]] > 0
-    set owner[q] = current
-    add 1 to armies[q]
-    remove 1 from supply[COLOUR[current]]
-action take(q: Province)
-    require owner[q] != none and owner[q] != current
-    add armies[q] to supply[COLOUR[owner[q]]]
-    set armies[q] = 0
-    set owner[q] = none
-action leak(q: Province)
-    require owner[q] == current
-    add 1 to armies[q]
-flow
-    repeat
-        turn
-            play place, take, leak
-"""
+# Shogun's form, small (tests/grouped.py): a sum and a count grouped by colour over the provinces,
+# and actions that move armies between the groups (place, take) and break the first one (leak)
+GROUPED = GROUPED_WITH_TAKE
 
 
 def _kept_checked(g: Any, checks: list[int]) -> None:

@@ -15,6 +15,7 @@ import random
 from pathlib import Path
 
 import pytest
+from grouped import GROUPED
 from playing import invariant_breaks
 from regelwerk.interpreter.engine import recording
 from regelwerk.interpreter.tools.trace import trace_lines
@@ -437,34 +438,7 @@ def test_chance_values_are_kept_copied_and_made_json_when_read() -> None:
 # An invariant `all c in D: ... f(c) ...` whose definition `f(p)` sums (or counts) over E where
 # `... and F == p` is tested after a step by INVG_n: the sums for every c in one pass over E,
 # grouped by F; its own test (INV_n) still gives the messages.
-GROUPED = """
-game "Grouped"
-players A, B
-enum Colour = red, blue, green
-enum Province = p1, p2, p3, p4
-const COLOUR = {A: red, B: blue}
-state
-    owner: Province -> Player? = none
-    armies: Province -> int = 0
-    supply: Colour -> int = 4
-define on_board(c: Colour): int = sum q in Province where owner[q] != none and COLOUR[owner[q]] == c: armies[q]
-define held(c: Colour): int = count q in Province where owner[q] != none and COLOUR[owner[q]] == c
-invariant all c in Colour: supply[c] + on_board(c) == 4 else "every army is in the supply or on the board"
-invariant all c in Colour: held(c) <= 3 else "nobody holds every province"
-action place(q: Province)
-    require owner[q] == none or owner[q] == current
-    require supply[COLOUR[current]] > 0
-    set owner[q] = current
-    add 1 to armies[q]
-    remove 1 from supply[COLOUR[current]]
-action leak(q: Province)
-    require owner[q] == current
-    add 1 to armies[q]
-flow
-    repeat
-        turn
-            play place, leak
-"""
+# (the game: tests/grouped.py GROUPED)
 
 
 def test_a_sum_grouped_by_the_quantified_value_is_tested_in_one_pass() -> None:
