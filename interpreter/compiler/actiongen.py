@@ -35,6 +35,7 @@ from .implied import implied
 from .memo import level_key, plain_type
 from .narrow import Narrowing, narrowing, range_code
 from .numbered import numbered_rows, rows_ahead
+from .paired import paired_rows
 from .perplayer import by_player
 from .pushdown import TOUCHING_FORMS, Pushed, Touch, pushable
 from .pushdown import reads as push_reads
@@ -951,12 +952,14 @@ def _effect(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDecl, pre: 
 
 
 def numbered(g: CodeGen, fn: object, rule: str) -> None:
-    """`rows ahead` and `numbered rows` (numbered.py) over one function's tree, each choice
-    said when made."""
+    """`rows ahead` and `numbered rows` (numbered.py), then `paired rows` (paired.py), over one
+    function's tree, each choice said when made."""
     if rows_ahead(fn, g.fresh, g.complete_tables):  # type: ignore[arg-type]
         g.chose("rows ahead", rule=rule)
     if numbered_rows(fn, g.fresh, g.numbering):  # type: ignore[arg-type]
         g.chose("numbered rows", rule=rule)
+    if g.PAIRED_ROWS and paired_rows(fn, g.pairing):  # type: ignore[arg-type]
+        g.chose("paired rows", rule=rule)
 
 
 _GAME_CALL = re.compile(r"\bG\.(\w+)\(")

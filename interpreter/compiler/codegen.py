@@ -66,6 +66,7 @@ from .hoist import Hoister, fixed_parts, loop_invariants, names
 from .memo import MemoKey, memo_keys, plain_type, state_free
 from .nonefirst import none_first
 from .numbered import Numbering
+from .paired import Pairing
 from .pytree import PLACEHOLDER, Inline
 from .rolllocals import roll_locals
 from .shared_calls import shared_definitions
@@ -220,6 +221,9 @@ class CodeGen:
     # by the key's number, not dicts by its name, and a row of a name no round binds is looked
     # up ahead of the loop (numbered.py, `numbered rows`, `rows ahead`); off: tests compare
     NUMBERED_ROWS: ClassVar[bool] = True
+    # consecutive rows of fixed tables with the same keys, looked up by the same name, looked
+    # up once as a tuple (paired.py, `paired rows`); off: tests compare
+    PAIRED_ROWS: ClassVar[bool] = True
     # a listing's value of the current player alone (breakthrough's `steps(current)`) worked
     # out per player when the program is compiled (perplayer.py, `by player`); off: tests compare
     BY_PLAYER: ClassVar[bool] = True
@@ -349,6 +353,8 @@ class CodeGen:
         # row of one may be looked up ahead of a loop (actiongen.rows_hoisted)
         self.complete_tables: set[str] = set()
         self.numbering = Numbering(self.constants, self.complete_tables, self.const)  # numbered.py
+        self.pairing = Pairing(self.constants, lambda t: t in self.complete_tables or self.numbering.made(t),
+                               self.const)  # paired.py
         self.partial_tables: set[str] = set()  # move tables whose last level may miss a value (actiongen.move_table)
         # definitions remembered per decision are called, not inlined: the call looks them up
         self.inlinable = facts.inlinable - facts.shared_calls if self.SHARED_CALLS else facts.inlinable
