@@ -1844,7 +1844,10 @@ class CodeGen:
         if indexed:  # the kept keys by value (carry.key_test): the entry's key moved, or all dropped
             out.append(f"{ind}if G._carried:")
             if t.steps and self.MOVED_IN_PLACE:
-                self.keys_moved(f"{'=' + t.root!r}", k, old, f"{c}[{k}]", self.indexed[t.root], out, ind + "    ")
+                # the value written, where it is a name or a literal (a dict holds it as it is)
+                written = n if self.record else new
+                stored = written if is_dict and (written.isidentifier() or _is_literal(written)) else f"{c}[{k}]"
+                self.keys_moved(f"{'=' + t.root!r}", k, old, stored, self.indexed[t.root], out, ind + "    ")
             elif t.steps:
                 out.append(f"{ind}    _keys_moved(G, {'=' + t.root!r}, {k}, {old}, {c}[{k}], "
                            f"{self.positions(self.indexed[t.root])})")
