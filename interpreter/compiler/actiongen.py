@@ -32,6 +32,7 @@ from .codegen import CodeGen
 from .common_exprs import common_expressions
 from .hoist import Hoister, parts
 from .implied import implied
+from .known import known_entries
 from .memo import level_key, plain_type
 from .narrow import Narrowing, narrowing, range_code
 from .numbered import numbered_rows, rows_ahead
@@ -997,6 +998,8 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
         lambda fn: pytree.hoist_rows(fn, count, g.fresh, g.complete_tables) and g.chose("hoist rows", rule=rule))
     if g.NUMBERED_ROWS:  # after hoist_rows: the rows it took out of the loops
         g.tree_passes[f"AE_{aid}"].append(lambda fn: numbered(g, fn, rule))
+    if g.KNOWN_ENTRIES:  # the walked keys' entries are the value they were kept for (known.py)
+        g.tree_passes[f"AE_{aid}"].append(lambda fn: known_entries(fn) and g.chose("known entries", rule=rule))
     if g.BY_PLAYER:  # after numbered rows: the numbered domain of a player's values too
         g.tree_passes[f"AE_{aid}"].append(
             lambda fn: by_player(fn, g.players, g.constants, RUNTIME, g.const) and g.chose("by player", rule=rule))

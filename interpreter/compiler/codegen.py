@@ -221,6 +221,9 @@ class CodeGen:
     # by the key's number, not dicts by its name, and a row of a name no round binds is looked
     # up ahead of the loop (numbered.py, `numbered rows`, `rows ahead`); off: tests compare
     NUMBERED_ROWS: ClassVar[bool] = True
+    # in a loop over the keys kept by value (`cell[s] == current`), the body's reads of that
+    # entry are the value itself (known.py, `known entries`); off: tests compare
+    KNOWN_ENTRIES: ClassVar[bool] = True
     # consecutive rows of fixed tables with the same keys, looked up by the same name, looked
     # up once as a tuple (paired.py, `paired rows`); off: tests compare
     PAIRED_ROWS: ClassVar[bool] = True

@@ -48,6 +48,7 @@ from .codegen import Choice, CodeGen, ModelFacts, _may_hold_dict, model_facts
 from .common import common_lookups
 from .common_exprs import common_expressions
 from .invtests import grouped_sum, grouped_test, point_test
+from .known import known_entries
 from .machine import MachineBuilder
 from .memo import state_free
 from .reads import pointwise_reads, state_reads, trigger_watch
@@ -607,6 +608,9 @@ def compile_model(model: Model, record: bool, identity: Identity, keep_tree: boo
         if g.NUMBERED_ROWS:  # after loop_rows, before common look-ups (which would keep a row's entries)
             g.tree_passes.setdefault(f"D_{g.define_ids[name]}", []).append(
                 lambda fn, rule=g.rule_now: numbered(g, fn, rule))
+        if g.KNOWN_ENTRIES:  # the walked keys' entries are the value they were kept for (known.py)
+            g.tree_passes.setdefault(f"D_{g.define_ids[name]}", []).append(
+                lambda fn, rule=g.rule_now: known_entries(fn) and g.chose("known entries", rule=rule))
         if g.COMMON_LOOKUPS:  # after loop_rows: the rows it looks up are then read in turn
             g.tree_passes.setdefault(f"D_{g.define_ids[name]}", []).append(
                 lambda fn, rule=g.rule_now: common_lookups(fn, g.fresh) and g.chose("common look-ups", rule=rule))
