@@ -106,7 +106,7 @@ def test_the_choice_is_made_and_the_code_has_the_form() -> None:
     on = compiled_with("BY_PLAYER", True, "breakthrough")
     for record in (False, True):
         assert [c.rule for c in on.program(record).choices if c.kind == "by player"] == ["action step"]
-    source = source_with("BY_PLAYER", True, "breakthrough")
+    source = source_with("JOINED_ROWS", False, "breakthrough")  # before joined.py joins the player's domain
     assert "= _PP" in source and "[_cur]" in source and "[_mover]" in source  # the listing's copy in the block too
     off = source_with("BY_PLAYER", False, "breakthrough")
     assert "_PP" not in off and "_uniq([" in off

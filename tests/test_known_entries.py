@@ -76,8 +76,8 @@ def test_checkers_asks_the_pieces_colour_of_the_player_not_the_board() -> None:
             {"action step", "define first_jumps", "define jump_paths"}
     on, off = source_with("KNOWN_ENTRIES", True, "checkers"), source_with("KNOWN_ENTRIES", False, "checkers")
     # the directions of a man: by the player whose pieces are walked, not by the square's entry
-    assert "if _cur == 'Black' else _DN" in on and "if _sv0[p0] == 'Black' else _DN" not in on
-    assert "if _sv0[p0] == 'Black' else _DN" in off and "if _cur == 'Black' else _DN" not in off
+    assert "if _cur == 'Black' else _JR" in on and "if _sv0[p0] == 'Black' else _JR" not in on
+    assert "if _sv0[p0] == 'Black' else _JR" in off and "if _cur == 'Black' else _JR" not in off
 
 
 @pytest.mark.parametrize("record", [False, True])

@@ -230,7 +230,7 @@ def test_the_choice_is_made_and_the_code_has_the_form(name: str, kinds: set[str]
     on = compiled_with("NUMBERED_ROWS", True, name)
     for record in (False, True):
         assert {c.rule for c in on.program(record).choices if c.kind == "numbered rows"} == kinds
-    source = source_with("NUMBERED_ROWS", True, name)
+    source = source_with("JOINED_ROWS", False, name)  # the form before joined.py takes the rows into its tables
     assert ", _n" in source and ("= _RN" in source or "= _RP" in source)  # rows paired after (paired.py)
     off = source_with("NUMBERED_ROWS", False, name)
     assert "_RN" not in off and ", _n" not in off

@@ -123,7 +123,7 @@ def test_the_choice_is_made_and_the_code_has_the_form(name: str, kinds: set[str]
     on = compiled_with("PAIRED_ROWS", True, name)
     for record in (False, True):
         assert {c.rule for c in on.program(record).choices if c.kind == "paired rows"} == kinds
-    assert "= _RP" in source_with("PAIRED_ROWS", True, name)
+    assert "= _RP" in source_with("JOINED_ROWS", False, name)  # before joined.py takes the rows into its tables
     assert "_RP" not in source_with("PAIRED_ROWS", False, name)
 
 

@@ -32,6 +32,7 @@ from .codegen import CodeGen
 from .common_exprs import common_expressions
 from .hoist import Hoister, parts
 from .implied import implied
+from .joined import joined_rows
 from .known import known_entries
 from .memo import level_key, plain_type
 from .narrow import Narrowing, narrowing, range_code
@@ -952,6 +953,12 @@ def _effect(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDecl, pre: 
     return f"AF_{aid}", None, effect_size
 
 
+def joined(g: CodeGen, fn: object, rule: str) -> None:
+    """`joined rows` (joined.py) over one function's tree, the choice said when made."""
+    if joined_rows(fn, g.joining, g.fresh):  # type: ignore[arg-type]
+        g.chose("joined rows", rule=rule)
+
+
 def numbered(g: CodeGen, fn: object, rule: str) -> None:
     """`rows ahead` and `numbered rows` (numbered.py), then `paired rows` (paired.py), over one
     function's tree, each choice said when made."""
@@ -1003,6 +1010,8 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
     if g.BY_PLAYER:  # after numbered rows: the numbered domain of a player's values too
         g.tree_passes[f"AE_{aid}"].append(
             lambda fn: by_player(fn, g.players, g.constants, RUNTIME, g.const) and g.chose("by player", rule=rule))
+    if g.JOINED_ROWS:  # after by player: a player's numbered domain is joined for each player
+        g.tree_passes[f"AE_{aid}"].append(lambda fn: joined(g, fn, rule))
     if g.COMMON_EXPRESSIONS:  # after the rows: a listing changes no state (common_exprs.py)
         g.tree_passes[f"AE_{aid}"].append(
             lambda fn: common_expressions(fn, g.fresh) and g.chose("common expressions", rule=rule))

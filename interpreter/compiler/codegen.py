@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import itertools
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -63,6 +64,7 @@ from .carry import (
 from .common_exprs import common_expressions
 from .fold import folded_bool, folded_compare, folded_not, truth_of
 from .hoist import Hoister, fixed_parts, loop_invariants, names
+from .joined import Joining
 from .memo import MemoKey, memo_keys, plain_type, state_free
 from .nonefirst import none_first
 from .numbered import Numbering
@@ -73,6 +75,9 @@ from .shared_calls import shared_definitions
 from .slots import item_slots, kept_slots, split_slots
 from .total import cannot_fail
 
+# the tables passes make from fixed tables (numbered.py's rows and domains, paired.py's rows,
+# perplayer.py's values of a player): no generated code changes them
+_PASS_MADE = re.compile(r"_(RN|RP|DN|PP)\d+")
 MAX_TABLE = 50_000  # entries in one precomputed table of a library function
 ROLL_DRAWS = "_fast_draws"  # a device roll's local: its draws in place may take the fast path
 _WRITES = (A.SetStmt, A.AddStmt, A.RemoveStmt, A.ClearStmt, A.MoveStmt, A.DrawStmt, A.ShuffleStmt)
@@ -224,6 +229,9 @@ class CodeGen:
     # in a loop over the keys kept by value (`cell[s] == current`), the body's reads of that
     # entry are the value itself (known.py, `known entries`); off: tests compare
     KNOWN_ENTRIES: ClassVar[bool] = True
+    # a loop over a numbered domain that reads a row by the number and skips None joined with
+    # the rows when the program is compiled (joined.py, `joined rows`); off: tests compare
+    JOINED_ROWS: ClassVar[bool] = True
     # consecutive rows of fixed tables with the same keys, looked up by the same name, looked
     # up once as a tuple (paired.py, `paired rows`); off: tests compare
     PAIRED_ROWS: ClassVar[bool] = True
@@ -356,8 +364,8 @@ class CodeGen:
         # row of one may be looked up ahead of a loop (actiongen.rows_hoisted)
         self.complete_tables: set[str] = set()
         self.numbering = Numbering(self.constants, self.complete_tables, self.const)  # numbered.py
-        self.pairing = Pairing(self.constants, lambda t: t in self.complete_tables or self.numbering.made(t),
-                               self.const)  # paired.py
+        self.pairing = Pairing(self.constants, self.fixed_table, self.const)  # paired.py
+        self.joining = Joining(self.constants, self.fixed_table, self.const)  # joined.py
         self.partial_tables: set[str] = set()  # move tables whose last level may miss a value (actiongen.move_table)
         # definitions remembered per decision are called, not inlined: the call looks them up
         self.inlinable = facts.inlinable - facts.shared_calls if self.SHARED_CALLS else facts.inlinable
@@ -405,6 +413,12 @@ class CodeGen:
     def fresh(self, prefix: str = "t") -> str:
         self.counter += 1
         return f"_{prefix}{self.counter}"
+
+    def fixed_table(self, name: str) -> bool:
+        """Whether the constant `name` is a table no generated code changes and that holds every
+        value of its keys' type: made complete when the program was compiled, or made by a pass
+        from such tables (numbered, paired, a numbered domain, a player's values)."""
+        return name in self.complete_tables or _PASS_MADE.fullmatch(name) is not None
 
     def const(self, value: Any, prefix: str = "C") -> str:
         """A name for a value computed now that generated code uses as a constant."""

@@ -42,7 +42,7 @@ from ..stdlib.graph import Graph
 from ..stdlib.grid import Grid
 from ..stdlib.library import LIBRARY
 from . import ir, pytree
-from .actiongen import generate_action, numbered
+from .actiongen import generate_action, joined, numbered
 from .blocks import BlockBuilder, is_chance_let, param_types, prov_info, require_texts
 from .codegen import Choice, CodeGen, ModelFacts, _may_hold_dict, model_facts
 from .common import common_lookups
@@ -608,6 +608,9 @@ def compile_model(model: Model, record: bool, identity: Identity, keep_tree: boo
         if g.NUMBERED_ROWS:  # after loop_rows, before common look-ups (which would keep a row's entries)
             g.tree_passes.setdefault(f"D_{g.define_ids[name]}", []).append(
                 lambda fn, rule=g.rule_now: numbered(g, fn, rule))
+        if g.JOINED_ROWS:  # after numbered and paired rows (joined.py)
+            g.tree_passes.setdefault(f"D_{g.define_ids[name]}", []).append(
+                lambda fn, rule=g.rule_now: joined(g, fn, rule))
         if g.KNOWN_ENTRIES:  # the walked keys' entries are the value they were kept for (known.py)
             g.tree_passes.setdefault(f"D_{g.define_ids[name]}", []).append(
                 lambda fn, rule=g.rule_now: known_entries(fn) and g.chose("known entries", rule=rule))
