@@ -27,6 +27,9 @@ from regelwerk.interpreter.engine import runtime
 import regelwerk
 
 SWITCHES = ("FLAT_CALLS", "LOOP_ROWS")
+# passes that take the rows loop rows looked up into tables of their own (paired.py, joined.py):
+# off while the source is read, so it shows the loop rows' own form
+LATER = ("PAIRED_ROWS", "JOINED_ROWS")
 
 
 @functools.cache
@@ -38,9 +41,11 @@ def _compiled(on: bool) -> tuple[regelwerk.Ruleset, str]:
         setattr(CodeGen, s, on)
     try:
         rules.program(False), rules.program(True)
+        for s in LATER:
+            setattr(CodeGen, s, False)
         source = rules.program(False).source
     finally:
-        for s in SWITCHES:
+        for s in SWITCHES + LATER:
             setattr(CodeGen, s, True)
     return rules, source
 
