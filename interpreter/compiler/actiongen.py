@@ -38,6 +38,7 @@ from .numbered import numbered_rows, rows_ahead
 from .perplayer import by_player
 from .pushdown import TOUCHING_FORMS, Pushed, Touch, pushable
 from .pushdown import reads as push_reads
+from .quiettail import tail_call
 from .total import cannot_fail
 
 
@@ -941,6 +942,8 @@ def _effect(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDecl, pre: 
         if isinstance(s, A.LetStmt):
             g.stmt(s, fsc, lines, "    ")
     g.stmts(tuple(rest), fsc, lines, "    ")
+    if g.quiet_tails and tail_call(lines, g.quiet_tails):  # traced: the last call keeps the move's step
+        g.chose("quiet tail", rule=g.rule_now)
     effect_size = len(lines)
     lines.append("    return False")
     g.function(f"AF_{aid}", pnames, lines)

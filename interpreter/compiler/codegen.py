@@ -301,6 +301,10 @@ class CodeGen:
     # `and` taken as that body's parts, so those reading nothing of the item filter the slots
     # once too (slots.py `_flattened`, `slots flattened`); off: tests compare
     SLOTS_FLATTENED: ClassVar[bool] = True
+    # traced: a quiet procedure called last in an action's effect (only tests of state
+    # variables, `finish` and returns after it) keeps the move's step open while it writes
+    # nothing (quiettail.py `PT_n`, `quiet tail`); off: tests compare
+    QUIET_TAIL: ClassVar[bool] = True
 
     def __init__(self, model: Model, record: bool, elements: dict[str, tuple], boards: Any = None,
                  players: tuple[str, ...] = (), facts: ModelFacts | None = None):
@@ -327,6 +331,7 @@ class CodeGen:
         # test ROLL_DRAWS, set once at the roll's top (`roll_draws_test`); None elsewhere
         self.roll_draws: list[str] | None = None
         self.roll_sound: dict[str, str] = {}  # a roll's probability test -> its local (`sound_once`)
+        self.quiet_tails: set[int] = set()  # quiet procedures with a tail form `PT_n` (quiettail.py)
         # a local that a `let` grows by itself plus items -> (rule, the let's text): appends.py
         self.grown: dict[str, tuple[str, str]] = {}
         self.subst: dict[int, str] = {}  # node id -> a local holding its value (hoisted)
