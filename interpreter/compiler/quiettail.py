@@ -34,8 +34,14 @@ _ENCLOSING = ("for ", "while ", "try:", "with ", "except", "finally:")
 def tail_procedure(pid: int, key: str, params: list[str], body: list[str]) -> list[str] | None:
     """The lines of `PT_pid`, quiet procedure `pid`'s tail form, from its traced body's lines
     (indented for a `try`, its last `return False` left off); None where the body returns or
-    copies another function's body (it must run to its end, once)."""
-    if any(line.strip().startswith("return") or "__inline__" in line for line in body):
+    copies another function's body (it must run to its end, once), or writes at its top level:
+    one that always writes would always take the slow way (`_quiet_steps`; Root's
+    `place_building`), so the form is for bodies whose writes all lie under a test (checkers'
+    `crown`), which mostly write nothing."""
+    if not body or any(line.strip().startswith("return") or "__inline__" in line for line in body):
+        return None
+    top = len(body[0]) - len(body[0].lstrip())
+    if any(len(line) - len(line.lstrip()) == top and "J.extend(" in line for line in body):
         return None
     args = "".join(f", {p}" for p in params)
     return ["    if G._watched:  # the rule entries are watched: the usual steps",
