@@ -2083,7 +2083,9 @@ class CodeGen:
         (the value's expression, a list expression of (text, value) for those evaluated). A
         value that can still change (a dict) is copied, so it shows what the check saw.
         `packed` (a traced move's checks, made records only when the trace is read): instead of
-        the list, `TEXTS, (values...)`, the texts a constant and MISSING for one not evaluated."""
+        the list, `TEXTS, value, ...`, the texts a constant and MISSING for one not evaluated,
+        the values the check entry's own last items (recording.cooked_checks): one tuple per
+        check, not two, where a traced game keeps every decided step's checks to its end."""
         rec: list = []
         self.rec_closure = set()
         first: list[str] = []
@@ -2116,7 +2118,7 @@ class CodeGen:
             for i, node in enumerate(rec):
                 v = f"seen.get({i}, MISSING)" if i in self.rec_closure else names[i]
                 shown.append(v if self.stays(node, sc) else f"{self.freezer(node, sc)}({v})")
-            return value, f"{texts}, ({''.join(x + ', ' for x in shown)})"
+            return value, f"{texts}{''.join(', ' + x for x in shown)}"
         subs = self.fresh("subs")
         out.append(f"{ind}{subs} = []")
         for i, node in enumerate(rec):

@@ -686,9 +686,10 @@ def raw_checks(ca: Any, args: tuple, game: Any, errors: tuple) -> tuple:
 
 def cooked_checks(ca: Any, results: list) -> list[dict]:
     """An explain function's results as trace records: each is (index of the require, its
-    value, the texts of its sub-expressions, their values, MISSING for one not evaluated)."""
+    value, the texts of its sub-expressions, then their values, MISSING for one not evaluated):
+    flat, one tuple a check (codegen.CodeGen.explained, `packed`)."""
     out = []
-    for idx, value, texts, values in results:
+    for idx, value, texts, *values in results:
         req = ca.requires[idx]
         out.append({
             "require": ca.require_texts[idx],
