@@ -41,6 +41,7 @@ from .paired import paired_rows
 from .perplayer import by_player
 from .pushdown import TOUCHING_FORMS, Pushed, Touch, pushable
 from .pushdown import reads as push_reads
+from .quiettail import tail_call
 from .total import cannot_fail
 
 
@@ -944,6 +945,8 @@ def _effect(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDecl, pre: 
         if isinstance(s, A.LetStmt):
             g.stmt(s, fsc, lines, "    ")
     g.stmts(tuple(rest), fsc, lines, "    ")
+    if g.quiet_tails and tail_call(lines, g.quiet_tails):  # traced: the last call keeps the move's step
+        g.chose("quiet tail", rule=g.rule_now)
     effect_size = len(lines)
     lines.append("    return False")
     g.function(f"AF_{aid}", pnames, lines)

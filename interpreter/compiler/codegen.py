@@ -316,6 +316,10 @@ class CodeGen:
     # `and` taken as that body's parts, so those reading nothing of the item filter the slots
     # once too (slots.py `_flattened`, `slots flattened`); off: tests compare
     SLOTS_FLATTENED: ClassVar[bool] = True
+    # traced: a quiet procedure called last in an action's effect (only tests of state
+    # variables, `finish` and returns after it) keeps the move's step open while it writes
+    # nothing (quiettail.py `PT_n`, `quiet tail`); off: tests compare
+    QUIET_TAIL: ClassVar[bool] = True
 
     def __init__(self, model: Model, record: bool, elements: dict[str, tuple], boards: Any = None,
                  players: tuple[str, ...] = (), facts: ModelFacts | None = None):
@@ -342,6 +346,7 @@ class CodeGen:
         # test ROLL_DRAWS, set once at the roll's top (`roll_draws_test`); None elsewhere
         self.roll_draws: list[str] | None = None
         self.roll_sound: dict[str, str] = {}  # a roll's probability test -> its local (`sound_once`)
+        self.quiet_tails: set[int] = set()  # quiet procedures with a tail form `PT_n` (quiettail.py)
         # a local that a `let` grows by itself plus items -> (rule, the let's text): appends.py
         self.grown: dict[str, tuple[str, str]] = {}
         self.subst: dict[int, str] = {}  # node id -> a local holding its value (hoisted)
@@ -2104,7 +2109,9 @@ class CodeGen:
         (the value's expression, a list expression of (text, value) for those evaluated). A
         value that can still change (a dict) is copied, so it shows what the check saw.
         `packed` (a traced move's checks, made records only when the trace is read): instead of
-        the list, `TEXTS, (values...)`, the texts a constant and MISSING for one not evaluated."""
+        the list, `TEXTS, value, ...`, the texts a constant and MISSING for one not evaluated,
+        the values the check entry's own last items (recording.cooked_checks): one tuple per
+        check, not two, where a traced game keeps every decided step's checks to its end."""
         rec: list = []
         self.rec_closure = set()
         first: list[str] = []
@@ -2137,7 +2144,7 @@ class CodeGen:
             for i, node in enumerate(rec):
                 v = f"seen.get({i}, MISSING)" if i in self.rec_closure else names[i]
                 shown.append(v if self.stays(node, sc) else f"{self.freezer(node, sc)}({v})")
-            return value, f"{texts}, ({''.join(x + ', ' for x in shown)})"
+            return value, f"{texts}{''.join(', ' + x for x in shown)}"
         subs = self.fresh("subs")
         out.append(f"{ind}{subs} = []")
         for i, node in enumerate(rec):

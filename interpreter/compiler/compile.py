@@ -51,6 +51,7 @@ from .invtests import grouped_sum, grouped_test, point_test
 from .known import known_entries
 from .machine import MachineBuilder
 from .memo import state_free
+from .quiettail import tail_procedure
 from .reads import pointwise_reads, state_reads, trigger_watch
 
 __all__ = ["MISSING", "CompiledAction", "Identity", "Program", "compile_explained", "compile_expr",
@@ -474,6 +475,10 @@ def _procedure(g: CodeGen, builder: BlockBuilder, name: str, p: A.ProcedureDecl,
     if record and RULE_STEPS_INLINE and QUIET_PROCEDURES and quiet_body(lines):  # its step opened only if it wrote
         g.chose("quiet procedure", rule=g.rule_now)
         key = repr("procedure:" + name)
+        tail = tail_procedure(pid, key, pnames, lines[:-1]) if g.QUIET_TAIL else None
+        if tail is not None:  # its form for a call an effect ends with (quiettail.py)
+            g.function(f"PT_{pid}", pnames, tail)
+            g.quiet_tails.add(pid)
         lines = [*quiet_push_code(key, "    "), "    try:", *lines, "    finally:", *quiet_pop_code(key, "        ")]
     elif record:  # the trace attributes the procedure's changes to it, a step of its own
         lines = [*_rule_push(repr("procedure:" + name), "    "), "    try:", *lines, "    finally:",

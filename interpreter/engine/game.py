@@ -1251,8 +1251,10 @@ class Game(RuleCalls, TraceRecorder):
         if self.record:  # an untraced game's bookkeeping is idle between decisions: share it
             # the copy's journal starts empty; only the steps since the last copy (Khan's
             # `abandon` keeps a copy before every move that can be taken back)
-            settle_changes(self._steps, max(self._cooked, self._settled), self.journal)
-            d["_settled"] = self._settled = len(self._steps)
+            steps = self._steps
+            if max(self._cooked, self._settled) < len(steps):  # (a template's are settled at its first copy)
+                settle_changes(steps, max(self._cooked, self._settled), self.journal)
+                d["_settled"] = self._settled = len(steps)
             d["journal"], d["_undo"], d["_snaps"], d["_steps"], d["_step"], d["_jmark"], d["_xpre"] = \
                 [], [], {}, self._steps[:], None, 0, {}
             if self._invg is not None:  # kept against this game's journal (compiler/invtests.py)

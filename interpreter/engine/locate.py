@@ -26,7 +26,7 @@ from ...dsl import ast as A
 from .errors import EngineError, RuleFailure
 
 _GENERATED = "<regelwerk:"
-_NAMES = re.compile(r"(B|TT|TB|HB|P|DR|DV|INV)_(\d+)\Z")
+_NAMES = re.compile(r"(B|TT|TB|HB|PT|P|DR|DV|INV)_(\d+)\Z")
 _KINDS = {"action": "action", "procedure": "procedure", "when": "trigger", "on": "hook", "phase": "phase",
           "flow": "flow", "device": "device", "invariant": "invariant"}
 _AT = re.compile(r"\S+:\d+:\d+")
@@ -104,7 +104,7 @@ def _key(game: Any, fname: str, move: Any = None) -> str | None:
         return f"when:{i}"
     if kind == "HB":
         return f"on:{i}"
-    if kind == "P":
+    if kind in ("P", "PT"):  # PT_n: a quiet procedure's tail form (compiler/quiettail.py)
         names = list(model.procedures)
         return f"procedure:{names[i]}" if i < len(names) else None
     if kind in ("DR", "DV"):

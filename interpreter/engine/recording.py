@@ -338,6 +338,52 @@ class TraceRecorder:
             self._step = [key, True, None, None, (), None, (), (), phase, self.current]
             self._jmark = len(self.journal)
 
+    def _quiet_steps(self, key: str, jm: int) -> None:
+        """The steps a quiet procedure's tail form (`PT_n`, interpreter/compiler/quiettail.py),
+        which left its caller's step open, makes when its body wrote from journal length `jm`
+        on, or failed: those `P_n` would have made (`quiet_push_code` with the journal as it was
+        at the call, then `quiet_pop_code`), its writes then put back."""
+        journal = self.journal
+        wrote = journal[jm:]
+        del journal[jm:]
+        st = self._step  # quiet_push_code: the caller's step ended (renewed where empty)
+        if st is None:
+            prev = None
+        elif st[AUTO] is True and not (st[EVENTS] or st[CHANCE]) and len(journal) == self._jmark:
+            prev = st[KEY]
+        else:
+            prev = st[KEY]
+            if st[AUTO] is False and not self._jdict:  # kept_close_code
+                self._step = None
+                st[CHANGES] = range(self._jmark, len(journal))
+                self._steps.extend(st)
+            else:
+                self._close()
+            st = None
+        journal.extend(wrote)
+        if not wrote:  # quiet_pop_code, when it wrote nothing (it failed)
+            self._jdict = False
+            if prev is None:
+                self._jmark = jm
+            elif st is not None:
+                st[BINDINGS], st[PHASE], st[PLAYER] = None, self.phase, self.current
+            else:
+                self._step = [prev, True, None, None, (), None, (), (), self.phase, self.current]
+                self._jmark = jm
+            return
+        if st is None:  # quiet_pop_code, when it wrote
+            st = self._step = [key, True, None, None, (), None, (), (), self.phase, self.current]
+            self._jmark = jm
+        else:
+            st[KEY], st[BINDINGS], st[PHASE], st[PLAYER] = key, None, self.phase, self.current
+            self._jdict = False
+        self._close()
+        if prev is not None:
+            st[KEY] = prev
+            st[CHANGES] = None
+            self._step = st
+            self._jmark = len(journal)
+
     def _event(self, frame: list, ev: dict) -> None:
         self._auto(frame)
         self._note(EVENTS, ev)
@@ -640,9 +686,10 @@ def raw_checks(ca: Any, args: tuple, game: Any, errors: tuple) -> tuple:
 
 def cooked_checks(ca: Any, results: list) -> list[dict]:
     """An explain function's results as trace records: each is (index of the require, its
-    value, the texts of its sub-expressions, their values, MISSING for one not evaluated)."""
+    value, the texts of its sub-expressions, then their values, MISSING for one not evaluated):
+    flat, one tuple a check (codegen.CodeGen.explained, `packed`)."""
     out = []
-    for idx, value, texts, values in results:
+    for idx, value, texts, *values in results:
         req = ca.requires[idx]
         out.append({
             "require": ca.require_texts[idx],
