@@ -106,6 +106,12 @@ def f(pieces, up):
         _run(after, constants, ["z"], True)
 
 
+def test_a_look_up_the_pass_did_not_leave_unread_stays() -> None:
+    code = PAIRED.replace("    dom = _PP6[cur]\n", "    dom = _PP6[cur]\n    unused = _RN1[cur]\n")
+    after, _constants, done = _joined(code)
+    assert done and "unused = _RN1[cur]" in after and "_PP6" not in after  # it fails where it did
+
+
 def test_a_key_that_is_no_key_fails_with_a_key_error_either_way() -> None:
     after, constants, _done = _joined(PAIRED)
     for code, consts in ((after, constants), (PAIRED, TABLES)):
@@ -121,6 +127,7 @@ def test_a_key_that_is_no_key_fails_with_a_key_error_either_way() -> None:
     (("            if not x is not None:\n                continue\n", ""), "no test of the row"),
     (("if not x is not None:", "if not x is None:"), "another test"),
     (("            out.append(", "            p0 = 'a'\n            out.append("), "the key bound again"),
+    (("        r1, r2 = _RP3[p0]\n", "        r1, r2 = _RP3[p0]\n        p0 = 'a'\n"), "the key bound again before"),
 ])
 def test_what_is_left_alone(change: tuple[str, str], why: str) -> None:
     code = PAIRED.replace(*change)

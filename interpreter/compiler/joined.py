@@ -83,14 +83,14 @@ class Joining:
 
 def joined_rows(fn: ast.FunctionDef, joining: Joining, fresh: Callable[[str], str]) -> bool:
     """The pass, in place over `fn`; True when some loop walks a joined table."""
-    done = False
     stores = _stores(fn)
+    touched: set[str] = set()  # the row and domain locals the joined loops read no more
     for lst in list(statement_lists(fn.body)):
         for s in [s for s in lst if isinstance(s, ast.For)]:
-            done |= _join(fn, lst, next(i for i, t in enumerate(lst) if t is s), s, joining, fresh, stores)
-    if done:
-        drop_unread(fn)
-    return done
+            touched |= _join(fn, lst, next(i for i, t in enumerate(lst) if t is s), s, joining, fresh, stores)
+    if touched:
+        drop_unread(fn, touched)
+    return bool(touched)
 
 
 def _stores(fn: ast.FunctionDef) -> dict[str, int]:
@@ -102,11 +102,12 @@ def _stores(fn: ast.FunctionDef) -> dict[str, int]:
 
 
 def _join(fn: ast.FunctionDef, lst: list[ast.stmt], at: int, loop: ast.For, joining: Joining,
-          fresh: Callable[[str], str], stores: dict[str, int]) -> bool:
-    """Join `loop` (see above) where it has the form; `lst[at]` is the loop."""
+          fresh: Callable[[str], str], stores: dict[str, int]) -> set[str]:
+    """Join `loop` (see above) where it has the form (`lst[at]` is the loop): the row and
+    domain locals it no longer reads, or nothing where it is left as it is."""
     if not (isinstance(loop.target, ast.Tuple) and len(loop.target.elts) == 2
             and all(isinstance(e, ast.Name) for e in loop.target.elts)) or loop.orelse or len(loop.body) < 2:
-        return False
+        return set()
     v, n = (e.id for e in loop.target.elts)  # type: ignore[attr-defined]
     first = loop.body[0]
     if isinstance(first, ast.Assign) and len(first.targets) == 1 and isinstance(first.targets[0], ast.Name) \
@@ -116,12 +117,12 @@ def _join(fn: ast.FunctionDef, lst: list[ast.stmt], at: int, loop: ast.For, join
         x, lead, body = fresh("jx"), _row_read(_none_tested(first), n), loop.body[1:]  # if r[n] is None: ...
         stores[x] = 1
     else:
-        return False
+        return set()
     if not body:
-        return False
+        return set()
     rows = _row_sources(lst[:at])  # row local -> (key, table, index in a paired table or None, by .get)
     if lead not in rows or any(stores.get(name) != 1 for name in (v, n, x)):
-        return False
+        return set()
     key, _table, _index, get = rows[lead]
     used, reads = [lead], []  # the rows read by n, the lead first; the reads r[n] in the body
     for s in body:
@@ -129,18 +130,19 @@ def _join(fn: ast.FunctionDef, lst: list[ast.stmt], at: int, loop: ast.For, join
             if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Name) and node.slice.id == n:
                 r = node.value.id if isinstance(node.value, ast.Name) else None
                 if r not in rows or rows[r][0] != key or rows[r][3] != get or not isinstance(node.ctx, ast.Load):
-                    return False
+                    return set()
                 reads.append(node)
                 if r not in used:
                     used.append(r)
     if sum(isinstance(node, ast.Name) and node.id == n for s in body for node in ast.walk(s)) != len(reads):
-        return False  # n read other than as a row's index
-    if any(stores.get(r) != 1 for r in used) or _bound_in(loop, key):
-        return False
+        return set()  # n read other than as a row's index
+    if any(stores.get(r) != 1 for r in used) or stores.get(key, 0) > 1 or _bound_in(loop, key):
+        return set()
     sources = tuple((rows[r][1], rows[r][2]) for r in used)
+    it_before = loop.iter
     table = _joined_domain(fn, loop.iter, sources, joining, fresh, stores)
     if table is None:
-        return False
+        return set()
     names = {lead: x, **{r: fresh("jr") for r in used[1:]}}
     loop.target = located(ast.Tuple([ast.Name(v, ast.Store()), *(ast.Name(names[r], ast.Store()) for r in used)],
                                     ast.Store()), loop.target)
@@ -149,7 +151,8 @@ def _join(fn: ast.FunctionDef, lst: list[ast.stmt], at: int, loop: ast.For, join
     loop.iter = located(look, loop.iter)
     loop.body = body
     _replace_reads(loop, {id(node): names[node.value.id] for node in reads})  # type: ignore[attr-defined]
-    return True
+    domains = {n.id for n in ast.walk(loop.iter) if isinstance(n, ast.Name)}
+    return set(used) | {d for d in _iter_names(it_before) if d not in domains}
 
 
 def _replace_reads(loop: ast.For, by_id: dict[int, str]) -> None:
@@ -264,17 +267,24 @@ def _joined_domain(fn: ast.FunctionDef, it: ast.expr, sources: tuple[tuple[str, 
     return None
 
 
-def drop_unread(fn: ast.FunctionDef) -> None:
-    """Drop the look-ups `x = T[k]`, `r1, r2 = P[k]` (or by `.get`) whose names nothing in `fn`
-    reads any more: the rows and domains a joined loop no longer reads."""
+def _iter_names(it: ast.expr) -> set[str]:
+    """The locals a loop's iterable names (its domain, or the domains a choice picks from)."""
+    return {n.id for n in ast.walk(it) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+
+
+def drop_unread(fn: ast.FunctionDef, names: set[str]) -> None:
+    """Drop the look-ups `x = T[k]`, `r1, r2 = P[k]` (or by `.get`) of `names` that nothing in
+    `fn` reads any more: the rows and domains the joined loops no longer read (a look-up left
+    unread by anything else stays, to fail where it did)."""
     read = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    touched = names
 
     def unread(s: ast.stmt) -> bool:
         if not (isinstance(s, ast.Assign) and len(s.targets) == 1 and _table_key(s.value) is not None):
             return False
         t = s.targets[0]
-        names = [t] if isinstance(t, ast.Name) else t.elts if isinstance(t, ast.Tuple) else [None]
-        return all(isinstance(e, ast.Name) and e.id not in read for e in names)
+        targets = [t] if isinstance(t, ast.Name) else t.elts if isinstance(t, ast.Tuple) else [None]
+        return all(isinstance(e, ast.Name) and e.id not in read and e.id in touched for e in targets)
 
     for lst in statement_lists(fn.body):
         kept = [s for s in lst if not unread(s)]
