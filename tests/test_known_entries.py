@@ -12,8 +12,10 @@ from playing import compiled_with, games_digest, same_with_and_without, source_w
 from regelwerk.interpreter.compiler.known import known_entries
 
 LOOP = """
-def f(keys, unkept, m, v):
+def f(G, m, v, dom):
     out = []
+    keys = _keys_with(G, '=m', 'm', v, dom)
+    unkept = keys is dom
     for x in keys:
         if unkept:
             if not m[x] == v:
@@ -29,10 +31,14 @@ def _known(code: str) -> tuple[str, bool]:
     return ast.unparse(tree), done
 
 
-def _run(code: str, *args: object) -> object:
-    ns: dict = {}
+def _run(code: str, kept: bool, *args: object) -> object:
+    """`f(*args)` with the game's kept keys (`kept`) or without (the whole domain, tested)."""
+    def keys_with(G: object, key: str, name: str, value: object, dom: list) -> list:
+        return [x for x in dom if args[0][x] == value] if kept else dom
+
+    ns: dict = {"_keys_with": keys_with}
     exec(compile(code, "<test>", "exec"), ns)  # noqa: S102 - the test's own code
-    return ns["f"](*args)
+    return ns["f"](None, *args)
 
 
 def test_the_entry_read_in_the_body_is_the_value_the_keys_were_kept_for() -> None:
@@ -41,17 +47,17 @@ def test_the_entry_read_in_the_body_is_the_value_the_keys_were_kept_for() -> Non
     assert "'dark' if v == 'B'" in after and ", v))" in after
     assert "if not m[x] == v" in after  # the guard itself stays
     m = {"a": "B", "b": "W", "c": "B"}
-    # kept: the keys whose entry is v; not kept: every key, the guard tests them
-    for keys, unkept in ((["a", "c"], False), (["a", "b", "c"], True)):
-        assert _run(after, keys, unkept, m, "B") == _run(LOOP, keys, unkept, m, "B") == \
+    for kept in (True, False):
+        assert _run(after, kept, m, "B", ["a", "b", "c"]) == _run(LOOP, kept, m, "B", ["a", "b", "c"]) == \
             [("a", "dark", "B"), ("c", "dark", "B")]
 
 
 def test_a_constant_value_is_written_as_that_constant() -> None:
-    code = LOOP.replace("== v:", "== None:").replace("def f(keys, unkept, m, v)", "def f(keys, unkept, m)")
+    code = LOOP.replace(" == v:", " == None:").replace("'m', v, dom)", "'m', None, dom)")
     after, done = _known(code)
     assert done and "'dark' if None == 'B'" in after
-    assert _run(after, ["a", "b"], True, {"a": None, "b": "W"}) == [("a", "light", None)]
+    for kept in (True, False):
+        assert _run(after, kept, {"a": None, "b": "W"}, None, ["a", "b"]) == [("a", "light", None)]
 
 
 @pytest.mark.parametrize("change, why", [
@@ -61,12 +67,25 @@ def test_a_constant_value_is_written_as_that_constant() -> None:
     (("if not m[x] == v:", "if not m[x] != v:"), "another test"),
     (("if not m[x] == v:", "if not m[x] == v + 'x':"), "a value that is not a name or a constant"),
     (("        if unkept:\n            if not m[x] == v:\n                continue\n", ""), "no guard"),
+    (("    for x in keys:", "    for x in dom:"), "a loop over another list with the same guard"),
+    (("        if unkept:", "        if dom:"), "another guard"),
+    (("    unkept = keys is dom\n", "    unkept = keys is dom\n    v = 'W'\n"), "the value bound again after"),
+    (("'m', v, dom)", "'m', 'W', dom)"), "the keys kept for another value"),
 ])
 def test_what_is_left_alone(change: tuple[str, str], why: str) -> None:
     code = LOOP.replace(*change)
     after, done = _known(code)
     assert not done, why
     assert after == ast.unparse(ast.parse(code))
+
+
+def test_a_list_kept_for_another_value_is_not_taken_for_one() -> None:
+    """The generated form: the game's kept list for the value, made when there is none."""
+    code = LOOP.replace("    keys = _keys_with(", "    keys = kv.get(v) if kv is not None else None\n"
+                                               "    if keys is None:\n        keys = _keys_with(")
+    code = code.replace("def f(G, m, v, dom):", "def f(G, m, v, dom, kv=None, w=None):")
+    assert _known(code)[1]
+    assert not _known(code.replace("kv.get(v)", "kv.get(w)"))[1]
 
 
 def test_checkers_asks_the_pieces_colour_of_the_player_not_the_board() -> None:

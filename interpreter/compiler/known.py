@@ -14,7 +14,8 @@ instructions, architecture §17) whose answer the loop already knows. Inside
 
 every `m[x]` BODY reads is `v`, which this pass writes instead: the keys walked are those whose
 entry equals `v`, and when the list could not be kept (UNKEPT) the test right above says the
-same of the rest. Only where `v` is a name or a constant, `x` and `v` are not bound again in the
+same of the rest. Only a loop over such a list, `KEYS = _keys_with(..., v, DOM)` with `UNKEPT =
+KEYS is DOM` and `v` bound at most once, is taken for one. Only where `v` is a name or a constant, `x` and `v` are not bound again in the
 loop, and nothing in it writes `m` (the pass runs on functions that change no state: listings
 and definitions). An equal value for the entry itself: comparisons, keys and texts are the same.
 """
@@ -29,10 +30,11 @@ from .pytree import located, statement_lists
 def known_entries(fn: ast.FunctionDef) -> bool:
     """The pass, in place over `fn`; True when some entry was replaced by its known value."""
     done = False
+    kept = _kept_lists(fn)
     for lst in list(statement_lists(fn.body)):
         for loop in [s for s in lst if isinstance(s, ast.For) and isinstance(s.target, ast.Name)]:
             known = _known(loop)
-            if known is None:
+            if known is None or not _walks_kept(loop, known[1], kept):
                 continue
             m, v = known
             x = loop.target.id  # type: ignore[union-attr]
@@ -52,6 +54,52 @@ def known_entries(fn: ast.FunctionDef) -> bool:
                                     child[i] = located(_copy(v), item)
                                     done = True
     return done
+
+
+def _kept_lists(fn: ast.FunctionDef) -> dict[str, tuple[str, ast.expr, str]]:
+    """The locals bound, once, to the keys kept by value and the guard of each: `K =
+    _keys_with(G, '=m', 'm', v, DOM)` (carry.key_test's code) with `U = K is DOM` -> K: (U, v,
+    DOM). A local bound more than once (v among them) is none of these."""
+    values: dict[str, list[ast.expr]] = {}  # a local -> what `local = ...` binds it to
+    count: dict[str, int] = {}  # a local -> how often anything binds it (a parameter once)
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
+            values.setdefault(n.targets[0].id, []).append(n.value)
+        if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
+            count[n.id] = count.get(n.id, 0) + 1
+        elif isinstance(n, ast.arg):
+            count[n.arg] = count.get(n.arg, 0) + 1
+    out = {}
+    for guard, bound in values.items():
+        if count.get(guard) != 1 or not isinstance(bound[0], ast.Compare):
+            continue
+        c = bound[0]
+        if not (isinstance(c.left, ast.Name) and len(c.ops) == 1 and isinstance(c.ops[0], ast.Is)
+                and isinstance(c.comparators[0], ast.Name)):
+            continue
+        keys, dom = c.left.id, c.comparators[0].id
+        calls = [e for e in values.get(keys, []) if isinstance(e, ast.Call) and isinstance(e.func, ast.Name)
+                 and e.func.id == "_keys_with" and len(e.args) == 5]
+        if calls and isinstance(calls[-1].args[4], ast.Name) and calls[-1].args[4].id == dom:
+            v = calls[-1].args[3]
+            if isinstance(v, ast.Name) and count.get(v.id, 0) > 1:
+                continue
+            # the kept list taken for the same value: `K = kept.get(v) if kept is not None else None`
+            gets = [n for e in values[keys] for n in ast.walk(e) if isinstance(n, ast.Call)
+                    and isinstance(n.func, ast.Attribute) and n.func.attr == "get"]
+            if any(not g.args or ast.dump(g.args[0]) != ast.dump(v) for g in gets):
+                continue
+            out[keys] = (guard, v, dom)
+    return out
+
+
+def _walks_kept(loop: ast.For, v: ast.expr, kept: dict[str, tuple[str, ast.expr, str]]) -> bool:
+    """Whether `loop` walks a kept key list, guarded by its own `U`, for the value `v`."""
+    if not isinstance(loop.iter, ast.Name) or loop.iter.id not in kept:
+        return False
+    guard, value, _dom = kept[loop.iter.id]
+    test = loop.body[0].test  # type: ignore[attr-defined]
+    return isinstance(test, ast.Name) and test.id == guard and ast.dump(value) == ast.dump(v)
 
 
 def _known(loop: ast.For) -> tuple[str, ast.expr] | None:
