@@ -1012,7 +1012,7 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
         g.tree_passes[f"AE_{aid}"].append(lambda fn: known_entries(fn) and g.chose("known entries", rule=rule))
     if g.BY_PLAYER:  # after numbered rows: the numbered domain of a player's values too
         g.tree_passes[f"AE_{aid}"].append(
-            lambda fn: by_player(fn, g.players, g.constants, RUNTIME, g.const) and g.chose("by player", rule=rule))
+            lambda fn: by_player(fn, g.players, g.constants, RUNTIME, g.fixed_const) and g.chose("by player", rule=rule))
     if g.JOINED_ROWS:  # after by player: a player's numbered domain is joined for each player
         g.tree_passes[f"AE_{aid}"].append(lambda fn: joined(g, fn, rule))
     if g.COMMON_EXPRESSIONS:  # after the rows: a listing changes no state (common_exprs.py)

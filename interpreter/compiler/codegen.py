@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import ast
 import itertools
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -75,9 +74,6 @@ from .shared_calls import shared_definitions
 from .slots import item_slots, kept_slots, split_slots
 from .total import cannot_fail
 
-# the tables passes make from fixed tables (numbered.py's rows and domains, paired.py's rows,
-# perplayer.py's values of a player): no generated code changes them
-_PASS_MADE = re.compile(r"_(RN|RP|DN|PP)\d+")
 MAX_TABLE = 50_000  # entries in one precomputed table of a library function
 ROLL_DRAWS = "_fast_draws"  # a device roll's local: its draws in place may take the fast path
 _WRITES = (A.SetStmt, A.AddStmt, A.RemoveStmt, A.ClearStmt, A.MoveStmt, A.DrawStmt, A.ShuffleStmt)
@@ -368,9 +364,10 @@ class CodeGen:
         # tables made now for every value of their arguments' types (library calls, moves): a
         # row of one may be looked up ahead of a loop (actiongen.rows_hoisted)
         self.complete_tables: set[str] = set()
-        self.numbering = Numbering(self.constants, self.complete_tables, self.const)  # numbered.py
-        self.pairing = Pairing(self.constants, self.fixed_table, self.const)  # paired.py
-        self.joining = Joining(self.constants, self.fixed_table, self.const)  # joined.py
+        self.made_fixed: set[str] = set()  # constants passes made from fixed tables (`fixed_const`)
+        self.numbering = Numbering(self.constants, self.complete_tables, self.fixed_const)  # numbered.py
+        self.pairing = Pairing(self.constants, self.fixed_table, self.fixed_const)  # paired.py
+        self.joining = Joining(self.constants, self.fixed_table, self.fixed_const)  # joined.py
         self.partial_tables: set[str] = set()  # move tables whose last level may miss a value (actiongen.move_table)
         # definitions remembered per decision are called, not inlined: the call looks them up
         self.inlinable = facts.inlinable - facts.shared_calls if self.SHARED_CALLS else facts.inlinable
@@ -422,8 +419,14 @@ class CodeGen:
     def fixed_table(self, name: str) -> bool:
         """Whether the constant `name` is a table no generated code changes and that holds every
         value of its keys' type: made complete when the program was compiled, or made by a pass
-        from such tables (numbered, paired, a numbered domain, a player's values)."""
-        return name in self.complete_tables or _PASS_MADE.fullmatch(name) is not None
+        from such tables (numbered rows and domains, paired rows, a player's values)."""
+        return name in self.complete_tables or name in self.made_fixed
+
+    def fixed_const(self, value: Any, prefix: str = "C") -> str:
+        """`const`, for a table a pass makes from fixed tables (`fixed_table`)."""
+        name = self.const(value, prefix)
+        self.made_fixed.add(name)
+        return name
 
     def const(self, value: Any, prefix: str = "C") -> str:
         """A name for a value computed now that generated code uses as a constant."""

@@ -78,10 +78,6 @@ class Numbering:
             name = self._tables[table] = self.const(rows, "RN")
         return name
 
-    def made(self, name: str) -> bool:
-        """Whether `name` is a table this numbering made."""
-        return name in self._tables.values()
-
     def order(self, keys: Keys) -> str:
         """The constant mapping each key to its number."""
         name = self._orders.get(keys)
