@@ -128,6 +128,8 @@ def test_a_key_that_is_no_key_fails_with_a_key_error_either_way() -> None:
     (("if not x is not None:", "if not x is None:"), "another test"),
     (("            out.append(", "            p0 = 'a'\n            out.append("), "the key bound again"),
     (("        r1, r2 = _RP3[p0]\n", "        r1, r2 = _RP3[p0]\n        p0 = 'a'\n"), "the key bound again before"),
+    (("    for p0 in pieces:\n        r1, r2 = _RP3[p0]\n", "    p0 = pieces[0]\n    if True:\n        r1, r2 = _RP3[cur]\n"
+      "        cur = 'a'\n"), "a parameter as the key, bound again"),
 ])
 def test_what_is_left_alone(change: tuple[str, str], why: str) -> None:
     code = PAIRED.replace(*change)

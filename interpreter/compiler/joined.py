@@ -94,10 +94,13 @@ def joined_rows(fn: ast.FunctionDef, joining: Joining, fresh: Callable[[str], st
 
 
 def _stores(fn: ast.FunctionDef) -> dict[str, int]:
+    """How often each name is bound in `fn`, a parameter once on entry."""
     out: dict[str, int] = {}
     for n in ast.walk(fn):
         if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
             out[n.id] = out.get(n.id, 0) + 1
+        elif isinstance(n, ast.arg):
+            out[n.arg] = out.get(n.arg, 0) + 1
     return out
 
 
