@@ -403,7 +403,8 @@ class Game(RuleCalls, TraceRecorder):
             return self._legal_for(player)
         legal = self._legal
         if legal is not None and self.pending is not None and not self.abandoned:
-            return legal[:]  # the common case: a copy of the moves the block listed
+            return legal.copy()  # the common case: a copy of the moves the block listed (not `[:]`,
+            # which makes a slice object: 0.24 k more instructions a call, a tenth of the call)
         if self.pending is None:  # also when the game is over
             return []
         if legal is None:
