@@ -19,12 +19,19 @@ LOG_LIMIT = 4096  # a longer log is dropped with every kept value: worked out af
 
 def _note(G: Any, entry: tuple) -> None:
     """Log one write of a variable a carried filter reads (generated code calls this only while
-    some value is kept); a log grown past LOG_LIMIT is dropped with the values it serves."""
+    some value is kept); a log grown past LOG_LIMIT is dropped with the values it serves. An
+    entry's write has these steps written out in the generated code (codegen.py), with
+    `_drop` for the rare overflow."""
     log = G._wlog
     log.append(entry)
     if len(log) > LOG_LIMIT:
-        G._carried = {}
-        G._wlog = []
+        _drop(G)
+
+
+def _drop(G: Any) -> None:
+    """The write log grown past LOG_LIMIT: dropped with every value kept against it."""
+    G._carried = {}
+    G._wlog = []
 
 
 def _carried_list(G: Any, key: tuple, got: tuple | None, reads: frozenset[str], index: dict,
