@@ -93,7 +93,7 @@ class Ruleset:
                 type(seed) is int:  # the hot path of playouts: a copy of the started default game
             template = self._templates.get((None, record))
             if template is not None:
-                return _from_template(template, seed)
+                return template._reseeded(seed, seed & _SEED_MASK)
         decl = self.model.players
         n = decl.min_count if players is None else players
         if type(n) is not int or not decl.min_count <= n <= decl.max_count:
@@ -105,7 +105,7 @@ class Ruleset:
         if start and not options and chance == "sampled" and not history:  # the common case, kept short
             template = self._templates.get((n, record))
             if template is not None:
-                return _from_template(template, seed)
+                return template._reseeded(seed, seed & _SEED_MASK)
         from .interpreter.engine.game import game_class
 
         opts = self.options(options)
@@ -162,10 +162,7 @@ _SEED_MASK = (1 << 64) - 1  # interpreter/stdlib/rng.py's seed_state, for an int
 def _from_template(template: Game, seed: int) -> Game:
     """A new game: a copy of the template (started, or only prepared) with its own seed (the
     hot path of playouts)."""
-    game = template.clone()
-    game.seed = seed
-    game.rng = seed & _SEED_MASK
-    return game
+    return template._reseeded(seed, seed & _SEED_MASK)
 
 
 def _load_modules(path: Path, seen: set[Path], sources: dict[str, str], root: Path,

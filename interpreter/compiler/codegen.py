@@ -1863,9 +1863,13 @@ class CodeGen:
         else:
             out.append(f"{ind}{c}[{k}] = {new}" if is_dict else f"{ind}_store({c}, {k}, {new})")
         if carried and t.steps:  # an entry: its key, or (deeper) the whole map
-            note = f"({t.root!r}, {k})" if len(t.steps) == 1 else f"({t.root!r}, _WHOLE, None)"
             out.append(f"{ind}if G._carried:")
-            out.append(f"{ind}    _carry_note(G, {note})")
+            if len(t.steps) == 1:  # carried._note's steps written out: a call less a write
+                out.append(f"{ind}    G._wlog.append(({t.root!r}, {k}))")  # (connect four: 2% of a game)
+                out.append(f"{ind}    if len(G._wlog) > _carry_mod.LOG_LIMIT:")  # read as it runs
+                out.append(f"{ind}        _carry_drop(G)")
+            else:
+                out.append(f"{ind}    _carry_note(G, ({t.root!r}, _WHOLE, None))")
         if indexed:  # the kept keys by value (carry.key_test): the entry's key moved, or all dropped
             out.append(f"{ind}if G._carried:")
             if t.steps and self.MOVED_IN_PLACE:

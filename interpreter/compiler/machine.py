@@ -253,7 +253,12 @@ class MachineBuilder:
                 self.step_known = None  # the listing below is reached from elsewhere too
         self.before_decision(k, out, ind)
         out.append(f"{ind}who = {self.who(by, names)}")
-        out.append(f"{ind}G.pending = PLAYING.get(who) or {{'kind': 'play', 'player': who}}")
+        # the player's own pending dict by a subscript (specialised), not `.get(who) or` (a method
+        # call: 0.15 k more instructions a decision); the try costs nothing unless it fails
+        out.append(f"{ind}try:")
+        out.append(f"{ind}    G.pending = PLAYING[who]")
+        out.append(f"{ind}except KeyError:")
+        out.append(f"{ind}    G.pending = {{'kind': 'play', 'player': who}}")
         shared = tuple(dict.fromkeys(actions)) in self.g.shared_plays
         # one action whose moves are kept (carry.kept_listing): the kept list itself, never
         # changed afterwards (`optional` appends to it: a list of its own then)

@@ -19,12 +19,19 @@ LOG_LIMIT = 4096  # a longer log is dropped with every kept value: worked out af
 
 def _note(G: Any, entry: tuple) -> None:
     """Log one write of a variable a carried filter reads (generated code calls this only while
-    some value is kept); a log grown past LOG_LIMIT is dropped with the values it serves."""
+    some value is kept); a log grown past LOG_LIMIT is dropped with the values it serves. An
+    entry's write has these steps written out in the generated code (codegen.py), with
+    `_drop` for the rare overflow."""
     log = G._wlog
     log.append(entry)
     if len(log) > LOG_LIMIT:
-        G._carried = {}
-        G._wlog = []
+        _drop(G)
+
+
+def _drop(G: Any) -> None:
+    """The write log grown past LOG_LIMIT: dropped with every value kept against it."""
+    G._carried = {}
+    G._wlog = []
 
 
 def _carried_list(G: Any, key: tuple, got: tuple | None, reads: frozenset[str], index: dict,
@@ -110,6 +117,14 @@ def _kept_moves(G: Any, spec: tuple, keys_of: Any, check: Any, full: Any) -> lis
             todo = None
         else:  # (a key read for several values lists them in the domain's order)
             todo = inverse.get(entry[1], ())
+            if len(todo) == 1:  # the common case (connect four's column): one value tested
+                v = todo[0]  # again, the kept list handed out as it is when its move stays
+                move = table[v]
+                there = move in value
+                if (check(G, v) == -1) is not there:
+                    value = _changed(value, move, there, positions)
+                carried[key] = (value, end)
+                return value
     else:
         todo = set()
         for entry in log[since:]:
@@ -133,16 +148,28 @@ def _kept_moves(G: Any, spec: tuple, keys_of: Any, check: Any, full: Any) -> lis
             if (check(G, v) == -1) is not there:
                 if not copied:
                     value, copied = value[:], True
-                if there:
-                    value.remove(move)
-                else:
-                    at = positions[v]
-                    i = 0
-                    while i < len(value) and positions[value[i][1][0]] < at:
-                        i += 1
-                    value.insert(i, move)
+                _change(value, move, there, positions)
     carried[key] = (value, len(log))
     return value
+
+
+def _changed(value: list, move: Any, there: bool, positions: dict) -> list:
+    """A copy of kept moves `value` with `move` dropped (`there`) or put in its place."""
+    value = value[:]
+    _change(value, move, there, positions)
+    return value
+
+
+def _change(value: list, move: Any, there: bool, positions: dict) -> None:
+    """`move` dropped from `value` (`there`), or put in at its place in the domain's order."""
+    if there:
+        value.remove(move)
+    else:
+        at = positions[move[1][0]]
+        i = 0
+        while i < len(value) and positions[value[i][1][0]] < at:
+            i += 1
+        value.insert(i, move)
 
 
 # ---------------------------------------------------------------- keys indexed by value

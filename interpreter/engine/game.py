@@ -403,7 +403,8 @@ class Game(RuleCalls, TraceRecorder):
             return self._legal_for(player)
         legal = self._legal
         if legal is not None and self.pending is not None and not self.abandoned:
-            return legal[:]  # the common case: a copy of the moves the block listed
+            return legal.copy()  # the common case: a copy of the moves the block listed (not `[:]`,
+            # which makes a slice object: 0.24 k more instructions a call, a tenth of the call)
         if self.pending is None:  # also when the game is over
             return []
         if legal is None:
@@ -1266,6 +1267,24 @@ class Game(RuleCalls, TraceRecorder):
         kept = d["_carried"]
         d["_carried"], d["_wlog"] = kept_for_clone(kept, len(self._wlog)) if kept else {}, []
         g.__dict__ = d  # _legal is shared: legal_actions() hands out copies, never the list
+        return g
+
+    def _reseeded(self, seed: int, rng: int) -> Game:
+        """`clone()` with its own seed and generator state: `Ruleset.new_game`'s copy of a
+        template, the fixed cost of every playout. Untraced, the copy's fields are set before
+        they become its own, in this one call (the same steps as `clone`'s)."""
+        if self.record or self._unobserved is not None:
+            g = self.clone()
+            g.seed, g.rng = seed, rng
+            return g
+        g = _new(type(self))
+        d = self.__dict__.copy()
+        copy_changing(d, self.prog)
+        d["seed"] = seed
+        d["rng"] = rng
+        kept = d["_carried"]
+        d["_carried"], d["_wlog"] = kept_for_clone(kept, len(self._wlog)) if kept else {}, []
+        g.__dict__ = d
         return g
 
     def as_template(self) -> Game:

@@ -10,7 +10,8 @@ from __future__ import annotations
 from bisect import insort
 from typing import TYPE_CHECKING, Any
 
-from .carried import WHOLE, _carried_list, _kept_moves, _keys_moved, _keys_with, _note
+from . import carried as _carried_module
+from .carried import WHOLE, _carried_list, _drop, _kept_moves, _keys_moved, _keys_with, _note
 from .errors import RULE_ERRORS, RuleFailure
 from .limits import MAX_BITS, MEMO_LIMIT
 from .locate import failure
@@ -396,6 +397,8 @@ RUNTIME = {
     "_carried_list": _carried_list,  # a definition's value carried across decisions (carried.py)
     "_kept_moves": _kept_moves,  # a listing's moves kept across decisions (carried.py)
     "_carry_note": _note,
+    "_carry_drop": _drop,  # the write log dropped when too long (codegen.py writes _note out)
+    "_carry_mod": _carried_module,  # its LOG_LIMIT, read where it is tested
     "_keys_with": _keys_with,  # a map's keys whose entry is a value, kept by the writes (carried.py)
     "_keys_moved": _keys_moved,
     "_insort": insort,  # the same, written in place (codegen.keys_moved)
