@@ -5,12 +5,11 @@ choice and its code on breakthrough, and the same moves, games and traces as wit
 
 from __future__ import annotations
 
-import ast
-
 import pytest
 from playing import compiled_with, games_digest, same_with_and_without, source_with
 from regelwerk.interpreter.compiler.perplayer import by_player
 from regelwerk.interpreter.engine.runtime import RUNTIME
+from treepass import passed, run
 
 CONSTANTS = {"_FWD": {"Ann": "N", "Bob": "S", None: "S"}, "_LEFT": {"N": "NW", "S": "SE"}, "_ORD": {"N": 0, "NW": 1, "SE": 2, "S": 3}}
 PLAYERS = ("Ann", "Bob")
@@ -29,23 +28,11 @@ def f(_cur, pieces):
 
 def _pass(code: str, players: tuple[str, ...] = PLAYERS) -> tuple[str, dict, bool]:
     """`code` (one function) after the pass, the constants it made, and its answer."""
-    constants = dict(CONSTANTS)
-    names = iter(range(100, 1000))
-
-    def const(value: object, prefix: str = "C") -> str:
-        name = f"_{prefix}{next(names)}"
-        constants[name] = value
-        return name
-
-    tree = ast.parse(code)
-    done = by_player(tree.body[0], players, constants, RUNTIME, const)  # type: ignore[arg-type]
-    return ast.unparse(tree), constants, done
+    return passed(code, CONSTANTS, lambda fn, made: by_player(fn, players, made.constants, RUNTIME, made.const))
 
 
 def _run(code: str, constants: dict, *args: object) -> object:
-    ns = {**constants, "_uniq": RUNTIME["_uniq"]}
-    exec(compile(code, "<test>", "exec"), ns)  # noqa: S102 - the test's own code
-    return ns["f"](*args)
+    return run(code, constants, *args, _uniq=RUNTIME["_uniq"])
 
 
 def test_values_of_the_current_player_alone_are_looked_up_per_player() -> None:

@@ -13,6 +13,7 @@ import pytest
 from playing import compiled_with, games_digest, same_with_and_without, source_with
 from regelwerk.interpreter.compiler.joined import Joining, joined_rows
 from test_numbered_rows import DIRECTED
+from treepass import passed, run
 
 TABLES = {
     "_RN1": {"a": ["b", None, "c"], "b": [None, "a", None], "c": ["a", "b", None]},  # neighbours
@@ -28,27 +29,11 @@ FIXED = re.compile(r"_(RN|RP|DN|PP)\d+")
 
 def _joined(code: str) -> tuple[str, dict, bool]:
     """`code` (one function) after the pass, the constants it made, and its answer."""
-    constants = dict(TABLES)
-    counter = iter(range(100, 1000))
-
-    def fresh(prefix: str = "t") -> str:
-        return f"_{prefix}{next(counter)}"
-
-    def const(value: object, prefix: str = "C") -> str:
-        name = fresh(prefix)
-        constants[name] = value
-        return name
-
-    tree = ast.parse(code)
-    done = joined_rows(tree.body[0], Joining(constants, lambda t: FIXED.fullmatch(t) is not None, const),
-                       fresh)  # type: ignore[arg-type]
-    return ast.unparse(tree), constants, done
+    return passed(code, TABLES, lambda fn, made: joined_rows(
+        fn, Joining(made.constants, lambda t: FIXED.fullmatch(t) is not None, made.const), made.fresh))
 
 
-def _run(code: str, constants: dict, *args: object) -> object:
-    ns = dict(constants)
-    exec(compile(code, "<test>", "exec"), ns)  # noqa: S102 - the test's own code
-    return ns["f"](*args)
+_run = run
 
 
 PAIRED = """

@@ -11,6 +11,7 @@ import ast
 import pytest
 from playing import compiled_with, games_digest, same_with_and_without, source_with
 from regelwerk.interpreter.compiler.numbered import Numbering, numbered_rows, rows_ahead
+from treepass import passed, run
 
 DIRS = ("N", "E", "S", "W")
 TABLES = {
@@ -25,26 +26,11 @@ TABLES = {
 
 def _numbered(code: str, complete: tuple[str, ...] = ("_T", "_M", "_ODD")) -> tuple[str, dict, bool]:
     """`code` (one function) after the pass, the constants it made, and its answer."""
-    constants = dict(TABLES)
-    counter = iter(range(100, 1000))
-
-    def fresh(prefix: str = "t") -> str:
-        return f"_{prefix}{next(counter)}"
-
-    def const(value: object, prefix: str = "C") -> str:
-        name = fresh(prefix)
-        constants[name] = value
-        return name
-
-    tree = ast.parse(code)
-    done = numbered_rows(tree.body[0], fresh, Numbering(constants, set(complete), const))  # type: ignore[arg-type]
-    return ast.unparse(tree), constants, done
+    return passed(code, TABLES, lambda fn, made: numbered_rows(
+        fn, made.fresh, Numbering(made.constants, set(complete), made.const)))
 
 
-def _run(code: str, constants: dict, *args: object) -> object:
-    ns = dict(constants)
-    exec(compile(code, "<test>", "exec"), ns)  # noqa: S102 - the test's own code
-    return ns["f"](*args)
+_run = run
 
 
 LISTING = """

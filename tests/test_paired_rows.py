@@ -10,6 +10,7 @@ import ast
 import pytest
 from playing import compiled_with, games_digest, source_with
 from regelwerk.interpreter.compiler.paired import Pairing, paired_rows
+from treepass import passed, run
 
 TABLES = {
     "_N": {"a": ["b", None], "b": [None, "a"]},
@@ -22,23 +23,11 @@ FIXED = ("_N", "_M", "_X")
 
 def _paired(code: str) -> tuple[str, dict, bool]:
     """`code` (one function) after the pass, the constants it made, and its answer."""
-    constants = dict(TABLES)
-    counter = iter(range(100, 1000))
-
-    def const(value: object, prefix: str = "C") -> str:
-        name = f"_{prefix}{next(counter)}"
-        constants[name] = value
-        return name
-
-    tree = ast.parse(code)
-    done = paired_rows(tree.body[0], Pairing(constants, FIXED.__contains__, const))  # type: ignore[arg-type]
-    return ast.unparse(tree), constants, done
+    return passed(code, TABLES, lambda fn, made: paired_rows(fn, Pairing(made.constants, FIXED.__contains__,
+                                                                          made.const)))
 
 
-def _run(code: str, constants: dict, *args: object) -> object:
-    ns = dict(constants)
-    exec(compile(code, "<test>", "exec"), ns)  # noqa: S102 - the test's own code
-    return ns["f"](*args)
+_run = run
 
 
 LISTING = """
