@@ -161,6 +161,14 @@ def same_with_and_without(flag: str, record: bool, texts: dict[str, str], bundle
         played(compiled_with(flag, False, bundled), None, record, seeds, 250, saved=True)
 
 
+def chosen_and_same(flag: str, kind: str, name: str, text: str, record: bool, bundled: str) -> None:
+    """The transform `CodeGen.<flag>` makes its choice `kind` in the small ruleset `text` (so the
+    comparison exercises it), and `same_with_and_without` holds for it and for `bundled`."""
+    on = compiled_with(flag, True, name, text)
+    assert any(c.kind == kind for c in on.program(record).choices)
+    same_with_and_without(flag, record, {name: text}, bundled=bundled)
+
+
 def fresh_with(flag: str, on: bool, text: str, filename: str, monkeypatch: pytest.MonkeyPatch) -> Ruleset:
     """The rules `text` compiled, untraced and traced, while `CodeGen.<flag>` is `on` (for this
     test only): a fresh ruleset of its own, where `compiled_with` shares one across tests, for

@@ -6,7 +6,7 @@ choice and its code on breakthrough, and the same moves, games and traces as wit
 from __future__ import annotations
 
 import pytest
-from playing import compiled_with, games_digest, same_with_and_without, source_with
+from playing import chosen_and_same, compiled_with, games_digest, source_with
 from regelwerk.interpreter.compiler.perplayer import by_player
 from regelwerk.interpreter.engine.runtime import RUNTIME
 from treepass import passed, run
@@ -140,6 +140,4 @@ flow
 
 @pytest.mark.parametrize("record", [False, True])
 def test_the_same_moves_and_games_with_and_without(record: bool) -> None:
-    on = compiled_with("BY_PLAYER", True, "lanes", LANES)
-    assert any(c.kind == "by player" for c in on.program(record).choices)
-    same_with_and_without("BY_PLAYER", record, {"lanes": LANES}, bundled="breakthrough")
+    chosen_and_same("BY_PLAYER", "by player", "lanes", LANES, record, bundled="breakthrough")

@@ -10,7 +10,7 @@ import ast
 import re
 
 import pytest
-from playing import compiled_with, games_digest, same_with_and_without, source_with
+from playing import chosen_and_same, compiled_with, games_digest, source_with
 from regelwerk.interpreter.compiler.joined import Joining, joined_rows
 from test_numbered_rows import DIRECTED
 from treepass import passed, run
@@ -147,6 +147,4 @@ def test_the_same_bundled_games_with_and_without(name: str, record: bool) -> Non
 
 @pytest.mark.parametrize("record", [False, True])
 def test_the_same_moves_and_games_of_a_small_ruleset_with_and_without(record: bool) -> None:
-    on = compiled_with("JOINED_ROWS", True, "directed", DIRECTED)
-    assert any(c.kind == "joined rows" for c in on.program(record).choices)
-    same_with_and_without("JOINED_ROWS", record, {"directed": DIRECTED}, bundled="breakthrough")
+    chosen_and_same("JOINED_ROWS", "joined rows", "directed", DIRECTED, record, bundled="breakthrough")

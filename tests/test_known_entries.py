@@ -8,7 +8,7 @@ from __future__ import annotations
 import ast
 
 import pytest
-from playing import compiled_with, games_digest, same_with_and_without, source_with
+from playing import chosen_and_same, compiled_with, games_digest, source_with
 from regelwerk.interpreter.compiler.known import known_entries
 
 LOOP = """
@@ -139,6 +139,4 @@ flow
 
 @pytest.mark.parametrize("record", [False, True])
 def test_the_same_moves_and_games_of_a_small_ruleset_with_and_without(record: bool) -> None:
-    on = compiled_with("KNOWN_ENTRIES", True, "colours", COLOURS)
-    assert any(c.kind == "known entries" for c in on.program(record).choices)
-    same_with_and_without("KNOWN_ENTRIES", record, {"colours": COLOURS}, bundled="checkers")
+    chosen_and_same("KNOWN_ENTRIES", "known entries", "colours", COLOURS, record, bundled="checkers")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 
 import pytest
-from playing import compiled_with, games_digest, same_with_and_without, source_with
+from playing import chosen_and_same, compiled_with, games_digest, source_with
 from regelwerk.interpreter.compiler.numbered import Numbering, numbered_rows, rows_ahead
 from treepass import passed, run
 
@@ -266,6 +266,4 @@ flow
 
 @pytest.mark.parametrize("record", [False, True])
 def test_the_same_moves_and_games_with_and_without(record: bool) -> None:
-    on = compiled_with("NUMBERED_ROWS", True, "directed", DIRECTED)
-    assert any(c.kind == "numbered rows" for c in on.program(record).choices)
-    same_with_and_without("NUMBERED_ROWS", record, {"directed": DIRECTED}, bundled="checkers")
+    chosen_and_same("NUMBERED_ROWS", "numbered rows", "directed", DIRECTED, record, bundled="checkers")
