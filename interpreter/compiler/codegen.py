@@ -587,7 +587,9 @@ class CodeGen:
         lt, rt = self.static_type(e.left, sc), self.static_type(e.right, sc)
         if not (isinstance(lt.base, Elem) and isinstance(rt.base, Elem)):
             return None
-        code = none_first(left, e.op, right, isinstance(lt, Opt), isinstance(rt, Opt))
+        other = e.right if isinstance(lt, Opt) else e.left  # the side that is not none by its type
+        current = isinstance(other, A.Name) and other.name == "current"  # and never None at run time
+        code = none_first(left, e.op, right, isinstance(lt, Opt), isinstance(rt, Opt), current)
         if code is not None:
             self.chose("none first", "comparisons of names that may be none")
         return code
