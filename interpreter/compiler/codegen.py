@@ -174,6 +174,9 @@ class CodeGen:
     # loops where a comprehension would call, one-expression definitions inlined, domains known
     # to be distinct (`collect_loop`, `tiny_call`, actiongen.distinct); off: tests compare
     LOOP_FORMS: ClassVar[bool] = True
+    # `other(p)` of a ruleset for exactly two players written as the conditional of its two
+    # names, no library call (`fixed pair`); off: tests compare
+    FIXED_PAIR: ClassVar[bool] = True
     # `explained domain` (§5): an explanation whose check is one aggregate (`all o in plan[current]:
     # ...`) works its domain out as a statement before it, recording the domain's sub-expressions
     # in locals, instead of through `_R`, a closure made at every check (the iterable of a
@@ -696,6 +699,14 @@ class CodeGen:
             return repr(n)
         raise RuleFailure(f"unresolved name {n!r}", e.span)
 
+    def fixed_pair(self) -> tuple[str, str] | None:
+        """The two players of every game, when the ruleset is for exactly two (`G.players` is
+        always the first names of the declaration, as many as the game has)."""
+        d = self.m.players
+        if d is None or not d.min_count == d.max_count == 2:
+            return None
+        return d.names[0], d.names[1]
+
     def element_list(self, type_name: str) -> str:
         """The values of a board, enum, Direction or bool, as a constant of the program."""
         key = ("elements", type_name)
@@ -724,6 +735,11 @@ class CodeGen:
         if e.func in m.devices:
             return f"DV_{self.device_ids[e.func]}(G{', ' if args else ''}{joined})"
         b = LIBRARY[e.func]
+        if e.func == "other" and self.FIXED_PAIR and _is_name(args[0]) and (pair := self.fixed_pair()):
+            # every game has the same two players: `other(p)` is the one `p` is not, as
+            # `game_other` answers it (the first player for anything but the first), no call
+            self.chose("fixed pair", "other(...) of a game for exactly two players")
+            return f"({pair[1]!r} if {args[0]} == {pair[0]!r} else {pair[0]!r})"
         if b.kind in ("chance", "game"):
             return f"c_{e.func}(G{', ' if args else ''}{joined})"
         if e.func == "component_of" and rec is None:
