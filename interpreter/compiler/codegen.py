@@ -61,6 +61,7 @@ from .carry import (
     split_first,
 )
 from .common_exprs import common_expressions
+from .curcompare import current_compared
 from .fold import folded_bool, folded_compare, folded_not, truth_of
 from .hoist import Hoister, fixed_parts, loop_invariants, names
 from .joined import Joining
@@ -174,6 +175,10 @@ class CodeGen:
     # loops where a comprehension would call, one-expression definitions inlined, domains known
     # to be distinct (`collect_loop`, `tiny_call`, actiongen.distinct); off: tests compare
     LOOP_FORMS: ClassVar[bool] = True
+    # `m[k] == current` (`!=`) outside comprehensions as `((t := m[k]) is cur or t is not None and
+    # t == cur)`: none tested first, the look-up once (curcompare.py, `current compared`); off:
+    # tests compare
+    CURRENT_COMPARED: ClassVar[bool] = True
     # `other(p)` of a ruleset for exactly two players written as the conditional of its two
     # names, no library call (`fixed pair`); off: tests compare
     FIXED_PAIR: ClassVar[bool] = True
@@ -2262,8 +2267,10 @@ class CodeGen:
             pytree.expand(fns[name], self.inlines, fns, self.prepare_inline)
             if name.startswith("B_"):
                 pytree.drop_dead_pc(fns[name])
-        for fn in fns.values():
+        for name, fn in fns.items():
             pytree.drop_double_not(fn)
+            if self.CURRENT_COMPARED and not name.startswith("AX") and current_compared(fn, self.fresh):
+                self.chose("current compared", f"look-ups compared with the current player in {name}", rule="")
             self.prologue(fn)
         return module
 

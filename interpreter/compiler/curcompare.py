@@ -1,0 +1,128 @@
+"""A look-up compared with the current player, none tested first (`current compared`): a pass
+over every function of a program, after the copies are made.
+
+Why: connect four's win test walks each ray from the square just filled while `cell[t] ==
+current`, and the square that ends a run is most often empty. CPython compares two texts in a
+specialised instruction, but None against a text goes through `PyObject_RichCompare`, which asks
+both types and falls back to identity, and a site that sees both loses its specialisation
+(`none first`, nonefirst.py, which writes such forms only where both sides are local names, since
+it evaluates them twice). Here the look-up is evaluated once, into a local:
+
+    m[k] == cur      ->  ((t := m[k]) is cur or t is not None and t == cur)
+    m[k] != cur      ->  ((t := m[k]) is None or t is not cur and t != cur)
+
+Exact for any value `m[k]` may hold, because `cur` is never None: it is `_cur` or `_mover`, which
+generated code binds only to `G.current`, and the engine keeps `G.current` one of the players
+(set from them, checked when a save is loaded; the checker refuses a `turn` for a value that may
+be none, E245). A text is equal to itself, so identity answers the same as `==` where it holds;
+None equals no text. The look-up is evaluated where it was, once, so a failure is the same one.
+
+Not inside a comprehension or lambda (`:=` would bind in the function around it, or is not
+allowed in a comprehension's iterable), nor in the explain functions, which record each
+comparison's values as written (their look-ups are recorded values, `(_x1 := ...)`, and do not
+have the pattern anyway).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+
+from .pytree import located
+
+CURRENT_NAMES = ("_cur", "_mover")
+
+
+def current_compared(fn: ast.FunctionDef, fresh: Callable[[str], str]) -> bool:
+    """The pass, in place over `fn`; True when a comparison was rewritten."""
+    names = _bound_to_current(fn)
+    if not names:
+        return False
+    done = False
+    for node in _outside_scopes(fn.body):
+        for field, value in ast.iter_fields(node):
+            if isinstance(value, list):
+                for i, item in enumerate(value):
+                    new = _rewritten(item, names, fresh)
+                    if new is not None:
+                        value[i] = new
+                        done = True
+            else:
+                new = _rewritten(value, names, fresh)
+                if new is not None:
+                    setattr(node, field, new)
+                    done = True
+    return done
+
+
+def _bound_to_current(fn: ast.FunctionDef) -> set[str]:
+    """The names of CURRENT_NAMES that `fn` binds only by `name = G.current` (or not at all: the
+    prologue binds `_cur` so), and that are not its parameters."""
+    params = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)}
+    ok = set(CURRENT_NAMES) - params
+    plain: set[int] = set()
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                and node.targets[0].id in ok and _is_g_current(node.value):
+            plain.add(id(node.targets[0]))
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load) and id(node) not in plain:
+            ok.discard(node.id)
+        elif isinstance(node, (ast.arg, ast.alias)):
+            ok.discard(getattr(node, "arg", None) or getattr(node, "asname", None) or "")
+    return ok
+
+
+def _is_g_current(e: ast.expr) -> bool:
+    return isinstance(e, ast.Attribute) and e.attr == "current" and isinstance(e.value, ast.Name) and e.value.id == "G"
+
+
+def _outside_scopes(stmts: list[ast.stmt]) -> list[ast.AST]:
+    """The nodes of `stmts` not inside a comprehension or lambda."""
+    out: list[ast.AST] = []
+    todo: list[ast.AST] = list(stmts)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp,
+                             ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        out.append(node)
+        todo.extend(ast.iter_child_nodes(node))
+    return out
+
+
+def _simple(e: ast.expr) -> bool:
+    return isinstance(e, (ast.Name, ast.Constant))
+
+
+def _rewritten(e: object, names: set[str], fresh: Callable[[str], str]) -> ast.expr | None:
+    """The form above for the comparison `e`, or None where `e` does not have its pattern."""
+    if not (isinstance(e, ast.Compare) and len(e.ops) == 1 and isinstance(e.ops[0], (ast.Eq, ast.NotEq))):
+        return None
+    left, right = e.left, e.comparators[0]
+    if isinstance(right, ast.Name) and right.id in names and isinstance(left, ast.Subscript):
+        look, cur = left, right
+    elif isinstance(left, ast.Name) and left.id in names and isinstance(right, ast.Subscript):
+        look, cur = right, left
+    else:
+        return None
+    if not (isinstance(look.value, ast.Name) and _simple(look.slice)):
+        return None
+    t = fresh("cq")
+
+    def name(store: bool = False) -> ast.Name:
+        return ast.Name(t, ast.Store() if store else ast.Load())
+
+    def c(a: ast.expr, op: ast.cmpop, b: ast.expr) -> ast.Compare:
+        return ast.Compare(a, [op], [b])
+
+    kept = ast.NamedExpr(name(True), look)
+    none = ast.Constant(None)
+    cur_ = ast.Name(cur.id, ast.Load())
+    if isinstance(e.ops[0], ast.Eq):
+        form = ast.BoolOp(ast.Or(), [c(kept, ast.Is(), cur_),
+                                     ast.BoolOp(ast.And(), [c(name(), ast.IsNot(), none), c(name(), ast.Eq(), cur_)])])
+    else:
+        form = ast.BoolOp(ast.Or(), [c(kept, ast.Is(), none),
+                                     ast.BoolOp(ast.And(), [c(name(), ast.IsNot(), cur_), c(name(), ast.NotEq(), cur_)])])
+    return located(ast.copy_location(form, e), e)
