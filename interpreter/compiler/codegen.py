@@ -1915,7 +1915,9 @@ class CodeGen:
         kv, kn, kl = self.fresh("kv"), self.fresh("kn"), self.fresh("kl")
         out.append(f"{ind}{kv} = G._carried.get({key})")
         out.append(f"{ind}{kn} = {new}")
-        out.append(f"{ind}if {kv} is not None and {old} != {kn}:")
+        # `old != kn` with identity and None tested first (a square emptied or filled compares
+        # None with a text: CPython's slow path, nonefirst.py); exact for texts, numbers, None
+        out.append(f"{ind}if {kv} is not None and {old} is not {kn} and ({old} is None or {kn} is None or {old} != {kn}):")
         out.append(f"{ind}    {kl} = {kv}.get({old})")
         out.append(f"{ind}    if {kl} is not None:")
         out.append(f"{ind}        {kl}.remove({k})")
