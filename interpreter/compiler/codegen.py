@@ -316,6 +316,10 @@ class CodeGen:
     # variables, `finish` and returns after it) keeps the move's step open while it writes
     # nothing (quiettail.py `PT_n`, `quiet tail`); off: tests compare
     QUIET_TAIL: ClassVar[bool] = True
+    # traced: a move played in place whose checks read only state entries its effect writes
+    # first keeps no checks, only the mark saying so; they are worked out from the step's
+    # journal entries when the trace is read (actiongen `deferred_checks`, `deferred checks`)
+    DEFERRED_CHECKS: ClassVar[bool] = True
 
     def __init__(self, model: Model, record: bool, elements: dict[str, tuple], boards: Any = None,
                  players: tuple[str, ...] = (), facts: ModelFacts | None = None):

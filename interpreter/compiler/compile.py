@@ -96,6 +96,8 @@ class CompiledAction:
     # moves): it may take the listing's values of the requires that need no parameter
     explain_offered: Any = None
     checks_in_place: bool = False  # traced: the block playing the move works out its checks (machine.py)
+    # traced, `deferred checks`: the listing's kept entries its explain takes (recording.deferred_explain)
+    deferred: int = 0
 
     def __post_init__(self) -> None:
         self.require_texts = require_texts(self.requires)
@@ -704,6 +706,7 @@ def compile_model(model: Model, record: bool, identity: Identity, keep_tree: boo
         ca.plain_args = src.plain_args
         ca.kept_args = src.kept_args
         ca.checks_in_place = record and src.checks_in_place
+        ca.deferred = src.deferred or 0
         if src.plays_in_place:
             prog.in_place.add(name)
     prog.procedures = {n: (k, ns[ref] if k == "fn" else ref) for n, (k, ref) in proc_src.items()}
