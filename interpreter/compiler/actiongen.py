@@ -290,6 +290,7 @@ class _Listing:
         self.domain: str | None = None  # the first parameter's domain, as the listing walks it
         self.outer_ind = ""
         self.shared_checks: str | None = None  # traced: AXP_n, set by generate_action
+        self.shared_lines: list[str] = []  # ... and its body's lines, which the listing copies
         self.pushes: dict[int, tuple[Pushed, str]] = {}  # param -> requires in its domain, the filtered list's local
         # param -> how many of its depth's first requires its kept items passed (`prefiltered`),
         # and the local that says whether they must be tested anyway
@@ -587,9 +588,13 @@ class _Listing:
             self.emit_pre(self.at(-1), -1, ind)
         else:  # traced: the requires that need no parameter, with their values kept for explain
             xp = g.fresh("xp")
-            lines.append(f"{ind}{xp} = G._xpre[{self.name!r}] = {self.shared_checks}(G)")
-            lines.append(f"{ind}if not {xp}[-1][1]:")
-            lines.append(f"{ind}    return")
+            if g.KEPT_CHECKS_INLINE and self.shared_lines:
+                lines.extend(kept_checks_inline(self.shared_lines, xp, f"G._xpre[{self.name!r}]"))
+                g.chose("kept checks inline")
+            else:
+                lines.append(f"{ind}{xp} = G._xpre[{self.name!r}] = {self.shared_checks}(G)")
+                lines.append(f"{ind}if not {xp}[-1][1]:")
+                lines.append(f"{ind}    return")
             for local, node in self.hoister.at_end.get(-1, ()):
                 lines.append(f"{ind}{local} = {g.ex(node, self.esc)}")
         hoisted = self.hoisted_domains(ind)
@@ -990,6 +995,24 @@ def _shared_checks(g: CodeGen, a: A.ActionDecl, pre: list, deps: list[int]) -> t
     return lines, set(top)
 
 
+def kept_checks_inline(body: list[str], xp: str, kept: str) -> list[str]:
+    """`kept checks inline`: the body of `AXP_n` (`_shared_checks`: `out = []`, each require's
+    entry appended, `return out` where one fails and at the end) as the listing's own lines,
+    its entries appended to `xp`, the list kept as `kept` from the start (the same list object
+    `AXP_n` would return), and the listing left where one fails: the call a decision less
+    (checkers' `not can_capture(current)`, once per listing)."""
+    if body[0] != "    out = []" or body[-1] != "    return out":
+        raise AssertionError("kept checks: not the body _shared_checks writes")
+    out = [f"    {xp} = {kept} = []"]
+    for line in body[1:-1]:
+        if line.strip() == "return out":
+            line = line.replace("return out", "return")
+        elif line.lstrip().startswith("out.append("):
+            line = line.replace("out.append(", f"{xp}.append(", 1)
+        out.append(line)
+    return out
+
+
 def _effect(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDecl, pre: list, rest: list,
             aid: int, pnames: list[str]) -> tuple[str | None, int | None, int | None]:
     """The effect: a function `AF_n`, or a block when the body can stop for a decision.
@@ -1062,6 +1085,7 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
     if shared is not None:
         g.function(f"AXP_{aid}", [], shared[0])
         listing.shared_checks = f"AXP_{aid}"
+        listing.shared_lines = shared[0]
     lines = listing.generate()
     # on the tree, once the program is parsed (codegen.CodeGen.finish)
     count, rule = len(pnames), g.rule_now

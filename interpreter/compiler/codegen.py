@@ -320,6 +320,9 @@ class CodeGen:
     # first keeps no checks, only the mark saying so; they are worked out from the step's
     # journal entries when the trace is read (actiongen `deferred_checks`, `deferred checks`)
     DEFERRED_CHECKS: ClassVar[bool] = True
+    # traced: a listing explains its requires that need no parameter (`AXP_n`, kept in
+    # `G._xpre`) in its own lines, not by a call (actiongen `kept_checks_inline`)
+    KEPT_CHECKS_INLINE: ClassVar[bool] = True
 
     def __init__(self, model: Model, record: bool, elements: dict[str, tuple], boards: Any = None,
                  players: tuple[str, ...] = (), facts: ModelFacts | None = None):
