@@ -4,7 +4,8 @@ effect writes first keeps no checks, only a mark, and they are worked out from t
 journal entries when the trace is read. Pinned here: which actions take it (the form of the
 block's code), and the same traces, saves and results as the switch off gives, through undo,
 clones, changes from outside the rules, a move not listed in its state and a step whose
-changes are worked out at once (a record written whole)."""
+changes are worked out at once (a record written whole). And `state kept for checks` (compile.py
+`state_kept`, recording.py `kept_explain`), below."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from regelwerk.interpreter.engine.recording import (
     BINDINGS,
     CHANGES,
     CHECKS,
+    STATE_KEPT,
     WIDTH,
     step_starts,
 )
@@ -220,3 +222,74 @@ def test_a_step_with_a_record_written_whole_works_its_checks_out_at_once() -> No
     assert len(decided) == 2
     for st in decided:  # settled when the step closed: its entries are not kept
         assert st[BINDINGS] is None and [c[0] for c in st[CHECKS]] == [0] and type(st[CHANGES]) is tuple
+
+
+# ---------------------------------------------------------------- state kept for checks
+# A move explained by Game._take_recorded (a list argument: not worked out in the block) whose
+# explain reads only plain state, the mover and the work budget keeps copies of that state and
+# is explained when the trace is read (compile.state_kept, recording.kept_explain).
+PATHS = """
+game "Paths"
+players A, B
+board Square = grid 3 x 3
+state
+    cell: Square -> Player? = none
+    count: int = 0
+define routes(p: Player) = [[a1, a2], [b1, b2], [c1, c2], [a3, b3], [c3, b2], [a1, b2, c3]]
+define open_path(path: list Square) = all s in path: cell[s] == none
+define mine(path: list Square) = any s in path: cell[s] == current
+action lay(path in routes(current))
+    require count + len(path) < 30 else "too late"
+    require open_path(path) else "blocked"
+    for s in path
+        set cell[s] = current
+    add 1 to count
+action raze(path in routes(current))
+    require round < 40 and mine(path) else "nothing of yours"
+    for s in path
+        clear cell[s]
+    add 1 to count
+    if count >= 12
+        finish draw
+flow
+    repeat
+        turn
+            play lay, raze else finish draw
+"""
+
+
+def test_which_moves_keep_the_state_their_checks_read() -> None:
+    on = compiled_with("STATE_KEPT_CHECKS", True, "paths", PATHS)
+    kept = {n: a.state_kept for n, a in on.program(True).actions.items()}
+    assert kept == {"lay": ("cell", "count"), "raze": None}  # raze reads `round`, a game field
+    assert {c.rule for c in on.program(True).choices if c.kind == "state kept for checks"} == {"action lay"}
+    assert all(a.state_kept is None for a in on.program(False).actions.values())
+    off = compiled_with("STATE_KEPT_CHECKS", False, "paths", PATHS)
+    assert all(a.state_kept is None for a in off.program(True).actions.values())
+    assert compiled_with("STATE_KEPT_CHECKS", True, "checkers").program(True).actions["jump"].state_kept \
+        == ("cell", "king")
+
+
+def test_kept_state_the_same_games_with_the_switch_off() -> None:
+    chosen_and_same("STATE_KEPT_CHECKS", "state kept for checks", "paths", PATHS, True, "checkers")
+
+
+def test_kept_state_the_same_traces_through_undo_clones_and_outside_changes() -> None:
+    for name, text in (("paths", PATHS), ("checkers", None)):
+        on, off = (compiled_with("STATE_KEPT_CHECKS", flag, name, text) for flag in (True, False))
+        for seed in (1, 2, 3):
+            assert _undone_and_cloned(on, 2, seed, False) == _undone_and_cloned(off, 2, seed, False)
+            assert _outside(on, seed) == _outside(off, seed)
+
+
+def test_the_kept_state_is_what_the_move_saw() -> None:
+    g = compiled_with("STATE_KEPT_CHECKS", True, "paths", PATHS).new_game(record=True)
+    for move in ("lay([a1, a2])", "lay([b1, b2])", "raze([a1, a2])"):
+        g.apply(next(a for a in g.legal_actions() if str(a) == move))
+    steps = g._steps
+    decided = [steps[i:i + WIDTH] for i in step_starts(steps) if type(steps[i]) is str and not steps[i + AUTO]]
+    assert [st[BINDINGS] is STATE_KEPT for st in decided] == [True, True, False]
+    assert decided[1][CHECKS][1]["a1"] == "A" and decided[1][CHECKS][1]["b1"] is None  # a copy, as it was
+    checks = [s["checks"] for s in g.trace if s["decision"]]
+    assert checks[1][1]["values"] == {"path": ["b1", "b2"], "open_path(path)": True}
+    assert checks[1][0]["values"]["count"] == 1

@@ -323,6 +323,10 @@ class CodeGen:
     # traced: a listing explains its requires that need no parameter (`AXP_n`, kept in
     # `G._xpre`) in its own lines, not by a call (actiongen `kept_checks_inline`)
     KEPT_CHECKS_INLINE: ClassVar[bool] = True
+    # traced: a move explained by `Game._take_recorded` whose explain reads only plain state
+    # keeps copies of what it reads and is explained when the trace is read (compile
+    # `state_kept`, `state kept for checks`)
+    STATE_KEPT_CHECKS: ClassVar[bool] = True
 
     def __init__(self, model: Model, record: bool, elements: dict[str, tuple], boards: Any = None,
                  players: tuple[str, ...] = (), facts: ModelFacts | None = None):

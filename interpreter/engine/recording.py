@@ -16,7 +16,8 @@ from collections.abc import Iterator
 from itertools import compress
 from typing import Any
 
-from .errors import RULE_ERRORS, RuleFailure
+from .errors import RULE_ERRORS, BudgetExceeded, RuleFailure
+from .limits import WORK_CHUNK
 from .moves import Action
 from .runtime import MISSING
 from .values import jsonable, value_text
@@ -63,6 +64,24 @@ IN_PART = True
 # listing's kept entries its explain function takes (`G._xpre`), and `deferred_explain` gives
 # the checks from the step's own journal entries, which never change.
 DEFERRED = False
+
+
+class _Mark:
+    """A named mark for a step's slot."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+# BINDINGS of a step whose move's explain runs when the step is read (`state kept for checks`,
+# interpreter/compiler/compile.py `state_kept`): its CHECKS slot holds the current player and
+# copies of the state variables that explain reads, taken before the move (`kept_explain`).
+STATE_KEPT = _Mark("STATE_KEPT")
 # A flow's step that only changed whose turn it is, between a move played in place and the next
 # decision (the round trip of interpreter/compiler/machine.py), is kept as one short tuple
 # instead: (key, the kinds of its player events, phase, the player of each event). It is one
@@ -522,6 +541,8 @@ class TraceRecorder:
             ca = prog.actions[decision.name]
             if bindings is DEFERRED:  # its checks too, from its journal entries
                 checks = deferred_explain(ca, decision.args, checks, st[PLAYER], self._slots_of(changes))
+            elif bindings is STATE_KEPT:  # ... or from the state it kept
+                checks = kept_explain(ca, decision.args, checks, self.work_budget)
             checks = (ca, checks) if checks else ()
             secret = bindings is IN_PART
             bindings = bindings_of(ca, decision.args)
@@ -744,6 +765,32 @@ def deferred_explain(ca: Any, args: tuple, kept: Any, player: Any, slots: Any) -
     xpre = {ca.name: [kept] if n == 1 else list(kept)} if n else {}
     try:
         return ca.explain_offered(_BeforeGame(before, player, xpre), *args)
+    except (RuleFailure, *RULE_ERRORS):
+        return ()
+
+
+class _KeptGame:
+    """What a `state kept for checks` move's explain function reads of the game (compile
+    `_KEPT_GAME_READS`): the state it kept, the mover and a fresh work budget, as `Game.
+    _take_recorded` would have explained the move (the budget counted as `out_of_work` does)."""
+
+    __slots__ = ("vars", "current", "work", "_worked", "work_budget")
+
+    def __init__(self, state: dict, current: Any, budget: int) -> None:
+        self.vars, self.current, self.work, self._worked, self.work_budget = state, current, WORK_CHUNK, 0, budget
+
+    def out_of_work(self, span: Any) -> None:
+        used = self._worked + WORK_CHUNK - self.work
+        self._worked, self.work = used, WORK_CHUNK
+        if used > self.work_budget:
+            raise BudgetExceeded("the work budget of an explanation", span)
+
+
+def kept_explain(ca: Any, args: tuple, kept: tuple, budget: int) -> tuple:
+    """A `state kept for checks` move's checks: its explain function run on the state copied
+    when the move was played (`kept`: the mover, then the variables `ca.state_kept` names)."""
+    try:
+        return ca.explain_offered(_KeptGame(dict(zip(ca.state_kept, kept[1:], strict=True)), kept[0], budget), *args)
     except (RuleFailure, *RULE_ERRORS):
         return ()
 
