@@ -240,6 +240,8 @@ class CodeGen:
     # untraced: a one-parameter action's moves kept from one decision to the next where its
     # requires read state only at keys fixed by the parameter (carry.kept_listing); off: tests compare
     KEPT_LISTINGS: ClassVar[bool] = True
+    # ... in traced programs too (`kept listings traced`); off: tests compare
+    KEPT_LISTINGS_TRACED: ClassVar[bool] = True
     # the options of `choose N of ... one per`: the chosen items' slot lists listed once, not
     # once per candidate (machine.py `one_per_options`); off: tests compare
     SLOTS_ONCE: ClassVar[bool] = True
@@ -394,7 +396,7 @@ class CodeGen:
         self.carried = facts.carried if self.CARRY else {}
         # untraced: the actions whose listings are kept (carry.kept_listing), whose reads are
         # logged likewise
-        self.kept = facts.kept if self.KEPT_LISTINGS and not record else {}
+        self.kept = facts.kept if self.KEPT_LISTINGS and (self.KEPT_LISTINGS_TRACED or not record) else {}
         self.carried_reads = frozenset(v for c in [*self.carried.values(), *self.kept.values()] for v in c.reads)
         # state map -> its key type, for the maps whose keys are kept by value (carry.indexed_maps)
         self.indexed = facts.indexed if self.KEYS_BY_VALUE else {}
