@@ -11,6 +11,7 @@ import random
 import pytest
 from playing import compiled_with, same_with_and_without
 from regelwerk.interpreter.compiler.carry import kept_listing
+from test_quiet_procedures import _undone_and_cloned
 
 # four columns of three; `tip` writes two squares of two columns at once (the log then names
 # several values, tested again in the domain's order), `wipe` writes a square, then the board whole (empty again), `clear`
@@ -67,7 +68,10 @@ def _kept(name: str, text: str | None = None, on: bool = True, record: bool = Fa
 def test_connect_four_keeps_its_columns() -> None:
     assert _kept("connect4") == {("action drop", "drop by cell")}
     assert _kept("connect4", on=False) == set()
-    assert _kept("connect4", record=True) == set()  # traced listings keep their checks instead
+    assert _kept("connect4", record=True) == {("action drop", "drop by cell")}  # traced too (below)
+    traced_off = compiled_with("KEPT_LISTINGS_TRACED", False, "connect4")
+    assert not [c for c in traced_off.program(True).choices if c.kind == "kept listing"]
+    assert [c for c in traced_off.program(False).choices if c.kind == "kept listing"]  # untraced: as ever
 
 
 def test_what_is_kept_and_what_is_not() -> None:
@@ -83,6 +87,15 @@ def test_what_is_kept_and_what_is_not() -> None:
 
 def test_the_same_moves_and_games_with_and_without() -> None:
     same_with_and_without("KEPT_LISTINGS", False, TEXTS, bundled="connect4")
+
+
+def test_traced_the_same_games_traces_and_saves_with_and_without() -> None:
+    """`kept listings traced` (`CodeGen.KEPT_LISTINGS_TRACED`): a traced game keeps them too."""
+    same_with_and_without("KEPT_LISTINGS_TRACED", True, TEXTS, bundled="connect4")
+    for name, text in (("columns", COLUMNS), ("connect4", None)):
+        on, off = (compiled_with("KEPT_LISTINGS_TRACED", flag, name, text) for flag in (True, False))
+        for seed in (1, 2):
+            assert _undone_and_cloned(on, 2, seed, False) == _undone_and_cloned(off, 2, seed, False)
 
 
 def _full(g) -> list[str]:

@@ -22,13 +22,13 @@ from ...dsl import ast as A
 from ...dsl.ast import iter_nodes
 from ...dsl.check import suspends
 from ...dsl.printer import expr_text
-from ...dsl.types import BOOL, INT, RANGE, TEXT, Elem, ListOf, SetOf
+from ...dsl.types import BOOL, INT, RANGE, TEXT, Elem, ListOf, MapOf, SetOf
 from ..engine.runtime import RUNTIME, _hashable
 from ..stdlib.library import LIBRARY
 from . import pytree
 from .blocks import BlockBuilder, action_preconditions, names_in, param_types
 from .carry import PARAM, key_test
-from .codegen import CodeGen
+from .codegen import CodeGen, _may_hold_dict
 from .common_exprs import common_expressions
 from .hoist import Hoister, parts
 from .implied import implied
@@ -69,6 +69,9 @@ class ActionSource:
     # untraced: the call that hands out the action's kept moves (`kept_listing_call`), which a
     # block lists instead of the listing itself; None where the listing is not kept
     kept: str | None = None
+    # traced: the checks of a move played in place are left to be worked out when the trace is
+    # read (`deferred_checks`): the number of the listing's kept entries the step keeps, or None
+    deferred: int | None = None
 
     @property
     def checks_in_place(self) -> bool:
@@ -287,6 +290,7 @@ class _Listing:
         self.domain: str | None = None  # the first parameter's domain, as the listing walks it
         self.outer_ind = ""
         self.shared_checks: str | None = None  # traced: AXP_n, set by generate_action
+        self.shared_lines: list[str] = []  # ... and its body's lines, which the listing copies
         self.pushes: dict[int, tuple[Pushed, str]] = {}  # param -> requires in its domain, the filtered list's local
         # param -> how many of its depth's first requires its kept items passed (`prefiltered`),
         # and the local that says whether they must be tested anyway
@@ -584,9 +588,13 @@ class _Listing:
             self.emit_pre(self.at(-1), -1, ind)
         else:  # traced: the requires that need no parameter, with their values kept for explain
             xp = g.fresh("xp")
-            lines.append(f"{ind}{xp} = G._xpre[{self.name!r}] = {self.shared_checks}(G)")
-            lines.append(f"{ind}if not {xp}[-1][1]:")
-            lines.append(f"{ind}    return")
+            if g.KEPT_CHECKS_INLINE and self.shared_lines:
+                lines.extend(kept_checks_inline(self.shared_lines, xp, f"G._xpre[{self.name!r}]"))
+                g.chose("kept checks inline")
+            else:
+                lines.append(f"{ind}{xp} = G._xpre[{self.name!r}] = {self.shared_checks}(G)")
+                lines.append(f"{ind}if not {xp}[-1][1]:")
+                lines.append(f"{ind}    return")
             for local, node in self.hoister.at_end.get(-1, ()):
                 lines.append(f"{ind}{local} = {g.ex(node, self.esc)}")
         hoisted = self.hoisted_domains(ind)
@@ -898,6 +906,64 @@ def _explain_lines(g: CodeGen, a: A.ActionDecl, pre: list, pnames: list[str],
     return lines
 
 
+_PURE_FORMS = (A.Name, A.Index, A.Compare, A.BoolOp, A.Not, A.BinOp, A.Neg, A.IntLit, A.StrLit,
+               A.BoolLit, A.NoneLit, A.ListLit, A.Call)
+
+
+def deferred_checks(g: CodeGen, a: A.ActionDecl, pre: list, rest: list, shared: set[int]) -> bool:
+    """Whether a traced move's checks can be worked out when the trace is read instead of
+    before its effect (`deferred checks`, machine.py, recording.deferred_explain): what they
+    read besides the move's arguments, the mover and the listing's kept entries is only entries
+    `m[k]` of state maps of plain values, `k` a parameter or a `let` before them, and the
+    effect's first statements (plain writes, before any other kind) write every such entry. The
+    first entry the step's journal holds for `m[k]` then has as its old value the value the
+    check saw: journal entries never change, so the step's own entries give it back whenever
+    the trace is read (after undo, clones and outside changes too, which change no entry)."""
+    m = g.m
+    keys = {p.name for p in a.params}
+    reads: set[tuple[str, str]] = set()
+    for i, s in enumerate(pre):
+        if i in shared:
+            continue
+        e = s.value if isinstance(s, A.LetStmt) else s.test
+        keyed: set[int] = set()
+        for n in iter_nodes(e):
+            if not isinstance(n, _PURE_FORMS):
+                return False  # a quantifier, a conditional, a field: not worth the proof
+            if isinstance(n, A.Call) and (n.func in m.defines or n.func in m.devices or n.func not in LIBRARY
+                                          or LIBRARY[n.func].kind in ("chance", "game")):
+                return False
+            if isinstance(n, A.Index) and isinstance(n.base, A.Name) and n.base.name in m.vars:
+                t = m.var_types[n.base.name].base
+                if not (isinstance(n.key, A.Name) and n.key.name in keys and isinstance(t, MapOf)
+                        and not _may_hold_dict(t.val)):
+                    return False
+                reads.add((n.base.name, n.key.name))
+                keyed.add(id(n.base))
+            elif isinstance(n, A.Name) and id(n) not in keyed and (n.name in m.vars or n.name in ("round", "current_phase")):
+                return False  # a state variable read whole, or a game field the step does not keep
+        if isinstance(s, A.LetStmt):
+            keys.add(s.name)
+    written: set[tuple[str, str]] = set()
+    for s in rest:
+        if not isinstance(s, (A.SetStmt, A.ClearStmt, A.AddStmt, A.RemoveStmt)):
+            break
+        t = s.target
+        if isinstance(s, (A.SetStmt, A.ClearStmt)) and len(t.steps) == 1 and isinstance(t.steps[0], A.Name):
+            written.add((t.root, t.steps[0].name))
+    return reads <= written
+
+
+_GAME_READ = re.compile(r"\bG\b(\.\w+)?")
+_BEFORE_READS = frozenset({".vars", ".current", "._xpre"})  # what recording._BeforeGame answers
+
+
+def _reads_of_game(lines: list[str]) -> set[str]:
+    """What generated lines read of the game `G`: its attributes (`.vars`), `G` itself when
+    handed on (as "")."""
+    return {m.group(1) or "" for line in lines for m in _GAME_READ.finditer(line)}
+
+
 def _tuple_display(items: list[str]) -> str:
     """A tuple display of `items`: an explanation is a tuple, not a list, so that the collector
     stops tracking it once it has seen it (a traced game keeps one a decided step to its end)."""
@@ -927,6 +993,24 @@ def _shared_checks(g: CodeGen, a: A.ActionDecl, pre: list, deps: list[int]) -> t
         k += 1
     lines.append("    return out")
     return lines, set(top)
+
+
+def kept_checks_inline(body: list[str], xp: str, kept: str) -> list[str]:
+    """`kept checks inline`: the body of `AXP_n` (`_shared_checks`: `out = []`, each require's
+    entry appended, `return out` where one fails and at the end) as the listing's own lines,
+    its entries appended to `xp`, the list kept as `kept` from the start (the same list object
+    `AXP_n` would return), and the listing left where one fails: the call a decision less
+    (checkers' `not can_capture(current)`, once per listing)."""
+    if body[0] != "    out = []" or body[-1] != "    return out":
+        raise AssertionError("kept checks: not the body _shared_checks writes")
+    out = [f"    {xp} = {kept} = []"]
+    for line in body[1:-1]:
+        if line.strip() == "return out":
+            line = line.replace("return out", "return")
+        elif line.lstrip().startswith("out.append("):
+            line = line.replace("out.append(", f"{xp}.append(", 1)
+        out.append(line)
+    return out
 
 
 def _effect(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDecl, pre: list, rest: list,
@@ -1001,6 +1085,7 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
     if shared is not None:
         g.function(f"AXP_{aid}", [], shared[0])
         listing.shared_checks = f"AXP_{aid}"
+        listing.shared_lines = shared[0]
     lines = listing.generate()
     # on the tree, once the program is parsed (codegen.CodeGen.finish)
     count, rule = len(pnames), g.rule_now
@@ -1031,6 +1116,10 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
     if shared is not None:
         explain = _explain_lines(g, a, pre, pnames, (shared[1], f"AX_{aid}"))
         g.function(f"AXO_{aid}", pnames, explain)
+    deferred = len(shared[1]) if shared is not None else 0
+    if not (g.record and g.DEFERRED_CHECKS and deferred_checks(g, a, pre, rest, shared[1] if shared else set())
+            and _reads_of_game(explain[3:] if shared is not None else explain) <= _BEFORE_READS):
+        deferred = None
     lines_before = len(g.lines)
     effect, block, effect_size = _effect(g, builder, name, a, pre, rest, aid, pnames)
     keeps = effect is not None and keeps_step(g.lines[lines_before:])
@@ -1039,7 +1128,7 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
                         abandonable, effect_size, f"AXO_{aid}" if shared is not None else f"AX_{aid}",
                         explain_size=len(explain), plain_args=plain_params(g, a),
                         kept_args=plain_params(g, a, lists=True), keeps_step=keeps,
-                        kept=kept_listing_call(g, name, aid, listing))
+                        kept=kept_listing_call(g, name, aid, listing), deferred=deferred)
 
 
 def kept_listing_call(g: CodeGen, name: str, aid: int, listing: _Listing) -> str | None:

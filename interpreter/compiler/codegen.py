@@ -248,6 +248,8 @@ class CodeGen:
     # untraced: a one-parameter action's moves kept from one decision to the next where its
     # requires read state only at keys fixed by the parameter (carry.kept_listing); off: tests compare
     KEPT_LISTINGS: ClassVar[bool] = True
+    # ... in traced programs too (`kept listings traced`); off: tests compare
+    KEPT_LISTINGS_TRACED: ClassVar[bool] = True
     # the options of `choose N of ... one per`: the chosen items' slot lists listed once, not
     # once per candidate (machine.py `one_per_options`); off: tests compare
     SLOTS_ONCE: ClassVar[bool] = True
@@ -324,6 +326,17 @@ class CodeGen:
     # variables, `finish` and returns after it) keeps the move's step open while it writes
     # nothing (quiettail.py `PT_n`, `quiet tail`); off: tests compare
     QUIET_TAIL: ClassVar[bool] = True
+    # traced: a move played in place whose checks read only state entries its effect writes
+    # first keeps no checks, only the mark saying so; they are worked out from the step's
+    # journal entries when the trace is read (actiongen `deferred_checks`, `deferred checks`)
+    DEFERRED_CHECKS: ClassVar[bool] = True
+    # traced: a listing explains its requires that need no parameter (`AXP_n`, kept in
+    # `G._xpre`) in its own lines, not by a call (actiongen `kept_checks_inline`)
+    KEPT_CHECKS_INLINE: ClassVar[bool] = True
+    # traced: a move explained by `Game._take_recorded` whose explain reads only plain state
+    # keeps copies of what it reads and is explained when the trace is read (compile
+    # `state_kept`, `state kept for checks`)
+    STATE_KEPT_CHECKS: ClassVar[bool] = True
 
     def __init__(self, model: Model, record: bool, elements: dict[str, tuple], boards: Any = None,
                  players: tuple[str, ...] = (), facts: ModelFacts | None = None):
@@ -391,7 +404,7 @@ class CodeGen:
         self.carried = facts.carried if self.CARRY else {}
         # untraced: the actions whose listings are kept (carry.kept_listing), whose reads are
         # logged likewise
-        self.kept = facts.kept if self.KEPT_LISTINGS and not record else {}
+        self.kept = facts.kept if self.KEPT_LISTINGS and (self.KEPT_LISTINGS_TRACED or not record) else {}
         self.carried_reads = frozenset(v for c in [*self.carried.values(), *self.kept.values()] for v in c.reads)
         # state map -> its key type, for the maps whose keys are kept by value (carry.indexed_maps)
         self.indexed = facts.indexed if self.KEYS_BY_VALUE else {}

@@ -96,6 +96,11 @@ class CompiledAction:
     # moves): it may take the listing's values of the requires that need no parameter
     explain_offered: Any = None
     checks_in_place: bool = False  # traced: the block playing the move works out its checks (machine.py)
+    # traced, `deferred checks`: the listing's kept entries its explain takes (recording.deferred_explain)
+    deferred: int = 0
+    # traced, `state kept for checks`: the state variables its explain reads, copied when the
+    # move is played and explained when the trace is read (`state_kept`); None: explained at once
+    state_kept: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
         self.require_texts = require_texts(self.requires)
@@ -704,6 +709,8 @@ def compile_model(model: Model, record: bool, identity: Identity, keep_tree: boo
         ca.plain_args = src.plain_args
         ca.kept_args = src.kept_args
         ca.checks_in_place = record and src.checks_in_place
+        ca.deferred = src.deferred or 0
+        _keep_state(g, ca, src, module)
         if src.plays_in_place:
             prog.in_place.add(name)
     prog.procedures = {n: (k, ns[ref] if k == "fn" else ref) for n, (k, ref) in proc_src.items()}
@@ -728,6 +735,74 @@ def _is_set(t: Type) -> bool:
     """A set, always written whole: the elements a write added or removed are its keys
     (recording.member_keys)."""
     return isinstance(t.base, SetOf)
+
+
+_KEPT_GAME_READS = frozenset({"vars", "current", "work", "out_of_work"})  # recording._KeptGame's
+_GENERATED_FN = re.compile(r"(?:[A-Z]+|_A)_?\d+$")
+
+
+def _keep_state(g: CodeGen, ca: CompiledAction, src: Any, module: ast.Module) -> None:
+    """Traced: whether move `ca` keeps the state its explain reads (`state_kept`), said as a choice."""
+    if g.record and CodeGen.STATE_KEPT_CHECKS and src.plays_in_place and src.kept_args and not ca.checks_in_place:
+        ca.state_kept = state_kept(module, src.explain_offered or src.explain, g.m)
+        if ca.state_kept is not None:
+            g.chose("state kept for checks", rule=f"action {ca.name}")
+
+
+def state_kept(module: ast.Module, explain: str, model: Model) -> tuple[str, ...] | None:
+    """`state kept for checks` (traced): the state variables a move's explain function reads,
+    through the generated functions it calls, when that is all it reads of the game besides
+    the current player and the work budget (`_KEPT_GAME_READS`), and each is a plain value or
+    a map of plain values (a list or set is a value, never changed in place), so that a shallow
+    copy of each, taken when the move is played, is the state its checks saw: the step keeps
+    the copies and `recording.kept_explain` explains the move when the trace is read, on a
+    stand-in game (checkers' `jump`, whose `not goes_on(current, path)` walks the board: 7% of
+    a traced game's time). None when it reads more, or when nothing would be kept."""
+    fns = {f.name: f for f in module.body if isinstance(f, ast.FunctionDef)}
+    todo, seen, names = [explain], set(), set()
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        fn = fns.get(name)
+        if fn is None:
+            return None
+        seen.add(name)
+        nodes = list(ast.walk(fn))
+        used = set()  # the uses of `G` allowed: an attribute it answers, or handed to a generated function
+        for n in nodes:
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and _GENERATED_FN.match(n.func.id) \
+                    and n.args and isinstance(n.args[0], ast.Name) and n.args[0].id == "G":
+                used.add(id(n.args[0]))
+                todo.append(n.func.id)
+            elif isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "G":
+                if n.attr not in _KEPT_GAME_READS:
+                    return None
+                used.add(id(n.value))
+        if any(isinstance(n, ast.Name) and n.id == "G" and id(n) not in used for n in nodes):
+            return None
+        views, bound = set(), set()  # `V = G.vars`: the state read only as `V['name']`
+        for n in nodes:
+            if isinstance(n, ast.Assign) and isinstance(n.value, ast.Attribute) and n.value.attr == "vars" \
+                    and isinstance(n.value.value, ast.Name) and n.value.value.id == "G":
+                if len(n.targets) != 1 or not isinstance(n.targets[0], ast.Name):
+                    return None
+                views.add(n.targets[0].id)
+                bound.add(id(n.value))
+        if any(isinstance(n, ast.Attribute) and n.attr == "vars" and isinstance(n.value, ast.Name)
+               and n.value.id == "G" and id(n) not in bound for n in nodes):
+            return None
+        subs = [n for n in nodes if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id in views]
+        loads = [n for n in nodes if isinstance(n, ast.Name) and n.id in views and isinstance(n.ctx, ast.Load)]
+        if len(subs) != len(loads) or not all(isinstance(n.slice, ast.Constant) and isinstance(n.slice.value, str)
+                                               for n in subs):
+            return None
+        names.update(n.slice.value for n in subs)
+    for v in names:
+        t = model.var_types.get(v)
+        if t is None or (_may_hold_dict(t) and not _plain_map(t)):
+            return None
+    return tuple(sorted(names)) if names else None
 
 
 def _plain_map(t: Type) -> bool:

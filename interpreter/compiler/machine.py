@@ -25,7 +25,9 @@ from ...dsl.dispatch import NodeTable, node_table
 from ...dsl.printer import expr_text
 from ..engine.limits import CALL_WORK, SKIPPED_PLAY_WORK, WORK_CHUNK
 from ..engine.recording import (
+    BINDINGS,
     CHECKS,
+    DEFERRED,
     EVENTS,
     KEY,
     auto_step_code,
@@ -609,7 +611,7 @@ class MachineBuilder:
             params = len(self.g.m.actions[action].params)
             checked = self.record and src.checks_in_place
             if checked:  # the move's checks (Game._take_recorded left them), its parameters bound
-                self.checks(src, params, out, inner)
+                self.checks(src, params, out, inner, action)
             if src.effect_size > (MAX_INLINE_TRACED if self.record else MAX_INLINE):
                 out.append(f"{inner}if {src.effect}(G, *m[1]):")
                 out.append(f"{inner}    return True")
@@ -653,7 +655,7 @@ class MachineBuilder:
         out.append(f"{ind}    pc = {k}")
         out.append(f"{ind}    continue")
 
-    def checks(self, src: Any, params: int, out: list[str], ind: str) -> None:
+    def checks(self, src: Any, params: int, out: list[str], ind: str, action: str = "") -> None:
         """Traced: the checks of move `m`, worked out before its effect as its explain function
         would (its body copied here, one call less per move) into the step Game._take_recorded
         opened; an error in them leaves the checks empty, as there. Within a `simultaneously`
@@ -661,11 +663,37 @@ class MachineBuilder:
         windows = any(isinstance(op, ir.Window) for b in self.blocks for op in b.ops)
         if params:
             out.append(f"{ind}{', '.join(f'p{j}' for j in range(params))}, = m[1]")
+        if src.deferred is not None and not windows and CodeGen.DEFERRED_CHECKS:
+            self.deferred_checks(action, src, params, out, ind)
+            return
         out.append(f"{ind}try:")
         out.append(ind + "    " + self.g.inline(Inline("checks", src.explain if windows else src.explain_offered)))
         out.append(f"{ind}except _CHECK_ERRORS:")
         out.append(f"{ind}    _ck = ()")
         out.append(f"{ind}G._step[{CHECKS}] = _ck")
+
+    def deferred_checks(self, name: str, src: Any, params: int, out: list[str], ind: str) -> None:
+        """Traced, `deferred checks` (actiongen `deferred_checks`): the move's step keeps no
+        checks, only `DEFERRED` in its bindings slot and the listing's kept entries (`G._xpre`)
+        its explain function would take; `recording.deferred_explain` works the checks out from
+        the step's journal entries when the trace is read. A move not listed in this state (no
+        kept entries) has them worked out now, as `explain` does."""
+        self.g.chose("deferred checks", rule=f"action {name}")
+        n = src.deferred
+        if n == 0:
+            out.append(f"{ind}G._step[{BINDINGS}] = {DEFERRED!r}")
+            return
+        out.append(f"{ind}xp = G._xpre.get({name!r})")
+        out.append(f"{ind}if xp is not None and len(xp) >= {n}:  # listed in this state: its entries kept")
+        out.append(f"{ind}    _dst = G._step")
+        out.append(f"{ind}    _dst[{BINDINGS}] = {DEFERRED!r}")
+        out.append(f"{ind}    _dst[{CHECKS}] = {'xp[0]' if n == 1 else f'tuple(xp[:{n}])'}")
+        out.append(f"{ind}else:")
+        out.append(f"{ind}    try:")
+        out.append(f"{ind}        _ck = {src.explain}(G{''.join(f', p{j}' for j in range(params))})")
+        out.append(f"{ind}    except _CHECK_ERRORS:")
+        out.append(f"{ind}        _ck = ()")
+        out.append(f"{ind}    G._step[{CHECKS}] = _ck")
 
     def enumerate(self, action: str, out: list[str], ind: str, alone: bool = False) -> None:
         """List an action's legal moves into `legal`: its enumerate function's body, inlined

@@ -33,6 +33,7 @@ from .moves import Action, as_action, parse_action, same_move, same_value
 from .recording import (
     ENTRY,
     IN_PART,
+    STATE_KEPT,
     TraceRecorder,
     bindings_of,
     container_of,
@@ -701,6 +702,13 @@ class Game(RuleCalls, TraceRecorder):
         part = None if self._part is None else IN_PART
         if ca.checks_in_place:  # plain arguments; the block works the checks out before the effect
             self._step = [ca.key, False, part, a, (), None, (), (), self.phase, who]
+        elif ca.state_kept is not None and self.window is None:  # explained when read (kept_explain)
+            v = self.vars
+            kept = [self.current]
+            for name in ca.state_kept:  # copies of what its explain reads (compile.state_kept)
+                x = v[name]
+                kept.append(x.copy() if type(x) is dict else x)
+            self._step = [ca.key, False, STATE_KEPT, a, tuple(kept), None, (), (), self.phase, who]
         else:
             try:  # the move was offered just now, by a listing in this state
                 seen = (ca.explain_offered if self.window is None else ca.explain)(self, *a[1])

@@ -16,6 +16,8 @@ from collections.abc import Iterator
 from itertools import compress
 from typing import Any
 
+from .errors import RULE_ERRORS, BudgetExceeded, RuleFailure
+from .limits import WORK_CHUNK
 from .moves import Action
 from .runtime import MISSING
 from .values import jsonable, value_text
@@ -57,6 +59,29 @@ ENTRY = 5
 # BINDINGS of a step that keeps the move itself as its decision, when the move is a part's of a
 # `simultaneously` (a secret commitment): its decision record says "simultaneous" when read.
 IN_PART = True
+# BINDINGS of such a step whose checks are worked out when the step is read (`deferred checks`,
+# interpreter/compiler/actiongen.py `deferred_checks`): its CHECKS slot then holds only the
+# listing's kept entries its explain function takes (`G._xpre`), and `deferred_explain` gives
+# the checks from the step's own journal entries, which never change.
+DEFERRED = False
+
+
+class _Mark:
+    """A named mark for a step's slot."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+# BINDINGS of a step whose move's explain runs when the step is read (`state kept for checks`,
+# interpreter/compiler/compile.py `state_kept`): its CHECKS slot holds the current player and
+# copies of the state variables that explain reads, taken before the move (`kept_explain`).
+STATE_KEPT = _Mark("STATE_KEPT")
 # A flow's step that only changed whose turn it is, between a move played in place and the next
 # decision (the round trip of interpreter/compiler/machine.py), is kept as one short tuple
 # instead: (key, the kinds of its player events, phase, the player of each event). It is one
@@ -445,6 +470,10 @@ class TraceRecorder:
             return
         if self._jdict:  # a dict written whole: its changes worked out now (it can change in place)
             self._jdict = False
+            if st[BINDINGS] is DEFERRED and type(st[DECISION]) is Action:  # its entries are not kept
+                ca = self.prog.actions[st[DECISION].name]
+                st[CHECKS] = deferred_explain(ca, st[DECISION].args, st[CHECKS], st[PLAYER], self.journal[mark:])
+                st[BINDINGS] = None
             changes = changes_of(self.journal[mark:])
             if changes or st[DECISION] or st[EVENTS] or st[CHANCE]:
                 st[CHANGES] = changes
@@ -463,6 +492,13 @@ class TraceRecorder:
                     return
         st[CHANGES] = range(mark, end)
         self._steps.extend(st)
+
+    def _slots_of(self, changes: Any) -> Any:
+        """The journal slots of a step's CHANGES slot: a range of the journal, or the entries
+        themselves once settled (`settle_changes`); `()` when it wrote nothing."""
+        if type(changes) is range:
+            return self.journal[changes.start:changes.stop]
+        return changes if type(changes) is list else ()
 
     def _emit_result(self) -> None:
         steps = self._steps
@@ -503,6 +539,10 @@ class TraceRecorder:
             decision = {"kind": "choose", "by": st[PLAYER], "action": str(decision)}
         elif type(decision) is Action:  # a move of plain values: its records made now
             ca = prog.actions[decision.name]
+            if bindings is DEFERRED:  # its checks too, from its journal entries
+                checks = deferred_explain(ca, decision.args, checks, st[PLAYER], self._slots_of(changes))
+            elif bindings is STATE_KEPT:  # ... or from the state it kept
+                checks = kept_explain(ca, decision.args, checks, self.work_budget)
             checks = (ca, checks) if checks else ()
             secret = bindings is IN_PART
             bindings = bindings_of(ca, decision.args)
@@ -681,6 +721,77 @@ def raw_checks(ca: Any, args: tuple, game: Any, errors: tuple) -> tuple:
     try:  # the explain function copies values that could still change (codegen.explained)
         return (ca, ca.explain(game, *args))
     except errors:
+        return ()
+
+
+class _Before:
+    """A state map as it was before a step, read from the step's journal entries (`Game.vars`'
+    map for `deferred_explain`): an entry the step did not write was not read by its checks."""
+
+    __slots__ = ("name", "before")
+
+    def __init__(self, name: str, before: dict) -> None:
+        self.name, self.before = name, before
+
+    def __getitem__(self, key: Any) -> Any:
+        value = self.before.get((self.name, key), MISSING)
+        if value is MISSING:
+            raise KeyError(key)
+        return value
+
+
+class _BeforeGame:
+    """What a move's explain function reads of the game (`vars`, `current`, `_xpre`), as it
+    was when the move was played: for `deferred_explain`."""
+
+    __slots__ = ("vars", "current", "_xpre")
+
+    def __init__(self, before: dict, current: Any, xpre: dict) -> None:
+        self.vars = {name: _Before(name, before) for name in {k[0] for k in before}}
+        self.current, self._xpre = current, xpre
+
+
+def deferred_explain(ca: Any, args: tuple, kept: Any, player: Any, slots: Any) -> tuple:
+    """A `deferred checks` move's checks, as its explain function gave them when the move was
+    played: the entries it read are those the effect wrote first, and the first journal entry
+    of each holds the value before the move as its old value (actiongen `deferred_checks`
+    proves it); `kept` is the listing's kept entries (`G._xpre`: one, or a tuple of them)."""
+    before: dict = {}
+    for i in range(0, len(slots), ENTRY):
+        path = slots[i + 4]
+        if type(path) is str:  # an entry one key deep: (None, key, old, new, variable)
+            before.setdefault((path, slots[i + 1]), slots[i + 2])
+    n = ca.deferred
+    xpre = {ca.name: [kept] if n == 1 else list(kept)} if n else {}
+    try:
+        return ca.explain_offered(_BeforeGame(before, player, xpre), *args)
+    except (RuleFailure, *RULE_ERRORS):
+        return ()
+
+
+class _KeptGame:
+    """What a `state kept for checks` move's explain function reads of the game (compile
+    `_KEPT_GAME_READS`): the state it kept, the mover and a fresh work budget, as `Game.
+    _take_recorded` would have explained the move (the budget counted as `out_of_work` does)."""
+
+    __slots__ = ("vars", "current", "work", "_worked", "work_budget")
+
+    def __init__(self, state: dict, current: Any, budget: int) -> None:
+        self.vars, self.current, self.work, self._worked, self.work_budget = state, current, WORK_CHUNK, 0, budget
+
+    def out_of_work(self, span: Any) -> None:
+        used = self._worked + WORK_CHUNK - self.work
+        self._worked, self.work = used, WORK_CHUNK
+        if used > self.work_budget:
+            raise BudgetExceeded("the work budget of an explanation", span)
+
+
+def kept_explain(ca: Any, args: tuple, kept: tuple, budget: int) -> tuple:
+    """A `state kept for checks` move's checks: its explain function run on the state copied
+    when the move was played (`kept`: the mover, then the variables `ca.state_kept` names)."""
+    try:
+        return ca.explain_offered(_KeptGame(dict(zip(ca.state_kept, kept[1:], strict=True)), kept[0], budget), *args)
+    except (RuleFailure, *RULE_ERRORS):
         return ()
 
 
