@@ -833,10 +833,25 @@ def mark(g: CodeGen, lines: list[str], first: int, span: A.Span | None) -> None:
         lines[first] += f"  # @S{g.span_id(span)}" if span is not None else "  # @S-"
 
 
+def name_kept(g: CodeGen, name: str) -> bool:
+    """Whether the untraced listing of action `name` may be kept (carry.kept_listing): then its
+    check runs once a move, for the value whose keys the move wrote."""
+    return g.kept.get(name) is not None
+
+
 def _check_lines(g: CodeGen, a: A.ActionDecl, pre: list, pnames: list[str]) -> list[str]:
     """check(G, *args): domain membership, then requires in source order; the index of the
-    first that fails (-2 - i for parameter i's domain), -1 when legal."""
+    first that fails (-2 - i for parameter i's domain), -1 when legal. `checks inlined`
+    (CodeGen.CHECKS_INLINED): each `let` and `require` as statements (`CodeGen.value`,
+    `CodeGen.test`), so a small definition is written in place and an aggregate is a loop,
+    as in the listing: a kept listing tests one value a move through this function
+    (carried._kept_moves), and a call of the definition (connect four's `lowest_free`) cost
+    a Python call more each time. Only the checks of kept listings: elsewhere a check runs
+    for `is_legal` and `explain` alone, and keeps its expressions' forms (a `count ... one
+    per` as a comprehension with its slots filtered once)."""
     lines = []
+    inline = g.CHECKS_INLINED and name_kept(g, a.name)
+    inlined = False
     csc: dict = {}
     for i, p in enumerate(a.params):
         lines.append(f"    if {pnames[i]} not in {_domain_code(g, a, i, csc, as_set=True)}:")
@@ -847,14 +862,22 @@ def _check_lines(g: CodeGen, a: A.ActionDecl, pre: list, pnames: list[str]) -> l
         first = len(lines)
         if isinstance(s, A.LetStmt):
             py = g.fresh("l")
-            lines.append(f"    {py} = {g.ex(s.value, csc)}")
+            code = g.value(s.value, csc, lines, "    ") if inline else g.ex(s.value, csc)
+            lines.append(f"    {py} = {code}")
             csc[s.name] = (py, None)
+            inlined = inlined or len(lines) > first + 1
+        elif inline:
+            g.test(s.test, csc, lines, "    ", f"return {k}")
+            k += 1
+            inlined = inlined or len(lines) > first + 2
         else:
             lines.append(f"    if not {g.ex(s.test, csc)}:")
             lines.append(f"        return {k}")
             k += 1
         mark(g, lines, first, s.span)
     lines.append("    return -1")
+    if inlined:
+        g.chose("checks inlined", a.name)
     return lines
 
 

@@ -237,6 +237,10 @@ class CodeGen:
     # a write of an entry of a map whose keys are kept by value moves its key in place, not
     # through a call of carried._keys_moved (`keys_moved`); off: tests compare
     MOVED_IN_PLACE: ClassVar[bool] = True
+    # an action's check (`AC_n`: `_kept_moves`' test of one value, `is_legal`) writes its lets
+    # and requires as statements, small definitions inlined and loops in place, not as calls
+    # (actiongen `_check_lines`, `checks inlined`); off: tests compare
+    CHECKS_INLINED: ClassVar[bool] = True
     # untraced: a one-parameter action's moves kept from one decision to the next where its
     # requires read state only at keys fixed by the parameter (carry.kept_listing); off: tests compare
     KEPT_LISTINGS: ClassVar[bool] = True
