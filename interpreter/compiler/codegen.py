@@ -237,6 +237,10 @@ class CodeGen:
     # a write of an entry of a map whose keys are kept by value moves its key in place, not
     # through a call of carried._keys_moved (`keys_moved`); off: tests compare
     MOVED_IN_PLACE: ClassVar[bool] = True
+    # untraced, without hidden state or `simultaneously`: the program's games are
+    # game.LeanGame, whose `apply` and `legal_actions` leave out the tests for a window, a
+    # chance node and a player named (`lean apply`, compile.py `Program.lean`); off: tests compare
+    LEAN_APPLY: ClassVar[bool] = True
     # an action's check (`AC_n`: `_kept_moves`' test of one value, `is_legal`) writes its lets
     # and requires as statements, small definitions inlined and loops in place, not as calls
     # (actiongen `_check_lines`, `checks inlined`); off: tests compare
