@@ -245,6 +245,10 @@ class CodeGen:
     # and requires as statements, small definitions inlined and loops in place, not as calls
     # (actiongen `_check_lines`, `checks inlined`); off: tests compare
     CHECKS_INLINED: ClassVar[bool] = True
+    # a kept listing's commonest path (one write since, one value to test) in a function per
+    # listing, `KM_n`, with the value's check written in it: one call a decision, not two
+    # (actiongen `one_value_tested`, `one value tested`); off: tests compare
+    ONE_VALUE_TESTED: ClassVar[bool] = True
     # untraced: a one-parameter action's moves kept from one decision to the next where its
     # requires read state only at keys fixed by the parameter (carry.kept_listing); off: tests compare
     KEPT_LISTINGS: ClassVar[bool] = True
