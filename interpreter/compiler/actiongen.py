@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
@@ -841,28 +841,57 @@ def mark(g: CodeGen, lines: list[str], first: int, span: A.Span | None) -> None:
         lines[first] += f"  # @S{g.span_id(span)}" if span is not None else "  # @S-"
 
 
-def _check_lines(g: CodeGen, a: A.ActionDecl, pre: list, pnames: list[str]) -> list[str]:
+def name_kept(g: CodeGen, name: str) -> bool:
+    """Whether the untraced listing of action `name` may be kept (carry.kept_listing): then its
+    check runs once a move, for the value whose keys the move wrote."""
+    return g.kept.get(name) is not None
+
+
+def _check_lines(g: CodeGen, a: A.ActionDecl, pre: list, pnames: list[str],
+                 fail: Callable[[int], str] | None = None, passed: str | None = "return -1") -> list[str]:
     """check(G, *args): domain membership, then requires in source order; the index of the
-    first that fails (-2 - i for parameter i's domain), -1 when legal."""
+    first that fails (-2 - i for parameter i's domain), -1 when legal. `checks inlined`
+    (CodeGen.CHECKS_INLINED): each `let` and `require` as statements (`CodeGen.value`,
+    `CodeGen.test`), so a small definition is written in place and an aggregate is a loop,
+    as in the listing: a kept listing tests one value a move through this function
+    (carried._kept_moves), and a call of the definition (connect four's `lowest_free`) cost
+    a Python call more each time. Only the checks of kept listings: elsewhere a check runs
+    for `is_legal` and `explain` alone, and keeps its expressions' forms (a `count ... one
+    per` as a comprehension with its slots filtered once). `fail(k)` and `passed`: the
+    statements for a failing check and for a legal value, where another function (`KM_n`)
+    holds these lines."""
+    if fail is None:
+        fail = "return {}".format
     lines = []
+    inline = g.CHECKS_INLINED and name_kept(g, a.name)
+    inlined = False
     csc: dict = {}
     for i, p in enumerate(a.params):
         lines.append(f"    if {pnames[i]} not in {_domain_code(g, a, i, csc, as_set=True)}:")
-        lines.append(f"        return {-(i + 2)}")
+        lines.append(f"        {fail(-(i + 2))}")
         csc[p.name] = (pnames[i], None)
     k = 0
     for s in pre:
         first = len(lines)
         if isinstance(s, A.LetStmt):
             py = g.fresh("l")
-            lines.append(f"    {py} = {g.ex(s.value, csc)}")
+            code = g.value(s.value, csc, lines, "    ") if inline else g.ex(s.value, csc)
+            lines.append(f"    {py} = {code}")
             csc[s.name] = (py, None)
+            inlined = inlined or len(lines) > first + 1
+        elif inline:
+            g.test(s.test, csc, lines, "    ", fail(k))
+            k += 1
+            inlined = inlined or len(lines) > first + 2
         else:
             lines.append(f"    if not {g.ex(s.test, csc)}:")
-            lines.append(f"        return {k}")
+            lines.append(f"        {fail(k)}")
             k += 1
         mark(g, lines, first, s.span)
-    lines.append("    return -1")
+    if passed is not None:
+        lines.append(f"    {passed}")
+    if inlined:
+        g.chose("checks inlined", a.name)
     return lines
 
 
@@ -1153,8 +1182,47 @@ def kept_listing_call(g: CodeGen, name: str, aid: int, listing: _Listing) -> str
     g.function(f"AK_{aid}", ["p0"], lines)
     g.chose("kept listing", f"{name} by {', '.join(sorted(kept.reads))}")
     positions = {v: j for j, v in enumerate(values)}
-    spec = g.const((("listing", name), kept.reads, {}, positions, table), "KS")
-    return f"_kept_moves(G, {spec}, AK_{aid}, AC_{aid}, AE_{aid})"
+    inverse: dict = {}  # filled by the first call of _kept_moves that needs it
+    spec = g.const((("listing", name), kept.reads, inverse, positions, table), "KS")
+    call = f"_kept_moves(G, {spec}, AK_{aid}, AC_{aid}, AE_{aid})"
+    if not g.ONE_VALUE_TESTED:
+        return call
+    return one_value_tested(g, name, aid, call, (("listing", name), kept.reads, inverse, positions, listing.moves))
+
+
+def one_value_tested(g: CodeGen, name: str, aid: int, call: str, spec: tuple) -> str:
+    """`one value tested` (CodeGen.ONE_VALUE_TESTED): `KM_n(G)`, the kept listing's call in the
+    block, with `_kept_moves`' commonest path written out: one write logged since the moves
+    were kept, at a key that one value's requires read (connect four's column). That value's
+    check is the check's own lines (`_check_lines`), its failure `_kept_without`; anything
+    else is `_kept_moves` itself (`call`). One Python call a decision where there were two
+    (`_kept_moves`, then `AC_n`), the listing's constant no longer unpacked."""
+    key, reads, inverse, positions, table = spec
+    kk, kr, ki, kp = g.const(key, "KK"), g.const(reads, "KR"), g.const(inverse, "KI"), g.const(positions, "KP")
+    a = g.m.actions[name]
+    pre, _rest = action_preconditions(a, g.m)
+    dropped = f"return _kept_without(G, {kk}, _kgot[0], {table}[p0], {kp})"
+    lines = [f"    _kgot = G._carried.get({kk})",
+             "    _klog = G._wlog",
+             f"    if _kgot is None or len(_klog) != _kgot[1] + 1 or not {ki}:",
+             f"        return {call}",
+             "    _kent = _klog[-1]",
+             f"    if _kent[0] not in {kr} or _kent[1] is _WHOLE:",
+             f"        return {call}",
+             f"    _ktodo = {ki}.get(_kent[1], ())",
+             "    if len(_ktodo) != 1:",
+             f"        return {call}",
+             "    p0 = _ktodo[0]",
+             *_check_lines(g, a, pre, ["p0"], fail=lambda _k: dropped, passed=None),
+             "    _kval = _kgot[0]",
+             f"    _kmv = {table}[p0]",
+             "    if _kmv not in _kval:",
+             f"        _kval = _kept_changed(_kval, _kmv, False, {kp})",
+             "    G._carried[" + kk + "] = (_kval, len(_klog))",
+             "    return _kval"]
+    g.function(f"KM_{aid}", [], lines)
+    g.chose("one value tested", name)
+    return f"KM_{aid}(G)"
 
 
 def _is_simple(code: str) -> bool:

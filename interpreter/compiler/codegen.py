@@ -245,6 +245,18 @@ class CodeGen:
     # a write of an entry of a map whose keys are kept by value moves its key in place, not
     # through a call of carried._keys_moved (`keys_moved`); off: tests compare
     MOVED_IN_PLACE: ClassVar[bool] = True
+    # untraced, without hidden state or `simultaneously`: the program's games are
+    # game.LeanGame, whose `apply` and `legal_actions` leave out the tests for a window, a
+    # chance node and a player named (`lean apply`, compile.py `Program.lean`); off: tests compare
+    LEAN_APPLY: ClassVar[bool] = True
+    # an action's check (`AC_n`: `_kept_moves`' test of one value, `is_legal`) writes its lets
+    # and requires as statements, small definitions inlined and loops in place, not as calls
+    # (actiongen `_check_lines`, `checks inlined`); off: tests compare
+    CHECKS_INLINED: ClassVar[bool] = True
+    # a kept listing's commonest path (one write since, one value to test) in a function per
+    # listing, `KM_n`, with the value's check written in it: one call a decision, not two
+    # (actiongen `one_value_tested`, `one value tested`); off: tests compare
+    ONE_VALUE_TESTED: ClassVar[bool] = True
     # untraced: a one-parameter action's moves kept from one decision to the next where its
     # requires read state only at keys fixed by the parameter (carry.kept_listing); off: tests compare
     KEPT_LISTINGS: ClassVar[bool] = True

@@ -157,6 +157,10 @@ class Program:
     var_copiers: list[tuple[str, Any]] = field(default_factory=list)  # how a clone copies each var
     copy_vars: Any = None  # vars -> an independent copy (only what can change in place is copied)
     hidden: dict[str, str] = field(default_factory=dict)  # var -> "all" | "owner", for traces
+    # untraced, no hidden state, no `simultaneously`: its games are `game.LeanGame`s, whose
+    # `apply` and `legal_actions` leave out the tests for what such programs never have
+    # (`lean apply`, CodeGen.LEAN_APPLY)
+    lean: bool = False
     step_heads: dict[str, dict] = field(default_factory=dict, repr=False)  # rule key -> fixed step part
     move_texts: dict[int, str] = field(default_factory=dict, repr=False)  # id(table move) -> its text
     # the move tables already made for another program of the same ruleset (its traced or
@@ -727,8 +731,19 @@ def compile_model(model: Model, record: bool, identity: Identity, keep_tree: boo
     for i, reads in enumerate(prog.invariant_reads):
         for name in reads or ():
             prog.invariants_reading[name] = (*prog.invariants_reading.get(name, ()), i)
+    prog.lean = _lean(prog, g)
     prog.choices = g.choices
     return prog
+
+
+def _lean(prog: Program, g: CodeGen) -> bool:
+    """Whether `prog`'s games are `game.LeanGame`s (`lean apply`): untraced, no hidden state
+    (SecretsGame), no `simultaneously` (a part's window never opens)."""
+    lean = g.LEAN_APPLY and not prog.record and not prog.hidden and \
+        not any(isinstance(op, ir.Window) for b in prog.blocks for op in b.ops)
+    if lean:
+        g.chose("lean apply", "apply and legal_actions", rule="the engine")
+    return lean
 
 
 def _is_set(t: Type) -> bool:

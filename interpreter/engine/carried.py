@@ -153,6 +153,16 @@ def _kept_moves(G: Any, spec: tuple, keys_of: Any, check: Any, full: Any) -> lis
     return value
 
 
+def _kept_without(G: Any, key: tuple, value: list, move: Any, positions: dict) -> list:
+    """A kept listing's one value tested again and failing (`KM_n`, compiler/actiongen.py
+    `one value tested`): `_kept_moves`' one-write path for a check that is not -1, its move
+    dropped from the kept moves if they held it."""
+    if move in value:
+        value = _changed(value, move, True, positions)
+    G._carried[key] = (value, len(G._wlog))
+    return value
+
+
 def _changed(value: list, move: Any, there: bool, positions: dict) -> list:
     """A copy of kept moves `value` with `move` dropped (`there`) or put in its place."""
     value = value[:]

@@ -11,7 +11,17 @@ from bisect import insort
 from typing import TYPE_CHECKING, Any
 
 from . import carried as _carried_module
-from .carried import WHOLE, _carried_list, _drop, _kept_moves, _keys_moved, _keys_with, _note
+from .carried import (
+    WHOLE,
+    _carried_list,
+    _changed,
+    _drop,
+    _kept_moves,
+    _kept_without,
+    _keys_moved,
+    _keys_with,
+    _note,
+)
 from .errors import RULE_ERRORS, RuleFailure
 from .limits import MAX_BITS, MEMO_LIMIT
 from .locate import failure
@@ -396,6 +406,8 @@ RUNTIME = {
     "_kept_rows": _kept_rows,
     "_carried_list": _carried_list,  # a definition's value carried across decisions (carried.py)
     "_kept_moves": _kept_moves,  # a listing's moves kept across decisions (carried.py)
+    "_kept_without": _kept_without,  # ... its one value tested again, failing (actiongen `KM_n`)
+    "_kept_changed": _changed,  # ... a copy with a move put in or dropped
     "_carry_note": _note,
     "_carry_drop": _drop,  # the write log dropped when too long (codegen.py writes _note out)
     "_carry_mod": _carried_module,  # its LOG_LIMIT, read where it is tested
