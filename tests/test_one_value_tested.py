@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 
-from playing import chosen_and_same, compiled_with, source_with
+import pytest
+from playing import chosen_and_same, source_with
 from test_checks_inlined import COLUMNS as CHECKED
 from test_kept_listing import COLUMNS
 
@@ -31,12 +32,12 @@ def test_the_block_calls_one_function_that_tests_the_value_in_place() -> None:
 def test_no_function_where_no_listing_is_kept() -> None:
     ttt = source_with("ONE_VALUE_TESTED", True, "tictactoe")
     assert "def KM_" not in ttt
-    traced = compiled_with("ONE_VALUE_TESTED", True, "columns", COLUMNS).program(True)
-    assert not any(c.kind == "one value tested" for c in traced.choices)
 
 
-def test_the_same_moves_and_games_with_and_without() -> None:
-    chosen_and_same("ONE_VALUE_TESTED", "one value tested", "columns", COLUMNS, False, bundled="connect4")
+@pytest.mark.parametrize("record", [False, True])
+def test_the_same_moves_and_games_with_and_without(record: bool) -> None:
+    """Traced games keep their listings too (`kept listings traced`), so they list through KM_n."""
+    chosen_and_same("ONE_VALUE_TESTED", "one value tested", "columns", COLUMNS, record, bundled="connect4")
 
 
 def test_a_value_that_fails_its_second_require_is_dropped() -> None:
