@@ -416,6 +416,7 @@ def _device(g: CodeGen, name: str, dv: A.DeviceDecl) -> None:
     lines: list[str] = []
     g.roll_draws = [] if g.DRAWS_ONCE else None
     g.roll_sound = {}
+    g.roll_batched = False
     g.stmts(dv.roll, dict(sc), lines, "    ")
     if g.roll_draws:
         lines[:0] = g.roll_draws_test()  # one line each: the error locations count them (locate.py)

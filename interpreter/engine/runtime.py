@@ -10,6 +10,7 @@ from __future__ import annotations
 from bisect import insort
 from typing import TYPE_CHECKING, Any
 
+from ..stdlib.rng import draws as _draws
 from . import carried as _carried_module
 from .carried import WHOLE, _carried_list, _drop, _kept_moves, _keys_moved, _keys_with, _note
 from .errors import RULE_ERRORS, RuleFailure
@@ -411,4 +412,5 @@ RUNTIME = {
     "_consts_id": _consts_id,
     "_argmax": _argmax,
     "_argmin": _argmin,
+    "_draws": _draws,  # a device roll's batch of generator steps (codegen `batched draws`)
 }
