@@ -16,7 +16,7 @@ from playing import chosen_and_same, fresh_with, games_digest
 from regelwerk.interpreter.compiler import codegen
 from regelwerk.interpreter.engine.errors import BudgetExceeded
 from regelwerk.interpreter.stdlib import rng
-from test_rng_draws import GAMMA, TWO64, ref_next, state_before
+from test_rng_draws import GAMMA, TWO64, ref_next, ref_randbelow, state_before
 
 import regelwerk
 from regelwerk import RuleFailure
@@ -172,3 +172,35 @@ def test_shogun_plays_the_same_games(record: bool, monkeypatch: pytest.MonkeyPat
         return games_digest(rules, 4, range(3) if record else range(10), record)
 
     assert digest(True) == digest(False)
+
+
+def _ref_shuffle(state: int, items: list) -> tuple[list, int]:
+    """Fisher-Yates by the reference randbelow, one draw at a time."""
+    out = list(items)
+    for i in range(len(out) - 1, 0, -1):
+        j, state = ref_randbelow(state, i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out, state
+
+
+@pytest.mark.parametrize("n", [*range(0, 12), 31, 32, 33, 34, 65, 100])
+def test_a_shuffle_in_batches_draws_as_one_by_one(n: int):
+    """Lists of more than rng.SHUFFLE_STEPS items take their draws from batches of steps."""
+    r = random.Random(n)
+    for state in (0, rng.MASK64, *(r.getrandbits(64) for _ in range(30))):
+        assert rng.shuffle(state, range(n)) == _ref_shuffle(state, list(range(n)))
+
+
+@pytest.mark.parametrize("output", [rng.SAFE, rng.SAFE + 1, TWO64 - 1])
+@pytest.mark.parametrize("n", [6, 12, 40, 70])
+def test_a_shuffles_output_above_safe_takes_the_long_way(output: int, n: int):
+    for at in {0, 1, n // 2, n - 2, 31, 32, 33} - set(range(n - 1, 100)):
+        state = (state_before(output) - at * GAMMA) % TWO64
+        assert rng.steps(state, at + 1)[0][at] == output if at < rng.DRAWS else True
+        assert rng.shuffle(state, range(n)) == _ref_shuffle(state, list(range(n)))
+
+
+def test_a_shuffle_refuses_a_corrupt_state():
+    for bad in (-1, TWO64, "7"):
+        with pytest.raises(ValueError, match="rng state must be an int"):
+            rng.shuffle(bad, range(10))

@@ -140,12 +140,35 @@ def randint(state: int, lo: int, hi: int) -> tuple[int, int]:
     return lo + value, state
 
 
+SHUFFLE_STEPS = 4  # a shuffle of more items than this takes its draws in batches (`steps`)
+
+
 def shuffle(state: int, items: Sequence[T]) -> tuple[list[T], int]:
-    """Fisher-Yates shuffle into a NEW list (input untouched): (shuffled, new_state)."""
+    """Fisher-Yates shuffle into a NEW list (input untouched): (shuffled, new_state). A list of
+    more than SHUFFLE_STEPS items takes its draws from batches of steps (`steps`; Shogun's
+    tower shuffles a dozen cubes a throw): each below rng.SAFE is kept, as randbelow keeps it
+    for any range of at most 2**32 values, so the same draws."""
     result = list(items)
-    for i in range(len(result) - 1, 0, -1):
-        j, state = randbelow(state, i + 1)
-        result[i], result[j] = result[j], result[i]
+    last = len(result) - 1
+    if last < SHUFFLE_STEPS:
+        for i in range(last, 0, -1):
+            j, state = randbelow(state, i + 1)
+            result[i], result[j] = result[j], result[i]
+        return result, state
+    i = last
+    _check_state(state)
+    while i > 0:  # its steps in batches (`steps`): the same draws as randbelow's, one by one
+        outputs, states = steps(state, min(i, DRAWS))
+        for z, after in zip(outputs, states, strict=True):
+            if z > SAFE:  # one output in 2**32: this draw the long way, then a new batch
+                j, state = randbelow(state, i + 1)
+                result[i], result[j] = result[j], result[i]
+                i -= 1
+                break
+            j = z % (i + 1)
+            result[i], result[j] = result[j], result[i]
+            state = after
+            i -= 1
     return result, state
 
 
