@@ -81,13 +81,14 @@ def test_the_roll_takes_its_outputs_from_a_batch(record: bool, monkeypatch: pyte
     prog = _rules(True, monkeypatch).program(record)
     assert ("batched draws", "bernoulli(p_in_10, 10)") in {(c.kind, c.detail) for c in prog.choices}
     roll = prog.source.split("def DR_0(")[1].split("\ndef ")[0]
-    assert f"{codegen.DRAW_BEFORE} = (None,)" in roll and roll.count("_draws(") == 2
+    assert f"{codegen.DRAW_BEFORE} = (None,)" in roll and roll.count("_draws_from(") == 2
+    assert f"_DRAWS_LEFT[0] = ({codegen.DRAW_OUTPUTS}, " in roll  # what it leaves of its last batch
     assert str(rng.MIX1) not in roll and hex(rng.MIX1) not in roll  # no step written out
     assert "c_bernoulli(G, " in roll  # the long way is still there
     off = _rules(False, monkeypatch).program(record)
     off_roll = off.source.split("def DR_0(")[1].split("\ndef ")[0]
     assert not any(c.kind == "batched draws" for c in off.choices)
-    assert "_draws(" not in off_roll and "_draw_" not in off_roll
+    assert "_draws_from(" not in off_roll and "_draw_" not in off_roll and "_DRAWS_LEFT" not in off_roll
     assert str(rng.MIX1) in off_roll or hex(rng.MIX1) in off_roll
 
 
@@ -204,3 +205,32 @@ def test_a_shuffle_refuses_a_corrupt_state():
     for bad in (-1, TWO64, "7"):
         with pytest.raises(ValueError, match="rng state must be an int"):
             rng.shuffle(bad, range(10))
+
+
+def test_a_shuffle_goes_on_from_the_steps_left():
+    """What a roll or shuffle leaves of its last batch (`rng.LEFT`) serves the next shuffle
+    from that very state object, and only that: an equal state that is another object, or
+    another state, makes a batch anew; the draws are the same either way."""
+    state = random.Random(1).getrandbits(64)
+    first, after = rng.shuffle(state, range(12))
+    outputs, states, before, k = rng.LEFT[0]
+    assert k == 11 and before[k] is after and states[k - 1] is after  # 11 steps of one batch taken
+    again = int(str(after))  # equal, not the same object
+    assert again is not after
+    assert rng.shuffle(after, range(12)) == _ref_shuffle(after, list(range(12)))
+    assert rng.LEFT[0][0] is outputs and rng.LEFT[0][3] == 22  # the same batch went on
+    assert rng.shuffle(again, range(12)) == _ref_shuffle(again, list(range(12)))
+    assert rng.LEFT[0][0] is not outputs and rng.LEFT[0][3] == 11  # a batch anew
+    assert rng.draws_from(rng.LEFT[0][2][11])[3] == 11 and rng.draws_from(again)[3] == 0
+    for _ in range(5):  # through the batch's end: a new one
+        state, new = rng.shuffle(state, range(40))[1], rng.LEFT[0]
+        assert new[2][new[3]] is state
+
+
+def test_a_roll_leaves_its_steps_and_the_next_throw_goes_on(monkeypatch: pytest.MonkeyPatch):
+    rules = _rules(True, monkeypatch)
+    g = rules.new_game(seed=3)
+    g.apply("flip(2)")
+    outputs, states, before, k = rng.LEFT[0]
+    assert before[k] is g.rng  # the roll left its batch at the game's state
+    assert _played(_rules(True, monkeypatch), 3, False, {}) == _played(_rules(False, monkeypatch), 3, False, {})

@@ -1167,8 +1167,7 @@ class CodeGen:
         self.roll_batched = True
         self.chose("batched draws", detail)
         return [f"{ind}if {DRAW_BEFORE}[{DRAW_AT}] is not {s}:",
-                f"{ind}    {DRAW_OUTPUTS}, {DRAW_STATES}, {DRAW_BEFORE} = _draws({s})",
-                f"{ind}    {DRAW_AT} = 0",
+                f"{ind}    {DRAW_OUTPUTS}, {DRAW_STATES}, {DRAW_BEFORE}, {DRAW_AT} = _draws_from({s})",
                 f"{ind}{z} = {DRAW_OUTPUTS}[{DRAW_AT}]"]
 
     def sound_once(self, e: A.Call, num: str, den: str, sound: str) -> str | None:
@@ -1202,7 +1201,8 @@ class CodeGen:
         return [f"    {ROLL_DRAWS} = not (G.scripted or G.explicit) and type(G.rng) is int "
                 f"and 0 <= G.rng <= {rng.MASK64:#x}",
                 *(f"    {local} = {ROLL_DRAWS} and {sound}" for sound, local in self.roll_sound.items()),
-                *([f"    {DRAW_BEFORE} = (None,)", f"    {DRAW_AT} = 0"] if self.roll_batched else [])]
+                *([f"    {DRAW_OUTPUTS} = {DRAW_STATES} = {DRAW_BEFORE} = (None,)", f"    {DRAW_AT} = 0"]
+                  if self.roll_batched else [])]
 
     def joined(self, e: A.BinOp, sc: dict, out: list[str], ind: str, depth: int) -> str:
         """`a + b` on lists as statements: the new list, then its charge, as runtime._joined
@@ -2085,6 +2085,8 @@ class CodeGen:
             return self.ex(x, sc)
 
         detail = ex(s.detail) if s.detail is not None else "None"
+        if self.roll_batched:  # the batch's steps left for the next roll or shuffle (rng.LEFT)
+            out.append(f"{ind}_DRAWS_LEFT[0] = ({DRAW_OUTPUTS}, {DRAW_STATES}, {DRAW_BEFORE}, {DRAW_AT})")
         out.append(f"{ind}return ({ex(s.value)}, {detail})")
 
     def _stmt_if(self, s: A.Node, sc: dict, out: list[str], ind: str) -> None:

@@ -422,6 +422,7 @@ def _device(g: CodeGen, name: str, dv: A.DeviceDecl) -> None:
         lines[:0] = g.roll_draws_test()  # one line each: the error locations count them (locate.py)
         g.chose("draws tested once", ", ".join(dict.fromkeys(g.roll_draws)))
     g.roll_draws = None
+    g.roll_batched = False
     g.function(f"DR_{i}", params, lines)
     inner = dict(sc)
     inner["outcome"] = ("outcome", None)

@@ -132,6 +132,26 @@ def draws(state: int) -> tuple[list[int], list[int], list]:
     return outputs, states, before
 
 
+# The steps of the last batch a roll or a shuffle left unused: (outputs, states, before, the
+# next one's index), as `draws` makes them. A pure memo: a batch goes on from a state only if
+# that very object is its `before` entry, and then its steps are that state's, whichever game
+# it is; any other state (another game's, one read from a save) only makes a batch anew.
+LEFT: list[tuple[list[int], list[int], list, int]] = [([], [], [None], 0)]
+
+
+def draws_from(state: int) -> tuple[list[int], list[int], list, int]:
+    """The batch of steps from `state` (valid: the caller checked it), and the index of its
+    next one: what the last roll or shuffle left (`LEFT`) when it goes on from this very
+    state, else a new one (`draws`). Why: a roll's last batch is used only in part (some 16
+    steps a throw of Shogun's tower), and the next throw's shuffle, then its draws, go on
+    from the state it left."""
+    outputs, states, before, k = LEFT[0]
+    if before[k] is state:
+        return outputs, states, before, k
+    outputs, states, before = draws(state)
+    return outputs, states, before, 0
+
+
 def randint(state: int, lo: int, hi: int) -> tuple[int, int]:
     """Uniform int in [lo, hi], both ends inclusive like a die's faces."""
     if lo > hi:
@@ -140,14 +160,15 @@ def randint(state: int, lo: int, hi: int) -> tuple[int, int]:
     return lo + value, state
 
 
-SHUFFLE_STEPS = 4  # a shuffle of more items than this takes its draws in batches (`steps`)
+SHUFFLE_STEPS = 4  # a shuffle of more items than this takes its draws from batches (`draws_from`)
 
 
 def shuffle(state: int, items: Sequence[T]) -> tuple[list[T], int]:
     """Fisher-Yates shuffle into a NEW list (input untouched): (shuffled, new_state). A list of
-    more than SHUFFLE_STEPS items takes its draws from batches of steps (`steps`; Shogun's
-    tower shuffles a dozen cubes a throw): each below rng.SAFE is kept, as randbelow keeps it
-    for any range of at most 2**32 values, so the same draws."""
+    more than SHUFFLE_STEPS items takes its draws from batches of steps (`draws_from`: what
+    the last roll or shuffle left, or a new one; Shogun's tower shuffles a dozen cubes a
+    throw): each at or below rng.SAFE is kept, as randbelow keeps it for any range of at most
+    2**32 values, so the same draws; it leaves the rest of its batch in `LEFT`."""
     result = list(items)
     last = len(result) - 1
     if last < SHUFFLE_STEPS:
@@ -157,18 +178,20 @@ def shuffle(state: int, items: Sequence[T]) -> tuple[list[T], int]:
         return result, state
     i = last
     _check_state(state)
-    while i > 0:  # its steps in batches (`steps`): the same draws as randbelow's, one by one
-        outputs, states = steps(state, min(i, DRAWS))
-        for z, after in zip(outputs, states, strict=True):
-            if z > SAFE:  # one output in 2**32: this draw the long way, then a new batch
-                j, state = randbelow(state, i + 1)
-                result[i], result[j] = result[j], result[i]
-                i -= 1
-                break
+    outputs, states, before, k = draws_from(state)
+    while i > 0:  # its steps in batches (`draws`): the same draws as randbelow's, one by one
+        if before[k] is not state:  # used up, or the generator moved the long way
+            outputs, states, before, k = draws_from(state)
+        z = outputs[k]
+        if z > SAFE:  # one output in 2**32: this draw the long way, then a new batch
+            j, state = randbelow(state, i + 1)
+        else:
             j = z % (i + 1)
-            result[i], result[j] = result[j], result[i]
-            state = after
-            i -= 1
+            state = states[k]
+            k += 1
+        result[i], result[j] = result[j], result[i]
+        i -= 1
+    LEFT[0] = (outputs, states, before, k)
     return result, state
 
 
