@@ -89,6 +89,8 @@ _LANES: dict[int, tuple[int, int, int]] = {}  # lanes -> their mask, steps of GO
 
 
 def _lanes(n: int) -> tuple[int, int, int]:
+    """The constants of `steps` for n lanes, made once: the lanes' mask, each lane's multiple
+    of GOLDEN_GAMMA (its step's offset from the state), a one in each lane."""
     got = _LANES.get(n)
     if got is None:
         got = _LANES[n] = (sum(MASK64 << (_LANE * i) for i in range(n)),
