@@ -60,7 +60,9 @@ def test_the_roll_holds_the_fields_in_locals(record: bool, monkeypatch: pytest.M
     assert ("roll locals", "device coins") in {(c.kind, c.rule) for c in prog.choices}
     roll = prog.source.split("def DR_0(")[1].split("\ndef ")[0]
     assert "_rg = G.rng" in roll and "_wk -= len(" in roll and "except:" in roll
-    assert "_rg = _s" in roll and "G.rng = _s" not in roll and "G.work -=" not in roll  # the draws, the charges
+    drawn = "_rg = _draw_s[" if codegen.CodeGen.BATCHED_DRAWS else "_rg = _s"  # a draw's new state: a batch's
+    assert drawn in roll and "G.rng = _s" not in roll and "G.rng = _draw_s" not in roll  # the draws,
+    assert "G.work -=" not in roll  # the charges
     off = _rules(False, monkeypatch).program(record)
     assert not any(c.kind == "roll locals" for c in off.choices) and "_rg" not in off.source
 

@@ -77,6 +77,9 @@ from .total import cannot_fail
 
 MAX_TABLE = 50_000  # entries in one precomputed table of a library function
 ROLL_DRAWS = "_fast_draws"  # a device roll's local: its draws in place may take the fast path
+# a device roll's locals for its batch of SplitMix64 steps (`batched draws`, rng.draws): the
+# outputs, the states after each step and before it, and the next step's index
+DRAW_OUTPUTS, DRAW_STATES, DRAW_BEFORE, DRAW_AT = "_draw_z", "_draw_s", "_draw_k", "_draw_i"
 _WRITES = (A.SetStmt, A.AddStmt, A.RemoveStmt, A.ClearStmt, A.MoveStmt, A.DrawStmt, A.ShuffleStmt)
 _GROUP = {"+": 0, "-": 0, "*": 1, "//": 1, "%": 1}  # operators of one precedence chain freely
 MAX_INLINE_INDENT = 14  # inline loops no deeper: CPython allows 20 nested blocks per function
@@ -349,6 +352,9 @@ class CodeGen:
     # keeps copies of what it reads and is explained when the trace is read (compile
     # `state_kept`, `state kept for checks`)
     STATE_KEPT_CHECKS: ClassVar[bool] = True
+    # in a device's roll, the draws in place take their SplitMix64 outputs from a batch of
+    # steps worked out at once in big-int lanes (rng.draws, `batched draws`); off: tests compare
+    BATCHED_DRAWS: ClassVar[bool] = True
 
     def __init__(self, model: Model, record: bool, elements: dict[str, tuple], boards: Any = None,
                  players: tuple[str, ...] = (), facts: ModelFacts | None = None):
@@ -375,6 +381,7 @@ class CodeGen:
         # test ROLL_DRAWS, set once at the roll's top (`roll_draws_test`); None elsewhere
         self.roll_draws: list[str] | None = None
         self.roll_sound: dict[str, str] = {}  # a roll's probability test -> its local (`sound_once`)
+        self.roll_batched = False  # the roll's draws take a batch's outputs (`batched_draw`)
         self.quiet_tails: set[int] = set()  # quiet procedures with a tail form `PT_n` (quiettail.py)
         # a local that a `let` grows by itself plus items -> (rule, the let's text): appends.py
         self.grown: dict[str, tuple[str, str]] = {}
@@ -1179,14 +1186,37 @@ class CodeGen:
                        f"or not 0 <= {s} <= {rng.MASK64:#x} or not ({sound}):")
         out.append(f"{ind}    {r} = {call}")
         out.append(f"{ind}else:")
-        out.extend(rng.step_code(s, z, ind + "    "))
-        out.append(f"{ind}    if {z} > {rng.SAFE:#x}:")
-        out.append(f"{ind}        {r} = {call}")
-        out.append(f"{ind}    else:")
-        out.append(f"{ind}        G.rng = {s}")
+        if self.roll_draws is not None and self.BATCHED_DRAWS:
+            out.extend(self.batched_draw(s, z, ind + "    ", expr_text(e)))
+            out.append(f"{ind}    if {z} > {rng.SAFE:#x}:")
+            out.append(f"{ind}        {r} = {call}")
+            out.append(f"{ind}    else:")
+            out.append(f"{ind}        G.rng = {DRAW_STATES}[{DRAW_AT}]")
+            out.append(f"{ind}        {DRAW_AT} += 1")
+        else:
+            out.extend(rng.step_code(s, z, ind + "    "))
+            out.append(f"{ind}    if {z} > {rng.SAFE:#x}:")
+            out.append(f"{ind}        {r} = {call}")
+            out.append(f"{ind}    else:")
+            out.append(f"{ind}        G.rng = {s}")
         out.append(f"{ind}        {r} = {z} % {den} < {num}")
         self.chose("drawn in place", expr_text(e))
         return r
+
+    def batched_draw(self, s: str, z: str, ind: str, detail: str) -> list[str]:
+        """In a device's roll, the output of the SplitMix64 step from state `s` into `z` taken
+        from a batch of steps worked out at once (rng.draws, `batched draws`), made again when
+        the batch is used up or does not go on from `s` (anything else moved the generator:
+        a shuffle, a draw the long way). The draw then sets `G.rng` to the batch's state after
+        the step (`DRAW_STATES`) and moves `DRAW_AT` on. Which batch goes on from `s` is told by
+        identity (`is`): the state a draw leaves is the batch's own object, so the test costs
+        one look-up; an equal state that is another object only makes a batch again. Outputs
+        are the step's own, so the same values are drawn in the same order."""
+        self.roll_batched = True
+        self.chose("batched draws", detail)
+        return [f"{ind}if {DRAW_BEFORE}[{DRAW_AT}] is not {s}:",
+                f"{ind}    {DRAW_OUTPUTS}, {DRAW_STATES}, {DRAW_BEFORE}, {DRAW_AT} = _draws_from({s})",
+                f"{ind}{z} = {DRAW_OUTPUTS}[{DRAW_AT}]"]
 
     def sound_once(self, e: A.Call, num: str, den: str, sound: str) -> str | None:
         """In a device's roll, a draw whose probability is a literal or a constant or option of
@@ -1218,7 +1248,9 @@ class CodeGen:
         (`sound_once`), one line each after it."""
         return [f"    {ROLL_DRAWS} = not (G.scripted or G.explicit) and type(G.rng) is int "
                 f"and 0 <= G.rng <= {rng.MASK64:#x}",
-                *(f"    {local} = {ROLL_DRAWS} and {sound}" for sound, local in self.roll_sound.items())]
+                *(f"    {local} = {ROLL_DRAWS} and {sound}" for sound, local in self.roll_sound.items()),
+                *([f"    {DRAW_OUTPUTS} = {DRAW_STATES} = {DRAW_BEFORE} = (None,)", f"    {DRAW_AT} = 0"]
+                  if self.roll_batched else [])]
 
     def joined(self, e: A.BinOp, sc: dict, out: list[str], ind: str, depth: int) -> str:
         """`a + b` on lists as statements: the new list, then its charge, as runtime._joined
@@ -2103,6 +2135,8 @@ class CodeGen:
             return self.ex(x, sc)
 
         detail = ex(s.detail) if s.detail is not None else "None"
+        if self.roll_batched:  # the batch's steps left for the next roll or shuffle (rng.LEFT)
+            out.append(f"{ind}_DRAWS_LEFT[0] = ({DRAW_OUTPUTS}, {DRAW_STATES}, {DRAW_BEFORE}, {DRAW_AT})")
         out.append(f"{ind}return ({ex(s.value)}, {detail})")
 
     def _stmt_if(self, s: A.Node, sc: dict, out: list[str], ind: str) -> None:

@@ -425,11 +425,13 @@ def _device(g: CodeGen, name: str, dv: A.DeviceDecl) -> None:
     lines: list[str] = []
     g.roll_draws = [] if g.DRAWS_ONCE else None
     g.roll_sound = {}
+    g.roll_batched = False
     g.stmts(dv.roll, dict(sc), lines, "    ")
     if g.roll_draws:
         lines[:0] = g.roll_draws_test()  # one line each: the error locations count them (locate.py)
         g.chose("draws tested once", ", ".join(dict.fromkeys(g.roll_draws)))
     g.roll_draws = None
+    g.roll_batched = False
     g.function(f"DR_{i}", params, lines)
     inner = dict(sc)
     inner["outcome"] = ("outcome", None)

@@ -10,6 +10,8 @@ from __future__ import annotations
 from bisect import insort
 from typing import TYPE_CHECKING, Any
 
+from ..stdlib.rng import LEFT as _draws_left
+from ..stdlib.rng import draws_from as _draws_from
 from . import carried as _carried_module
 from .carried import (
     WHOLE,
@@ -423,4 +425,6 @@ RUNTIME = {
     "_consts_id": _consts_id,
     "_argmax": _argmax,
     "_argmin": _argmin,
+    "_draws_from": _draws_from,  # a device roll's batch of generator steps (codegen `batched draws`)
+    "_DRAWS_LEFT": _draws_left,  # ... and what it leaves of its last one (rng.LEFT)
 }

@@ -8,6 +8,8 @@ returns (result, new_state) without side effects.
 
 from __future__ import annotations
 
+import sys
+from array import array
 from collections.abc import Sequence
 from typing import TypeVar
 
@@ -17,6 +19,7 @@ MASK64 = (1 << 64) - 1
 GOLDEN_GAMMA = 0x9E3779B97F4A7C15
 MIX1 = 0xBF58476D1CE4E5B9
 MIX2 = 0x94D049BB133111EB
+_BIG_ENDIAN = sys.byteorder == "big"  # `draws` reads its words in the machine's order
 
 
 def _check_state(state: int) -> None:
@@ -80,6 +83,77 @@ def step_code(state: str, out: str, ind: str) -> list[str]:
             f"{ind}{out} ^= {out} >> 31"]
 
 
+DRAWS = 32  # steps a batch of `draws` holds
+_LANE = 128  # bits a lane of `steps`' big integers takes: a 64-bit value times a 64-bit constant fits
+_LANES: dict[int, tuple[int, int, int]] = {}  # lanes -> their mask, steps of GOLDEN_GAMMA, ones
+
+
+def _lanes(n: int) -> tuple[int, int, int]:
+    """The constants of `steps` for n lanes, made once: the lanes' mask, each lane's multiple
+    of GOLDEN_GAMMA (its step's offset from the state), a one in each lane."""
+    got = _LANES.get(n)
+    if got is None:
+        got = _LANES[n] = (sum(MASK64 << (_LANE * i) for i in range(n)),
+                           sum((((i + 1) * GOLDEN_GAMMA) & MASK64) << (_LANE * i) for i in range(n)),
+                           sum(1 << (_LANE * i) for i in range(n)))
+    return got
+
+
+def steps(state: int, n: int) -> tuple[list[int], list[int]]:
+    """The next `n` SplitMix64 steps from `state` (valid: the caller checked it; 1 <= n <=
+    DRAWS), worked out at once: (the outputs, the states after each step).
+
+    Why: a SplitMix64 step on Python integers is some ten big-int operations, each a call and
+    an allocation, and Shogun's tower makes thousands of draws a game. Here each lane of 128
+    bits of one big integer holds a state, so each operation is made once for n steps (the
+    product of a lane's 64 bits with a 64-bit constant fits in its lane; the bits a right
+    shift brings down from the next lane are masked off before they could reach a product),
+    and outputs and states are read out through one `to_bytes`. The same outputs and states as
+    `next_u64`, step by step."""
+    mask, gammas, ones = _LANES.get(n) or _lanes(n)
+    s = (state * ones + gammas) & mask
+    z = s ^ (s >> 30) & mask
+    z = z * MIX1 & mask
+    z ^= z >> 27 & mask
+    z = z * MIX2 & mask
+    z ^= z >> 31 & mask
+    words = array("Q", (z | s << 64).to_bytes(n * _LANE // 8, "little"))
+    if _BIG_ENDIAN:
+        words.byteswap()
+    return words[::2].tolist(), words[1::2].tolist()
+
+
+def draws(state: int) -> tuple[list[int], list[int], list]:
+    """`steps(state, DRAWS)` and the states before each step, then None: a device roll's batch
+    (codegen `batched draws`). The third list lets a draw test in one look-up that the batch
+    goes on from the game's state: the state objects a draw leaves are those it holds (so `is`
+    finds them), and its last entry, None, is no state, so a batch used up is made again."""
+    outputs, states = steps(state, DRAWS)
+    before = [state, *states]
+    before[-1] = None
+    return outputs, states, before
+
+
+# The steps of the last batch a roll or a shuffle left unused: (outputs, states, before, the
+# next one's index), as `draws` makes them. A pure memo: a batch goes on from a state only if
+# that very object is its `before` entry, and then its steps are that state's, whichever game
+# it is; any other state (another game's, one read from a save) only makes a batch anew.
+LEFT: list[tuple[list[int], list[int], list, int]] = [([], [], [None], 0)]
+
+
+def draws_from(state: int) -> tuple[list[int], list[int], list, int]:
+    """The batch of steps from `state` (valid: the caller checked it), and the index of its
+    next one: what the last roll or shuffle left (`LEFT`) when it goes on from this very
+    state, else a new one (`draws`). Why: a roll's last batch is used only in part (some 16
+    steps a throw of Shogun's tower), and the next throw's shuffle, then its draws, go on
+    from the state it left."""
+    outputs, states, before, k = LEFT[0]
+    if before[k] is state:
+        return outputs, states, before, k
+    outputs, states, before = draws(state)
+    return outputs, states, before, 0
+
+
 def randint(state: int, lo: int, hi: int) -> tuple[int, int]:
     """Uniform int in [lo, hi], both ends inclusive like a die's faces."""
     if lo > hi:
@@ -88,12 +162,38 @@ def randint(state: int, lo: int, hi: int) -> tuple[int, int]:
     return lo + value, state
 
 
+SHUFFLE_STEPS = 4  # a shuffle of more items than this takes its draws from batches (`draws_from`)
+
+
 def shuffle(state: int, items: Sequence[T]) -> tuple[list[T], int]:
-    """Fisher-Yates shuffle into a NEW list (input untouched): (shuffled, new_state)."""
+    """Fisher-Yates shuffle into a NEW list (input untouched): (shuffled, new_state). A list of
+    more than SHUFFLE_STEPS items takes its draws from batches of steps (`draws_from`: what
+    the last roll or shuffle left, or a new one; Shogun's tower shuffles a dozen cubes a
+    throw): each at or below rng.SAFE is kept, as randbelow keeps it for any range of at most
+    2**32 values, so the same draws; it leaves the rest of its batch in `LEFT`."""
     result = list(items)
-    for i in range(len(result) - 1, 0, -1):
-        j, state = randbelow(state, i + 1)
+    last = len(result) - 1
+    if last < SHUFFLE_STEPS:
+        for i in range(last, 0, -1):
+            j, state = randbelow(state, i + 1)
+            result[i], result[j] = result[j], result[i]
+        return result, state
+    i = last
+    _check_state(state)
+    outputs, states, before, k = draws_from(state)
+    while i > 0:  # its steps in batches (`draws`): the same draws as randbelow's, one by one
+        if before[k] is not state:  # used up, or the generator moved the long way
+            outputs, states, before, k = draws_from(state)
+        z = outputs[k]
+        if z > SAFE:  # one output in 2**32: this draw the long way, then a new batch
+            j, state = randbelow(state, i + 1)
+        else:
+            j = z % (i + 1)
+            state = states[k]
+            k += 1
         result[i], result[j] = result[j], result[i]
+        i -= 1
+    LEFT[0] = (outputs, states, before, k)
     return result, state
 
 
