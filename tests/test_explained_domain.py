@@ -53,3 +53,44 @@ def test_the_choice_and_its_form() -> None:
     src_on, src_off = source_with("EXPLAINED_DOMAIN", True, "shogun"), source_with("EXPLAINED_DOMAIN", False, "shogun")
     assert "def _R(" in src_off and "def _R(" not in src_on  # the explain functions of either program
     assert "_charged(G, _d" in src_on
+
+
+NESTED = """game "Nested"
+players X, O
+enum Card = c_a, c_b, c_c
+state
+    hand: Player -> list Card = []
+    n: int = 0
+procedure deal
+    for p in players
+        set hand[p] = [c_a, c_b, c_c]
+action take(c in hand[current])
+    "Take a card when a b is among the others."
+    require (any x in (list y in hand[current] where y != c_a: y): x == c_b) else "no b"
+    remove c from hand[current]
+    add 1 to n
+flow
+    do deal
+    repeat 2 times
+        turn
+            play take
+"""
+
+
+@pytest.mark.parametrize("record", [False, True])
+def test_a_domain_that_is_itself_a_comprehension_records_its_parts(record: bool) -> None:
+    """The domain's own comprehension records through `_R` (no `:=` in a comprehension's
+    iterable): the closure is made before the domain's statement (found by the grammar fuzzer:
+    the closure came after it, and the traced listing failed with UnboundLocalError)."""
+    import regelwerk
+
+    rules = regelwerk.load_text(NESTED, "nested.rules")
+    g = rules.new_game(seed=1, record=record)
+    g.apply(g.legal_actions()[0])
+    ex = g.explain(g.legal_actions()[0])
+    assert ex.legal and any(c["value"] is True for c in ex.checks)
+    while not g.is_over:
+        moves = g.legal_actions()
+        if not moves:
+            break
+        g.apply(moves[0])

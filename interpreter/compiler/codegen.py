@@ -2221,12 +2221,12 @@ class CodeGen:
         unset = [names[i] for i, node in enumerate(rec) if id(node) not in always and i not in self.rec_closure]
         if unset:  # the others may be skipped (`and`, `or`, `if`): MISSING says so
             out.append(f"{ind}{' = '.join(unset)} = MISSING")
-        out += first
-        if self.rec_closure:
+        if self.rec_closure:  # before the domain's statement too: its comprehension may record
             out.append(f"{ind}seen = {{}}")
             out.append(f"{ind}def _R(i, v, seen=seen):")
             out.append(f"{ind}    seen[i] = v")
             out.append(f"{ind}    return v")
+        out += first
         value = self.fresh("value")
         out.append(f"{ind}{value} = {code}")
         if packed:
