@@ -286,6 +286,7 @@ class _Listing:
             self.hoister.plan(_tested(s), d)
         self.rows: str | None = None  # the list of inner bindings of one key, when keyed
         self.memo_table: str | None = None
+        self.memo_single = False  # the rows keyed by nothing: one list in a local (`keyed_rows`)
         self.moves: str | None = None  # the action's complete move table, if it has one
         self.domain: str | None = None  # the first parameter's domain, as the listing walks it
         self.outer_ind = ""
@@ -572,6 +573,13 @@ class _Listing:
         key = self.key_code(level, p, ind)
         self.rows, self.memo_table, self.outer_ind = g.fresh("rows"), g.fresh("lv"), ind
         g.chose("rows", f"{p.name} by " + (", ".join(dict.fromkeys(expr_text(n) for n, _ in level)) or "nothing"))
+        self.memo_single = key == "()" and g.ONE_ROW_LIST
+        if self.memo_single:  # keyed by nothing: one list, kept in a local (no dict, no key)
+            g.chose("one row list", p.name)
+            lines.append(f"{ind}{self.rows} = {self.memo_table}")
+            lines.append(f"{ind}if {self.rows} is None:  # the first: the inner bindings found")
+            lines.append(f"{ind}    {self.rows} = {self.memo_table} = []")
+            return ind + "    "
         lines.append(f"{ind}{self.rows} = {self.memo_table}.get({key})")
         lines.append(f"{ind}if {self.rows} is None:  # the first with its key: the inner bindings found")
         lines.append(f"{ind}    {self.rows} = {self.memo_table}[{key}] = []")
@@ -636,7 +644,7 @@ class _Listing:
         self.append_move(self.move_code(moves, paired), ind)
         lines[:0] = [f"    {table} = {{}}" for table in g.enum_memo.values()] + [
             f"    {held} = frozenset({g.var(var)}.values())" for var, held in g.enum_sets.items()] + (
-            [f"    {self.memo_table} = {{}}"] if self.memo_table else []) + [f"    {m} = {{}}" for m in self.push_memos] + [
+            [f"    {self.memo_table} = {'None' if self.memo_single else '{}'}"] if self.memo_table else []) + [f"    {m} = {{}}" for m in self.push_memos] + [
             f"    {local} = _NOT_YET" for local in [*g.enum_once.values(), *self.filter_locals]] + self.top_lines
         g.enum_memo, g.enum_sets, g.enum_once, g.still = None, {}, None, False
         g.enum_loops = []

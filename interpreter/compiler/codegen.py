@@ -178,6 +178,10 @@ class CodeGen:
     # loops where a comprehension would call, one-expression definitions inlined, domains known
     # to be distinct (`collect_loop`, `tiny_call`, actiongen.distinct); off: tests compare
     LOOP_FORMS: ClassVar[bool] = True
+    # a listing's rows of inner bindings keyed by nothing (`rows ... by nothing`) kept as one
+    # list in a local, made the first time, not in a dict under the key `()` (`one row list`);
+    # off: tests compare
+    ONE_ROW_LIST: ClassVar[bool] = True
     # `m[k] == current` (`!=`) outside comprehensions as `((t := m[k]) is cur or t is not None and
     # t == cur)`: none tested first, the look-up once (curcompare.py, `current compared`); off:
     # tests compare
