@@ -68,8 +68,8 @@ def _bound_to_current(fn: ast.FunctionDef) -> set[str]:
     for node in ast.walk(fn):
         if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load) and id(node) not in plain:
             ok.discard(node.id)
-        elif isinstance(node, (ast.arg, ast.alias)):
-            ok.discard(getattr(node, "arg", None) or getattr(node, "asname", None) or "")
+        elif isinstance(node, ast.arg):  # a nested function's or lambda's parameter of that name
+            ok.discard(node.arg)
     return ok
 
 
