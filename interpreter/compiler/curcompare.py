@@ -34,8 +34,28 @@ CURRENT_NAMES = ("_cur", "_mover")
 
 
 def current_compared(fn: ast.FunctionDef, fresh: Callable[[str], str]) -> bool:
-    """The pass, in place over `fn`; True when a comparison was rewritten."""
-    names = _bound_to_current(fn)
+    """The pass, in place over `fn`; True when a comparison was rewritten. One walk finds the
+    comparisons of the pattern and the bindings of the names; most functions have none and
+    end there (the pass runs over every function of a program: Root's compile time)."""
+    candidates = False
+    plain: set[int] = set()  # the targets of `name = G.current`
+    bound: list[ast.AST] = []  # every other binding of a name of CURRENT_NAMES, a parameter too
+    for node in ast.walk(fn):
+        kind = type(node)
+        if kind is ast.Compare:
+            candidates = candidates or _looked_up_and_current(node) is not None
+        elif kind is ast.Assign:
+            t = node.targets  # type: ignore[attr-defined]
+            if len(t) == 1 and type(t[0]) is ast.Name and t[0].id in CURRENT_NAMES and _is_g_current(node.value):  # type: ignore[attr-defined]
+                plain.add(id(t[0]))
+        elif kind is ast.Name:
+            if node.id in CURRENT_NAMES and type(node.ctx) is not ast.Load:  # type: ignore[attr-defined]
+                bound.append(node)
+        elif kind is ast.arg and node.arg in CURRENT_NAMES:  # type: ignore[attr-defined]
+            bound.append(node)
+    if not candidates:
+        return False
+    names = set(CURRENT_NAMES) - {getattr(n, "id", None) or n.arg for n in bound if id(n) not in plain}  # type: ignore[attr-defined]
     if not names:
         return False
     done = False
@@ -53,24 +73,6 @@ def current_compared(fn: ast.FunctionDef, fresh: Callable[[str], str]) -> bool:
                     setattr(node, field, new)
                     done = True
     return done
-
-
-def _bound_to_current(fn: ast.FunctionDef) -> set[str]:
-    """The names of CURRENT_NAMES that `fn` binds only by `name = G.current` (or not at all: the
-    prologue binds `_cur` so), and that are not its parameters."""
-    params = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)}
-    ok = set(CURRENT_NAMES) - params
-    plain: set[int] = set()
-    for node in ast.walk(fn):
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
-                and node.targets[0].id in ok and _is_g_current(node.value):
-            plain.add(id(node.targets[0]))
-    for node in ast.walk(fn):
-        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load) and id(node) not in plain:
-            ok.discard(node.id)
-        elif isinstance(node, ast.arg):  # a nested function's or lambda's parameter of that name
-            ok.discard(node.arg)
-    return ok
 
 
 def _is_g_current(e: ast.expr) -> bool:
@@ -95,19 +97,31 @@ def _simple(e: ast.expr) -> bool:
     return isinstance(e, (ast.Name, ast.Constant))
 
 
-def _rewritten(e: object, names: set[str], fresh: Callable[[str], str]) -> ast.expr | None:
-    """The form above for the comparison `e`, or None where `e` does not have its pattern."""
-    if not (isinstance(e, ast.Compare) and len(e.ops) == 1 and isinstance(e.ops[0], (ast.Eq, ast.NotEq))):
+def _looked_up_and_current(e: ast.Compare) -> tuple[ast.Subscript, ast.Name] | None:
+    """(the look-up, the name) of `m[k] == cur` or `!=` (either way round), `cur` one of
+    CURRENT_NAMES, `m` a name and `k` a name or a constant; None for any other comparison."""
+    if len(e.ops) != 1 or type(e.ops[0]) not in (ast.Eq, ast.NotEq):
         return None
     left, right = e.left, e.comparators[0]
-    if isinstance(right, ast.Name) and right.id in names and isinstance(left, ast.Subscript):
+    if type(right) is ast.Name and right.id in CURRENT_NAMES and type(left) is ast.Subscript:
         look, cur = left, right
-    elif isinstance(left, ast.Name) and left.id in names and isinstance(right, ast.Subscript):
+    elif type(left) is ast.Name and left.id in CURRENT_NAMES and type(right) is ast.Subscript:
         look, cur = right, left
     else:
         return None
-    if not (isinstance(look.value, ast.Name) and _simple(look.slice)):
+    if type(look.value) is not ast.Name or not _simple(look.slice):
         return None
+    return look, cur
+
+
+def _rewritten(e: object, names: set[str], fresh: Callable[[str], str]) -> ast.expr | None:
+    """The form above for the comparison `e`, or None where `e` does not have its pattern."""
+    if not isinstance(e, ast.Compare):
+        return None
+    found = _looked_up_and_current(e)
+    if found is None or found[1].id not in names:
+        return None
+    look, cur = found
     t = fresh("cq")
 
     def name(store: bool = False) -> ast.Name:
