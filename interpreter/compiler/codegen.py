@@ -74,6 +74,7 @@ from .rolllocals import roll_locals
 from .shared_calls import shared_definitions
 from .slots import item_slots, kept_slots, split_slots
 from .total import cannot_fail
+from .unrolled import lines_unrolled
 
 MAX_TABLE = 50_000  # entries in one precomputed table of a library function
 ROLL_DRAWS = "_fast_draws"  # a device roll's local: its draws in place may take the fast path
@@ -186,6 +187,10 @@ class CodeGen:
     # t == cur)`: none tested first, the look-up once (curcompare.py, `current compared`); off:
     # tests compare
     CURRENT_COMPARED: ClassVar[bool] = True
+    # `any line in T[k]: all t in line: ...` over a fixed table whose lines all have one length
+    # n: the lines unpacked and the n tests written out (unrolled.py, `lines unrolled`); off:
+    # tests compare
+    LINES_UNROLLED: ClassVar[bool] = True
     # `other(p)` of a ruleset for exactly two players written as the conditional of its two
     # names, no library call (`fixed pair`); off: tests compare
     FIXED_PAIR: ClassVar[bool] = True
@@ -2336,6 +2341,8 @@ class CodeGen:
             pytree.drop_double_not(fn)
             if self.CURRENT_COMPARED and not name.startswith("AX") and current_compared(fn, self.fresh):
                 self.chose("current compared", f"look-ups compared with the current player in {name}", rule="")
+            if self.LINES_UNROLLED and lines_unrolled(fn, self.constants, self.fixed_table, self.fresh):
+                self.chose("lines unrolled", f"a quantifier over a table's lines in {name}", rule="")
             self.prologue(fn)
         return module
 
