@@ -11,7 +11,13 @@ import random
 import pytest
 from playing import chosen_and_same, compiled_with, same_with_and_without
 from regelwerk.interpreter.engine.errors import IllegalAction
-from regelwerk.interpreter.engine.game import Game, LeanGame, SecretsGame, game_class
+from regelwerk.interpreter.engine.game import (
+    Game,
+    LeanGame,
+    LeanTracedGame,
+    SecretsGame,
+    game_class,
+)
 from test_carried_values import WALLS
 
 import regelwerk
@@ -39,7 +45,7 @@ BIDS = PARTS.replace("    rounds: int = 0\n", "    rounds: int = 0\n    bid: Pla
 def test_which_programs_are_lean() -> None:
     walls = compiled_with("LEAN_APPLY", True, "walls", WALLS)
     assert game_class(walls.program(False)) is LeanGame and type(walls.new_game()) is LeanGame
-    assert game_class(walls.program(True)) is Game  # traced: recorded moves go Game's way
+    assert game_class(walls.program(True)) is LeanTracedGame  # traced: `lean traced apply`
     assert game_class(compiled_with("LEAN_APPLY", False, "walls", WALLS).program(False)) is Game
     parts = regelwerk.load_text(PARTS, "parts.rules").program(False)
     assert not parts.hidden and game_class(parts) is Game
@@ -50,11 +56,11 @@ def test_which_programs_are_lean() -> None:
     assert type(ttt.load_game(g.to_json())) is LeanGame
 
 
-def _moves_and_errors(rules: regelwerk.Ruleset, seed: int) -> list:
+def _moves_and_errors(rules: regelwerk.Ruleset, seed: int, record: bool = False) -> list:
     """A random game played every way a caller can hand a move over: the offered object, its
     text, the deciding player named, another player named, an illegal move; and what each
     answered (bluff's refusal takes a move back: `abandoned` then filters the offered moves)."""
-    g = rules.new_game(seed=seed)
+    g = rules.new_game(seed=seed, record=record)
     rnd = random.Random(seed)
     out: list = []
     n = 0
@@ -82,15 +88,19 @@ def _moves_and_errors(rules: regelwerk.Ruleset, seed: int) -> list:
         else:
             g.apply(move, who)
     out.append((g.result, g.to_json()))
+    if record:
+        out.append(g.trace)
     return out
 
 
-def test_every_way_of_handing_a_move_over_answers_the_same() -> None:
+@pytest.mark.parametrize("record", [False, True])
+def test_every_way_of_handing_a_move_over_answers_the_same(record: bool) -> None:
     on = compiled_with("LEAN_APPLY", True, "walls", WALLS)
     off = compiled_with("LEAN_APPLY", False, "walls", WALLS)
+    assert type(on.new_game(record=record)) is (LeanTracedGame if record else LeanGame)
     taken_back = 0
     for seed in range(8):
-        a, b = _moves_and_errors(on, seed), _moves_and_errors(off, seed)
+        a, b = _moves_and_errors(on, seed, record), _moves_and_errors(off, seed, record)
         assert a == b
         taken_back += sum(1 for x in a if isinstance(x, tuple) and len(x) == 3 and x[2])
     assert taken_back > 0  # the taken-back path ran
@@ -110,6 +120,36 @@ def test_the_same_moves_and_games_with_and_without() -> None:
     chosen_and_same("LEAN_APPLY", "lean apply", "walls", WALLS, False, bundled="checkers")
 
 
-def test_traced_programs_are_not_lean() -> None:
-    assert not any(c.kind == "lean apply" for c in compiled_with("LEAN_APPLY", True, "walls", WALLS).program(True).choices)
+def test_traced_programs_are_lean_traced() -> None:
+    choices = compiled_with("LEAN_APPLY", True, "walls", WALLS).program(True).choices
+    assert not any(c.kind == "lean apply" for c in choices) and any(c.kind == "lean traced apply" for c in choices)
     same_with_and_without("LEAN_APPLY", True, {"walls": WALLS}, bundled="tictactoe")
+
+
+def test_which_traced_programs_are_lean_traced() -> None:
+    assert game_class(regelwerk.load_text(PARTS, "parts.rules").program(True)) is Game  # a window
+    assert game_class(regelwerk.load_text(BIDS, "bids.rules").program(True)) is SecretsGame
+    guarded = WALLS.replace("\nflow", "\ninvariant turns >= 0 else \"never below zero\"\n\nflow", 1)
+    assert game_class(regelwerk.load_text(guarded, "guarded.rules").program(True)) is Game  # invariants
+    for name in ("tictactoe", "connect4", "breakthrough", "checkers"):
+        g = compiled_with("LEAN_APPLY", True, name).new_game(record=True, seed=1)
+        assert type(g) is LeanTracedGame and type(g.clone()) is LeanTracedGame
+        assert type(compiled_with("LEAN_APPLY", True, name).load_game(g.to_json(), record=True)) is LeanTracedGame
+
+
+@pytest.mark.parametrize("chance", ["explicit", "history"])
+def test_a_lean_traced_game_that_tracks_goes_game_s_way(chance: str) -> None:
+    """Explicit chance or a kept history: nothing is recorded in the block (`_recorded_here`
+    empty), so every move takes `Game.apply`'s path, with the same games as Game's."""
+    kw = {"chance": "explicit"} if chance == "explicit" else {"history": True}
+    on = compiled_with("LEAN_APPLY", True, "walls", WALLS)
+    off = compiled_with("LEAN_APPLY", False, "walls", WALLS)
+    out = []
+    for rules in (on, off):
+        g = rules.new_game(seed=2, record=True, **kw)
+        assert not g._recorded_here
+        rnd = random.Random(2)
+        while not g.is_over:
+            g.apply(rnd.choice(g.legal_actions()))
+        out.append((type(g).__name__, g.to_json(), list(g.trace)))
+    assert out[0][0] == "LeanTracedGame" and out[0][1:] == out[1][1:]

@@ -161,6 +161,10 @@ class Program:
     # `apply` and `legal_actions` leave out the tests for what such programs never have
     # (`lean apply`, CodeGen.LEAN_APPLY)
     lean: bool = False
+    # traced, no hidden state, no `simultaneously`, no invariants: `game.LeanTracedGame`s,
+    # whose `apply` takes a move that works its checks out in its block straight there
+    # (`lean traced apply`, CodeGen.LEAN_APPLY)
+    lean_traced: bool = False
     step_heads: dict[str, dict] = field(default_factory=dict, repr=False)  # rule key -> fixed step part
     move_texts: dict[int, str] = field(default_factory=dict, repr=False)  # id(table move) -> its text
     # the move tables already made for another program of the same ruleset (its traced or
@@ -734,6 +738,7 @@ def compile_model(model: Model, record: bool, identity: Identity, keep_tree: boo
         for name in reads or ():
             prog.invariants_reading[name] = (*prog.invariants_reading.get(name, ()), i)
     prog.lean = _lean(prog, g)
+    prog.lean_traced = _lean_traced(prog, g)
     prog.choices = g.choices
     return prog
 
@@ -745,6 +750,18 @@ def _lean(prog: Program, g: CodeGen) -> bool:
         not any(isinstance(op, ir.Window) for b in prog.blocks for op in b.ops)
     if lean:
         g.chose("lean apply", "apply and legal_actions", rule="the engine")
+    return lean
+
+
+def _lean_traced(prog: Program, g: CodeGen) -> bool:
+    """Whether `prog`'s games are `game.LeanTracedGame`s (`lean traced apply`): traced, no
+    hidden state, no `simultaneously`, no invariants (a move is then tested after its step,
+    `_take_recorded`), and some action played in place works its checks out in its block."""
+    lean = g.LEAN_APPLY and prog.record and not prog.hidden and not prog.invariants and \
+        any(prog.actions[n].checks_in_place for n in prog.in_place) and \
+        not any(isinstance(op, ir.Window) for b in prog.blocks for op in b.ops)
+    if lean:
+        g.chose("lean traced apply", "apply and legal_actions", rule="the engine")
     return lean
 
 

@@ -565,6 +565,7 @@ class Game(RuleCalls, TraceRecorder):
                     # _take_recorded for a move whose block works its checks out itself (plain
                     # arguments), outside a `simultaneously`, without invariants: the traced
                     # tic-tac-toe move, whose fixed cost is what tracing adds to a small game
+                    # (LeanTracedGame.apply has the same steps: keep the two alike)
                     undo = self._undo
                     if self._snap_next or not len(undo) % UNDO_EVERY:
                         self._keep_undo(action)
@@ -1407,6 +1408,57 @@ class LeanGame(Game):
         return Game.legal_actions(self, player)
 
 
+class LeanTracedGame(Game):
+    """A game of a lean traced program (compile.py `Program.lean_traced`: traced, no hidden
+    state, no `simultaneously`, no invariants; `lean traced apply`, CodeGen.LEAN_APPLY). Its
+    `apply` takes an offered move whose block works its checks out itself straight to
+    its block, without `Game.apply`'s tests for a part's window, a chance node, a player
+    named and an untraced in-place move, which such a program never meets on that path (a
+    game with explicit chance or a kept history records nothing here: `_recorded_here` is
+    empty and every move goes `Game.apply`'s way); `legal_actions` is `LeanGame`'s. The tests
+    left out were a sixth of a traced tic-tac-toe `apply`."""
+
+    def apply(self, action: Any, player: str | None = None) -> None:
+        legal = self._legal
+        if player is None and legal is not None and not self.abandoned:
+            for offered in legal:  # by identity, as Game.apply
+                if offered is action:
+                    key = self._recorded_here.get(action[0])
+                    if key is None:
+                        break
+                    # Game.apply's steps for such a move, in line (a call costs what the tests
+                    # left out save): keep the two alike
+                    undo = self._undo
+                    if self._snap_next or not len(undo) % UNDO_EVERY:
+                        self._keep_undo(action)
+                    else:
+                        undo.append(action)
+                    self.work, self._worked = WORK_CHUNK, 0
+                    who = self.pending["player"]
+                    self._legal = self.pending = None
+                    self.step_no += 1
+                    if self._step is not None:
+                        self._close()
+                    self._step = [key, False, None, action, (), None, (), (), self.phase, who]
+                    self._jmark = len(self.journal)
+                    self.abandon = None
+                    top = self.frames[-1]
+                    try:
+                        waiting = self._blocks[top[0]](self, top, action)
+                    except _RULE_ERRORS as err:
+                        raise self._failure(err) from err
+                    if not waiting:
+                        self._run()
+                    elif self.result is not None:
+                        self.pending = None
+                        self._close()
+                        self._emit_result()
+                    return
+        Game.apply(self, action, player)
+
+    legal_actions = LeanGame.legal_actions
+
+
 # A step that wrote more than this many entries has every invariant tested whole: testing each
 # key it wrote would cost more than the loop over the domain.
 _BY_KEY_WRITES = 40
@@ -1444,5 +1496,6 @@ def load_game(data: Any, prog: Program, origin: Any = None, path: str = "save") 
 
 def game_class(prog: Any) -> type[Game]:
     """The class of a game of `prog`: `SecretsGame` when its rules hide state, `LeanGame`
-    for a lean program (`Program.lean`)."""
-    return SecretsGame if prog.hidden else LeanGame if prog.lean else Game
+    for a lean program (`Program.lean`), `LeanTracedGame` for a lean traced one."""
+    return SecretsGame if prog.hidden else LeanGame if prog.lean else \
+        LeanTracedGame if prog.lean_traced else Game
