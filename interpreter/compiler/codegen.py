@@ -189,6 +189,10 @@ class CodeGen:
     # `other(p)` of a ruleset for exactly two players written as the conditional of its two
     # names, no library call (`fixed pair`); off: tests compare
     FIXED_PAIR: ClassVar[bool] = True
+    # `min_of([a, b])` / `max_of([a, b])` of a list display of two or more items (no spread)
+    # as `min(a, b)` / `max(a, b)`: no list made, no library function called (`items compared`);
+    # off: tests compare
+    ITEMS_COMPARED: ClassVar[bool] = True
     # `explained domain` (§5): an explanation whose check is one aggregate (`all o in plan[current]:
     # ...`) works its domain out as a statement before it, recording the domain's sub-expressions
     # in locals, instead of through `_R`, a closure made at every check (the iterable of a
@@ -760,6 +764,10 @@ class CodeGen:
         if e.func == "possible":
             who = self.ex(e.args[1], sc, rec) if len(e.args) > 1 else "None"
             return f"c_possible(G, {e.args[0].name!r}, {who})"
+        if e.func in ("min_of", "max_of") and rec is None and self.ITEMS_COMPARED and e.func not in m.defines:
+            items = self.items_compared(e, sc)
+            if items is not None:
+                return items
         args = [self.ex(a, sc, rec) for a in e.args]
         joined = ", ".join(args)
         if e.func in m.defines:
@@ -789,6 +797,23 @@ class CodeGen:
                 return kept
         table = self.table(e, args) if b.tabulable and rec is None else None
         return table or f"b_{e.func}({joined})"
+
+    def items_compared(self, e: A.Call, sc: dict) -> str | None:
+        """`min_of([a, b, ...])` (`max_of`) of a list display of two or more plain items and no
+        default as the builtin's call on the items, `min(a, b, ...)`: the items evaluated in the
+        same order, and the same item answered (the first smallest, as `min` of the list answers
+        it; a list of two or more is never empty, so the default is never taken) and the same
+        TypeError where two cannot be compared. Shogun's tower asks `min_of([lower[c],
+        inside[c]])` for every colour, twice a throw, and its settle once: each a list and a
+        Python call of `library._min_of`. Not in an explanation (`rec`), which records the
+        display as a sub-expression of its own."""
+        if len(e.args) != 1 or type(e.args[0]) is not A.ListLit:
+            return None
+        items = e.args[0].items
+        if len(items) < 2:
+            return None
+        self.chose("items compared", f"{e.func}([...]) of {len(items)} items")
+        return f"{e.func[:3]}({', '.join(self.ex(i, sc, None) for i in items)})"
 
     def components_kept(self, e: A.Call, args: list[str]) -> str | None:
         """In a listing, `component_of(n, items)` over items worked out once for it (`once per
