@@ -9,7 +9,6 @@ from __future__ import annotations
 import pytest
 from playing import chosen_and_same, compiled_with, source_with
 
-
 TAKE = """game "Heaps"
 players Ann, Bob
 state
