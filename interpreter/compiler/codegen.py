@@ -193,6 +193,10 @@ class CodeGen:
     # as `min(a, b)` / `max(a, b)`: no list made, no library function called (`items compared`);
     # off: tests compare
     ITEMS_COMPARED: ClassVar[bool] = True
+    # a display (map, record, list, set) whose items are aggregates and plain names or literals,
+    # its aggregates worked out as loops ahead of it, in its order, not as a helper function
+    # each (`display of aggregates`, Shogun's `tally`); off: tests compare
+    DISPLAY_AGGREGATES: ClassVar[bool] = True
     # `explained domain` (§5): an explanation whose check is one aggregate (`all o in plan[current]:
     # ...`) works its domain out as a statement before it, recording the domain's sub-expressions
     # in locals, instead of through `_R`, a closure made at every check (the iterable of a
@@ -301,6 +305,10 @@ class CodeGen:
     # a block's `for x in xs: if C: ...` passes over the items failing C in one plain loop
     # (machine.py `scanned`, `scanned loop`); off: tests compare
     SCANNED_LOOPS: ClassVar[bool] = True
+    # a block's `for x in xs` over a list keeps the list itself in its slot: no `_seq` call and
+    # no copy (lists are values, never changed in place) (machine.py `_op_for_init`, `list
+    # rounds`); off: tests compare
+    LIST_ROUNDS: ClassVar[bool] = True
     # in a scanned loop, the block's locals its test reads and the work budget's counter held
     # in locals while the scan goes on, not read from the frame and the game per item
     # (machine.py `scan_held`, `scan locals`); off: tests compare
@@ -1154,6 +1162,10 @@ class CodeGen:
         if isinstance(e, A.BinOp) and e.op == "+" and not deep and self.LOOP_FORMS \
                 and isinstance(self.static_type(e, sc).base, ListOf):
             return self.joined(e, sc, out, ind, depth)
+        if not deep and self.DISPLAY_AGGREGATES and isinstance(e, (A.MapLit, A.RecordLit, A.ListLit, A.SetLit)):
+            shown = self.display_aggregates(e, sc, out, ind, depth)
+            if shown is not None:
+                return shown
         inlined = []
         if depth < MAX_INLINE_DEPTH and not deep:
             # not inside a part hoisted or shared already (hoist.py): that local is read instead
@@ -1180,6 +1192,36 @@ class CodeGen:
         for i in inlined:  # the locals belong to this statement only
             del self.subst[i]
         return code
+
+    def display_aggregates(self, e: A.Node, sc: dict, out: list[str], ind: str, depth: int) -> str | None:
+        """A display whose parts are aggregates (`any`, `count`, ... : LOOP_KINDS) and names or
+        literals, written as each aggregate's loop ahead of it into a local, in the display's
+        order, and the display of the locals: Shogun's `tally(xs)`, a map of six `count x in xs
+        where x == c`, called a helper function per count (six Python calls a tally, three
+        tallies a throw of the tower). A name or literal cannot fail or charge work, so the
+        aggregates run in the order, with the charges and failures, they ran in. None where
+        the display has no aggregate or another part."""
+        if isinstance(e, A.MapLit):
+            parts = [x for kv in e.items for x in kv]
+        elif isinstance(e, A.RecordLit):
+            parts = [v for _n, v in e.fields]
+        else:
+            parts = list(e.items)
+        plain = (A.IntLit, A.StrLit, A.BoolLit, A.NoneLit, A.Name)
+        loops = [p for p in parts if isinstance(p, A.Aggregate) and p.kind in LOOP_KINDS and id(p) not in self.subst]
+        if not loops or any(not isinstance(p, plain) and not (isinstance(p, A.Aggregate) and p.kind in LOOP_KINDS)
+                            for p in parts):
+            return None
+        for p in loops:
+            r = self.fresh("r")
+            self.agg_loop(p, sc, r, out, ind, depth)
+            self.subst[id(p)] = r
+        self.chose("display of aggregates", f"{len(loops)} aggregates")
+        try:
+            return self.ex(e, sc)
+        finally:
+            for p in loops:
+                del self.subst[id(p)]
 
     def drawn(self, e: A.Call, sc: dict, out: list[str], ind: str, depth: int) -> str:
         """`bernoulli(num, den)` as statements: chance_bernoulli's fast path in place (the
