@@ -1126,9 +1126,14 @@ class Game(RuleCalls, TraceRecorder):
         plain move is played by the part's block in place, as `apply` plays one outside a window
         (traced: `_take_recorded`, its step marked a part's); the rest go the long way (`_take`).
         `offered`: `move` is one of the part's kept moves itself (`_part_legal`), found so by
-        the caller at this very position (`_apply_for`): not looked for again."""
+        the caller at this very position (`_apply_for`): not looked for again. `_enter_part`,
+        `_leave_part` and, for an untraced plain move, `_play_in_block` are written out here:
+        three Python calls of each of Shogun's some 200 part moves a game."""
         kept = self._part_legal
-        saved = self._enter_part(player, True)
+        w = self.window  # `_enter_part(player, True)`
+        saved = (self.frames, self.current, self.pending, self._legal, self._part)
+        self.frames = _copy_frames(w["parts"][player])
+        self.current, self.pending, self._legal, self._part = player, w["pending"].get(player), None, player
         try:
             if move is None:
                 self._run()
@@ -1151,13 +1156,34 @@ class Game(RuleCalls, TraceRecorder):
                 if ca is not None:  # traced plain move: the part's block plays it in place
                     self._take_recorded(m, ca)
                 elif m[0] in self._plain:  # untraced plain move: likewise, as apply() does
-                    self._play_in_block(m)
+                    self.work, self._worked = WORK_CHUNK, 0  # `_play_in_block(m)`
+                    self._legal = self.pending = None
+                    self.step_no += 1
+                    top = self.frames[-1]
+                    try:
+                        waits = self._blocks[top[0]](self, top, m) and self.result is None
+                    except _RULE_ERRORS as err:
+                        raise self._failure(err) from err
+                    if not waits:  # else the next decision is pending
+                        self._run()
                     if self.abandoned:
                         self.abandoned = {}  # a move went through: the next decision starts afresh
                 else:  # the long way: a block, a choice, a pass, `abandon`, explicit chance
                     self._play_checked(m)
-        finally:
-            self._leave_part(saved, player, True)
+        finally:  # `_leave_part(saved, player, True)`
+            frames, pending, legal = self.frames, self.pending, self._legal
+            self.frames, self.current, self.pending, self._legal, self._part = saved
+            w = self.window
+            if w is not None:
+                pend = w["pending"].copy()
+                pend.pop(player, None)
+                if pending is not None:  # marked: what others see of the move is that it was made
+                    pend[player] = {**pending, "simultaneous": True}
+                parts = w["parts"].copy()
+                parts[player] = frames
+                self.window = w = {**w, "parts": parts, "pending": pend}
+                if legal is not None and pending is not None:  # the moves its block listed at its
+                    self._part_legal = (w, player, legal)  # decision: not listed again
 
     def _part_moves(self, player: str) -> list[Action]:
         """The legal moves of `player`'s part of the open window (before any taken back at
