@@ -202,6 +202,10 @@ class CodeGen:
     # in locals, instead of through `_R`, a closure made at every check (the iterable of a
     # comprehension allows no assignment expression)
     EXPLAINED_DOMAIN: ClassVar[bool] = True
+    # ... and the aggregate itself (`any`, `all`, `count`, ...: LOOP_KINDS) as a loop over that
+    # domain's local, its value recorded as the comprehension's was (`explained loop`), not a
+    # generator and a call of `all` with `_charged` each check; off: tests compare
+    EXPLAINED_LOOP: ClassVar[bool] = True
     # the definitions a decision's listings share, worked out once per decision (shared_calls.py);
     # off: tests compare
     SHARED_CALLS: ClassVar[bool] = True
@@ -494,6 +498,15 @@ class CodeGen:
     def static_type(self, e: A.Node, sc: dict | None = None) -> Type:
         """The checker's type of an expression (dsl/check_expr.py records every one)."""
         return self.m.type_of(e)
+
+    def ex_recorded(self, e: A.Node, sc: dict, rec: list) -> str:
+        """`ex` in explain mode, where `e` itself may have been worked out into a local already
+        (`explained loop`): that local, recorded as `e`'s value."""
+        local = self.subst.get(id(e))
+        if local is None:
+            return self.ex(e, sc, rec)
+        rec.append(e)
+        return f"(_x{len(rec) - 1} := {local})"
 
     def ex(self, e: A.Node, sc: dict, rec: list | None = None) -> str:
         """Python source for expression `e`; `rec` (explain mode) collects sub-expressions."""
@@ -2285,7 +2298,23 @@ class CodeGen:
             first.append(f"{ind}{d} = {self.ex(e.domain, sc, rec)}")
             self.domain_done[id(e.domain)] = d
             self.chose("explained domain", expr_text(e))
-        code = self.ex(e, sc, rec)
+            if self.EXPLAINED_LOOP and e.kind in LOOP_KINDS:
+                # `explained loop`: the aggregate as the loop a definition's would be, over the
+                # domain's local (its parts, recorded, are all of it that is recorded: the body
+                # takes many values), charged as `_charged` charged it; its value recorded last
+                r = self.fresh("r")
+                self.subst[id(e.domain)] = d
+                try:
+                    self.agg_loop(e, sc, r, first, ind)
+                finally:
+                    del self.subst[id(e.domain)]
+                self.domain_done.clear()
+                self.subst[id(e)] = r
+                self.chose("explained loop", expr_text(e))
+        try:
+            code = self.ex_recorded(e, sc, rec)
+        finally:
+            self.subst.pop(id(e), None)
         self.domain_done.clear()
         names = [f"_x{i}" for i in range(len(rec))]
         always = {id(n) for n in _post_order_always(e)}  # assigned whenever `e` is evaluated
