@@ -59,3 +59,33 @@ def test_the_same_games_with_and_without(plan: regelwerk.Ruleset, shogun: regelw
     monkeypatch.setattr(game, "PARTS_HANDED_OUT", False)
     off = played(plan, None, record, range(6), 100, saved=True), played(shogun, 4, record, seeds, 2000, saved=True)
     assert on == off
+
+
+LOOK = """\
+players Ann, Bob
+enum Card = axolotl9, beryl
+state
+    hand: Player -> list Card = [] hidden except owner
+action look
+    "Count the other hand."
+    for c in hand[Bob]
+        remove c from hand[current]
+flow
+    set hand[Bob] = [axolotl9]
+    simultaneously for p in players
+        play look
+"""
+
+
+@pytest.mark.parametrize("on", [True, False])
+def test_a_part_move_that_fails_says_nothing_hidden(on: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SecretsGame's own window paths (`apply` straight to `_apply_for`, the kept moves handed
+    out) hide what a failure would show, as `Game.apply` wrapped did."""
+    monkeypatch.setattr(game, "PARTS_HANDED_OUT", on)
+    g = regelwerk.load_text(LOOK, "look.rules").new_game(seed=1)
+    assert type(g) is game.SecretsGame and g.window is not None
+    moves = g.legal_actions()
+    assert [str(m) for m in moves] == ["look"]
+    with pytest.raises(regelwerk.RuleFailure) as info:
+        g.apply(moves[0])
+    assert "axolotl9" not in str(info.value) and "axolotl9" in info.value.full

@@ -1373,7 +1373,11 @@ class SecretsGame(Game):
 
     def apply(self, action: Any, player: str | None = None) -> None:
         try:
-            Game.apply(self, action, player)
+            if PARTS_HANDED_OUT and self.chance_node is None and (
+                    player is not None or (self.window is not None and self._part is None)):
+                self._apply_for(action, player)  # what Game.apply does first, without its call
+            else:
+                Game.apply(self, action, player)
         except EngineError as err:
             self._hide_in(err)
             raise
@@ -1393,6 +1397,11 @@ class SecretsGame(Game):
             raise
 
     def legal_actions(self, player: str | None = None) -> list[Action]:
+        if player is None and PARTS_HANDED_OUT and self.window is not None and self._part is None:
+            kept, w, p = self._part_legal, self.window, self.pending  # as Game.legal_actions: no
+            if kept is not None and kept[0] is w and p is not None and p["kind"] == "simultaneous" \
+                    and kept[1] == p["players"][0] and kept[1] in w["pending"] and not self.abandoned:
+                return kept[2].copy()  # error can come of it, so nothing to hide, and no call
         try:
             return Game.legal_actions(self, player)
         except EngineError as err:
