@@ -1132,7 +1132,12 @@ class Game(RuleCalls, TraceRecorder):
         kept = self._part_legal
         w = self.window  # `_enter_part(player, True)`
         saved = (self.frames, self.current, self.pending, self._legal, self._part)
-        self.frames = _copy_frames(w["parts"][player])
+        frames = w["parts"][player]
+        if len(frames) == 1:  # `_copy_frames`' usual case, without its call
+            f = frames[0]
+            self.frames = [[f[0], f[1], f[2].copy(), f[3]]]
+        else:
+            self.frames = _copy_frames(frames)
         self.current, self.pending, self._legal, self._part = player, w["pending"].get(player), None, player
         try:
             if move is None:
@@ -1230,8 +1235,15 @@ class Game(RuleCalls, TraceRecorder):
                         if self.record:  # `commit`, written out
                             self._keep_undo((m, kept[1]))
                         self._advance_part(kept[1], m, True)
-                        if self.result is None and not self._window_waits():
-                            self._run()
+                        if self.result is None:  # `_window_waits()`, written out
+                            w = self.window
+                            still = [*filter(w["pending"].__contains__, w["players"])]
+                            self._legal = None
+                            if still:
+                                self.pending = {"kind": "simultaneous", "players": still}
+                            else:
+                                self.window = self.pending = None
+                                self._run()
                         return
         who = self._who(player)
         if self.window is None:
