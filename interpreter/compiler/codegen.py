@@ -194,11 +194,23 @@ class CodeGen:
     # `other(p)` of a ruleset for exactly two players written as the conditional of its two
     # names, no library call (`fixed pair`); off: tests compare
     FIXED_PAIR: ClassVar[bool] = True
+    # `min_of([a, b])` / `max_of([a, b])` of a list display of two or more items (no spread)
+    # as `min(a, b)` / `max(a, b)`: no list made, no library function called (`items compared`);
+    # off: tests compare
+    ITEMS_COMPARED: ClassVar[bool] = True
+    # a display (map, record, list, set) whose items are aggregates and plain names or literals,
+    # its aggregates worked out as loops ahead of it, in its order, not as a helper function
+    # each (`display of aggregates`, Shogun's `tally`); off: tests compare
+    DISPLAY_AGGREGATES: ClassVar[bool] = True
     # `explained domain` (§5): an explanation whose check is one aggregate (`all o in plan[current]:
     # ...`) works its domain out as a statement before it, recording the domain's sub-expressions
     # in locals, instead of through `_R`, a closure made at every check (the iterable of a
     # comprehension allows no assignment expression)
     EXPLAINED_DOMAIN: ClassVar[bool] = True
+    # ... and the aggregate itself (`any`, `all`, `count`, ...: LOOP_KINDS) as a loop over that
+    # domain's local, its value recorded as the comprehension's was (`explained loop`), not a
+    # generator and a call of `all` with `_charged` each check; off: tests compare
+    EXPLAINED_LOOP: ClassVar[bool] = True
     # the definitions a decision's listings share, worked out once per decision (shared_calls.py);
     # off: tests compare
     SHARED_CALLS: ClassVar[bool] = True
@@ -302,6 +314,10 @@ class CodeGen:
     # a block's `for x in xs: if C: ...` passes over the items failing C in one plain loop
     # (machine.py `scanned`, `scanned loop`); off: tests compare
     SCANNED_LOOPS: ClassVar[bool] = True
+    # a block's `for x in xs` over a list keeps the list itself in its slot: no `_seq` call and
+    # no copy (lists are values, never changed in place) (machine.py `_op_for_init`, `list
+    # rounds`); off: tests compare
+    LIST_ROUNDS: ClassVar[bool] = True
     # in a scanned loop, the block's locals its test reads and the work budget's counter held
     # in locals while the scan goes on, not read from the frame and the game per item
     # (machine.py `scan_held`, `scan locals`); off: tests compare
@@ -487,6 +503,15 @@ class CodeGen:
     def static_type(self, e: A.Node, sc: dict | None = None) -> Type:
         """The checker's type of an expression (dsl/check_expr.py records every one)."""
         return self.m.type_of(e)
+
+    def ex_recorded(self, e: A.Node, sc: dict, rec: list) -> str:
+        """`ex` in explain mode, where `e` itself may have been worked out into a local already
+        (`explained loop`): that local, recorded as `e`'s value."""
+        local = self.subst.get(id(e))
+        if local is None:
+            return self.ex(e, sc, rec)
+        rec.append(e)
+        return f"(_x{len(rec) - 1} := {local})"
 
     def ex(self, e: A.Node, sc: dict, rec: list | None = None) -> str:
         """Python source for expression `e`; `rec` (explain mode) collects sub-expressions."""
@@ -765,6 +790,10 @@ class CodeGen:
         if e.func == "possible":
             who = self.ex(e.args[1], sc, rec) if len(e.args) > 1 else "None"
             return f"c_possible(G, {e.args[0].name!r}, {who})"
+        if e.func in ("min_of", "max_of") and rec is None and self.ITEMS_COMPARED and e.func not in m.defines:
+            items = self.items_compared(e, sc)
+            if items is not None:
+                return items
         args = [self.ex(a, sc, rec) for a in e.args]
         joined = ", ".join(args)
         if e.func in m.defines:
@@ -794,6 +823,23 @@ class CodeGen:
                 return kept
         table = self.table(e, args) if b.tabulable and rec is None else None
         return table or f"b_{e.func}({joined})"
+
+    def items_compared(self, e: A.Call, sc: dict) -> str | None:
+        """`min_of([a, b, ...])` (`max_of`) of a list display of two or more plain items and no
+        default as the builtin's call on the items, `min(a, b, ...)`: the items evaluated in the
+        same order, and the same item answered (the first smallest, as `min` of the list answers
+        it; a list of two or more is never empty, so the default is never taken) and the same
+        TypeError where two cannot be compared. Shogun's tower asks `min_of([lower[c],
+        inside[c]])` for every colour, twice a throw, and its settle once: each a list and a
+        Python call of `library._min_of`. Not in an explanation (`rec`), which records the
+        display as a sub-expression of its own."""
+        if len(e.args) != 1 or type(e.args[0]) is not A.ListLit:
+            return None
+        items = e.args[0].items
+        if len(items) < 2:
+            return None
+        self.chose("items compared", f"{e.func}([...]) of {len(items)} items")
+        return f"{e.func[:3]}({', '.join(self.ex(i, sc, None) for i in items)})"
 
     def components_kept(self, e: A.Call, args: list[str]) -> str | None:
         """In a listing, `component_of(n, items)` over items worked out once for it (`once per
@@ -1134,6 +1180,10 @@ class CodeGen:
         if isinstance(e, A.BinOp) and e.op == "+" and not deep and self.LOOP_FORMS \
                 and isinstance(self.static_type(e, sc).base, ListOf):
             return self.joined(e, sc, out, ind, depth)
+        if not deep and self.DISPLAY_AGGREGATES and isinstance(e, (A.MapLit, A.RecordLit, A.ListLit, A.SetLit)):
+            shown = self.display_aggregates(e, sc, out, ind, depth)
+            if shown is not None:
+                return shown
         inlined = []
         if depth < MAX_INLINE_DEPTH and not deep:
             # not inside a part hoisted or shared already (hoist.py): that local is read instead
@@ -1160,6 +1210,36 @@ class CodeGen:
         for i in inlined:  # the locals belong to this statement only
             del self.subst[i]
         return code
+
+    def display_aggregates(self, e: A.Node, sc: dict, out: list[str], ind: str, depth: int) -> str | None:
+        """A display whose parts are aggregates (`any`, `count`, ... : LOOP_KINDS) and names or
+        literals, written as each aggregate's loop ahead of it into a local, in the display's
+        order, and the display of the locals: Shogun's `tally(xs)`, a map of six `count x in xs
+        where x == c`, called a helper function per count (six Python calls a tally, three
+        tallies a throw of the tower). A name or literal cannot fail or charge work, so the
+        aggregates run in the order, with the charges and failures, they ran in. None where
+        the display has no aggregate or another part."""
+        if isinstance(e, A.MapLit):
+            parts = [x for kv in e.items for x in kv]
+        elif isinstance(e, A.RecordLit):
+            parts = [v for _n, v in e.fields]
+        else:
+            parts = list(e.items)
+        plain = (A.IntLit, A.StrLit, A.BoolLit, A.NoneLit, A.Name)
+        loops = [p for p in parts if isinstance(p, A.Aggregate) and p.kind in LOOP_KINDS and id(p) not in self.subst]
+        if not loops or any(not isinstance(p, plain) and not (isinstance(p, A.Aggregate) and p.kind in LOOP_KINDS)
+                            for p in parts):
+            return None
+        for p in loops:
+            r = self.fresh("r")
+            self.agg_loop(p, sc, r, out, ind, depth)
+            self.subst[id(p)] = r
+        self.chose("display of aggregates", f"{len(loops)} aggregates")
+        try:
+            return self.ex(e, sc)
+        finally:
+            for p in loops:
+                del self.subst[id(p)]
 
     def drawn(self, e: A.Call, sc: dict, out: list[str], ind: str, depth: int) -> str:
         """`bernoulli(num, den)` as statements: chance_bernoulli's fast path in place (the
@@ -2223,7 +2303,23 @@ class CodeGen:
             first.append(f"{ind}{d} = {self.ex(e.domain, sc, rec)}")
             self.domain_done[id(e.domain)] = d
             self.chose("explained domain", expr_text(e))
-        code = self.ex(e, sc, rec)
+            if self.EXPLAINED_LOOP and e.kind in LOOP_KINDS:
+                # `explained loop`: the aggregate as the loop a definition's would be, over the
+                # domain's local (its parts, recorded, are all of it that is recorded: the body
+                # takes many values), charged as `_charged` charged it; its value recorded last
+                r = self.fresh("r")
+                self.subst[id(e.domain)] = d
+                try:
+                    self.agg_loop(e, sc, r, first, ind)
+                finally:
+                    del self.subst[id(e.domain)]
+                self.domain_done.clear()
+                self.subst[id(e)] = r
+                self.chose("explained loop", expr_text(e))
+        try:
+            code = self.ex_recorded(e, sc, rec)
+        finally:
+            self.subst.pop(id(e), None)
         self.domain_done.clear()
         names = [f"_x{i}" for i in range(len(rec))]
         always = {id(n) for n in _post_order_always(e)}  # assigned whenever `e` is evaluated

@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 from ...dsl import ast as A
 from ...dsl.dispatch import NodeTable, node_table
 from ...dsl.printer import expr_text
+from ...dsl.types import ListOf
 from ..engine.limits import CALL_WORK, SKIPPED_PLAY_WORK, WORK_CHUNK
 from ..engine.recording import (
     BINDINGS,
@@ -382,11 +383,20 @@ class MachineBuilder:
     def _op_for_init(self, k: int, op: ir.ForInit, out: list[str], ind: str) -> None:
         slot, domain, names = op.slot, op.domain, op.names
         nxt = f"{ind}pc = {k + 1}"
-        out.append(f"{ind}items = _seq({self.ex(domain, names)})")
+        g = self.g
+        listed = g.LIST_ROUNDS and isinstance(g.static_type(domain, self.scope(names)).base, ListOf)
+        if listed:  # `list rounds`: the list itself, kept in the slot (lists are values)
+            g.chose("list rounds", expr_text(domain), self.rule)
+            out.append(f"{ind}items = {self.ex(domain, names)}")
+        else:
+            out.append(f"{ind}items = _seq({self.ex(domain, names)})")
         out.append(f"{ind}if len(items) > G.work_budget:  # its rounds are charged as they go")
         out.append(f"{ind}    G.work = -len(items)")
         out.append(f"{ind}    G.out_of_work(None)")
-        out.append(f"{ind}L[{slot!r}] = [list(items), 0]")
+        if listed:  # a list value is never changed in place: no copy (any other sequence: a list)
+            out.append(f"{ind}L[{slot!r}] = [items if type(items) is list else list(items), 0]")
+        else:
+            out.append(f"{ind}L[{slot!r}] = [list(items), 0]")
         out.append(nxt)
 
     def _op_for_next(self, k: int, op: ir.ForNext, out: list[str], ind: str) -> None:

@@ -401,6 +401,11 @@ class Game(RuleCalls, TraceRecorder):
         """Every move the deciding player (or `player`) may make now, in a stable order; empty
         for a player who has no decision now."""
         if player is not None or (self.window is not None and self._part is None):
+            if player is None and PARTS_HANDED_OUT:  # the first waiting part's moves, listed at this
+                kept, w, p = self._part_legal, self.window, self.pending  # very window (`_part_moves`)
+                if kept is not None and kept[0] is w and p is not None and p["kind"] == "simultaneous" \
+                        and kept[1] == p["players"][0] and kept[1] in w["pending"] and not self.abandoned:
+                    return kept[2].copy()  # what `_legal_for` hands out, without its four calls
             return self._legal_for(player)
         legal = self._legal
         if legal is not None and self.pending is not None and not self.abandoned:
@@ -1122,9 +1127,19 @@ class Game(RuleCalls, TraceRecorder):
         plain move is played by the part's block in place, as `apply` plays one outside a window
         (traced: `_take_recorded`, its step marked a part's); the rest go the long way (`_take`).
         `offered`: `move` is one of the part's kept moves itself (`_part_legal`), found so by
-        the caller at this very position (`_apply_for`): not looked for again."""
+        the caller at this very position (`_apply_for`): not looked for again. `_enter_part`,
+        `_leave_part` and, for an untraced plain move, `_play_in_block` are written out here:
+        three Python calls of each of Shogun's some 200 part moves a game."""
         kept = self._part_legal
-        saved = self._enter_part(player, True)
+        w = self.window  # `_enter_part(player, True)`
+        saved = (self.frames, self.current, self.pending, self._legal, self._part)
+        frames = w["parts"][player]
+        if len(frames) == 1:  # `_copy_frames`' usual case, without its call
+            f = frames[0]
+            self.frames = [[f[0], f[1], f[2].copy(), f[3]]]
+        else:
+            self.frames = _copy_frames(frames)
+        self.current, self.pending, self._legal, self._part = player, w["pending"].get(player), None, player
         try:
             if move is None:
                 self._run()
@@ -1147,13 +1162,34 @@ class Game(RuleCalls, TraceRecorder):
                 if ca is not None:  # traced plain move: the part's block plays it in place
                     self._take_recorded(m, ca)
                 elif m[0] in self._plain:  # untraced plain move: likewise, as apply() does
-                    self._play_in_block(m)
+                    self.work, self._worked = WORK_CHUNK, 0  # `_play_in_block(m)`
+                    self._legal = self.pending = None
+                    self.step_no += 1
+                    top = self.frames[-1]
+                    try:
+                        waits = self._blocks[top[0]](self, top, m) and self.result is None
+                    except _RULE_ERRORS as err:
+                        raise self._failure(err) from err
+                    if not waits:  # else the next decision is pending
+                        self._run()
                     if self.abandoned:
                         self.abandoned = {}  # a move went through: the next decision starts afresh
                 else:  # the long way: a block, a choice, a pass, `abandon`, explicit chance
                     self._play_checked(m)
-        finally:
-            self._leave_part(saved, player, True)
+        finally:  # `_leave_part(saved, player, True)`
+            frames, pending, legal = self.frames, self.pending, self._legal
+            self.frames, self.current, self.pending, self._legal, self._part = saved
+            w = self.window
+            if w is not None:
+                pend = w["pending"].copy()
+                pend.pop(player, None)
+                if pending is not None:  # marked: what others see of the move is that it was made
+                    pend[player] = {**pending, "simultaneous": True}
+                parts = w["parts"].copy()
+                parts[player] = frames
+                self.window = w = {**w, "parts": parts, "pending": pend}
+                if legal is not None and pending is not None:  # the moves its block listed at its
+                    self._part_legal = (w, player, legal)  # decision: not listed again
 
     def _part_moves(self, player: str) -> list[Action]:
         """The legal moves of `player`'s part of the open window (before any taken back at
@@ -1190,10 +1226,25 @@ class Game(RuleCalls, TraceRecorder):
         w, p = self.window, self.pending
         if w is not None and p is not None and self.result is None and not self.abandoned and not self.tracking:
             kept = self._part_legal  # a move handed out from the part's moves listed at this very position
-            if kept is not None and kept[0] is w and kept[1] == (self.decision_player() if player is None else player):
+            if kept is not None and kept[0] is w and kept[1] == (player if player is not None else (
+                    p["players"][0] if p["kind"] == "simultaneous" else p["player"])):  # decision_player()
                 for m in kept[2]:  # by identity: the very move offered (the loop below, without copies)
                     if m is action:
-                        self.commit(m, kept[1], offered=True)
+                        if not PARTS_HANDED_OUT:
+                            self.commit(m, kept[1], offered=True)
+                            return
+                        if self.record:  # `commit`, written out
+                            self._keep_undo((m, kept[1]))
+                        self._advance_part(kept[1], m, True)
+                        if self.result is None:  # `_window_waits()`, written out
+                            w = self.window
+                            still = [*filter(w["pending"].__contains__, w["players"])]
+                            self._legal = None
+                            if still:
+                                self.pending = {"kind": "simultaneous", "players": still}
+                            else:
+                                self.window = self.pending = None
+                                self._run()
                         return
         who = self._who(player)
         if self.window is None:
@@ -1335,7 +1386,11 @@ class SecretsGame(Game):
 
     def apply(self, action: Any, player: str | None = None) -> None:
         try:
-            Game.apply(self, action, player)
+            if PARTS_HANDED_OUT and self.chance_node is None and (
+                    player is not None or (self.window is not None and self._part is None)):
+                self._apply_for(action, player)  # what Game.apply does first, without its call
+            else:
+                Game.apply(self, action, player)
         except EngineError as err:
             self._hide_in(err)
             raise
@@ -1355,6 +1410,11 @@ class SecretsGame(Game):
             raise
 
     def legal_actions(self, player: str | None = None) -> list[Action]:
+        if player is None and PARTS_HANDED_OUT and self.window is not None and self._part is None:
+            kept, w, p = self._part_legal, self.window, self.pending  # as Game.legal_actions: no
+            if kept is not None and kept[0] is w and p is not None and p["kind"] == "simultaneous" \
+                    and kept[1] == p["players"][0] and kept[1] in w["pending"] and not self.abandoned:
+                return kept[2].copy()  # error can come of it, so nothing to hide, and no call
         try:
             return Game.legal_actions(self, player)
         except EngineError as err:
@@ -1458,6 +1518,12 @@ class LeanTracedGame(Game):
 
     legal_actions = LeanGame.legal_actions
 
+
+# `parts handed out`: `legal_actions()` hands out the first waiting part's kept moves itself, and
+# `_apply_for` commits one of them without calling `decision_player` and `commit` (Shogun's
+# simultaneous planning, some 200 part moves a game: four and two Python calls a move fewer).
+# Off: tests compare.
+PARTS_HANDED_OUT = True
 
 # A step that wrote more than this many entries has every invariant tested whole: testing each
 # key it wrote would cost more than the loop over the domain.
