@@ -166,9 +166,9 @@ class Program:
     # the move tables already made for another program of the same ruleset (its traced or
     # untraced twin), by action and parameter values: shared, not made again (actiongen.move_table)
     move_tables: dict[tuple, tuple] = field(default_factory=dict, repr=False)
-    # the moves of a `choose`, by its options (and their types), made at the first decision
-    # among them (game._choice_moves)
-    choice_moves: dict[tuple, list] = field(default_factory=dict, repr=False)
+    # the moves of a `choose`, by each option's type and then the option, made at the first
+    # decision that offers it (game._choice_moves)
+    choice_moves: dict[type, dict] = field(default_factory=dict, repr=False)
     rules: dict[str, dict] = field(default_factory=dict)  # rule key -> provenance for traces
     # The tree of the code that runs (codegen.CodeGen.finish), only for compile_model(keep_tree=
     # True): kept, its tens of thousands of objects were walked by every full collection of the
