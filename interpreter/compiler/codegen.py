@@ -189,6 +189,12 @@ class CodeGen:
     # `other(p)` of a ruleset for exactly two players written as the conditional of its two
     # names, no library call (`fixed pair`); off: tests compare
     FIXED_PAIR: ClassVar[bool] = True
+    # `triggers at once` (§5): a decision point tests every trigger's condition in one
+    # generated function `FT`, the conditions written in place, and calls the engine only when
+    # one changed (or a trigger waits, or a part of `simultaneously` runs), where
+    # `Game.fire_triggers` called each condition's `TT_n` and made a list of them at every
+    # decision; off: tests compare
+    TRIGGERS_AT_ONCE: ClassVar[bool] = True
     # `explained domain` (§5): an explanation whose check is one aggregate (`all o in plan[current]:
     # ...`) works its domain out as a statement before it, recording the domain's sub-expressions
     # in locals, instead of through `_R`, a closure made at every check (the iterable of a
