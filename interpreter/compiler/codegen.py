@@ -74,6 +74,7 @@ from .rolllocals import roll_locals
 from .shared_calls import shared_definitions
 from .slots import item_slots, kept_slots, split_slots
 from .total import cannot_fail
+from .unswitch import unswitched_sums
 
 MAX_TABLE = 50_000  # entries in one precomputed table of a library function
 ROLL_DRAWS = "_fast_draws"  # a device roll's local: its draws in place may take the fast path
@@ -189,6 +190,9 @@ class CodeGen:
     # `other(p)` of a ruleset for exactly two players written as the conditional of its two
     # names, no library call (`fixed pair`); off: tests compare
     FIXED_PAIR: ClassVar[bool] = True
+    # `unswitched sums` (§5): a sum's loop whose summand is a conditional on a comparison fixed
+    # for the loop tests it once, one loop per branch (unswitch.py); off: tests compare
+    UNSWITCHED_SUMS: ClassVar[bool] = True
     # `triggers at once` (§5): a decision point tests every trigger's condition in one
     # generated function `FT`, the conditions written in place, and calls the engine only when
     # one changed (or a trigger waits, or a part of `simultaneously` runs), where
@@ -2342,6 +2346,8 @@ class CodeGen:
             pytree.drop_double_not(fn)
             if self.CURRENT_COMPARED and not name.startswith("AX") and current_compared(fn, self.fresh):
                 self.chose("current compared", f"look-ups compared with the current player in {name}", rule="")
+            if self.UNSWITCHED_SUMS and not name.startswith("AX") and unswitched_sums(fn):
+                self.chose("unswitched sums", f"a sum's loop in {name}", rule="")
             self.prologue(fn)
         return module
 
