@@ -1,7 +1,8 @@
-"""The moves of a `choose` are made once per program and list of options (game._choice_moves,
-`Program.choice_moves`), as a move table's are: the same objects at every decision among the
-same options, the decision's own list a copy, `1` and `true` never one key, and options that
-cannot be a key (records) made anew. The same games as when each decision made its moves."""
+"""The moves of a `choose` are made once per program and option (game._choice_moves,
+`Program.choice_moves`), as a move table's are: the same objects at every decision that offers
+the same option, whatever the other options, each decision's list its own, `1` and `true` never
+one key, and options that cannot be a key (records) made anew. The same games as when each
+decision made its moves."""
 
 from __future__ import annotations
 
@@ -25,14 +26,18 @@ def test_the_same_options_give_the_same_moves_and_lists_of_their_own():
     ones, trues = engine._choice_moves(kept, [1]), engine._choice_moves(kept, [True])
     assert ones[0].args == (1,) and trues[0].args == (True,) and type(trues[0].args[0]) is bool
     records = engine._choice_moves(kept, [{"x": 1}])
-    assert records[0].args == ({"x": 1},) and len(kept) == 3
+    assert records[0].args == ({"x": 1},) and records[0] is not engine._choice_moves(kept, [{"x": 1}])[0]
+    other = engine._choice_moves(kept, ["b", "c"])  # another list of options: the same move for b
+    assert other[0] is first[1] and str(other[1]) == "choose(c)"
+    assert sum(map(len, kept.values())) == 5  # a, b, c, 1 and true (each type kept on its own)
 
 
 def test_the_kept_moves_are_bounded():
     kept: dict = {}
     for i in range(engine.MAX_CHOICE_MOVES + 5):
-        engine._choice_moves(kept, [i])
-    assert len(kept) <= engine.MAX_CHOICE_MOVES
+        engine._choice_moves(kept, [i, str(i)])
+    assert all(len(by_type) <= engine.MAX_CHOICE_MOVES for by_type in kept.values())
+    assert [m.args for m in engine._choice_moves(kept, [3, "3"])] == [(3,), ("3",)]
 
 
 def test_root_plays_the_same_games(monkeypatch):

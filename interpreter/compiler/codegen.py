@@ -75,6 +75,7 @@ from .shared_calls import shared_definitions
 from .slots import item_slots, kept_slots, split_slots
 from .total import cannot_fail
 from .unrolled import lines_unrolled
+from .unswitch import unswitched_sums
 
 MAX_TABLE = 50_000  # entries in one precomputed table of a library function
 ROLL_DRAWS = "_fast_draws"  # a device roll's local: its draws in place may take the fast path
@@ -202,6 +203,15 @@ class CodeGen:
     # its aggregates worked out as loops ahead of it, in its order, not as a helper function
     # each (`display of aggregates`, Shogun's `tally`); off: tests compare
     DISPLAY_AGGREGATES: ClassVar[bool] = True
+    # `unswitched sums` (§5): a sum's loop whose summand is a conditional on a comparison fixed
+    # for the loop tests it once, one loop per branch (unswitch.py); off: tests compare
+    UNSWITCHED_SUMS: ClassVar[bool] = True
+    # `triggers at once` (§5): a decision point tests every trigger's condition in one
+    # generated function `FT`, the conditions written in place, and calls the engine only when
+    # one changed (or a trigger waits, or a part of `simultaneously` runs), where
+    # `Game.fire_triggers` called each condition's `TT_n` and made a list of them at every
+    # decision; off: tests compare
+    TRIGGERS_AT_ONCE: ClassVar[bool] = True
     # `explained domain` (§5): an explanation whose check is one aggregate (`all o in plan[current]:
     # ...`) works its domain out as a statement before it, recording the domain's sub-expressions
     # in locals, instead of through `_R`, a closure made at every check (the iterable of a
@@ -2439,6 +2449,8 @@ class CodeGen:
                 self.chose("current compared", f"look-ups compared with the current player in {name}", rule="")
             if self.LINES_UNROLLED and lines_unrolled(fn, self.constants, self.fixed_table, self.fresh):
                 self.chose("lines unrolled", f"a quantifier over a table's lines in {name}", rule="")
+            if self.UNSWITCHED_SUMS and not name.startswith("AX") and unswitched_sums(fn):
+                self.chose("unswitched sums", f"a sum's loop in {name}", rule="")
             self.prologue(fn)
         return module
 

@@ -170,9 +170,9 @@ class Program:
     # the move tables already made for another program of the same ruleset (its traced or
     # untraced twin), by action and parameter values: shared, not made again (actiongen.move_table)
     move_tables: dict[tuple, tuple] = field(default_factory=dict, repr=False)
-    # the moves of a `choose`, by its options (and their types), made at the first decision
-    # among them (game._choice_moves)
-    choice_moves: dict[tuple, list] = field(default_factory=dict, repr=False)
+    # the moves of a `choose`, by each option's type and then the option, made at the first
+    # decision that offers it (game._choice_moves)
+    choice_moves: dict[type, dict] = field(default_factory=dict, repr=False)
     rules: dict[str, dict] = field(default_factory=dict)  # rule key -> provenance for traces
     # The tree of the code that runs (codegen.CodeGen.finish), only for compile_model(keep_tree=
     # True): kept, its tens of thousands of objects were walked by every full collection of the
@@ -420,6 +420,33 @@ def _carried_define(g: CodeGen, name: str, params: list[str], full: list[str]) -
         f"    return _carried_list(G, _key, _got, {reads}, {index}, DW_{i}, DF_{i}, {args})"])
 
 
+def _triggers_at_once(g: CodeGen, model: Model) -> bool:
+    """`FT(G)`, what a decision point calls where it called `Game.fire_triggers` (`triggers at
+    once`, §5): every trigger's condition worked out in place, in declaration order as
+    `fire_triggers` does, and the engine called only when one differs from `trig_last` (or a
+    trigger waits, or a part of `simultaneously` runs, which `fire_triggers` handles as it
+    did). The conditions are read-only, so the values are the same, and handed on
+    (`Game._fire_changed`) rather than worked out again. Whether it was written."""
+    if not model.triggers or not g.TRIGGERS_AT_ONCE:
+        return False
+    lines = ["    if G._part is not None or G._deferred:", "        return G.fire_triggers()"]
+    now = []
+    g.still = True  # a condition only reads
+    for t in model.triggers:
+        v = g.value(t.test, {}, lines, "    ")
+        n = g.fresh("tn")
+        lines.append(f"    {n} = True if {v} else False")
+        now.append(n)
+    g.still = False
+    lines += ["    last = G.trig_last", "    if not G._chain:", "        G._fired = []",
+              f"    if {' and '.join(f'{n} is last[{i}]' for i, n in enumerate(now))}:",
+              "        G._chain = 0", "        return False",
+              f"    return G._fire_changed([{', '.join(now)}])"]
+    g.function("FT", [], lines)
+    g.chose("triggers at once", f"{len(model.triggers)} conditions", rule="flow")
+    return True
+
+
 def _device(g: CodeGen, name: str, dv: A.DeviceDecl) -> None:
     """A chance device: `DR_i` rolls; `DV_i` takes a scripted outcome or rolls, checks the
     device's requires, notes the chance event and settles."""
@@ -664,6 +691,7 @@ def compile_model(model: Model, record: bool, identity: Identity, keep_tree: boo
             g.function(f"TB_{i}", [], lines)
             trig_src.append((f"TT_{i}", f"TB_{i}", None, t))
         prog.rules[key] = prov_info(f"when {expr_text(t.test)}", t.prov, t.span, model.base_dir)
+    at_once = _triggers_at_once(g, model)
     hook_src: dict[str, list] = {}
     for i, h in enumerate(model.hooks):
         key = g.rule_now = f"on:{i}"
@@ -694,6 +722,7 @@ def compile_model(model: Model, record: bool, identity: Identity, keep_tree: boo
 
     machine = MachineBuilder(g, record, builder.blocks, proc_src, action_src, bool(model.triggers),
                              set(hook_src), builder.phase_labels)
+    machine.at_once = at_once
     block_names = [machine.build(bid) for bid in range(len(builder.blocks))]
 
     module = g.finish()

@@ -80,6 +80,7 @@ class MachineBuilder:
         self.procedures = procedures  # name -> ("fn", generated name) | ("block", block id)
         self.actions = actions  # name -> its generated functions (interpreter/compiler/actiongen.py)
         self.triggers = triggers
+        self.at_once = False  # the program has `FT` (compile._triggers_at_once)
         self.hooks = hooks
         self.phase_labels = phase_labels
         # traced: what the code being emitted knows of the open step (`event`): None, nothing;
@@ -184,7 +185,7 @@ class MachineBuilder:
 
     def before_decision(self, k: int, out: list[str], ind: str) -> None:
         if self.triggers:
-            out.append(f"{ind}if G.fire_triggers():")
+            out.append(f"{ind}if {'FT(G)' if self.at_once else 'G.fire_triggers()'}:")
             out.append(f"{ind}    F[1] = {k}")
             out.append(f"{ind}    return False")
             out.append(f"{ind}if G.result is not None:")

@@ -114,25 +114,38 @@ class Explanation(NamedTuple):
     own_reason: str | None = None  # an action not offered now: what its own requires say
 
 
-MAX_CHOICE_MOVES = 1024  # the option lists whose moves a program keeps (Program.choice_moves)
+MAX_CHOICE_MOVES = 1024  # the moves of one type of option a program keeps (Program.choice_moves)
 
 
 def _choice_moves(kept: dict, options: list) -> list[Action]:
-    """The moves of a `choose` among `options`: made once per program and list of options, as
-    a move table's are (Root's Marquise and Duchy choose among clearings and actions at most of
-    their decisions; each move was a new object, checked, at every one). Keyed by the options
-    and their types too, so that `1` and `true` are not one key; options that are not hashable
-    (records, lists) get new moves each time."""
-    try:
-        key = (tuple(options), tuple(map(type, options)))
-        moves = kept.get(key)
-    except TypeError:
-        return [Action("choose", (o,)) for o in options]
-    if moves is None:
-        if len(kept) >= MAX_CHOICE_MOVES:
-            kept.clear()
-        moves = kept[key] = [Action("choose", (o,)) for o in options]
-    return moves[:]  # the decision's own list: the kept one is never handed out
+    """The moves of a `choose` among `options`: each option's move made once per program, as a
+    move table's are (Root's Marquise and Duchy choose among clearings, cards and actions at
+    most of their decisions; each move was a new object, checked, at every one), kept by the
+    option's type and then the option, so that `1` and `true` are not one key; options that are
+    not hashable (records, lists) get new moves each time. Kept by option, not by the list of
+    options: the lists (a hand of cards) rarely repeat, so a cache of lists made new moves and
+    lists that lived on in it, and each was promoted by the collector and set its full
+    collections off sooner (docs/architecture.md §17, 2026-12-07)."""
+    moves = []
+    last = by_type = None
+    for o in options:
+        t = type(o)
+        if t is not last:
+            by_type = kept.get(t)
+            if by_type is None:
+                by_type = kept[t] = {}
+            last = t
+        try:
+            m = by_type.get(o)
+        except TypeError:
+            moves.append(Action("choose", (o,)))
+            continue
+        if m is None:
+            if len(by_type) >= MAX_CHOICE_MOVES:
+                by_type.clear()
+            m = by_type[o] = Action("choose", (o,))
+        moves.append(m)
+    return moves
 
 
 class Game(RuleCalls, TraceRecorder):

@@ -229,6 +229,14 @@ class RuleCalls:
         if now == last:
             self._chain = 0  # a chain is a run of rounds that each fire something
             return False
+        return self._fire_changed(now)
+
+    def _fire_changed(self, now: list[bool]) -> bool:
+        """`fire_triggers` once the conditions' values `now` differ from `trig_last` (also
+        called by a program's `FT` with the values it worked out in place: `triggers at once`,
+        docs/architecture.md §5)."""
+        trig = self.prog.triggers
+        last = self.trig_last
         rising = [i for i, v in enumerate(now) if v and not last[i]]
         if not rising:
             self.trig_last = now
