@@ -72,6 +72,7 @@ from .paired import Pairing
 from .pytree import PLACEHOLDER, Inline
 from .rolllocals import roll_locals
 from .shared_calls import shared_definitions
+from .sharedlocal import call_graph, memo_users, shared_in_block
 from .slots import item_slots, kept_slots, split_slots
 from .total import cannot_fail
 
@@ -197,6 +198,10 @@ class CodeGen:
     # the definitions a decision's listings share, worked out once per decision (shared_calls.py);
     # off: tests compare
     SHARED_CALLS: ClassVar[bool] = True
+    # the calls of shared definitions written in a block's listings kept in locals, the
+    # decision's memo dropped where nothing else reaches it (sharedlocal.py, `shared in
+    # block`); off: tests compare
+    SHARED_IN_BLOCK: ClassVar[bool] = True
     # definitions' values carried from one decision to the next (carry.py);
     # off: tests compare
     CARRY: ClassVar[bool] = True
@@ -2332,6 +2337,12 @@ class CodeGen:
             pytree.expand(fns[name], self.inlines, fns, self.prepare_inline)
             if name.startswith("B_"):
                 pytree.drop_dead_pc(fns[name])
+        if self.SHARED_IN_BLOCK and self.shared_plays:  # after the copies: the listings are in the blocks
+            users = memo_users(fns)
+            graph = call_graph(fns) if users else {}
+            for name in sorted(n for n in fns if n.startswith("B_")):
+                if users and shared_in_block(fns[name], users, graph, self.fresh):
+                    self.chose("shared in block", f"the shared calls of {name}'s listings in locals", rule="")
         for name, fn in fns.items():
             pytree.drop_double_not(fn)
             if self.CURRENT_COMPARED and not name.startswith("AX") and current_compared(fn, self.fresh):
