@@ -248,6 +248,10 @@ class CodeGen:
     # a loop over a numbered domain that reads a row by the number and skips None joined with
     # the rows when the program is compiled (joined.py, `joined rows`); off: tests compare
     JOINED_ROWS: ClassVar[bool] = True
+    # a joined loop's copies of its targets written as the targets, and its tests that a
+    # target whose column holds no None is None folded (joined.py `_tidy`, `joined tidy`);
+    # off: tests compare
+    JOINED_TIDY: ClassVar[bool] = True
     # consecutive rows of fixed tables with the same keys, looked up by the same name, looked
     # up once as a tuple (paired.py, `paired rows`); off: tests compare
     PAIRED_ROWS: ClassVar[bool] = True
@@ -417,6 +421,7 @@ class CodeGen:
         self.numbering = Numbering(self.constants, self.complete_tables, self.fixed_const)  # numbered.py
         self.pairing = Pairing(self.constants, self.fixed_table, self.fixed_const)  # paired.py
         self.joining = Joining(self.constants, self.fixed_table, self.fixed_const)  # joined.py
+        self.joining.tidy = self.JOINED_TIDY
         self.partial_tables: set[str] = set()  # move tables whose last level may miss a value (actiongen.move_table)
         # definitions remembered per decision are called, not inlined: the call looks them up
         self.inlinable = facts.inlinable - facts.shared_calls if self.SHARED_CALLS else facts.inlinable
