@@ -60,6 +60,7 @@ from .carry import (
     key_test,
     split_first,
 )
+from .choicehoist import choice_hoisted
 from .common_exprs import common_expressions
 from .curcompare import current_compared
 from .fold import folded_bool, folded_compare, folded_not, truth_of
@@ -202,6 +203,10 @@ class CodeGen:
     # decision's memo dropped where nothing else reaches it (sharedlocal.py, `shared in
     # block`); off: tests compare
     SHARED_IN_BLOCK: ClassVar[bool] = True
+    # a conditional between names and literals whose test compares with a literal, reading
+    # nothing a loop binds, worked out into a local ahead of the loop (choicehoist.py,
+    # `choice hoisted`); off: tests compare
+    CHOICE_HOISTED: ClassVar[bool] = True
     # definitions' values carried from one decision to the next (carry.py);
     # off: tests compare
     CARRY: ClassVar[bool] = True
@@ -2350,6 +2355,8 @@ class CodeGen:
                     self.chose("shared in block", f"the shared calls of {name}'s listings in locals", rule="")
         for name, fn in fns.items():
             pytree.drop_double_not(fn)
+            if self.CHOICE_HOISTED and choice_hoisted(fn, self.fresh):
+                self.chose("choice hoisted", f"a choice between fixed values ahead of a loop in {name}", rule="")
             if self.CURRENT_COMPARED and not name.startswith("AX") and current_compared(fn, self.fresh):
                 self.chose("current compared", f"look-ups compared with the current player in {name}", rule="")
             self.prologue(fn)
