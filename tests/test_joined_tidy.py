@@ -77,8 +77,21 @@ def test_checkers_jump_scan_reads_its_targets() -> None:
     assert re.search(r"_l\d+ = _jr\d+", off) and not re.search(r"_l\d+ = _jr\d+", on)
     assert re.search(r"for _a\d+, _l\d+, _l\d+ in ", on)
     assert on.count("is not None and _l") < off.count("is not None and _l")
+    assert re.search(r"\)\.get\(_a\d+\):", off) and not re.search(r"\)\.get\(_a\d+\):", on)
 
 
 @pytest.mark.parametrize("record", [False, True])
 def test_the_same_games_with_and_without(record: bool) -> None:
     same_with_and_without("JOINED_TIDY", record, {}, bundled="checkers")
+
+
+def test_a_row_taken_by_get_is_joined_by_subscript() -> None:
+    code = JUMP.replace("_RN1[p0]", "_RN1.get(p0)").replace("_RN2[p0]", "_RN2.get(p0)").replace("_RN3[p0]", "_RN3.get(p0)")
+    after, constants, done = _joined(code, True)
+    untidy, _c, _d = _joined(code, False)
+    assert done and re.search(r"\)\[p0\]:", after) and re.search(r"\)\.get\(p0\):", untidy)
+    assert run(after, constants, ["a", "c"], True, {}) == run(code, TABLES, ["a", "c"], True, {})
+    with pytest.raises(KeyError):  # a key the static types rule out fails at the loop either way
+        run(after, constants, ["zz"], True, {})
+    with pytest.raises(TypeError):
+        run(untidy, _c, ["zz"], True, {})

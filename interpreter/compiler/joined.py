@@ -159,8 +159,12 @@ def _join(fn: ast.FunctionDef, lst: list[ast.stmt], at: int, loop: ast.For, join
     names = {lead: x, **{r: fresh("jr") for r in used[1:]}}
     loop.target = located(ast.Tuple([ast.Name(v, ast.Store()), *(ast.Name(names[r], ast.Store()) for r in used)],
                                     ast.Store()), loop.target)
-    look = ast.Call(ast.Attribute(table, "get", ast.Load()), [ast.Name(key, ast.Load())], []) if get else \
-        ast.Subscript(table, ast.Name(key, ast.Load()), ast.Load())
+    # `joined tidy`: a subscript even where the row was taken by `.get` (loop_rows' early
+    # look-up): the joined loop walks `J[k]` wherever it reaches the loop, and `.get` would give
+    # it None to fail on there just the same (a TypeError where this is a KeyError), for a `k`
+    # that is no key, which the static types rule out
+    look = ast.Call(ast.Attribute(table, "get", ast.Load()), [ast.Name(key, ast.Load())], []) \
+        if get and not joining.tidy else ast.Subscript(table, ast.Name(key, ast.Load()), ast.Load())
     loop.iter = located(look, loop.iter)
     loop.body = body
     _replace_reads(loop, {id(node): names[node.value.id] for node in reads})  # type: ignore[attr-defined]
