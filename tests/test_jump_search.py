@@ -103,3 +103,47 @@ def test_uniq_of_none_or_one_item_is_a_copy_with_the_general_answer() -> None:
         assert got == items and got is not items
     assert runtime._uniq([["a1", "c3"], ["a1", "c3"], ["b2"]]) == [["a1", "c3"], ["b2"]]
     assert runtime._uniq((5,)) == [5] and runtime._uniq(frozenset()) == []
+
+
+def _key(x: object) -> object:
+    """`_hashable` as it was written before: a generator per list."""
+    if type(x) is list:
+        return tuple(_key(v) for v in x)
+    if type(x) is dict:
+        return tuple(sorted((k, _key(v)) for k, v in x.items()))
+    return x
+
+
+def _uniq_reference(items: object) -> list:
+    """`_uniq` as it was written before lists as items were taken by value first: the items'
+    keys made after `dict.fromkeys` raised."""
+    key = _key
+    try:
+        return list(dict.fromkeys(items))  # type: ignore[call-overload]
+    except TypeError:
+        out, seen = [], set()
+        for x in items:  # type: ignore[attr-defined]
+            if key(x) not in seen:
+                seen.add(key(x))
+                out.append(x)
+        return out
+
+
+@pytest.mark.parametrize("items", [
+    [["a1", "c3"], ["a1", "c3", "e5"], ["a1", "c3"], ["b2"]],  # series of jumps
+    [["a1"], "a1", ("a1",), ["a1"]],  # a list first, then other items: a list and its tuple are one
+    ["x", ["a", ["b"]], ["a", ["b"]], {"k": [1]}, {"k": [1]}],  # nested lists and dicts
+    [[1, {"a": 2}], [1, {"a": 2}], [1, {"a": 3}]],
+    [[], [], [[]], [[]]],
+])
+def test_uniq_of_lists_answers_as_before(items: list) -> None:
+    assert runtime._uniq(items) == _uniq_reference(items)
+    assert runtime._hashable(items) == _key(items)
+    assert all(runtime._hashable(x) == _key(x) for x in items)
+
+
+def test_uniq_of_unhashable_items_fails_as_before() -> None:
+    with pytest.raises(TypeError):
+        runtime._uniq([["a"], {1}])
+    with pytest.raises(TypeError):
+        _uniq_reference([["a"], {1}])

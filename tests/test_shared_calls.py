@@ -79,16 +79,24 @@ def test_checkers_remembers_jump_paths_for_the_decision():
 
 @pytest.mark.parametrize("record", [False, True])
 def test_checkers_looks_for_jumps_once_a_position(record: bool):
+    """Untraced, the block keeps the one call's answer in a local and opens no memo (`shared in
+    block`, tests/test_shared_in_block.py); traced, `step`'s explained check asks through
+    `can_capture`, so the memo stays open and answers the second call."""
     ruleset, calls = _counted(regelwerk.load(BUNDLED["checkers"]), record, "jump_paths")
     g = ruleset.new_game(seed=3, record=record)
     rnd = random.Random(3)
-    moves = 0
-    while not g.is_over and moves < 60:
+    per_move = []
+    while not g.is_over and len(per_move) < 60:
+        n = len(calls)
         g.apply(rnd.choice(g.legal_actions()))
-        moves += 1
-    listed = [c for c in calls if c[0]]
-    assert len(listed) >= 2 * moves  # step's require and jump's domain, at every decision
-    assert sum(1 for _open, held in listed if not held) * 2 == len(listed)  # the second one is looked up
+        per_move.append(calls[n:])
+    assert len(per_move) >= 40
+    # the first traced move also explains the template's position
+    assert all(sum(1 for _open, held in made if not held) == 1 for made in per_move[1:])  # one scan
+    if record:
+        assert all(any(held for _open, held in made) for made in per_move)  # the second one is looked up
+    else:
+        assert not any(opened for made in per_move for opened, _held in made)
     assert g._shared is None  # and the memo is gone once the moves are listed
 
 

@@ -60,6 +60,7 @@ from .carry import (
     key_test,
     split_first,
 )
+from .choicehoist import choice_hoisted
 from .common_exprs import common_expressions
 from .curcompare import current_compared
 from .fold import folded_bool, folded_compare, folded_not, truth_of
@@ -72,6 +73,7 @@ from .paired import Pairing
 from .pytree import PLACEHOLDER, Inline
 from .rolllocals import roll_locals
 from .shared_calls import shared_definitions
+from .sharedlocal import call_graph, memo_users, shared_in_block
 from .slots import item_slots, kept_slots, split_slots
 from .total import cannot_fail
 from .unrolled import lines_unrolled
@@ -224,6 +226,14 @@ class CodeGen:
     # the definitions a decision's listings share, worked out once per decision (shared_calls.py);
     # off: tests compare
     SHARED_CALLS: ClassVar[bool] = True
+    # the calls of shared definitions written in a block's listings kept in locals, the
+    # decision's memo dropped where nothing else reaches it (sharedlocal.py, `shared in
+    # block`); off: tests compare
+    SHARED_IN_BLOCK: ClassVar[bool] = True
+    # a conditional between names and literals whose test compares with a literal, reading
+    # nothing a loop binds, worked out into a local ahead of the loop (choicehoist.py,
+    # `choice hoisted`); off: tests compare
+    CHOICE_HOISTED: ClassVar[bool] = True
     # definitions' values carried from one decision to the next (carry.py);
     # off: tests compare
     CARRY: ClassVar[bool] = True
@@ -270,6 +280,10 @@ class CodeGen:
     # a loop over a numbered domain that reads a row by the number and skips None joined with
     # the rows when the program is compiled (joined.py, `joined rows`); off: tests compare
     JOINED_ROWS: ClassVar[bool] = True
+    # a joined loop's copies of its targets written as the targets, and its tests that a
+    # target whose column holds no None is None folded (joined.py `_tidy`, `joined tidy`);
+    # off: tests compare
+    JOINED_TIDY: ClassVar[bool] = True
     # consecutive rows of fixed tables with the same keys, looked up by the same name, looked
     # up once as a tuple (paired.py, `paired rows`); off: tests compare
     PAIRED_ROWS: ClassVar[bool] = True
@@ -443,6 +457,7 @@ class CodeGen:
         self.numbering = Numbering(self.constants, self.complete_tables, self.fixed_const)  # numbered.py
         self.pairing = Pairing(self.constants, self.fixed_table, self.fixed_const)  # paired.py
         self.joining = Joining(self.constants, self.fixed_table, self.fixed_const)  # joined.py
+        self.joining.tidy = self.JOINED_TIDY
         self.partial_tables: set[str] = set()  # move tables whose last level may miss a value (actiongen.move_table)
         # definitions remembered per decision are called, not inlined: the call looks them up
         self.inlinable = facts.inlinable - facts.shared_calls if self.SHARED_CALLS else facts.inlinable
@@ -2443,8 +2458,16 @@ class CodeGen:
             pytree.expand(fns[name], self.inlines, fns, self.prepare_inline)
             if name.startswith("B_"):
                 pytree.drop_dead_pc(fns[name])
+        if self.SHARED_IN_BLOCK and self.shared_plays:  # after the copies: the listings are in the blocks
+            users = memo_users(fns)
+            graph = call_graph(fns) if users else {}
+            for name in sorted(n for n in fns if n.startswith("B_")):
+                if users and shared_in_block(fns[name], users, graph, self.fresh):
+                    self.chose("shared in block", f"the shared calls of {name}'s listings in locals", rule="")
         for name, fn in fns.items():
             pytree.drop_double_not(fn)
+            if self.CHOICE_HOISTED and choice_hoisted(fn, self.fresh):
+                self.chose("choice hoisted", f"a choice between fixed values ahead of a loop in {name}", rule="")
             if self.CURRENT_COMPARED and not name.startswith("AX") and current_compared(fn, self.fresh):
                 self.chose("current compared", f"look-ups compared with the current player in {name}", rule="")
             if self.LINES_UNROLLED and lines_unrolled(fn, self.constants, self.fixed_table, self.fresh):

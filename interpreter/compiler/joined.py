@@ -41,6 +41,10 @@ class Joining:
     def __init__(self, constants: dict[str, Any], fixed: Callable[[str], bool], const: Callable[[Any, str], str]):
         self.constants, self.fixed, self.const = constants, fixed, const
         self._made: dict[tuple, str | None] = {}
+        # `joined tidy` (CodeGen.JOINED_TIDY, set by CodeGen): each joined table's columns that
+        # hold no None, by the table's name (the entries' first item is the domain's value)
+        self.tidy = False
+        self.never_none: dict[str, tuple[bool, ...]] = {}
 
     def joined(self, domain: str | None, rows: tuple[tuple[str, int | None], ...], by: str | None) -> str | None:
         """The constant `k -> [(v, row_0[n], row_1[n], ...) for (v, n) in D if row_0[n] is not
@@ -67,6 +71,7 @@ class Joining:
                 return None
             domains = {None: self.constants.get(domain)}
         out: dict[Any, Any] = {}
+        never = [True] * (len(rows) + 1)
         try:
             for which, pairs in domains.items():
                 if not isinstance(pairs, (list, tuple)):
@@ -75,10 +80,15 @@ class Joining:
                 for k in tables[0]:  # type: ignore[union-attr]
                     got = [(t[k] if i is None else t[k][i]) for t, (_name, i) in zip(tables, rows, strict=True)]
                     table[k] = [(v, *(r[n] for r in got)) for v, n in pairs if got[0][n] is not None]
+                    for entry in table[k]:
+                        for c, x in enumerate(entry):
+                            never[c] = never[c] and x is not None
                 out[which] = table
         except (TypeError, IndexError, KeyError, ValueError):
             return None
-        return self.const(out[None] if by is None else out, "JR")
+        name = self.const(out[None] if by is None else out, "JR")
+        self.never_none[name] = tuple(never)
+        return name
 
 
 def joined_rows(fn: ast.FunctionDef, joining: Joining, fresh: Callable[[str], str]) -> bool:
@@ -149,13 +159,80 @@ def _join(fn: ast.FunctionDef, lst: list[ast.stmt], at: int, loop: ast.For, join
     names = {lead: x, **{r: fresh("jr") for r in used[1:]}}
     loop.target = located(ast.Tuple([ast.Name(v, ast.Store()), *(ast.Name(names[r], ast.Store()) for r in used)],
                                     ast.Store()), loop.target)
-    look = ast.Call(ast.Attribute(table, "get", ast.Load()), [ast.Name(key, ast.Load())], []) if get else \
-        ast.Subscript(table, ast.Name(key, ast.Load()), ast.Load())
+    # `joined tidy`: a subscript even where the row was taken by `.get` (loop_rows' early
+    # look-up): the joined loop walks `J[k]` wherever it reaches the loop, and `.get` would give
+    # it None to fail on there just the same (a TypeError where this is a KeyError), for a `k`
+    # that is no key, which the static types rule out
+    look = ast.Call(ast.Attribute(table, "get", ast.Load()), [ast.Name(key, ast.Load())], []) \
+        if get and not joining.tidy else ast.Subscript(table, ast.Name(key, ast.Load()), ast.Load())
     loop.iter = located(look, loop.iter)
     loop.body = body
     _replace_reads(loop, {id(node): names[node.value.id] for node in reads})  # type: ignore[attr-defined]
+    if joining.tidy:
+        _tidy(loop, joining, stores)
     domains = {n.id for n in ast.walk(loop.iter) if isinstance(n, ast.Name)}
     return set(used) | {d for d in _iter_names(it_before) if d not in domains}
+
+
+def _tidy(loop: ast.For, joining: Joining, stores: dict[str, int]) -> None:
+    """`joined tidy`: a joined loop's leading copies `x = t` of a target `t` (x bound nowhere
+    else) written as the target itself, `for v, x, ... in J[k]:`, the other reads of `t` read as
+    `x` (all after the copy, which led the body: the same value); then a test `x is not None`
+    (`is None`) of a target whose column holds no None in every table the loop may walk is
+    True (False), and an `and` of it keeps its other operands. The join made the rows' values
+    constants; this drops the copies and tests its rewrite left of them."""
+    targets = loop.target.elts  # type: ignore[attr-defined]
+    names = [e.id for e in targets]
+    while loop.body and len(loop.body) > 1:
+        s = loop.body[0]
+        if not (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
+                and isinstance(s.value, ast.Name) and s.value.id in names[1:] and stores.get(s.targets[0].id) == 1
+                and s.targets[0].id not in names):
+            break
+        t, x = s.value.id, s.targets[0].id
+        del loop.body[0]
+        targets[names.index(t)] = located(ast.Name(x, ast.Store()), targets[names.index(t)])
+        names[names.index(t)] = x
+        for node in ast.walk(loop):
+            if isinstance(node, ast.Name) and node.id == t:
+                node.id = x
+    # the joined tables the loop may walk: the iterable is one, or a choice between them (a
+    # local bound to a per-player table's entry names none: no test is folded then)
+    tables = {n.id for n in ast.walk(loop.iter) if isinstance(n, ast.Name)} & joining.never_none.keys()
+    if not tables:
+        return
+    known = {name for c, name in enumerate(names)
+             if all(c < len(joining.never_none[t]) and joining.never_none[t][c] for t in tables)
+             and stores.get(name) == 1}
+    if known:
+        _fold_none_tests(loop, known)
+
+
+def _fold_none_tests(loop: ast.For, known: set[str]) -> None:
+    """`x is not None` as True and `x is None` as False for the names `known` never None in
+    `loop`'s body, and an `and` or `or` of such a constant written without it."""
+
+    class Fold(ast.NodeTransformer):
+        def visit_Compare(self, node: ast.Compare) -> ast.expr:
+            self.generic_visit(node)
+            if len(node.ops) == 1 and isinstance(node.left, ast.Name) and node.left.id in known \
+                    and isinstance(node.comparators[0], ast.Constant) and node.comparators[0].value is None \
+                    and isinstance(node.ops[0], (ast.Is, ast.IsNot)):
+                return located(ast.Constant(isinstance(node.ops[0], ast.IsNot)), node)  # type: ignore[return-value]
+            return node
+
+        def visit_BoolOp(self, node: ast.BoolOp) -> ast.expr:
+            self.generic_visit(node)
+            neutral = isinstance(node.op, ast.And)  # True in an `and`, False in an `or`: no effect
+            values = [v for v in node.values if not (isinstance(v, ast.Constant) and v.value is neutral)]
+            if not values:
+                return located(ast.Constant(neutral), node)  # type: ignore[return-value]
+            if len(values) == 1:
+                return values[0]
+            node.values = values
+            return node
+
+    loop.body = [Fold().visit(s) for s in loop.body]
 
 
 def _replace_reads(loop: ast.For, by_id: dict[int, str]) -> None:

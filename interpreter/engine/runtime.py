@@ -203,19 +203,27 @@ def _uniq(items: Any) -> list:
     """The distinct items in first-seen order (lists compare by value too). None or one item
     are distinct as they are: a copy, without hashing (checkers' jumps are lists, which the
     general path turns into tuples; most positions have none, the rest often one)."""
-    if type(items) is list and len(items) < 2:
-        return items[:]
+    if type(items) is list:
+        if len(items) < 2:
+            return items[:]
+        if type(items[0]) is list:  # lists as items (a series of jumps): by value, without
+            return _uniq_by_value(items)  # raising first (2.9 against 0.4 µs for three paths)
     try:
         return list(dict.fromkeys(items))
-    except TypeError:  # lists (a tile's squares) as items: compare them as tuples
-        out: list = []
-        seen: set = set()
-        for x in items:
-            k = _hashable(x)
-            if k not in seen:
-                seen.add(k)
-                out.append(x)
-        return out
+    except TypeError:  # lists (a tile's squares) among the items
+        return _uniq_by_value(items)
+
+
+def _uniq_by_value(items: Any) -> list:
+    """`_uniq`'s distinct items with lists and dicts among them compared as tuples."""
+    out: list = []
+    seen: set = set()
+    for x in items:
+        k = _hashable(x)
+        if k not in seen:
+            seen.add(k)
+            out.append(x)
+    return out
 
 
 def _component_kept(table: dict, node: Any, found: list) -> list:
@@ -248,7 +256,11 @@ def _uniq_fixed(items: Any) -> list:
 
 def _hashable(x: Any) -> Any:
     if type(x) is list:
-        return tuple(_hashable(v) for v in x)
+        k = tuple(x)
+        for v in k:  # a list of plain items is its tuple: no generator (a list of squares)
+            if type(v) is list or type(v) is dict:
+                return tuple(_hashable(v) for v in x)
+        return k
     if type(x) is dict:
         return tuple(sorted((k, _hashable(v)) for k, v in x.items()))
     return x
