@@ -40,7 +40,14 @@ _TESTS = (ast.Eq, ast.NotEq, ast.Is, ast.IsNot)
 
 def choice_hoisted(fn: ast.FunctionDef, fresh: Callable[[str], str]) -> bool:
     """The pass, in place over `fn`; True when a choice was taken out of a loop."""
-    if not any(type(n) is ast.For for n in ast.walk(fn)) or not any(type(n) is ast.IfExp for n in ast.walk(fn)):
+    loops = choices = False  # one walk decides for most functions (compiling is timed: Root's)
+    for n in ast.walk(fn):
+        kind = type(n)
+        if kind is ast.For:
+            loops = True
+        elif kind is ast.IfExp and not choices:
+            choices = _choice(n)  # type: ignore[arg-type]
+    if not (loops and choices):
         return False
     params = {a.arg for a in ast.walk(fn.args) if type(a) is ast.arg}
     bound = {n.id for n in ast.walk(fn) if type(n) is ast.Name and type(n.ctx) is not ast.Load}
@@ -86,13 +93,17 @@ def _targets(t: ast.expr) -> set[str]:
 
 def _hoist(loop: ast.For, known: set[str], local: set[str], fresh: Callable[[str], str]) -> list[ast.stmt]:
     """The assignments of the loop's fixed choices to their locals, each replaced in the loop."""
-    changing = {n.id for n in ast.walk(loop) if type(n) is ast.Name and type(n.ctx) is not ast.Load}
+    changing: set[str] | None = None  # the names the loop binds, worked out at its first choice
     heads: list[ast.stmt] = []
 
     def ready(e: ast.expr) -> bool:
-        return _choice(e) and all(
-            n.id not in changing and (n.id in known or n.id not in local)
-            for n in ast.walk(e) if type(n) is ast.Name)
+        nonlocal changing
+        if not _choice(e):
+            return False
+        if changing is None:
+            changing = {n.id for n in ast.walk(loop) if type(n) is ast.Name and type(n.ctx) is not ast.Load}
+        return all(n.id not in changing and (n.id in known or n.id not in local)
+                   for n in ast.walk(e) if type(n) is ast.Name)
 
     def visit(node: ast.AST) -> None:
         for field, value in ast.iter_fields(node):
