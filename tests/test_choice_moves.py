@@ -32,6 +32,18 @@ def test_the_same_options_give_the_same_moves_and_lists_of_their_own():
     assert sum(map(len, kept.values())) == 5  # a, b, c, 1 and true (each type kept on its own)
 
 
+def test_options_of_a_type_that_never_hashes_are_not_looked_up():
+    """Khan chooses among subsets of cards (lists): each gets a move of its own, and the type
+    gets no table (no failed look-up, an exception, per option); a tuple holding a list still
+    gets its move through the failed look-up."""
+    kept: dict = {}
+    subsets = [[], ["a"], ["a", "b"]]
+    moves = engine._choice_moves(kept, [*subsets, "a", ("x", ["y"])])
+    assert [m.args[0] for m in moves] == [*subsets, "a", ("x", ["y"])]
+    assert list not in kept and tuple in kept and not kept[tuple] and str in kept
+    assert moves[0] is not engine._choice_moves(kept, subsets)[0]
+
+
 def test_the_kept_moves_are_bounded():
     kept: dict = {}
     for i in range(engine.MAX_CHOICE_MOVES + 5):

@@ -122,7 +122,8 @@ def _choice_moves(kept: dict, options: list) -> list[Action]:
     move table's are (Root's Marquise and Duchy choose among clearings, cards and actions at
     most of their decisions; each move was a new object, checked, at every one), kept by the
     option's type and then the option, so that `1` and `true` are not one key; options that are
-    not hashable (records, lists) get new moves each time. Kept by option, not by the list of
+    not hashable (records, lists) get new moves each time, a type that never hashes without a
+    failed look-up per option (an exception each: Khan's choices among 16 subsets of cards). Kept by option, not by the list of
     options: the lists (a hand of cards) rarely repeat, so a cache of lists made new moves and
     lists that lived on in it, and each was promoted by the collector and set its full
     collections off sooner (docs/architecture.md §17, 2026-12-07)."""
@@ -131,13 +132,19 @@ def _choice_moves(kept: dict, options: list) -> list[Action]:
     for o in options:
         t = type(o)
         if t is not last:
-            by_type = kept.get(t)
-            if by_type is None:
-                by_type = kept[t] = {}
             last = t
+            if t.__hash__ is None:  # a list, dict or set (Khan's subsets of cards): never a key
+                by_type = None
+            else:
+                by_type = kept.get(t)
+                if by_type is None:
+                    by_type = kept[t] = {}
+        if by_type is None:
+            moves.append(Action("choose", (o,)))
+            continue
         try:
             m = by_type.get(o)
-        except TypeError:
+        except TypeError:  # a hashable type holding something that is not (a tuple of lists)
             moves.append(Action("choose", (o,)))
             continue
         if m is None:
@@ -146,7 +153,6 @@ def _choice_moves(kept: dict, options: list) -> list[Action]:
             m = by_type[o] = Action("choose", (o,))
         moves.append(m)
     return moves
-
 
 class Game(RuleCalls, TraceRecorder):
     """One game in progress. Build it with `Ruleset.new_game`; see docs/architecture.md."""
