@@ -6,6 +6,7 @@ loop does not allow it, the same games with and without."""
 from __future__ import annotations
 
 import itertools
+import re
 
 import pytest
 from playing import chosen_and_same, source_with
@@ -52,6 +53,33 @@ def test_both_forms_answer_as_the_loops_on_every_board() -> None:
         m = dict(zip(SQUARES, marks, strict=True))
         for k, p in itertools.product(SQUARES, ["X", "O"]):
             assert run(code, {"T": LINES}, m, k, p) == run(WIN, {"T": LINES}, m, k, p), (m, k, p)
+
+
+INSIDE = """def f(m, k, p):
+    x = 0
+    for a in T[k]:
+        for b in a:
+            if not m[b] == p:
+                break
+        else:
+            x += 1
+        for a3 in T[k]:
+            for b3 in a3:
+                if m[b3] == p:
+                    break
+            else:
+                x += 10
+    return x
+"""
+
+
+def test_a_loop_of_the_pattern_inside_one_unrolled_is_unrolled_too() -> None:
+    code, done = _pass(INSIDE, {"T": LINES})
+    assert done and not re.search(r"for (\w+) in \w+\[k\]:\n\s+for \w+ in \1:", code)
+    for marks in itertools.product([None, "X", "O"], repeat=len(SQUARES)):
+        m = dict(zip(SQUARES, marks, strict=True))
+        for k in SQUARES:
+            assert run(code, {"T": LINES}, m, k, "X") == run(INSIDE, {"T": LINES}, m, k, "X"), (m, k)
 
 
 def test_the_terms_stop_at_the_first_miss_as_the_loop_did() -> None:
@@ -118,8 +146,10 @@ def test_line_length_reads_every_value_at_the_depth_indexed() -> None:
 
 def test_the_choice_is_made_in_tic_tac_toe() -> None:
     on = source_with("LINES_UNROLLED", True, "tictactoe")
-    assert "for _u" in on and "for _a14 in" not in on
-    assert "for _u" not in source_with("LINES_UNROLLED", False, "tictactoe")
+    off = source_with("LINES_UNROLLED", False, "tictactoe")
+    loop_in_loop = r"for (\w+) in _T\d+\[\w+\]:\n\s+for \w+ in \1:"  # a line's squares walked
+    assert "for _u" in on and "for _a14 in" not in on and not re.search(loop_in_loop, on)
+    assert "for _u" not in off and re.search(loop_in_loop, off)
 
 
 ROWS = """game "Rows"
