@@ -8,6 +8,7 @@
 | `AX_n` | `(G, *args)` | per precondition up to the first failure: `(index, value, [(sub-expression text, value)])` |
 | `AF_n` | `(G, *args)` | `True` when the effect finished the game; absent when the body can stop for a decision (it is then a block) |
 | `AXP_n`, `AXO_n` | `(G)`, `(G, *args)` | traced programs, when requires need no parameter: their explanation, which the listing uses instead of testing them and keeps in `G._xpre`; and `AX_n` for a move that listing offered, those entries taken from there (its body copied where a block plays a plain move: `checks_in_place`) |
+| `AFL_n`, `AXL_n` | `(G, *args, *lets)`, `(G, *args)` | traced programs, `checks' lets kept`: the effect taking the values of the `let`s the checks worked out first, and those `let` lines alone (never called: copied where a block plays the move) |
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from ...dsl import ast as A
 from ...dsl.ast import iter_nodes
 from ...dsl.check import suspends
 from ...dsl.printer import expr_text
-from ...dsl.types import BOOL, INT, RANGE, TEXT, Elem, ListOf, MapOf, SetOf
+from ...dsl.types import BOOL, INT, NONE, RANGE, TEXT, Elem, ListOf, MapOf, SetOf
 from ..engine.runtime import RUNTIME, _hashable
 from ..stdlib.library import LIBRARY
 from . import pytree
@@ -72,6 +73,10 @@ class ActionSource:
     # traced: the checks of a move played in place are left to be worked out when the trace is
     # read (`deferred_checks`): the number of the listing's kept entries the step keeps, or None
     deferred: int | None = None
+    # traced, `checks' lets kept` (`checks_lets_kept`): the effect taking the values of the
+    # `let`s its checks work out first, and those `let` lines alone; or None
+    effect_given: str | None = None
+    lets_again: str | None = None
 
     @property
     def checks_in_place(self) -> bool:
@@ -904,11 +909,14 @@ def _check_lines(g: CodeGen, a: A.ActionDecl, pre: list, pnames: list[str],
 
 
 def _explain_lines(g: CodeGen, a: A.ActionDecl, pre: list, pnames: list[str],
-                   shared: tuple[set[int], str] | None = None) -> list[str]:
+                   shared: tuple[set[int], str] | None = None,
+                   leading: list[tuple[A.LetStmt, str, str]] | None = None) -> list[str]:
     """explain(G, *args) -> [(index, value, [(subexpr, value)])] for each require in order, up
     to the first that fails. With `shared` (the positions in `pre` of the requires that need no
     parameter, and the explain function's name): their entries are those the listing that
-    offered the move kept (`_shared_checks`), the same values worked out in the same state."""
+    offered the move kept (`_shared_checks`), the same values worked out in the same state.
+    `leading` collects the `let`s before the first require, worked out first whatever the
+    checks find: (the statement, its local, its line)."""
     lines: list[str] = []
     if shared is not None:
         lines += ["    xp = G._xpre.get(" + repr(a.name) + ")",
@@ -924,6 +932,8 @@ def _explain_lines(g: CodeGen, a: A.ActionDecl, pre: list, pnames: list[str],
             lines.append(f"    {py} = {g.ex(s.value, xsc)}")
             xsc[s.name] = (py, None)
             mark(g, lines, first, s.span)
+            if leading is not None and not entries and shared is None:
+                leading.append((s, py, lines[first]))
             continue
         entry = f"_ck{len(entries)}"
         entries.append(entry)
@@ -1060,21 +1070,64 @@ def _effect(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDecl, pre: 
         block = builder.block(tuple(lets) + tuple(rest), params, f"action:{name}", params,
                               types=param_types(a.params, g.m))
         return None, block, None
+    lines = _effect_lines(g, a, pre, rest, pnames, {})
+    effect_size = len(lines)
+    lines.append("    return False")
+    _effect_function(g, f"AF_{aid}", pnames, lines)
+    return f"AF_{aid}", None, effect_size
+
+
+def _effect_lines(g: CodeGen, a: A.ActionDecl, pre: list, rest: list, pnames: list[str],
+                  given: dict[str, str]) -> list[str]:
+    """The effect's body: the `let`s of the preconditions but those `given` (name -> the local
+    that holds its value already), then the rest of the action's statements."""
     lines: list[str] = []
     fsc = {p.name: (pnames[i], None) for i, p in enumerate(a.params)}
+    fsc.update({n: (local, None) for n, local in given.items()})
     for s in pre:
-        if isinstance(s, A.LetStmt):
+        if isinstance(s, A.LetStmt) and s.name not in given:
             g.stmt(s, fsc, lines, "    ")
     g.stmts(tuple(rest), fsc, lines, "    ")
     if g.quiet_tails and tail_call(lines, g.quiet_tails):  # traced: the last call keeps the move's step
         g.chose("quiet tail", rule=g.rule_now)
-    effect_size = len(lines)
-    lines.append("    return False")
-    g.function(f"AF_{aid}", pnames, lines)
+    return lines
+
+
+def _effect_function(g: CodeGen, fn: str, params: list[str], lines: list[str]) -> None:
+    g.function(fn, params, lines)
     if g.NUMBERED_ROWS:
         rule = g.rule_now
-        g.tree_passes.setdefault(f"AF_{aid}", []).append(lambda fn: numbered(g, fn, rule))
-    return f"AF_{aid}", None, effect_size
+        g.tree_passes.setdefault(fn, []).append(lambda tree: numbered(g, tree, rule))
+
+
+_UNCHANGING = (INT, BOOL, TEXT, NONE, RANGE)
+
+
+def checks_lets_kept(g: CodeGen, a: A.ActionDecl, pre: list, rest: list, aid: int, pnames: list[str],
+                     leading: list[tuple[A.LetStmt, str, str]]) -> tuple[str, str] | None:
+    """`checks' lets kept` (CodeGen.CHECKS_LETS_KEPT), traced: a move played in place works its
+    checks out first (machine.py `checks`), and the `let`s before its first require are the
+    first lines of those checks, worked out whatever the checks then find; its effect worked
+    them out again (connect four's `let s = lowest_free(col)`: a column searched twice a move).
+    An effect `AFL_n` takes their values from the checks' locals instead, and `AXL_n` holds
+    the `let` lines alone, which the checks' `except` runs again outside its guard when the
+    checks failed (then the values may be missing; an error in a `let` is the move's, as the
+    effect raised it). Only values that cannot change after they are worked out (a number, a
+    name, a text, a truth value, a range): the checks' record keeps them too. Returns (effect,
+    lets) or None."""
+    kept: list[tuple[A.LetStmt, str, str]] = []
+    for s, local, line in leading:
+        t = g.static_type(s.value).base
+        if not (isinstance(t, Elem) or t in _UNCHANGING):
+            break
+        kept.append((s, local, line))
+    if not kept:
+        return None
+    lines = _effect_lines(g, a, pre, rest, pnames, {s.name: local for s, local, _ in kept})
+    lines.append("    return False")
+    _effect_function(g, f"AFL_{aid}", pnames + [local for _, local, _ in kept], lines)
+    g.function(f"AXL_{aid}", pnames, [line for _, _, line in kept] + ["    return False"])
+    return f"AFL_{aid}", f"AXL_{aid}"
 
 
 def joined(g: CodeGen, fn: object, rule: str) -> None:
@@ -1148,7 +1201,8 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
                                  "    return False"])
     g.any_fns[name] = f"AA_{aid}"
     g.function(f"AC_{aid}", pnames, _check_lines(g, a, pre, pnames))
-    explain = _explain_lines(g, a, pre, pnames)
+    leading: list[tuple[A.LetStmt, str, str]] = []
+    explain = _explain_lines(g, a, pre, pnames, leading=leading)
     g.function(f"AX_{aid}", pnames, explain)
     if shared is not None:
         explain = _explain_lines(g, a, pre, pnames, (shared[1], f"AX_{aid}"))
@@ -1161,11 +1215,15 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
     effect, block, effect_size = _effect(g, builder, name, a, pre, rest, aid, pnames)
     keeps = effect is not None and keeps_step(g.lines[lines_before:])
     abandonable = any(isinstance(n, A.AbandonStmt) for n in iter_nodes(a.body))
+    given = None
+    if g.record and g.CHECKS_LETS_KEPT and effect is not None and shared is None and deferred is None:
+        given = checks_lets_kept(g, a, pre, rest, aid, pnames, leading)
     return ActionSource(f"AE_{aid}", f"AA_{aid}", f"AC_{aid}", f"AX_{aid}", effect, block, requires, enum_size,
                         abandonable, effect_size, f"AXO_{aid}" if shared is not None else f"AX_{aid}",
                         explain_size=len(explain), plain_args=plain_params(g, a),
                         kept_args=plain_params(g, a, lists=True), keeps_step=keeps,
-                        kept=kept_listing_call(g, name, aid, listing), deferred=deferred)
+                        kept=kept_listing_call(g, name, aid, listing), deferred=deferred,
+                        effect_given=given[0] if given else None, lets_again=given[1] if given else None)
 
 
 def kept_listing_call(g: CodeGen, name: str, aid: int, listing: _Listing) -> str | None:

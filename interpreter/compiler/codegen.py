@@ -194,6 +194,10 @@ class CodeGen:
     # n: the lines unpacked and the n tests written out (unrolled.py, `lines unrolled`); off:
     # tests compare
     LINES_UNROLLED: ClassVar[bool] = True
+    # traced: a move played in place takes the values of the `let`s its checks worked out
+    # first, not working them out again in its effect (actiongen.checks_lets_kept, `checks'
+    # lets kept`); off: the effect works them out again
+    CHECKS_LETS_KEPT: ClassVar[bool] = True
     # `other(p)` of a ruleset for exactly two players written as the conditional of its two
     # names, no library call (`fixed pair`); off: tests compare
     FIXED_PAIR: ClassVar[bool] = True

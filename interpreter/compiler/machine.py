@@ -621,15 +621,20 @@ class MachineBuilder:
                 inner += "    "
             params = len(self.g.m.actions[action].params)
             checked = self.record and src.checks_in_place
+            inlined = src.effect_size <= (MAX_INLINE_TRACED if self.record else MAX_INLINE)
+            # `checks' lets kept` (actiongen.checks_lets_kept): the effect takes their values
+            given = checked and inlined and src.effect_given is not None
             if checked:  # the move's checks (Game._take_recorded left them), its parameters bound
-                self.checks(src, params, out, inner, action)
-            if src.effect_size > (MAX_INLINE_TRACED if self.record else MAX_INLINE):
+                self.checks(src, params, out, inner, action, src.lets_again if given else None)
+            if not inlined:
                 out.append(f"{inner}if {src.effect}(G, *m[1]):")
                 out.append(f"{inner}    return True")
                 continue
             if params and not checked:
                 out.append(f"{inner}{', '.join(f'p{j}' for j in range(params))}, = m[1]")
-            out.append(inner + self.g.inline(Inline("effect", src.effect)))
+            if given:
+                self.g.chose("checks' lets kept", rule=f"action {action}")
+            out.append(inner + self.g.inline(Inline("effect", src.effect_given if given else src.effect)))
         out.append(f"{ind}    except _RULE_ERRORS as err:")
         out.append(f"{ind}        raise G._action_failure(m, err) from err")
         if self.record:  # the move's step (Game._take_recorded opened it) ends with its effect
@@ -666,11 +671,14 @@ class MachineBuilder:
         out.append(f"{ind}    pc = {k}")
         out.append(f"{ind}    continue")
 
-    def checks(self, src: Any, params: int, out: list[str], ind: str, action: str = "") -> None:
+    def checks(self, src: Any, params: int, out: list[str], ind: str, action: str = "",
+               again: str | None = None) -> None:
         """Traced: the checks of move `m`, worked out before its effect as its explain function
         would (its body copied here, one call less per move) into the step Game._take_recorded
         opened; an error in them leaves the checks empty, as there. Within a `simultaneously`
-        the listing's kept values are not used (Game._take_recorded), so then `explain` itself."""
+        the listing's kept values are not used (Game._take_recorded), so then `explain` itself.
+        `again`: the function whose body works out the checks' leading `let`s, which the effect
+        then reads (`checks' lets kept`): run after checks that failed, outside their guard."""
         windows = any(isinstance(op, ir.Window) for b in self.blocks for op in b.ops)
         if params:
             out.append(f"{ind}{', '.join(f'p{j}' for j in range(params))}, = m[1]")
@@ -681,6 +689,8 @@ class MachineBuilder:
         out.append(ind + "    " + self.g.inline(Inline("checks", src.explain if windows else src.explain_offered)))
         out.append(f"{ind}except _CHECK_ERRORS:")
         out.append(f"{ind}    _ck = ()")
+        if again is not None:
+            out.append(ind + "    " + self.g.inline(Inline("effect", again)))
         out.append(f"{ind}G._step[{CHECKS}] = _ck")
 
     def deferred_checks(self, name: str, src: Any, params: int, out: list[str], ind: str) -> None:
