@@ -1,0 +1,179 @@
+"""The ceiling of regelwerk's random-playout speed on tic-tac-toe and connect four: how fast a
+game could play if the compiler wrote one ideal class per program, keeping every contract of
+the engine's API (`bench/run.py` prints it between the hand-written games and regelwerk).
+
+Each class follows its ruleset's own algorithm (`rulesets/classic/tictactoe.rules`,
+`connect4.rules`: a column searched for its lowest free square, runs counted along rays) and
+keeps the engine's contracts:
+
+- squares and players are their names, state is keyed by them, `current` is a name;
+- a move is an `Action` made once, `legal_actions()` hands out a new list of them each time
+  (a caller may keep or change it), in the engine's order; `apply` knows its own moves by
+  identity (an `Action`'s hash is a Python method: a look-up by the move itself costs more than
+  the whole engine's identity scan) and takes an equal move made elsewhere too;
+- `apply` refuses anything that is not a legal move now (`IllegalAction`), resets the work
+  budget and counts the step; turns advance through a successor table that says when a round
+  begins, and `round` is counted;
+- the result is the engine's record (`{'kind', 'winners', 'scores'}`), and `is_over` an
+  attribute.
+
+What it leaves out is the engine's machinery: no frames, program counter, pending decision,
+listing kept for `apply`, state dict, journal, or generic `Game` object. It is the best of the
+forms measured in the 2026-12-07 session (architecture §17): legality by the move's
+precondition, the listing made when asked; the engine's protocol (the listing made after each
+move and copied when asked, the move found by identity) was 5% slower; squares as integers made
+no difference.
+tests/test_ceiling.py plays them against the rulesets, move for move.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from regelwerk import Action, IllegalAction
+
+WORK = 100_000  # the engine's work budget a move (interpreter/engine/limits.py WORK_CHUNK)
+_FILES = "abcdefg"
+
+# ---------------------------------------------------------------------- tic-tac-toe
+_TTT_SQUARES = [f"{c}{r}" for r in range(1, 4) for c in "abc"]
+_TTT_LINES = [("a1", "b1", "c1"), ("a2", "b2", "c2"), ("a3", "b3", "c3"), ("a1", "a2", "a3"),
+              ("b1", "b2", "b3"), ("c1", "c2", "c3"), ("a1", "b2", "c3"), ("c1", "b2", "a3")]
+_TTT_THROUGH = {s: tuple(line for line in _TTT_LINES if s in line) for s in _TTT_SQUARES}
+_TTT_MOVES = [(s, Action("place", (s,))) for s in _TTT_SQUARES]
+_TTT_SQUARE_OF = {mv: s for s, mv in _TTT_MOVES}  # an equal move made elsewhere
+_TTT_SQUARE_BY_ID = {id(mv): s for s, mv in _TTT_MOVES}  # the moves handed out, kept for good
+_TTT_NEXT = {"X": ("O", False), "O": ("X", True)}
+
+
+class TicTacToeCeiling:
+    __slots__ = ("cell", "moves", "current", "round", "result", "is_over", "work", "step_no")
+
+    def __init__(self) -> None:
+        self.cell: dict[str, str | None] = dict.fromkeys(_TTT_SQUARES)
+        self.moves = 0
+        self.current = "X"
+        self.round = 0
+        self.result: dict | None = None
+        self.is_over = False
+        self.work = WORK
+        self.step_no = 0
+
+    def legal_actions(self) -> list[Action]:
+        if self.is_over:
+            return []
+        cell = self.cell
+        return [mv for s, mv in _TTT_MOVES if cell[s] is None]
+
+    def apply(self, action: Any) -> None:
+        s = _TTT_SQUARE_BY_ID.get(id(action)) or _TTT_SQUARE_OF.get(action)
+        if s is None or self.is_over or self.cell[s] is not None:
+            raise IllegalAction(f"{action} is not legal now")
+        self.work = WORK
+        self.step_no += 1
+        cell, cur = self.cell, self.current
+        cell[s] = cur
+        self.moves += 1
+        for a, b, c in _TTT_THROUGH[s]:
+            if cell[a] is cur and cell[b] is cur and cell[c] is cur:
+                self._finish("winner", [cur])
+                return
+        if self.moves == 9:
+            self._finish("draw", [])
+            return
+        self.current, new_round = _TTT_NEXT[cur]
+        if new_round:
+            self.round += 1
+
+    def _finish(self, kind: str, winners: list[str]) -> None:
+        self.result = {"kind": kind, "winners": winners, "scores": None}
+        self.is_over = True
+
+
+# ---------------------------------------------------------------------- connect four
+def _c4_ray(col: int, row: int, dc: int, dr: int) -> tuple[str, ...]:
+    out = []
+    col, row = col + dc, row + dr
+    while 0 <= col < 7 and 0 <= row < 6:
+        out.append(f"{_FILES[col]}{row + 1}")
+        col, row = col + dc, row + dr
+    return tuple(out)
+
+
+_C4_SQUARES = [f"{_FILES[c]}{r + 1}" for r in range(6) for c in range(7)]
+# the rays of `four_through`: for N, E, NE, SE, the ray that way and the opposite one
+_C4_RAYS = {f"{_FILES[c]}{r + 1}": tuple((_c4_ray(c, r, dc, dr), _c4_ray(c, r, -dc, -dr))
+                                        for dc, dr in ((0, 1), (1, 0), (1, 1), (1, -1)))
+            for c in range(7) for r in range(6)}
+_C4_COLUMNS = [(Action("drop", (c + 1,)), tuple(f"{_FILES[c]}{r + 1}" for r in range(6))) for c in range(7)]
+_C4_COLUMN_OF = dict(_C4_COLUMNS)  # an equal move made elsewhere
+_C4_COLUMN_BY_ID = {id(mv): column for mv, column in _C4_COLUMNS}  # the moves handed out, kept for good
+_C4_NEXT = {"Red": ("Yellow", False), "Yellow": ("Red", True)}
+
+
+class ConnectFourCeiling:
+    __slots__ = ("cell", "discs", "current", "round", "result", "is_over", "work", "step_no")
+
+    def __init__(self) -> None:
+        self.cell: dict[str, str | None] = dict.fromkeys(_C4_SQUARES)
+        self.discs = 0
+        self.current = "Red"
+        self.round = 0
+        self.result: dict | None = None
+        self.is_over = False
+        self.work = WORK
+        self.step_no = 0
+
+    def legal_actions(self) -> list[Action]:
+        if self.is_over:
+            return []
+        cell = self.cell
+        out = []
+        for mv, column in _C4_COLUMNS:  # require lowest_free(col) != none
+            for s in column:
+                if cell[s] is None:
+                    out.append(mv)
+                    break
+        return out
+
+    def apply(self, action: Any) -> None:
+        column = _C4_COLUMN_BY_ID.get(id(action)) or _C4_COLUMN_OF.get(action)
+        if column is None or self.is_over:
+            raise IllegalAction(f"{action} is not legal now")
+        cell = self.cell
+        for s in column:  # lowest_free(col)
+            if cell[s] is None:
+                break
+        else:
+            raise IllegalAction("the column is full")
+        self.work = WORK
+        self.step_no += 1
+        cur = self.current
+        cell[s] = cur
+        self.discs += 1
+        for ray, back in _C4_RAYS[s]:  # four_through(s, current)
+            n = 0
+            for t in ray:
+                if cell[t] is not cur:
+                    break
+                n += 1
+            for t in back:
+                if cell[t] is not cur:
+                    break
+                n += 1
+            if n >= 3:
+                self._finish("winner", [cur])
+                return
+        if self.discs == 42:
+            self._finish("draw", [])
+            return
+        self.current, new_round = _C4_NEXT[cur]
+        if new_round:
+            self.round += 1
+
+    def _finish(self, kind: str, winners: list[str]) -> None:
+        self.result = {"kind": kind, "winners": winners, "scores": None}
+        self.is_over = True
+
+
+GAMES = {"tictactoe": TicTacToeCeiling, "connect4": ConnectFourCeiling}
