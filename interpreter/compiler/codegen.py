@@ -198,6 +198,10 @@ class CodeGen:
     # first, not working them out again in its effect (actiongen.checks_lets_kept, `checks'
     # lets kept`); off: the effect works them out again
     CHECKS_LETS_KEPT: ClassVar[bool] = True
+    # untraced lean programs: a decision's moves played by the games' `apply` itself, the
+    # block's lines from the move to the next listing copied into it (machine.py
+    # `fused_apply`, `fused apply`); off: `LeanGame.apply` calls the block
+    FUSED_APPLY: ClassVar[bool] = True
     # `other(p)` of a ruleset for exactly two players written as the conditional of its two
     # names, no library call (`fixed pair`); off: tests compare
     FIXED_PAIR: ClassVar[bool] = True
@@ -2460,12 +2464,14 @@ class CodeGen:
         self._names_of: dict[str, set[str]] = {}
         for name in self.hosts:
             pytree.expand(fns[name], self.inlines, fns, self.prepare_inline)
-            if name.startswith("B_"):
+            if name.startswith(("B_", "BA_")):
                 pytree.drop_dead_pc(fns[name])
+            if name.startswith("BA_"):  # machine.py `fused_apply`: the block's returns, as apply's
+                pytree.returns_after(fns[name])
         if self.SHARED_IN_BLOCK and self.shared_plays:  # after the copies: the listings are in the blocks
             users = memo_users(fns)
             graph = call_graph(fns) if users else {}
-            for name in sorted(n for n in fns if n.startswith("B_")):
+            for name in sorted(n for n in fns if n.startswith(("B_", "BA_"))):
                 if users and shared_in_block(fns[name], users, graph, self.fresh):
                     self.chose("shared in block", f"the shared calls of {name}'s listings in locals", rule="")
         for name, fn in fns.items():

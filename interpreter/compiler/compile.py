@@ -125,6 +125,10 @@ class Program:
     procedures: dict[str, tuple] = field(default_factory=dict)  # name -> ("fn", fn) | ("block", id)
     blocks: list[ir.Block] = field(default_factory=list)
     block_fns: list[Any] = field(default_factory=list)
+    # untraced: the games' `apply` with a decision's moves played in it (`fused apply`,
+    # machine.py `fused_apply`; used where the program is lean), and the class of such games
+    fused_apply: Any = None
+    lean_class: Any = None
     flow_block: int = 0
     triggers: list[tuple] = field(default_factory=list)  # (test_fn, fn|None, block|None, decl)
     hooks: dict[str, list[tuple]] = field(default_factory=dict)
@@ -724,6 +728,7 @@ def compile_model(model: Model, record: bool, identity: Identity, keep_tree: boo
                              set(hook_src), builder.phase_labels)
     machine.at_once = at_once
     block_names = [machine.build(bid) for bid in range(len(builder.blocks))]
+    fused = machine.fused_apply()
 
     module = g.finish()
     if keep_tree:
@@ -735,6 +740,7 @@ def compile_model(model: Model, record: bool, identity: Identity, keep_tree: boo
     exec(code, ns)  # generated from the checked AST only; see the module docstring
     prog.blocks = builder.blocks
     prog.block_fns = [ns[n] for n in block_names]
+    prog.fused_apply = ns[fused] if fused is not None else None
     for name, src in action_src.items():
         a = model.actions[name]
         prog.actions[name] = CompiledAction(
@@ -878,8 +884,17 @@ def _plain_map(t: Type) -> bool:
 _NOT_YET = object()
 
 
+def _after_block(G: Any, waiting: bool) -> None:
+    """A fused apply's block lines returned `waiting` (machine.py `fused_apply`): the game runs
+    on as `LeanGame.apply` runs it after its block call returned that."""
+    if not waiting or G.result is not None:
+        G._run()
+
+
 def _namespace(prog: Program, g: CodeGen) -> dict[str, Any]:
     """What generated code can see: the runtime helpers, the library, and nothing else."""
+
+    from ..engine.game import Game, LeanGame  # the engine, loaded by now: no cycle at import
 
     ns: dict[str, Any] = {
         **RUNTIME,
@@ -893,6 +908,10 @@ def _namespace(prog: Program, g: CodeGen) -> dict[str, Any]:
         "BudgetExceeded": BudgetExceeded,
         "Abandoned": Abandoned,
         "_RULE_ERRORS": RULE_ERRORS,  # a move played in place fails as the move (machine.py)
+        # a fused apply's ways back to the engine's (machine.py `fused_apply`)
+        "_GAME_APPLY": Game.apply,
+        "_LEAN_APPLY": LeanGame.apply,
+        "_after_block": _after_block,
         "_CHECK_ERRORS": (RuleFailure, *RULE_ERRORS),  # a traced move's checks that fail are left empty
         "_PUSH_ERRORS": (RuleFailure, BudgetExceeded, *RULE_ERRORS),  # a pushed-down filter falls back (pushdown.py)
         "_seq": seq_by(prog.boards.order),

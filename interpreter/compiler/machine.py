@@ -17,6 +17,7 @@ calls without hooks, and no trace calls in the untraced variant.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -89,9 +90,14 @@ class MachineBuilder:
         # (`turn_players` the kinds and players noted so far, recording.turns_code)
         self.step_known: str | None = None
         self.turn_players: list[tuple[str, str]] = []
+        # untraced, `fused apply`: each play op whose move's path back to it is straight (block
+        # id, op, the lines from the move to the listing, their indent, the op after a play
+        # nobody can make, whether every move it offers is played in place)
+        self.fusable: list[tuple[int, int, list[str], str, int, bool]] = []
 
     def build(self, bid: int) -> str:
         blk = self.blocks[bid]
+        self.bid = bid
         self.rule = blk.rule
         self.ops = blk.ops
         name = f"B_{bid}"
@@ -229,6 +235,7 @@ class MachineBuilder:
         turns = closes_own and path is not None and self.turns_only([*path[0], *path[2]])
         if closes_own:
             out.append(f"{ind}rt = None")
+        start = len(out)
         if played:  # apply() hands over a move offered here: play it, then go on
             self.play_in_place(k, played, out, ind)
             if path is None:
@@ -278,6 +285,9 @@ class MachineBuilder:
             out.append(f"{ind}    G._shared = None")
         if optional:
             out.append(f"{ind}legal.append(PASS)")
+        if self.fuses(played, path):
+            every = not optional and set(played) == set(actions)  # every move offered here is played in place
+            self.fusable.append((self.bid, k, out[start:], ind, k + 1 if op.otherwise is None else op.otherwise, every))
         out.append(f"{ind}if legal:")
         if self.picks_in_place(actions, played, optional):
             self.g.chose("picked in place", f"play {', '.join(dict.fromkeys(actions))}", self.rule)
@@ -302,9 +312,11 @@ class MachineBuilder:
         if self.record:
             self.player_event("no legal action", "who", out, ind)
         out.append(nxt if op.otherwise is None else f"{ind}pc = {op.otherwise}")  # `play ... else`
+        # where the block goes on, kept in the frame at once: a fused apply goes on from there
+        # by running the block anew (`fused_apply`), and the frame is then the same either way
+        out.append(f"{ind}F[1] = pc")
         out.append(f"{ind}G.work -= {SKIPPED_PLAY_WORK}")  # it listed every candidate
         out.append(f"{ind}if G.work < 0:")
-        out.append(f"{ind}    F[1] = pc")
         out.append(f"{ind}    G.out_of_work(None)")
 
     def _op_choose(self, k: int, op: ir.Choose, out: list[str], ind: str) -> None:
@@ -606,6 +618,76 @@ class MachineBuilder:
         out.append(f"{ind}G.left(F)")
         out.append(f"{ind}return False")
 
+    def fuses(self, played: list[str], path: tuple[list[int], int, list[int]] | None) -> bool:
+        """`fused apply`: untraced, no triggers, moves played in place, and the way from the
+        move back to this decision only ends and starts turns (no hooks): the lines from the
+        move to the listing are straight code, which `fused_apply` copies."""
+        return not self.record and CodeGen.FUSED_APPLY and bool(played) and path is not None \
+            and not self.triggers and not ({"turn start", "turn end"} & self.hooks) \
+            and all(isinstance(self.ops[j], (ir.TurnBegin, ir.TurnEnd)) for j in (*path[0], *path[2]))
+
+    def fused_apply(self) -> str | None:
+        """`fused apply` (untraced, CodeGen.FUSED_APPLY): where the program has one decision
+        whose moves `fuses` allows, a function `BA_n` to be its games' `apply` (game.py
+        `game_class`): `LeanGame.apply`'s steps for a move offered there, then the block's own
+        lines from the move to the next listing, copied, so a move costs no call of the block
+        and no walk of its `pc` sections. Anything else (a move not offered by identity, another
+        decision, a move not played in place, a game that keeps its history) goes
+        `LeanGame.apply`'s or `Game.apply`'s way. During a playout that picks moves in the block
+        (`pick_in_place`) the copy lists the next moves and stops there: the playout's loop then
+        picks from the same listing with the same generator and counts the move once, so the
+        game and the count are the same. Where nobody can move, or the block returns, the game
+        runs on as `LeanGame.apply` has it run (the returns are `_after_block`'s, put in on the
+        tree: `pytree.returns_after`)."""
+        if len(self.fusable) != 1:
+            return None
+        bid, k, region, ind, otherwise, every = self.fusable[0]
+        region = _move_known(region, ind)
+        body = "                "
+        lines = [
+            "    legal = G._legal",
+            "    if player is None and legal is not None and not G.abandoned:",
+            "        for offered in legal:  # by identity, as Game.apply",
+            "            if offered is action:",
+            "                break",
+            "        else:",
+            "            return _GAME_APPLY(G, action, player)",
+            "        F = G.frames[-1]",
+            # a game that keeps its history plays nothing in place (`_plain` empty); a playout
+            # picking moves in the block (`G._picks`) meets this decision again and picks there
+            f"        if F[0] == {bid} and F[1] == {k} and {'G._plain' if every else 'action[0] in G._plain'}:",
+        ]
+        if any("L[" in line for line in region):
+            lines.append("            L = F[2]")
+        lines += [
+            f"            G.work = {WORK_CHUNK}",
+            "            G._worked = 0",
+            "            G._legal = G.pending = None",
+            "            G.step_no += 1",
+            "            m = action",
+            "            try:",
+            *(body + line[len(ind):] if line.startswith(ind) else line for line in region),
+            f"{body}if legal:",
+            f"{body}    F[1] = {k}",
+            f"{body}    G._legal = legal",
+            f"{body}    return",
+            f"{body}G.pending = None",  # nobody can move: as the block, then it runs on from there
+            f"{body}F[1] = {otherwise}",
+            f"{body}G.work -= {SKIPPED_PLAY_WORK}",
+            f"{body}if G.work < 0:",
+            f"{body}    G.out_of_work(None)",
+            "            except _RULE_ERRORS as err:",
+            "                raise G._failure(err) from err",
+            "            G._run()",
+            "            return",
+            "    return _LEAN_APPLY(G, action, player)",
+        ]
+        name = f"BA_{bid}"
+        self.g._pending_inlines = True  # it copies the effect's and the listing's bodies too
+        self.g.function(name, ["action", "player=None"], lines)
+        self.g.chose("fused apply", f"the moves of block {bid}'s decision at op {k}", rule="the engine")
+        return name
+
     def play_in_place(self, k: int, actions: list[str], out: list[str], ind: str) -> None:
         """The section of Play op `k` for a move `m` handed in by `apply`: the move's effect
         (inlined when short, else a call of its effect function), then on to op `k + 1`. An
@@ -802,6 +884,23 @@ MachineBuilder._OPS = node_table("an op", {
     ir.Goto: MachineBuilder._op_goto,
     ir.Ret: MachineBuilder._op_ret,
 })
+
+
+def _move_known(region: list[str], ind: str) -> list[str]:
+    """A fused apply's copy of a decision's lines (`fused_apply`), where the move is known to be
+    there: `if m is not None:` dropped and its body dedented (it ends at the `# @S-` line
+    `_op_play` writes after the round trip), and the stores of `pc` dropped where no line reads
+    it (the copy's tail sets it)."""
+    inner = ind + "    "
+    if region and region[0] == f"{ind}if m is not None:":
+        end = region.index(f"{ind}# @S-")
+        region = [line[4:] if line.startswith(inner) else line for line in region[1:end]] + region[end:]
+    if not any(re.search(r"\bpc\b", line) and not _PC_STORE.match(line) for line in region):
+        region = [line for line in region if not _PC_STORE.match(line)]
+    return region
+
+
+_PC_STORE = re.compile(r"\s*pc = \d+$")
 
 
 def one_per_parts(where: A.Node | None, var: str) -> tuple[A.Node, A.Node, A.Node] | None:

@@ -234,6 +234,19 @@ def _pc_store(s: ast.stmt) -> bool:
             and s.targets[0].id == "pc" and isinstance(s.value, ast.Constant))
 
 
+def returns_after(fn: ast.FunctionDef) -> None:
+    """In place: in a fused `apply` (machine.py `fused_apply`), each `return True` / `return
+    False` of the block lines copied into it (waiting at a decision or done; the block left)
+    becomes `return _after_block(G, ...)`, which runs the game on as `LeanGame.apply` does
+    after the block returned that."""
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Return) and isinstance(node.value, ast.Constant) and type(node.value.value) is bool:
+            call = ast.Call(ast.Name("_after_block", ast.Load()), [ast.Name("G", ast.Load()), node.value], [])
+            for part in (call, call.func, call.args[0]):
+                ast.copy_location(part, node.value)
+            node.value = call
+
+
 def drop_dead_pc(fn: ast.FunctionDef) -> None:
     """In place: `pc = k` followed at once by another `pc = j` is dropped (a move's round trip
     passes through several ops' ends): nothing between reads it."""

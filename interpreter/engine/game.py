@@ -1581,6 +1581,14 @@ def load_game(data: Any, prog: Program, origin: Any = None, path: str = "save") 
 
 def game_class(prog: Any) -> type[Game]:
     """The class of a game of `prog`: `SecretsGame` when its rules hide state, `LeanGame`
-    for a lean program (`Program.lean`), `LeanTracedGame` for a lean traced one."""
+    for a lean program (`Program.lean`) — a subclass of its own whose `apply` is the
+    program's fused apply where it has one — `LeanTracedGame` for a lean traced one."""
+    if prog.lean and prog.fused_apply is not None and not prog.hidden:
+        cls = prog.lean_class
+        if cls is None:  # `fused apply` (compiler/machine.py): the program's own `apply`
+            cls = prog.lean_class = type("LeanGame", (LeanGame,), {
+                "apply": prog.fused_apply, "__slots__": (), "__module__": LeanGame.__module__,
+                "__doc__": "A LeanGame whose `apply` plays its program's moves itself (`fused apply`)."})
+        return cls
     return SecretsGame if prog.hidden else LeanGame if prog.lean else \
         LeanTracedGame if prog.lean_traced else Game

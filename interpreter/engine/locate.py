@@ -26,7 +26,7 @@ from ...dsl import ast as A
 from .errors import EngineError, RuleFailure
 
 _GENERATED = "<regelwerk:"
-_NAMES = re.compile(r"(B|TT|TB|HB|PT|P|DR|DV|INV)_(\d+)\Z")
+_NAMES = re.compile(r"(BA|B|TT|TB|HB|PT|P|DR|DV|INV)_(\d+)\Z")
 _KINDS = {"action": "action", "procedure": "procedure", "when": "trigger", "on": "hook", "phase": "phase",
           "flow": "flow", "device": "device", "invariant": "invariant"}
 _AT = re.compile(r"\S+:\d+:\d+")
@@ -95,7 +95,7 @@ def _key(game: Any, fname: str, move: Any = None) -> str | None:
         return None
     kind, i = m[1], int(m[2])
     model = prog.model
-    if kind == "B":
+    if kind in ("B", "BA"):  # BA_n: block n's moves played by a fused apply (compiler/machine.py)
         if move is not None:
             return f"action:{move[0]}"
         rule = prog.blocks[i].rule if i < len(prog.blocks) else None
