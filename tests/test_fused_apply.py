@@ -1,8 +1,8 @@
-"""`fused apply` (interpreter/compiler/machine.py `fused_apply`, `CodeGen.FUSED_APPLY`): an
-untraced lean program with one decision whose moves are played in place, and whose way back to
-that decision only ends and starts turns, gives its games an `apply` of their own, with the
-block's lines from the move to the next listing copied into it. The same moves, games, saves,
-errors, taken-back moves and playouts with and without it."""
+"""`fused apply` (interpreter/compiler/machine.py `fused_apply`, `CodeGen.FUSED_APPLY`): a
+lean program (untraced or traced) with one decision whose moves are played in place, and whose
+way back to that decision only ends and starts turns, gives its games an `apply` of their own,
+with the block's section from the move to the next decision copied into it. The same moves,
+games, saves, traces, errors, taken-back moves and playouts with and without it."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import random
 import pytest
 from playing import compiled_with, same_with_and_without
 from regelwerk.interpreter.engine.errors import RuleFailure
-from regelwerk.interpreter.engine.game import LeanGame, game_class
+from regelwerk.interpreter.engine.game import LeanGame, LeanTracedGame, game_class
 from test_carried_values import WALLS
 from test_lean_apply import _moves_and_errors
 
@@ -37,49 +37,55 @@ LISTING_FAILS = FAILS.replace('    if k == 3\n        set m[1] = xs[3]\n', '') \
     .replace('    add 1 to n\n', '    require n == 0 or xs[0] == 1 else "never"\n    add 1 to n\n', 1)
 
 
-def test_the_games_of_such_a_program_have_its_apply() -> None:
-    for name in ("tictactoe", "connect4", "breakthrough", "checkers"):
+@pytest.mark.parametrize("record", [False, True])
+def test_the_games_of_such_a_program_have_its_apply(record: bool) -> None:
+    base = LeanTracedGame if record else LeanGame
+    # traced checkers: its jump's checks are not worked out in the block (`state kept for checks`)
+    for name in ("tictactoe", "connect4", "breakthrough") + (() if record else ("checkers",)):
         rules = compiled_with(FLAG, True, name)
-        prog = rules.program(False)
+        prog = rules.program(record)
         assert any(c.kind == "fused apply" for c in prog.choices)
-        g = rules.new_game(seed=1)
+        g = rules.new_game(seed=1, record=record)
         cls = game_class(prog)
-        assert issubclass(cls, LeanGame) and cls is not LeanGame and cls.apply is prog.fused_apply
-        assert type(g) is cls and type(g.clone()) is cls and type(rules.load_game(g.to_json())) is cls
+        assert issubclass(cls, base) and cls is not base and cls.apply is prog.fused_apply
+        assert type(g) is cls and type(g.clone()) is cls
+        assert type(rules.load_game(g.to_json(), record=record)) is cls
         off = compiled_with(FLAG, False, name)
-        assert off.program(False).fused_apply is None and type(off.new_game()) is LeanGame
-    # traced programs keep their own classes
-    assert compiled_with(FLAG, True, "tictactoe").program(True).fused_apply is None
+        assert off.program(record).fused_apply is None and type(off.new_game(record=record)) is base
 
 
-def test_every_way_of_handing_a_move_over_answers_the_same() -> None:
+@pytest.mark.parametrize("record", [False, True])
+def test_every_way_of_handing_a_move_over_answers_the_same(record: bool) -> None:
     for name, text in (("walls", WALLS), ("tictactoe", None)):
         on, off = compiled_with(FLAG, True, name, text), compiled_with(FLAG, False, name, text)
         for seed in range(6):
-            assert _moves_and_errors(on, seed) == _moves_and_errors(off, seed)
+            assert _moves_and_errors(on, seed, record) == _moves_and_errors(off, seed, record)
 
 
-def test_the_same_games_with_and_without() -> None:
-    same_with_and_without(FLAG, False, {"walls": WALLS}, bundled="checkers")
-    same_with_and_without(FLAG, False, {}, bundled="connect4")
+@pytest.mark.parametrize("record", [False, True])
+def test_the_same_games_with_and_without(record: bool) -> None:
+    same_with_and_without(FLAG, record, {"walls": WALLS}, bundled="checkers")
+    same_with_and_without(FLAG, record, {}, bundled="connect4")
 
 
-def _failure(text: str, name: str, on: bool, moves: list[str]) -> tuple:
-    g = compiled_with(FLAG, on, name, text).new_game(seed=0)
+def _failure(text: str, name: str, on: bool, moves: list[str], record: bool) -> tuple:
+    g = compiled_with(FLAG, on, name, text).new_game(seed=0, record=record)
     try:
         for move in moves:
             g.apply(next(m for m in g.legal_actions() if str(m) == move))
     except RuleFailure as err:
-        return str(err), str(err.span), err.rule, g.step_no
+        return str(err), str(err.span), err.rule, g.step_no, g.trace if record else None
     raise AssertionError("no failure")
 
 
+@pytest.mark.parametrize("record", [False, True])
 @pytest.mark.parametrize("text,name,moves", [(FAILS, "fails", ["a(1)", "a(2)", "a(3)"]),
                                              (LISTING_FAILS, "listing_fails", ["a(1)"])])
-def test_a_rule_that_fails_is_reported_the_same(text: str, name: str, moves: list[str]) -> None:
-    assert compiled_with(FLAG, True, name, text).program(False).fused_apply is not None
-    on, off = _failure(text, name, True, moves), _failure(text, name, False, moves)
-    assert on == off and ":" in on[1]  # the message, the statement, the rule, the step
+def test_a_rule_that_fails_is_reported_the_same(text: str, name: str, moves: list[str], record: bool) -> None:
+    assert compiled_with(FLAG, True, name, text).program(record).fused_apply is not None
+    on, off = _failure(text, name, True, moves, record), _failure(text, name, False, moves, record)
+    assert on == off  # the message, the statement, the rule, the step (and trace)
+    assert ":" in on[1] or record and name == "listing_fails"  # a traced listing's failure names no statement
 
 
 @pytest.mark.parametrize("name", ["tictactoe", "checkers"])

@@ -198,9 +198,9 @@ class CodeGen:
     # first, not working them out again in its effect (actiongen.checks_lets_kept, `checks'
     # lets kept`); off: the effect works them out again
     CHECKS_LETS_KEPT: ClassVar[bool] = True
-    # untraced lean programs: a decision's moves played by the games' `apply` itself, the
-    # block's lines from the move to the next listing copied into it (machine.py
-    # `fused_apply`, `fused apply`); off: `LeanGame.apply` calls the block
+    # lean programs: a decision's moves played by the games' `apply` itself, the block's
+    # section from the move to the next decision copied into it (machine.py `fused_apply`,
+    # `fused apply`); off: `LeanGame.apply` / `LeanTracedGame.apply` calls the block
     FUSED_APPLY: ClassVar[bool] = True
     # `other(p)` of a ruleset for exactly two players written as the conditional of its two
     # names, no library call (`fixed pair`); off: tests compare
@@ -2467,7 +2467,7 @@ class CodeGen:
             if name.startswith(("B_", "BA_")):
                 pytree.drop_dead_pc(fns[name])
             if name.startswith("BA_"):  # machine.py `fused_apply`: the block's returns, as apply's
-                pytree.returns_after(fns[name])
+                pytree.returns_after(fns[name], "_after_traced" if self.record else "_after_block")
         if self.SHARED_IN_BLOCK and self.shared_plays:  # after the copies: the listings are in the blocks
             users = memo_users(fns)
             graph = call_graph(fns) if users else {}

@@ -125,8 +125,8 @@ class Program:
     procedures: dict[str, tuple] = field(default_factory=dict)  # name -> ("fn", fn) | ("block", id)
     blocks: list[ir.Block] = field(default_factory=list)
     block_fns: list[Any] = field(default_factory=list)
-    # untraced: the games' `apply` with a decision's moves played in it (`fused apply`,
-    # machine.py `fused_apply`; used where the program is lean), and the class of such games
+    # the games' `apply` with a decision's moves played in it (`fused apply`, machine.py
+    # `fused_apply`; used where the program is lean or lean traced), and the class of such games
     fused_apply: Any = None
     lean_class: Any = None
     flow_block: int = 0
@@ -891,10 +891,24 @@ def _after_block(G: Any, waiting: bool) -> None:
         G._run()
 
 
+def _after_traced(G: Any, waiting: bool) -> None:
+    """The same for a traced fused apply: as `LeanTracedGame.apply` after its block call."""
+    if not waiting:
+        G._run()
+    elif G.result is not None:
+        G.pending = None
+        G._close()
+        G._emit_result()
+
+
 def _namespace(prog: Program, g: CodeGen) -> dict[str, Any]:
     """What generated code can see: the runtime helpers, the library, and nothing else."""
 
-    from ..engine.game import Game, LeanGame  # the engine, loaded by now: no cycle at import
+    from ..engine.game import (  # the engine, loaded by now: no cycle at import
+        Game,
+        LeanGame,
+        LeanTracedGame,
+    )
 
     ns: dict[str, Any] = {
         **RUNTIME,
@@ -911,7 +925,9 @@ def _namespace(prog: Program, g: CodeGen) -> dict[str, Any]:
         # a fused apply's ways back to the engine's (machine.py `fused_apply`)
         "_GAME_APPLY": Game.apply,
         "_LEAN_APPLY": LeanGame.apply,
+        "_LEAN_TRACED_APPLY": LeanTracedGame.apply,
         "_after_block": _after_block,
+        "_after_traced": _after_traced,
         "_CHECK_ERRORS": (RuleFailure, *RULE_ERRORS),  # a traced move's checks that fail are left empty
         "_PUSH_ERRORS": (RuleFailure, BudgetExceeded, *RULE_ERRORS),  # a pushed-down filter falls back (pushdown.py)
         "_seq": seq_by(prog.boards.order),

@@ -25,7 +25,7 @@ from ...dsl import ast as A
 from ...dsl.dispatch import NodeTable, node_table
 from ...dsl.printer import expr_text
 from ...dsl.types import ListOf
-from ..engine.limits import CALL_WORK, SKIPPED_PLAY_WORK, WORK_CHUNK
+from ..engine.limits import CALL_WORK, SKIPPED_PLAY_WORK, UNDO_EVERY, WORK_CHUNK
 from ..engine.recording import (
     BINDINGS,
     CHECKS,
@@ -90,10 +90,10 @@ class MachineBuilder:
         # (`turn_players` the kinds and players noted so far, recording.turns_code)
         self.step_known: str | None = None
         self.turn_players: list[tuple[str, str]] = []
-        # untraced, `fused apply`: each play op whose move's path back to it is straight (block
-        # id, op, the lines from the move to the listing, their indent, the op after a play
-        # nobody can make, whether every move it offers is played in place)
-        self.fusable: list[tuple[int, int, list[str], str, int, bool]] = []
+        # `fused apply`: each play op whose move's path back to it is straight (block id, op,
+        # its section's lines from the move on, but a pick in place, their indent, whether
+        # every move it offers is played in place)
+        self.fusable: list[tuple[int, int, list[str], str, bool]] = []
 
     def build(self, bid: int) -> str:
         blk = self.blocks[bid]
@@ -233,9 +233,9 @@ class MachineBuilder:
         closes_own = self.record and path is not None and not self.triggers
         # ... and kept as one tuple when the round trip only ends and starts turns (no hooks)
         turns = closes_own and path is not None and self.turns_only([*path[0], *path[2]])
+        start = len(out)
         if closes_own:
             out.append(f"{ind}rt = None")
-        start = len(out)
         if played:  # apply() hands over a move offered here: play it, then go on
             self.play_in_place(k, played, out, ind)
             if path is None:
@@ -285,13 +285,12 @@ class MachineBuilder:
             out.append(f"{ind}    G._shared = None")
         if optional:
             out.append(f"{ind}legal.append(PASS)")
-        if self.fuses(played, path):
-            every = not optional and set(played) == set(actions)  # every move offered here is played in place
-            self.fusable.append((self.bid, k, out[start:], ind, k + 1 if op.otherwise is None else op.otherwise, every))
+        listed = len(out)
         out.append(f"{ind}if legal:")
         if self.picks_in_place(actions, played, optional):
             self.g.chose("picked in place", f"play {', '.join(dict.fromkeys(actions))}", self.rule)
             self.pick_in_place(k, out, ind + "    ")
+        waits = len(out)  # what follows a pick in place: the decision waits
         out.append(f"{ind}    F[1] = {k}")
         out.append(f"{ind}    G._legal = legal")
         if closes_own:
@@ -318,6 +317,9 @@ class MachineBuilder:
         out.append(f"{ind}G.work -= {SKIPPED_PLAY_WORK}")  # it listed every candidate
         out.append(f"{ind}if G.work < 0:")
         out.append(f"{ind}    G.out_of_work(None)")
+        if self.fuses(played, path):  # the section but for a pick in place (`fused_apply`)
+            every = not optional and set(played) == set(actions)  # every move offered here is played in place
+            self.fusable.append((self.bid, k, out[start:listed + 1] + out[waits:], ind, every))
 
     def _op_choose(self, k: int, op: ir.Choose, out: list[str], ind: str) -> None:
         var, domain, where, by, prompt, span, names = op.var, op.domain, op.where, op.by, op.prompt, op.span, op.names
@@ -619,30 +621,37 @@ class MachineBuilder:
         out.append(f"{ind}return False")
 
     def fuses(self, played: list[str], path: tuple[list[int], int, list[int]] | None) -> bool:
-        """`fused apply`: untraced, no triggers, moves played in place, and the way from the
-        move back to this decision only ends and starts turns (no hooks): the lines from the
-        move to the listing are straight code, which `fused_apply` copies."""
-        return not self.record and CodeGen.FUSED_APPLY and bool(played) and path is not None \
+        """`fused apply`: no triggers, moves played in place (traced: their checks worked out
+        in the block too), and the way from the move back to this decision only ends and
+        starts turns (no hooks): the section is straight code, which `fused_apply` copies."""
+        return CodeGen.FUSED_APPLY and bool(played) and path is not None \
             and not self.triggers and not ({"turn start", "turn end"} & self.hooks) \
-            and all(isinstance(self.ops[j], (ir.TurnBegin, ir.TurnEnd)) for j in (*path[0], *path[2]))
+            and all(isinstance(self.ops[j], (ir.TurnBegin, ir.TurnEnd)) for j in (*path[0], *path[2])) \
+            and (not self.record or all(self.actions[a].checks_in_place for a in played))
 
     def fused_apply(self) -> str | None:
-        """`fused apply` (untraced, CodeGen.FUSED_APPLY): where the program has one decision
-        whose moves `fuses` allows, a function `BA_n` to be its games' `apply` (game.py
-        `game_class`): `LeanGame.apply`'s steps for a move offered there, then the block's own
-        lines from the move to the next listing, copied, so a move costs no call of the block
-        and no walk of its `pc` sections. Anything else (a move not offered by identity, another
-        decision, a move not played in place, a game that keeps its history) goes
-        `LeanGame.apply`'s or `Game.apply`'s way. During a playout that picks moves in the block
-        (`pick_in_place`) the copy lists the next moves and stops there: the playout's loop then
-        picks from the same listing with the same generator and counts the move once, so the
-        game and the count are the same. Where nobody can move, or the block returns, the game
-        runs on as `LeanGame.apply` has it run (the returns are `_after_block`'s, put in on the
-        tree: `pytree.returns_after`)."""
+        """`fused apply` (CodeGen.FUSED_APPLY): where the program has one decision whose moves
+        `fuses` allows, a function `BA_n` to be its games' `apply` (game.py `game_class`, for
+        lean programs): `LeanGame.apply`'s steps for a move offered there (traced,
+        `LeanTracedGame.apply`'s for a move recorded in the block), then the block's own section
+        from the move to the next decision, copied, so a move costs no call of the block and no
+        walk of its `pc` sections. Anything else (a move not offered by identity, another
+        decision, a move not played or recorded in place, a game that keeps its history) goes
+        the class's own or `Game.apply`'s way. During a playout that picks moves in the block
+        (`pick_in_place`: untraced) the copy lists the next moves and stops there: the
+        playout's loop then picks from the same listing with the same generator and counts the
+        move once, so the game and the count are the same. Where nobody can move, the copy
+        leaves the frame at the op the block goes on at and runs the block from there; where
+        its lines return (the game finished in the effect), the game runs on as the class's
+        `apply` has it run after the block returned that (`_after_block`, `_after_traced`, put
+        in on the tree: `pytree.returns_after`)."""
         if len(self.fusable) != 1:
             return None
-        bid, k, region, ind, otherwise, every = self.fusable[0]
+        bid, k, region, ind, every = self.fusable[0]
         region = _move_known(region, ind)
+        waits = region.index(f"{ind}if legal:") + 1
+        waits += next(i for i, line in enumerate(region[waits:]) if line == f"{ind}    return True")
+        region[waits] = f"{ind}    return"  # the decision waits: nothing ran on (a hook would not be here)
         body = "                "
         lines = [
             "    legal = G._legal",
@@ -653,34 +662,46 @@ class MachineBuilder:
             "        else:",
             "            return _GAME_APPLY(G, action, player)",
             "        F = G.frames[-1]",
+        ]
+        if self.record:  # LeanTracedGame.apply's steps for a move recorded in the block
+            lines += [
+                "        key = G._recorded_here.get(action[0])",
+                f"        if key is not None and F[0] == {bid} and F[1] == {k}:",
+                "            undo = G._undo",
+                f"            if G._snap_next or not len(undo) % {UNDO_EVERY}:",
+                "                G._keep_undo(action)",
+                "            else:",
+                "                undo.append(action)",
+                f"            G.work = {WORK_CHUNK}",
+                "            G._worked = 0",
+                "            _who = G.pending['player']",
+                "            G._legal = G.pending = None",
+                "            G.step_no += 1",
+                "            if G._step is not None:",
+                "                G._close()",
+                "            G._step = [key, False, None, action, (), None, (), (), G.phase, _who]",
+                "            G._jmark = len(G.journal)",
+                "            G.abandon = None",
+            ]
+        else:
             # a game that keeps its history plays nothing in place (`_plain` empty); a playout
             # picking moves in the block (`G._picks`) meets this decision again and picks there
-            f"        if F[0] == {bid} and F[1] == {k} and {'G._plain' if every else 'action[0] in G._plain'}:",
-        ]
+            lines += [f"        if F[0] == {bid} and F[1] == {k} and {'G._plain' if every else 'action[0] in G._plain'}:",
+                      f"            G.work = {WORK_CHUNK}",
+                      "            G._worked = 0",
+                      "            G._legal = G.pending = None",
+                      "            G.step_no += 1"]
         if any("L[" in line for line in region):
             lines.append("            L = F[2]")
         lines += [
-            f"            G.work = {WORK_CHUNK}",
-            "            G._worked = 0",
-            "            G._legal = G.pending = None",
-            "            G.step_no += 1",
             "            m = action",
             "            try:",
             *(body + line[len(ind):] if line.startswith(ind) else line for line in region),
-            f"{body}if legal:",
-            f"{body}    F[1] = {k}",
-            f"{body}    G._legal = legal",
-            f"{body}    return",
-            f"{body}G.pending = None",  # nobody can move: as the block, then it runs on from there
-            f"{body}F[1] = {otherwise}",
-            f"{body}G.work -= {SKIPPED_PLAY_WORK}",
-            f"{body}if G.work < 0:",
-            f"{body}    G.out_of_work(None)",
             "            except _RULE_ERRORS as err:",
             "                raise G._failure(err) from err",
-            "            G._run()",
+            "            G._run()",  # nobody could move: the block runs on from the frame's op
             "            return",
-            "    return _LEAN_APPLY(G, action, player)",
+            f"    return {'_LEAN_TRACED_APPLY' if self.record else '_LEAN_APPLY'}(G, action, player)",
         ]
         name = f"BA_{bid}"
         self.g._pending_inlines = True  # it copies the effect's and the listing's bodies too
@@ -887,17 +908,28 @@ MachineBuilder._OPS = node_table("an op", {
 
 
 def _move_known(region: list[str], ind: str) -> list[str]:
-    """A fused apply's copy of a decision's lines (`fused_apply`), where the move is known to be
-    there: `if m is not None:` dropped and its body dedented (it ends at the `# @S-` line
-    `_op_play` writes after the round trip), and the stores of `pc` dropped where no line reads
-    it (the copy's tail sets it)."""
+    """A fused apply's copy of a decision's section (`fused_apply`), where the move is known to
+    be there: `if m is not None:` dropped and its body dedented (it ends at the `# @S-` line
+    `_op_play` writes after the round trip); `pc = k` kept in the frame at once (`F[1] =
+    pc` after it) written as `F[1] = k`; and the stores of `pc` dropped where no line reads
+    it then."""
     inner = ind + "    "
-    if region and region[0] == f"{ind}if m is not None:":
-        end = region.index(f"{ind}# @S-")
-        region = [line[4:] if line.startswith(inner) else line for line in region[1:end]] + region[end:]
-    if not any(re.search(r"\bpc\b", line) and not _PC_STORE.match(line) for line in region):
-        region = [line for line in region if not _PC_STORE.match(line)]
-    return region
+    head = f"{ind}if m is not None:"
+    if head in region:
+        at = region.index(head)
+        end = region.index(f"{ind}# @S-", at)
+        region = region[:at] + [line[4:] if line.startswith(inner) else line for line in region[at + 1:end]] \
+            + region[end:]
+    out: list[str] = []
+    for line in region:
+        if line.strip() == "F[1] = pc" and out and _PC_STORE.match(out[-1]) \
+                and out[-1][:len(out[-1]) - len(out[-1].lstrip())] == line[:len(line) - len(line.lstrip())]:
+            out[-1] = out[-1].replace("pc = ", "F[1] = ", 1)
+            continue
+        out.append(line)
+    if not any(re.search(r"\bpc\b", line) and not _PC_STORE.match(line) for line in out):
+        out = [line for line in out if not _PC_STORE.match(line)]
+    return out
 
 
 _PC_STORE = re.compile(r"\s*pc = \d+$")

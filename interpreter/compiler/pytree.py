@@ -234,14 +234,14 @@ def _pc_store(s: ast.stmt) -> bool:
             and s.targets[0].id == "pc" and isinstance(s.value, ast.Constant))
 
 
-def returns_after(fn: ast.FunctionDef) -> None:
+def returns_after(fn: ast.FunctionDef, after: str) -> None:
     """In place: in a fused `apply` (machine.py `fused_apply`), each `return True` / `return
     False` of the block lines copied into it (waiting at a decision or done; the block left)
-    becomes `return _after_block(G, ...)`, which runs the game on as `LeanGame.apply` does
+    becomes `return after(G, ...)`, which runs the game on as the game class's `apply` does
     after the block returned that."""
     for node in ast.walk(fn):
         if isinstance(node, ast.Return) and isinstance(node.value, ast.Constant) and type(node.value.value) is bool:
-            call = ast.Call(ast.Name("_after_block", ast.Load()), [ast.Name("G", ast.Load()), node.value], [])
+            call = ast.Call(ast.Name(after, ast.Load()), [ast.Name("G", ast.Load()), node.value], [])
             for part in (call, call.func, call.args[0]):
                 ast.copy_location(part, node.value)
             node.value = call

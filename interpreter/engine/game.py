@@ -25,6 +25,7 @@ from .errors import RULE_ERRORS as _RULE_ERRORS
 from .errors import Abandoned, EngineError, IllegalAction, InvariantBroken, RuleFailure
 from .limits import (
     TIME_LIMIT,
+    UNDO_EVERY,
     WORK_BUDGET,
     WORK_CHUNK,
 )
@@ -88,9 +89,9 @@ def _infostate() -> Any:
 
 # Undo keeps every dynamic field but vars (the journal restores those) as it was: all are
 # replaced rather than changed in place, except the frames, which are copied.
-# Undo keeps a full snapshot of the fields before one move in UNDO_EVERY (and after a change
-# from outside the rules); the moves in between are played again from the nearest snapshot.
-UNDO_EVERY = 16
+# Undo keeps a full snapshot of the fields before one move in UNDO_EVERY (limits.py; and after
+# a change from outside the rules); the moves in between are played again from the nearest
+# snapshot.
 
 
 class GameModes(NamedTuple):
@@ -1583,12 +1584,13 @@ def game_class(prog: Any) -> type[Game]:
     """The class of a game of `prog`: `SecretsGame` when its rules hide state, `LeanGame`
     for a lean program (`Program.lean`) — a subclass of its own whose `apply` is the
     program's fused apply where it has one — `LeanTracedGame` for a lean traced one."""
-    if prog.lean and prog.fused_apply is not None and not prog.hidden:
+    if (prog.lean or prog.lean_traced) and prog.fused_apply is not None and not prog.hidden:
         cls = prog.lean_class
         if cls is None:  # `fused apply` (compiler/machine.py): the program's own `apply`
-            cls = prog.lean_class = type("LeanGame", (LeanGame,), {
-                "apply": prog.fused_apply, "__slots__": (), "__module__": LeanGame.__module__,
-                "__doc__": "A LeanGame whose `apply` plays its program's moves itself (`fused apply`)."})
+            base = LeanGame if prog.lean else LeanTracedGame
+            cls = prog.lean_class = type(base.__name__, (base,), {
+                "apply": prog.fused_apply, "__slots__": (), "__module__": base.__module__,
+                "__doc__": f"A {base.__name__} whose `apply` plays its program's moves itself (`fused apply`)."})
         return cls
     return SecretsGame if prog.hidden else LeanGame if prog.lean else \
         LeanTracedGame if prog.lean_traced else Game

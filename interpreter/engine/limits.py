@@ -19,3 +19,4 @@ RECURSIVE_CALL_WORK = 100  # and a call of a definition that calls itself (direc
 MAX_TRIGGER_CHAIN = 200  # triggers firing each other without a decision between
 MAX_BITS = 4096  # a number in a rule is at most this many bits long
 MEMO_LIMIT = 50_000  # answers a remembered definition keeps
+UNDO_EVERY = 16  # undo keeps a full snapshot before one move in this many (game.py, a fused apply)
