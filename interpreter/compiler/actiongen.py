@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections.abc import Callable, Hashable
@@ -228,7 +229,55 @@ def _distinct_lists(g: CodeGen, e: A.Node, sc: dict, depth: int = 0) -> bool:
         # `list q in Province where ...`: some of a type's values, each once (Shogun's provinces_of)
         d = e.domain
         return isinstance(d, A.Name) and d.name not in sc and (d.name in g.elements or d.name == "players")
+    if not g.DISTINCT_JOINS:
+        return False
+    if isinstance(e, A.Call) and e.func in LIBRARY and e.func not in g.m.defines:
+        if e.func == "sorted":  # `sorted(tunnels)` of a set
+            return len(e.args) == 1 and isinstance(g.static_type(e.args[0]).base, SetOf)
+        return LIBRARY[e.func].unique
+    if isinstance(e, A.BinOp) and e.op == "+" and depth < 8 and isinstance(g.static_type(e).base, ListOf):
+        # `adjacent_nodes(a) + (if a in tunnels then [burrow] else [])`: each part distinct,
+        # and no item of one can be an item of the other
+        if not (_distinct_lists(g, e.left, sc, depth + 1) and _distinct_lists(g, e.right, sc, depth + 1)):
+            return False
+        left, right = _possible_items(g, e.left, sc), _possible_items(g, e.right, sc)
+        return left is not None and right is not None and not (left & right)
     return False
+
+
+_MAX_POSSIBLE = 4096  # argument combinations tried for a library call's possible items
+
+
+def _possible_items(g: CodeGen, e: A.Node, sc: dict, depth: int = 0) -> set | None:
+    """Every item any value of list `e` can hold, when that is known now: a list of literals or
+    named values, either branch of a conditional, a board function's result over every value
+    its arguments can take (`adjacent_nodes(a)` for every clearing `a`), a join of such; None
+    when unknown."""
+    if depth > 8:
+        return None
+    if isinstance(e, A.ListLit):
+        values = [g.literal_value(x, sc) for x in e.items]
+        return None if None in values else {v[0] for v in values if v is not None}
+    if isinstance(e, A.CondExpr):
+        a, b = _possible_items(g, e.then, sc, depth + 1), _possible_items(g, e.orelse, sc, depth + 1)
+        return None if a is None or b is None else a | b
+    if isinstance(e, A.BinOp) and e.op == "+":
+        a, b = _possible_items(g, e.left, sc, depth + 1), _possible_items(g, e.right, sc, depth + 1)
+        return None if a is None or b is None else a | b
+    if isinstance(e, A.Call) and e.func in LIBRARY and e.func not in g.m.defines and g.boards is not None \
+            and LIBRARY[e.func].tabulable:
+        pools = [g._values(a) for a in e.args]
+        if any(p is None for p in pools) or math.prod(len(p) for p in pools) > _MAX_POSSIBLE:
+            return None
+        fn = LIBRARY[e.func].bind(g.boards)
+        found: set = set()
+        try:
+            for combo in itertools.product(*pools):
+                found.update(fn(*combo))
+        except Exception:  # an argument out of the function's reach, or items that do not hash
+            return None
+        return found
+    return None
 
 
 def _domain_code(g: CodeGen, a: A.ActionDecl, i: int, scope: dict, as_set: bool = False) -> str:

@@ -208,6 +208,11 @@ class CodeGen:
     # `unswitched sums` (§5): a sum's loop whose summand is a conditional on a comparison fixed
     # for the loop tests it once, one loop per branch (unswitch.py); off: tests compare
     UNSWITCHED_SUMS: ClassVar[bool] = True
+    # `distinct joins` (§5): a parameter's domain `a + b` of two lists that each hold no item
+    # twice and can share none (a board's `adjacent_nodes(x)` and `[burrow]`, checked on the
+    # board's every row when the program is compiled) walked as it is, no `_uniq` call
+    # (actiongen `_distinct_lists`); off: tests compare
+    DISTINCT_JOINS: ClassVar[bool] = True
     # `triggers at once` (§5): a decision point tests every trigger's condition in one
     # generated function `FT`, the conditions written in place, and calls the engine only when
     # one changed (or a trigger waits, or a part of `simultaneously` runs), where
