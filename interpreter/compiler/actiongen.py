@@ -90,6 +90,7 @@ class ActionSource:
 
 MAX_MOVES = 100_000  # bindings of one action made in advance
 MAX_PARTIAL = 64  # values of a range with an option as an end kept in a move table
+MAX_OPEN_END = 16  # values of a range whose high end the state gives kept in a move table
 MAX_CHECKS_INLINE = 40  # lines of an explain function copied where a block plays the move
 
 
@@ -140,6 +141,12 @@ def move_table(g: CodeGen, name: str, a: A.ActionDecl) -> str | None:
                 and None not in (ends := (_end_now(g, p.domain.low), _end_now(g, p.domain.high))) \
                 and ends[1] - ends[0] < MAX_PARTIAL:
             values, partial = tuple(range(ends[0], ends[1] + 1)), True
+        elif i == len(a.params) - 1 and isinstance(p.domain, A.Range) and g.LOOP_FORMS and g.OPEN_ENDED_MOVES \
+                and (low := _end_now(g, p.domain.low)) is not None:
+            # `n in 1..warriors[current][from]`: the first values of a range whose high end the
+            # state gives (Root's `cat_move`), the moves of higher values made when listed
+            values, partial = tuple(range(low, low + MAX_OPEN_END)), True
+            g.chose("open-ended moves", f"{name}'s {p.name} from {low} to {low + MAX_OPEN_END - 1}")
         else:
             t = g.static_type(p.domain).item.base
             values = (g.players if t.name == "Player" else g.elements.get(t.name)) if isinstance(t, Elem) else None
@@ -1176,7 +1183,8 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
     # on the tree, once the program is parsed (codegen.CodeGen.finish)
     count, rule = len(pnames), g.rule_now
     g.tree_passes.setdefault(f"AE_{aid}", []).append(
-        lambda fn: pytree.hoist_rows(fn, count, g.fresh, g.complete_tables) and g.chose("hoist rows", rule=rule))
+        lambda fn: pytree.hoist_rows(fn, count, g.fresh, g.complete_tables | g.partial_tables if g.ROWS_OF_ROWS
+                                     else g.complete_tables, g.ROWS_OF_ROWS) and g.chose("hoist rows", rule=rule))
     if g.NUMBERED_ROWS:  # after hoist_rows: the rows it took out of the loops
         g.tree_passes[f"AE_{aid}"].append(lambda fn: numbered(g, fn, rule))
     if g.KNOWN_ENTRIES:  # the walked keys' entries are the value they were kept for (known.py)

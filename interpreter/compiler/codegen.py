@@ -213,6 +213,20 @@ class CodeGen:
     # board's every row when the program is compiled) walked as it is, no `_uniq` call
     # (actiongen `_distinct_lists`); off: tests compare
     DISTINCT_JOINS: ClassVar[bool] = True
+    # `open-ended moves` (§5): a last parameter's range `a..e` whose low end is known now and
+    # whose high end the state gives has its first values' moves in a partial move table,
+    # made once per program, not built at every listing (actiongen `move_table`); off: tests
+    # compare
+    OPEN_ENDED_MOVES: ClassVar[bool] = True
+    # `rows of rows` (§5): `hoist rows` takes a row of a move table indexed by several outer
+    # parameters out of the loop whole (`_M7[p0][p1]` ahead of the loop over p2), and the upper
+    # levels of a partial table's rows too, read by `.get` (pytree.hoist_rows `chains`); off:
+    # tests compare
+    ROWS_OF_ROWS: ClassVar[bool] = True
+    # `filtered as found` (§5): an any-move search walks a parameter's values filtered once as
+    # it finds them the first time, stopping at the first move (pytree.filtered_as_found);
+    # off: tests compare
+    FILTERED_AS_FOUND: ClassVar[bool] = True
     # `triggers at once` (§5): a decision point tests every trigger's condition in one
     # generated function `FT`, the conditions written in place, and calls the engine only when
     # one changed (or a trigger waits, or a part of `simultaneously` runs), where
@@ -2519,6 +2533,8 @@ class CodeGen:
             body = pytree.renamed(body, {})
             pytree.appends_to_returns(body, spec.lists)
             pytree.drop_kept_checks(body)
+            if self.FILTERED_AS_FOUND:
+                pytree.filtered_as_found(body)
             return body
         if spec.kind == "effect" and body and isinstance(body[-1], ast.Return):
             body = body[:-1]  # the effect's `return False`: the block goes on instead
