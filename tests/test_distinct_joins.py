@@ -7,6 +7,7 @@ the repeat is still one move."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -47,7 +48,8 @@ flow
 SPOTS = {"nodes": ["a", "b", "c", "d", "hole"], "edges": [["a", "b"], ["b", "c"], ["c", "d"], ["b", "d"]]}
 
 
-def _hops(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, on: bool) -> tuple[Ruleset, dict[str, str]]:
+def _hops(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, on: bool,
+          flag: str = "DISTINCT_JOINS") -> tuple[Ruleset, dict[str, str]]:
     """The ruleset above compiled while the switch is `on` (a graph from a data file: `hole` is
     a node no edge reaches), and its actions' listings (`source` compiles again: read while
     the switch holds)."""
@@ -56,7 +58,7 @@ def _hops(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, on: bool) -> tuple[Ru
     (tmp_path / "spots.json").write_text(json.dumps(SPOTS))
     (tmp_path / "hops.rules").write_text(HOPS)
     with monkeypatch.context() as m:
-        m.setattr(CodeGen, "DISTINCT_JOINS", on)
+        m.setattr(CodeGen, flag, on)
         rules = regelwerk.load(str(tmp_path / "hops.rules"))
         prog = rules.program(False)
         rules.program(True)
@@ -68,7 +70,7 @@ def _hops(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, on: bool) -> tuple[Ru
 
 def test_a_join_that_shares_no_item_is_walked_as_it_is(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (on, with_it), (_, without) = _hops(tmp_path, monkeypatch, True), _hops(tmp_path, monkeypatch, False)
-    assert "_uniq(" not in with_it["hop"] and "_joined(" in with_it["hop"]
+    assert "_uniq(" not in with_it["hop"] and "_jw" in with_it["hop"]
     assert "_uniq(" in without["hop"]
     assert any(c.kind == "distinct domain" and c.rule == "action hop" for c in on.program(False).choices)
     # `[b]` is among `adjacent_nodes(a)`: at `a` the join holds `b` twice, which is one move
@@ -89,3 +91,17 @@ def test_roots_links_need_no_repeats_dropped() -> None:
     holds it twice, and `sorted(tunnels)` is of a set."""
     assert "_uniq(" not in listing_with("DISTINCT_JOINS", True, "root", None, "take_move")
     assert "_uniq(" in listing_with("DISTINCT_JOINS", False, "root", None, "take_move")
+
+
+def test_a_joined_domain_is_worked_out_before_its_loop(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`joined walked` (`CodeGen.JOINED_WALKED`): the loop over `links(from)` works the join out
+    as statements ahead of it, charged as `_joined` charges it, the conditional as an `if`."""
+    (on, with_it), (off, without) = (_hops(tmp_path, monkeypatch, True, "JOINED_WALKED"),
+                                     _hops(tmp_path, monkeypatch, False, "JOINED_WALKED"))
+    assert "_joined(" not in with_it["hop"] and "_joined(" in without["hop"]
+    assert re.search(r"if p0 == 'hole':\n\s+(_jw\d+) = b_sorted\(_sv\d+\)\n\s+else:\n\s+\1 = \[\*_T\d+\[p0\], \*\(.*\)\]\n"
+                     r"\s+G\.work -= len\(\1\)\n\s+if G\.work < 0:\n\s+G\.out_of_work\(SPANS\[\d+\]\)\n\s+for p1 in \1:",
+                     with_it["hop"])
+    for record in (False, True):
+        assert played(on, None, record, range(6), 250, saved=True) == played(off, None, record, range(6), 250, saved=True)
+    same_with_and_without("JOINED_WALKED", False, {}, "root")

@@ -1197,6 +1197,9 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
     if g.COMMON_EXPRESSIONS:  # after the rows: a listing changes no state (common_exprs.py)
         g.tree_passes[f"AE_{aid}"].append(
             lambda fn: common_expressions(fn, g.fresh) and g.chose("common expressions", rule=rule))
+    if g.JOINED_WALKED and g.LOOP_FORMS:  # a loop's joined domain as statements, no call
+        g.tree_passes[f"AE_{aid}"].append(
+            lambda fn: pytree.joined_walked(fn, g.fresh) and g.chose("joined walked", rule=rule))
     enum_size = len(lines)
     g.function(f"AE_{aid}", ["out"], lines)
     # the same search, stopping at the first legal move: possible(action) asks only that

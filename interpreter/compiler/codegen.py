@@ -227,6 +227,11 @@ class CodeGen:
     # it finds them the first time, stopping at the first move (pytree.filtered_as_found);
     # off: tests compare
     FILTERED_AS_FOUND: ClassVar[bool] = True
+    # `joined walked` (§5): a listing's loop over `_joined(G, a, b, span)` (or a conditional with
+    # such a branch) works the list and its charge out as statements before the loop, as
+    # CodeGen.joined writes a join, without the runtime call (pytree.joined_walked); off:
+    # tests compare
+    JOINED_WALKED: ClassVar[bool] = True
     # `triggers at once` (§5): a decision point tests every trigger's condition in one
     # generated function `FT`, the conditions written in place, and calls the engine only when
     # one changed (or a trigger waits, or a part of `simultaneously` runs), where

@@ -263,6 +263,60 @@ def _filter_and_walk(lst: list[ast.stmt], i: int) -> tuple[int, str, ast.For, as
     return None
 
 
+def joined_walked(fn: ast.FunctionDef, fresh: Callable[[str], str]) -> bool:
+    """In place: a `for` whose iterable is `_joined(G, a, b, span)` — or a conditional with
+    such a join as a branch (Root's `links(from)`: `sorted(tunnels) if from == burrow else
+    _joined(G, adjacent, [burrow] if from in tunnels else [], span)`) — works the list out as
+    statements right before the loop, as CodeGen.joined writes a join: `[*a, *b]`, then its
+    length charged to the work budget and `G.out_of_work(span)` when it runs out, exactly what
+    runtime._joined does, without its call (`joined walked`). The conditional becomes an `if`
+    that evaluates its test once and one branch, as before. True when something changed."""
+    changed = False
+    for lst in list(statement_lists(fn.body)):
+        i = 0
+        while i < len(lst):
+            s = lst[i]
+            if isinstance(s, ast.For) and _has_join(s.iter):
+                local = fresh("jw")
+                head = _join_statements(s.iter, local)
+                s.iter = located(ast.Name(local, ast.Load()), s.iter)
+                head = [located(h, s) for h in head]
+                lst[i:i] = head
+                i += len(head)
+                changed = True
+            i += 1
+    return changed
+
+
+def _is_join(e: ast.expr) -> bool:
+    return isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "_joined" \
+        and len(e.args) == 4 and not e.keywords and isinstance(e.args[0], ast.Name) and e.args[0].id == "G" \
+        and not any(isinstance(a, ast.Starred) for a in e.args)
+
+
+def _has_join(e: ast.expr) -> bool:
+    if _is_join(e):
+        return True
+    return isinstance(e, ast.IfExp) and (_has_join(e.body) or _has_join(e.orelse))
+
+
+def _join_statements(e: ast.expr, local: str) -> list[ast.stmt]:
+    """Statements that bind `local` to `e`'s value, joins written out (`joined_walked`)."""
+    if _is_join(e):
+        _g, a, b, span = e.args
+        work = ast.Attribute(ast.Name("G", ast.Load()), "work", ast.Load())
+        return [
+            ast.Assign([ast.Name(local, ast.Store())], ast.List([ast.Starred(a, ast.Load()), ast.Starred(b, ast.Load())], ast.Load())),
+            ast.AugAssign(ast.Attribute(ast.Name("G", ast.Load()), "work", ast.Store()), ast.Sub(),
+                          ast.Call(ast.Name("len", ast.Load()), [ast.Name(local, ast.Load())], [])),
+            ast.If(ast.Compare(work, [ast.Lt()], [ast.Constant(0)]),
+                   [ast.Expr(ast.Call(ast.Attribute(ast.Name("G", ast.Load()), "out_of_work", ast.Load()), [span], []))], []),
+        ]
+    if isinstance(e, ast.IfExp) and _has_join(e):
+        return [ast.If(e.test, _join_statements(e.body, local), _join_statements(e.orelse, local))]
+    return [ast.Assign([ast.Name(local, ast.Store())], e)]
+
+
 def drop_double_not(fn: ast.FunctionDef) -> None:
     """`if not not x:` (an `or`'s first part tested where the part is a `not`, a check of a
     `not` by `if not ...`) written `if x:`: the same test wherever only truth is asked, and
