@@ -1200,6 +1200,9 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
     if g.JOINED_WALKED and g.LOOP_FORMS:  # a loop's joined domain as statements, no call
         g.tree_passes[f"AE_{aid}"].append(
             lambda fn: pytree.joined_walked(fn, g.fresh) and g.chose("joined walked", rule=rule))
+    if g.FIXED_ROWS and g.LOOP_FORMS:  # a listing changes no state: a map's fixed rows at its top
+        g.tree_passes[f"AE_{aid}"].append(
+            lambda fn: pytree.fixed_rows(fn, g.fresh, g.row_keys()) and g.chose("fixed rows", rule=rule))
     enum_size = len(lines)
     g.function(f"AE_{aid}", ["out"], lines)
     # the same search, stopping at the first legal move: possible(action) asks only that

@@ -317,6 +317,70 @@ def _join_statements(e: ast.expr, local: str) -> list[ast.stmt]:
     return [ast.Assign([ast.Name(local, ast.Store())], e)]
 
 
+def fixed_rows(fn: ast.FunctionDef, fresh: Callable[[str], str], keys: dict[str, tuple[frozenset, bool]]) -> bool:
+    """In place, in a function that changes no state (a listing, before its copies; a
+    definition, an aggregate's helper, an invariant): the row of a state map under a fixed
+    key, `_sv0['Marquise']` or `_sv0[_cur]`, indexed again inside a loop (`_sv0['Marquise'][c]`
+    in a sum over clearings), is looked up once at the function's top, `_fr = _sv0['Marquise']`,
+    and read from there (`fixed rows`). The map is bound once per function (the prologue) and
+    the key a value of its key type that every game has (`keys`: a map's named values, its
+    fixed players, whether `_cur` is one): a state map keyed by a type of named values has an
+    entry for each, so the early look-up cannot fail; nothing changes the map while the
+    function runs, so every later look-up would give the same row. True when something
+    changed."""
+    if not keys:
+        return False
+    stored = _stored(fn.body)
+    rows: dict[tuple[str, object], str] = {}
+    for loop in ast.walk(fn):
+        if not isinstance(loop, (ast.For, ast.While)):
+            continue
+        for part in [*loop.body, *loop.orelse]:
+            for node in ast.walk(part):
+                if isinstance(node, (ast.Subscript, ast.Attribute)) and not (
+                        isinstance(node, ast.Attribute) and node.attr != "get"):
+                    key = _fixed_row(node.value, stored, keys)
+                    if key is not None and key not in rows:
+                        rows[key] = fresh("fr")
+    if not rows:
+        return False
+    _FixedRows(rows, stored, keys).visit(fn)
+    head = []
+    for (table, key), local in rows.items():
+        k = ast.Name(key[1], ast.Load()) if key[0] == "name" else ast.Constant(key[1])
+        head.append(located(ast.Assign([ast.Name(local, ast.Store())], ast.Subscript(ast.Name(table, ast.Load()), k, ast.Load())), fn.body[0]))
+    fn.body[:0] = head
+    return True
+
+
+def _fixed_row(node: ast.AST, stored: set[str], keys: dict[str, tuple[frozenset, bool]]) -> tuple[str, tuple[str, str]] | None:
+    """`(map, key)` when `node` is `_svN[K]`, the map not bound in the function and K one of
+    its keys every game has: a text constant among them, or `_cur` (not bound in the function)."""
+    if not (isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Name)
+            and node.value.id in keys and node.value.id not in stored):
+        return None
+    s, (texts, cur) = node.slice, keys[node.value.id]
+    if isinstance(s, ast.Constant) and isinstance(s.value, str) and s.value in texts:
+        return node.value.id, ("text", s.value)
+    if cur and isinstance(s, ast.Name) and s.id == "_cur" and "_cur" not in stored:
+        return node.value.id, ("name", "_cur")
+    return None
+
+
+class _FixedRows(ast.NodeTransformer):
+    """`_svN[K]` -> `_fr` wherever it is read, for the rows `fixed_rows` looks up at the top."""
+
+    def __init__(self, rows: dict, stored: set[str], keys: dict[str, tuple[frozenset, bool]]):
+        self.rows, self.stored, self.keys = rows, stored, keys
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:  # noqa: N802 - the visitor's protocol
+        key = _fixed_row(node, self.stored, self.keys)
+        if key is not None and key in self.rows:
+            return ast.copy_location(ast.Name(self.rows[key], ast.Load()), node)
+        self.generic_visit(node)
+        return node
+
+
 def drop_double_not(fn: ast.FunctionDef) -> None:
     """`if not not x:` (an `or`'s first part tested where the part is a `not`, a check of a
     `not` by `if not ...`) written `if x:`: the same test wherever only truth is asked, and
