@@ -205,7 +205,9 @@ def filtered_as_found(stmts: list[ast.stmt]) -> bool:
     values after it (`filtered as found`); later rounds walk the kept list as before. The
     filter's tests cannot fail and change nothing, so only the work charged differs, as it
     does for `filter_once` itself; the list is complete whenever a round ends without a
-    move, since BODY has no `break` of its own (checked). The plain statements between the
+    move, since BODY has no `break` of its own (checked), and BODY reads none of the filter's
+    locals (checked: it would see this round's values where it saw the last round's). The
+    plain statements between the
     two loops (the rows hoisted ahead of the walk) come first. True when something changed."""
     changed = False
     for lst in list(statement_lists(stmts)):
@@ -255,6 +257,8 @@ def _filter_and_walk(lst: list[ast.stmt], i: int) -> tuple[int, str, ast.For, as
                     and t.iter.id == kept and not t.orelse):
                 return None
             if kept in _stored(t.body) or any(isinstance(b, ast.Break) for lst2 in _outside_loops(t.body) for b in lst2):
+                return None
+            if names_read(t.body) & (stored - {param}):  # it would read the filter's values of this round
                 return None
             return j, kept, loop, t
         if not (isinstance(t, ast.Assign) and all(isinstance(x, ast.Name) for x in t.targets)
