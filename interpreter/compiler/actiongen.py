@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections.abc import Callable, Hashable
@@ -94,6 +95,7 @@ class ActionSource:
 
 MAX_MOVES = 100_000  # bindings of one action made in advance
 MAX_PARTIAL = 64  # values of a range with an option as an end kept in a move table
+MAX_OPEN_END = 16  # values of a range whose high end the state gives kept in a move table
 MAX_CHECKS_INLINE = 40  # lines of an explain function copied where a block plays the move
 
 
@@ -144,6 +146,12 @@ def move_table(g: CodeGen, name: str, a: A.ActionDecl) -> str | None:
                 and None not in (ends := (_end_now(g, p.domain.low), _end_now(g, p.domain.high))) \
                 and ends[1] - ends[0] < MAX_PARTIAL:
             values, partial = tuple(range(ends[0], ends[1] + 1)), True
+        elif i == len(a.params) - 1 and isinstance(p.domain, A.Range) and g.LOOP_FORMS and g.OPEN_ENDED_MOVES \
+                and (low := _end_now(g, p.domain.low)) is not None:
+            # `n in 1..warriors[current][from]`: the first values of a range whose high end the
+            # state gives (Root's `cat_move`), the moves of higher values made when listed
+            values, partial = tuple(range(low, low + MAX_OPEN_END)), True
+            g.chose("open-ended moves", f"{name}'s {p.name} from {low} to {low + MAX_OPEN_END - 1}")
         else:
             t = g.static_type(p.domain).item.base
             values = (g.players if t.name == "Player" else g.elements.get(t.name)) if isinstance(t, Elem) else None
@@ -233,7 +241,55 @@ def _distinct_lists(g: CodeGen, e: A.Node, sc: dict, depth: int = 0) -> bool:
         # `list q in Province where ...`: some of a type's values, each once (Shogun's provinces_of)
         d = e.domain
         return isinstance(d, A.Name) and d.name not in sc and (d.name in g.elements or d.name == "players")
+    if not g.DISTINCT_JOINS:
+        return False
+    if isinstance(e, A.Call) and e.func in LIBRARY and e.func not in g.m.defines:
+        if e.func == "sorted":  # `sorted(tunnels)` of a set
+            return len(e.args) == 1 and isinstance(g.static_type(e.args[0]).base, SetOf)
+        return LIBRARY[e.func].unique
+    if isinstance(e, A.BinOp) and e.op == "+" and depth < 8 and isinstance(g.static_type(e).base, ListOf):
+        # `adjacent_nodes(a) + (if a in tunnels then [burrow] else [])`: each part distinct,
+        # and no item of one can be an item of the other
+        if not (_distinct_lists(g, e.left, sc, depth + 1) and _distinct_lists(g, e.right, sc, depth + 1)):
+            return False
+        left, right = _possible_items(g, e.left, sc), _possible_items(g, e.right, sc)
+        return left is not None and right is not None and not (left & right)
     return False
+
+
+_MAX_POSSIBLE = 4096  # argument combinations tried for a library call's possible items
+
+
+def _possible_items(g: CodeGen, e: A.Node, sc: dict, depth: int = 0) -> set | None:
+    """Every item any value of list `e` can hold, when that is known now: a list of literals or
+    named values, either branch of a conditional, a board function's result over every value
+    its arguments can take (`adjacent_nodes(a)` for every clearing `a`), a join of such; None
+    when unknown."""
+    if depth > 8:
+        return None
+    if isinstance(e, A.ListLit):
+        values = [g.literal_value(x, sc) for x in e.items]
+        return None if None in values else {v[0] for v in values if v is not None}
+    if isinstance(e, A.CondExpr):
+        a, b = _possible_items(g, e.then, sc, depth + 1), _possible_items(g, e.orelse, sc, depth + 1)
+        return None if a is None or b is None else a | b
+    if isinstance(e, A.BinOp) and e.op == "+":
+        a, b = _possible_items(g, e.left, sc, depth + 1), _possible_items(g, e.right, sc, depth + 1)
+        return None if a is None or b is None else a | b
+    if isinstance(e, A.Call) and e.func in LIBRARY and e.func not in g.m.defines and g.boards is not None \
+            and LIBRARY[e.func].tabulable:
+        pools = [g._values(a) for a in e.args]
+        if any(p is None for p in pools) or math.prod(len(p) for p in pools) > _MAX_POSSIBLE:
+            return None
+        fn = LIBRARY[e.func].bind(g.boards)
+        found: set = set()
+        try:
+            for combo in itertools.product(*pools):
+                found.update(fn(*combo))
+        except Exception:  # an argument out of the function's reach, or items that do not hash
+            return None
+        return found
+    return None
 
 
 def _domain_code(g: CodeGen, a: A.ActionDecl, i: int, scope: dict, as_set: bool = False) -> str:
@@ -1180,7 +1236,8 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
     # on the tree, once the program is parsed (codegen.CodeGen.finish)
     count, rule = len(pnames), g.rule_now
     g.tree_passes.setdefault(f"AE_{aid}", []).append(
-        lambda fn: pytree.hoist_rows(fn, count, g.fresh, g.complete_tables) and g.chose("hoist rows", rule=rule))
+        lambda fn: pytree.hoist_rows(fn, count, g.fresh, g.complete_tables | g.partial_tables if g.ROWS_OF_ROWS
+                                     else g.complete_tables, g.ROWS_OF_ROWS) and g.chose("hoist rows", rule=rule))
     if g.NUMBERED_ROWS:  # after hoist_rows: the rows it took out of the loops
         g.tree_passes[f"AE_{aid}"].append(lambda fn: numbered(g, fn, rule))
     if g.KNOWN_ENTRIES:  # the walked keys' entries are the value they were kept for (known.py)
@@ -1193,6 +1250,12 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
     if g.COMMON_EXPRESSIONS:  # after the rows: a listing changes no state (common_exprs.py)
         g.tree_passes[f"AE_{aid}"].append(
             lambda fn: common_expressions(fn, g.fresh) and g.chose("common expressions", rule=rule))
+    if g.JOINED_WALKED and g.LOOP_FORMS:  # a loop's joined domain as statements, no call
+        g.tree_passes[f"AE_{aid}"].append(
+            lambda fn: pytree.joined_walked(fn, g.fresh) and g.chose("joined walked", rule=rule))
+    if g.FIXED_ROWS and g.LOOP_FORMS:  # a listing changes no state: a map's fixed rows at its top
+        g.tree_passes[f"AE_{aid}"].append(
+            lambda fn: pytree.fixed_rows(fn, g.fresh, g.row_keys()) and g.chose("fixed rows", rule=rule))
     enum_size = len(lines)
     g.function(f"AE_{aid}", ["out"], lines)
     # the same search, stopping at the first legal move: possible(action) asks only that

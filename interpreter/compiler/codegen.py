@@ -216,6 +216,34 @@ class CodeGen:
     # `unswitched sums` (§5): a sum's loop whose summand is a conditional on a comparison fixed
     # for the loop tests it once, one loop per branch (unswitch.py); off: tests compare
     UNSWITCHED_SUMS: ClassVar[bool] = True
+    # `distinct joins` (§5): a parameter's domain `a + b` of two lists that each hold no item
+    # twice and can share none (a board's `adjacent_nodes(x)` and `[burrow]`, checked on the
+    # board's every row when the program is compiled) walked as it is, no `_uniq` call
+    # (actiongen `_distinct_lists`); off: tests compare
+    DISTINCT_JOINS: ClassVar[bool] = True
+    # `open-ended moves` (§5): a last parameter's range `a..e` whose low end is known now and
+    # whose high end the state gives has its first values' moves in a partial move table,
+    # made once per program, not built at every listing (actiongen `move_table`); off: tests
+    # compare
+    OPEN_ENDED_MOVES: ClassVar[bool] = True
+    # `rows of rows` (§5): `hoist rows` takes a row of a move table indexed by several outer
+    # parameters out of the loop whole (`_M7[p0][p1]` ahead of the loop over p2), and the upper
+    # levels of a partial table's rows too, read by `.get` (pytree.hoist_rows `chains`); off:
+    # tests compare
+    ROWS_OF_ROWS: ClassVar[bool] = True
+    # `filtered as found` (§5): an any-move search walks a parameter's values filtered once as
+    # it finds them the first time, stopping at the first move (pytree.filtered_as_found);
+    # off: tests compare
+    FILTERED_AS_FOUND: ClassVar[bool] = True
+    # `joined walked` (§5): a listing's loop over `_joined(G, a, b, span)` (or a conditional with
+    # such a branch) works the list and its charge out as statements before the loop, as
+    # CodeGen.joined writes a join, without the runtime call (pytree.joined_walked); off:
+    # tests compare
+    JOINED_WALKED: ClassVar[bool] = True
+    # `fixed rows` (§5): in a function that changes no state, a state map's row under a key
+    # every game has (`warriors[Marquise]`, `warriors[current]`) indexed again in a loop is
+    # looked up once at the top (pytree.fixed_rows); off: tests compare
+    FIXED_ROWS: ClassVar[bool] = True
     # `triggers at once` (§5): a decision point tests every trigger's condition in one
     # generated function `FT`, the conditions written in place, and calls the engine only when
     # one changed (or a trigger waits, or a part of `simultaneously` runs), where
@@ -466,6 +494,7 @@ class CodeGen:
         self.pairing = Pairing(self.constants, self.fixed_table, self.fixed_const)  # paired.py
         self.joining = Joining(self.constants, self.fixed_table, self.fixed_const)  # joined.py
         self.joining.tidy = self.JOINED_TIDY
+        self._row_keys: dict[str, tuple[frozenset, bool]] | None = None  # row_keys
         self.partial_tables: set[str] = set()  # move tables whose last level may miss a value (actiongen.move_table)
         # definitions remembered per decision are called, not inlined: the call looks them up
         self.inlinable = facts.inlinable - facts.shared_calls if self.SHARED_CALLS else facts.inlinable
@@ -802,6 +831,26 @@ class CodeGen:
         if n in m.element_type or n in DIRECTIONS:
             return repr(n)
         raise RuleFailure(f"unresolved name {n!r}", e.span)
+
+    def row_keys(self) -> dict[str, tuple[frozenset, bool]]:
+        """For `fixed rows`: each state map keyed by named values (a board, an enum, the
+        players), as its `_sv` name, with the keys every game has — a board's or enum's values,
+        the players every game has (the declaration's first, as many as the fewest) — and
+        whether `_cur` is one."""
+        if self._row_keys is None:
+            d = self.m.players
+            players = frozenset(d.names[:d.min_count]) if d is not None else frozenset()
+            self._row_keys = {}
+            for name, decl in self.m.vars.items():
+                t = decl.type
+                if not (isinstance(t, A.MapType) and isinstance(t.key, A.NamedType)):
+                    continue
+                k = t.key.name
+                if k == "Player":
+                    self._row_keys[f"_sv{self.var_index[name]}"] = (players, True)
+                elif k in self.elements:
+                    self._row_keys[f"_sv{self.var_index[name]}"] = (frozenset(self.elements[k]), False)
+        return self._row_keys
 
     def fixed_pair(self) -> tuple[str, str] | None:
         """The two players of every game, when the ruleset is for exactly two (`G.players` is
@@ -2484,6 +2533,9 @@ class CodeGen:
                 self.chose("lines unrolled", f"a quantifier over a table's lines in {name}", rule="")
             if self.UNSWITCHED_SUMS and not name.startswith("AX") and unswitched_sums(fn):
                 self.chose("unswitched sums", f"a sum's loop in {name}", rule="")
+            if self.FIXED_ROWS and self.LOOP_FORMS and name.startswith(("D_", "_A", "INV")) \
+                    and pytree.fixed_rows(fn, self.fresh, self.row_keys()):
+                self.chose("fixed rows", f"a state map's row under a fixed key in {name}", rule="")
             self.prologue(fn)
         return module
 
@@ -2524,6 +2576,8 @@ class CodeGen:
             body = pytree.renamed(body, {})
             pytree.appends_to_returns(body, spec.lists)
             pytree.drop_kept_checks(body)
+            if self.FILTERED_AS_FOUND:
+                pytree.filtered_as_found(body)
             return body
         if spec.kind == "effect" and body and isinstance(body[-1], ast.Return):
             body = body[:-1]  # the effect's `return False`: the block goes on instead

@@ -197,6 +197,194 @@ def appends_to_returns(stmts: list[ast.stmt], lists: tuple[str, ...]) -> None:
                 lst[i] = located(ast.Return(ast.Constant(True)), s)
 
 
+def filtered_as_found(stmts: list[ast.stmt]) -> bool:
+    """In place, in an any-move search (`AA_n`, after `appends_to_returns`): a parameter's values
+    filtered once (actiongen `filter_once`: `if ff is _NOT_YET: ff = []; for p in D: ...;
+    ff.append(p)`, then `for p in ff: BODY`) are searched as they are found the first time,
+    BODY right after each append, so the search stops at the first move without filtering the
+    values after it (`filtered as found`); later rounds walk the kept list as before. The
+    filter's tests cannot fail and change nothing, so only the work charged differs, as it
+    does for `filter_once` itself; the list is complete whenever a round ends without a
+    move, since BODY has no `break` of its own (checked), and BODY reads none of the filter's
+    locals (checked: it would see this round's values where it saw the last round's). The
+    plain statements between the
+    two loops (the rows hoisted ahead of the walk) come first. True when something changed."""
+    changed = False
+    for lst in list(statement_lists(stmts)):
+        i = 0
+        while i < len(lst):
+            found = _filter_and_walk(lst, i)
+            if found is None:
+                i += 1
+                continue
+            j, kept, loop, walk = found
+            between = lst[i + 1:j]
+            loop.body = loop.body + renamed(walk.body, {})
+            lst[i:j + 1] = [*between, lst[i]]
+            lst[i + len(between)].orelse = [walk]
+            changed = True
+            i += len(between) + 1
+    return changed
+
+
+def _filter_and_walk(lst: list[ast.stmt], i: int) -> tuple[int, str, ast.For, ast.For] | None:
+    """`(j, ff, filter loop, walk)` when `lst[i]` fills `ff` once and `lst[j]` walks it, with
+    only plain assignments between that read neither the list nor the parameter."""
+    s = lst[i]
+    if not (isinstance(s, ast.If) and not s.orelse and isinstance(s.test, ast.Compare)
+            and isinstance(s.test.left, ast.Name) and len(s.test.ops) == 1 and isinstance(s.test.ops[0], ast.Is)
+            and isinstance(s.test.comparators[0], ast.Name) and s.test.comparators[0].id == "_NOT_YET"
+            and len(s.body) == 2 and isinstance(s.body[1], ast.For)):
+        return None
+    kept, loop = s.test.left.id, s.body[1]
+    first = s.body[0]
+    if not (isinstance(first, ast.Assign) and len(first.targets) == 1 and isinstance(first.targets[0], ast.Name)
+            and first.targets[0].id == kept and isinstance(first.value, ast.List) and not first.value.elts):
+        return None
+    if not (isinstance(loop.target, ast.Name) and not loop.orelse and loop.body):
+        return None
+    param, last = loop.target.id, loop.body[-1]
+    if not (isinstance(last, ast.Expr) and isinstance(last.value, ast.Call) and isinstance(last.value.func, ast.Attribute)
+            and last.value.func.attr == "append" and isinstance(last.value.func.value, ast.Name)
+            and last.value.func.value.id == kept and len(last.value.args) == 1
+            and isinstance(last.value.args[0], ast.Name) and last.value.args[0].id == param):
+        return None
+    stored = _stored([s])
+    for j in range(i + 1, len(lst)):
+        t = lst[j]
+        if isinstance(t, ast.For):
+            if not (isinstance(t.target, ast.Name) and t.target.id == param and isinstance(t.iter, ast.Name)
+                    and t.iter.id == kept and not t.orelse):
+                return None
+            if kept in _stored(t.body) or any(isinstance(b, ast.Break) for lst2 in _outside_loops(t.body) for b in lst2):
+                return None
+            if names_read(t.body) & (stored - {param}):  # it would read the filter's values of this round
+                return None
+            return j, kept, loop, t
+        if not (isinstance(t, ast.Assign) and all(isinstance(x, ast.Name) for x in t.targets)
+                and not names_read(t) & stored):
+            return None
+    return None
+
+
+def joined_walked(fn: ast.FunctionDef, fresh: Callable[[str], str]) -> bool:
+    """In place: a `for` whose iterable is `_joined(G, a, b, span)` — or a conditional with
+    such a join as a branch (Root's `links(from)`: `sorted(tunnels) if from == burrow else
+    _joined(G, adjacent, [burrow] if from in tunnels else [], span)`) — works the list out as
+    statements right before the loop, as CodeGen.joined writes a join: `[*a, *b]`, then its
+    length charged to the work budget and `G.out_of_work(span)` when it runs out, exactly what
+    runtime._joined does, without its call (`joined walked`). The conditional becomes an `if`
+    that evaluates its test once and one branch, as before. True when something changed."""
+    changed = False
+    for lst in list(statement_lists(fn.body)):
+        i = 0
+        while i < len(lst):
+            s = lst[i]
+            if isinstance(s, ast.For) and _has_join(s.iter):
+                local = fresh("jw")
+                head = _join_statements(s.iter, local)
+                s.iter = located(ast.Name(local, ast.Load()), s.iter)
+                head = [located(h, s) for h in head]
+                lst[i:i] = head
+                i += len(head)
+                changed = True
+            i += 1
+    return changed
+
+
+def _is_join(e: ast.expr) -> bool:
+    return isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "_joined" \
+        and len(e.args) == 4 and not e.keywords and isinstance(e.args[0], ast.Name) and e.args[0].id == "G" \
+        and not any(isinstance(a, ast.Starred) for a in e.args)
+
+
+def _has_join(e: ast.expr) -> bool:
+    if _is_join(e):
+        return True
+    return isinstance(e, ast.IfExp) and (_has_join(e.body) or _has_join(e.orelse))
+
+
+def _join_statements(e: ast.expr, local: str) -> list[ast.stmt]:
+    """Statements that bind `local` to `e`'s value, joins written out (`joined_walked`)."""
+    if _is_join(e):
+        _g, a, b, span = e.args
+        work = ast.Attribute(ast.Name("G", ast.Load()), "work", ast.Load())
+        return [
+            ast.Assign([ast.Name(local, ast.Store())], ast.List([ast.Starred(a, ast.Load()), ast.Starred(b, ast.Load())], ast.Load())),
+            ast.AugAssign(ast.Attribute(ast.Name("G", ast.Load()), "work", ast.Store()), ast.Sub(),
+                          ast.Call(ast.Name("len", ast.Load()), [ast.Name(local, ast.Load())], [])),
+            ast.If(ast.Compare(work, [ast.Lt()], [ast.Constant(0)]),
+                   [ast.Expr(ast.Call(ast.Attribute(ast.Name("G", ast.Load()), "out_of_work", ast.Load()), [span], []))], []),
+        ]
+    if isinstance(e, ast.IfExp) and _has_join(e):
+        return [ast.If(e.test, _join_statements(e.body, local), _join_statements(e.orelse, local))]
+    return [ast.Assign([ast.Name(local, ast.Store())], e)]
+
+
+def fixed_rows(fn: ast.FunctionDef, fresh: Callable[[str], str], keys: dict[str, tuple[frozenset, bool]]) -> bool:
+    """In place, in a function that changes no state (a listing, before its copies; a
+    definition, an aggregate's helper, an invariant): the row of a state map under a fixed
+    key, `_sv0['Marquise']` or `_sv0[_cur]`, indexed again inside a loop (`_sv0['Marquise'][c]`
+    in a sum over clearings), is looked up once at the function's top, `_fr = _sv0['Marquise']`,
+    and read from there (`fixed rows`). The map is bound once per function (the prologue) and
+    the key a value of its key type that every game has (`keys`: a map's named values, its
+    fixed players, whether `_cur` is one): a state map keyed by a type of named values has an
+    entry for each, so the early look-up cannot fail; nothing changes the map while the
+    function runs, so every later look-up would give the same row. True when something
+    changed."""
+    if not keys:
+        return False
+    stored = _stored(fn.body)
+    rows: dict[tuple[str, object], str] = {}
+    for loop in ast.walk(fn):
+        if not isinstance(loop, (ast.For, ast.While)):
+            continue
+        for part in [*loop.body, *loop.orelse]:
+            for node in ast.walk(part):
+                if isinstance(node, (ast.Subscript, ast.Attribute)) and not (
+                        isinstance(node, ast.Attribute) and node.attr != "get"):
+                    key = _fixed_row(node.value, stored, keys)
+                    if key is not None and key not in rows:
+                        rows[key] = fresh("fr")
+    if not rows:
+        return False
+    _FixedRows(rows, stored, keys).visit(fn)
+    head = []
+    for (table, key), local in rows.items():
+        k = ast.Name(key[1], ast.Load()) if key[0] == "name" else ast.Constant(key[1])
+        head.append(located(ast.Assign([ast.Name(local, ast.Store())], ast.Subscript(ast.Name(table, ast.Load()), k, ast.Load())), fn.body[0]))
+    fn.body[:0] = head
+    return True
+
+
+def _fixed_row(node: ast.AST, stored: set[str], keys: dict[str, tuple[frozenset, bool]]) -> tuple[str, tuple[str, str]] | None:
+    """`(map, key)` when `node` is `_svN[K]`, the map not bound in the function and K one of
+    its keys every game has: a text constant among them, or `_cur` (not bound in the function)."""
+    if not (isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Name)
+            and node.value.id in keys and node.value.id not in stored):
+        return None
+    s, (texts, cur) = node.slice, keys[node.value.id]
+    if isinstance(s, ast.Constant) and isinstance(s.value, str) and s.value in texts:
+        return node.value.id, ("text", s.value)
+    if cur and isinstance(s, ast.Name) and s.id == "_cur" and "_cur" not in stored:
+        return node.value.id, ("name", "_cur")
+    return None
+
+
+class _FixedRows(ast.NodeTransformer):
+    """`_svN[K]` -> `_fr` wherever it is read, for the rows `fixed_rows` looks up at the top."""
+
+    def __init__(self, rows: dict, stored: set[str], keys: dict[str, tuple[frozenset, bool]]):
+        self.rows, self.stored, self.keys = rows, stored, keys
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:  # noqa: N802 - the visitor's protocol
+        key = _fixed_row(node, self.stored, self.keys)
+        if key is not None and key in self.rows:
+            return ast.copy_location(ast.Name(self.rows[key], ast.Load()), node)
+        self.generic_visit(node)
+        return node
+
+
 def drop_double_not(fn: ast.FunctionDef) -> None:
     """`if not not x:` (an `or`'s first part tested where the part is a `not`, a check of a
     `not` by `if not ...`) written `if x:`: the same test wherever only truth is asked, and
@@ -254,12 +442,16 @@ def drop_dead_pc(fn: ast.FunctionDef) -> None:
         lst[:] = [s for i, s in enumerate(lst) if not (_pc_store(s) and i + 1 < len(lst) and _pc_store(lst[i + 1]))]
 
 
-def hoist_rows(fn: ast.FunctionDef, params: int, fresh: Callable[[str], str], complete: set[str]) -> bool:
+def hoist_rows(fn: ast.FunctionDef, params: int, fresh: Callable[[str], str], complete: set[str],
+               chains: bool = False) -> bool:
     """Inside the loop over parameter i, a table indexed first by an outer parameter
     (`_T13[p0][p1]`: breakthrough's neighbour table; `_M14[p0][p1]`: the moves) has the same row
     in every round: it is looked up once, before the loop. Only `complete` tables qualify (made
     for every value of their arguments' types, so every value of the parameter is a key).
-    In place; True when something moved."""
+    With `chains` (`rows of rows`), a row indexed by several outer parameters, `_M7[p0][p1]`
+    inside the loop over p2, is looked up whole before that loop, and a row read by `.get`
+    too (a partial move table's last level, `_M7[p0][p1].get(p2)`); the loop over p1 then
+    takes `_M7[p0]` out in turn. In place; True when something moved."""
     moved = False
     for i in range(params - 1, 0, -1):
         found = _loop_over(fn.body, f"p{i}")
@@ -267,20 +459,47 @@ def hoist_rows(fn: ast.FunctionDef, params: int, fresh: Callable[[str], str], co
             continue
         lst, at, loop = found
         outer = {f"p{j}" for j in range(i)}
-        rows: dict[tuple[str, str], str] = {}
-        for node in ast.walk(loop):  # `table[param][...]`: the row of an outer parameter, indexed again
-            key = _row_of(node.value, outer, complete) if isinstance(node, ast.Subscript) else None
-            if key is not None and key not in rows:
-                rows[key] = fresh("row")
+        outer -= _stored([loop])  # not one the loop binds itself (`for p1, p2 in rows:` of keyed rows)
+        rows: dict[tuple[str, tuple[str, ...]], str] = {}
+        _rows_in(loop, outer, complete, chains, rows, fresh)
         if not rows:
             continue
 
-        _Rows(rows, outer, complete).visit(loop)
-        head = [_assign(row, ast.Subscript(ast.Name(table, ast.Load()), ast.Name(param, ast.Load()), ast.Load()), loop)
-                for (table, param), row in rows.items()]
+        _Rows(rows, outer, complete, chains).visit(loop)
+        head = []
+        for (table, keys), row in rows.items():
+            value: ast.expr = ast.Name(table, ast.Load())
+            for k in keys:
+                value = ast.Subscript(value, ast.Name(k, ast.Load()), ast.Load())
+            head.append(_assign(row, value, loop))
         lst[at:at] = head
         moved = True
     return moved
+
+
+def _rows_in(node: ast.AST, outer: set[str], complete: set[str], chains: bool,
+             rows: dict[tuple[str, tuple[str, ...]], str], fresh: Callable[[str], str]) -> None:
+    """The rows `node` indexes again (`table[param][...]`: the row of an outer parameter) into
+    `rows`, each with a fresh name; not the shorter rows inside one found (`_Rows` replaces
+    the longest)."""
+    key = _indexed_row(node, outer, complete, chains)
+    if key is not None:
+        if key not in rows:
+            rows[key] = fresh("row")
+        if isinstance(node, ast.Subscript):
+            _rows_in(node.slice, outer, complete, chains, rows, fresh)
+        return
+    for child in ast.iter_child_nodes(node):
+        _rows_in(child, outer, complete, chains, rows, fresh)
+
+
+def _indexed_row(node: ast.AST, outer: set[str], complete: set[str], chains: bool) -> tuple[str, tuple[str, ...]] | None:
+    """The row `node` indexes again (`row[x]`; with `chains`, also `row.get(x)`), when it is a
+    row of a complete table by outer parameters (`_row_of`); with `chains` the longest such
+    row, so `_M7[p0][p1][p2]` in the loop over p2 gives `(_M7, (p0, p1))`."""
+    if isinstance(node, ast.Subscript) or (chains and isinstance(node, ast.Attribute) and node.attr == "get"):
+        return _row_of(node.value, outer, complete, chains)
+    return None
 
 
 def loop_rows(fn: ast.FunctionDef, fresh: Callable[[str], str], complete: set[str]) -> bool:
@@ -306,7 +525,7 @@ def loop_rows(fn: ast.FunctionDef, fresh: Callable[[str], str], complete: set[st
                     at += 1
                     if not isinstance(inner, ast.For):
                         continue
-                    rows: dict[tuple[str, str], str] = {}
+                    rows: dict[tuple[str, tuple[str, ...]], str] = {}
                     for part in inner.body:
                         for node in ast.walk(part):
                             key = _row_of(node.value, {x}, complete) if isinstance(node, ast.Subscript) else None
@@ -322,7 +541,7 @@ def loop_rows(fn: ast.FunctionDef, fresh: Callable[[str], str], complete: set[st
                     inner.body = [rower.visit(part) for part in inner.body]
                     head = [_assign(row, located(ast.Call(ast.Attribute(ast.Name(table, ast.Load()), "get", ast.Load()),
                                                           [ast.Name(param, ast.Load())], []), inner), inner)
-                            for (table, param), row in rows.items()]
+                            for (table, (param,)), row in rows.items()]
                     body[at - 1:at - 1] = head
                     at += len(head)
                     moved = True
@@ -337,22 +556,41 @@ def _stored(stmts: list[ast.stmt]) -> set[str]:
 class _Rows(ast.NodeTransformer):
     """`table[param][...]` -> `row[...]` for the rows looked up before the loop."""
 
-    def __init__(self, rows: dict[tuple[str, str], str], outer: set[str], complete: set[str]):
-        self.rows, self.outer, self.complete = rows, outer, complete
+    def __init__(self, rows: dict[tuple[str, tuple[str, ...]], str], outer: set[str], complete: set[str],
+                 chains: bool = False):
+        self.rows, self.outer, self.complete, self.chains = rows, outer, complete, chains
+
+    def _replaced(self, node: ast.Subscript | ast.Attribute) -> ast.AST:
+        key = _row_of(node.value, self.outer, self.complete, self.chains)
+        if key is not None and key in self.rows:  # (the longest row first: its parts are not visited)
+            node.value = ast.copy_location(ast.Name(self.rows[key], ast.Load()), node.value)
+            if isinstance(node, ast.Subscript):
+                node.slice = self.visit(node.slice)
+            return node
+        self.generic_visit(node)
+        return node
 
     def visit_Subscript(self, node: ast.Subscript) -> ast.AST:  # noqa: N802 - the visitor's protocol
+        return self._replaced(node)
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:  # noqa: N802 - the visitor's protocol
+        if self.chains and node.attr == "get":
+            return self._replaced(node)
         self.generic_visit(node)
-        key = _row_of(node.value, self.outer, self.complete)
-        if key is not None and key in self.rows:
-            node.value = ast.copy_location(ast.Name(self.rows[key], ast.Load()), node.value)
         return node
 
 
-def _row_of(node: ast.AST, outer: set[str], complete: set[str]) -> tuple[str, str] | None:
-    """`(table, param)` when `node` is `table[param]` of a complete table and an outer parameter."""
-    if (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in complete
-            and isinstance(node.slice, ast.Name) and node.slice.id in outer):
-        return node.value.id, node.slice.id
+def _row_of(node: ast.AST, outer: set[str], complete: set[str], chains: bool = False) -> tuple[str, tuple[str, ...]] | None:
+    """`(table, (param,))` when `node` is `table[param]` of a complete table and an outer
+    parameter; with `chains`, `(table, (p0, p1, ...))` for `table[p0][p1]...`, all outer."""
+    keys: list[str] = []
+    while isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Name) and node.slice.id in outer:
+        keys.append(node.slice.id)
+        node = node.value
+        if not chains:
+            break
+    if keys and isinstance(node, ast.Name) and node.id in complete:
+        return node.id, tuple(reversed(keys))
     return None
 
 
