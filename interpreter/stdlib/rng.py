@@ -110,6 +110,13 @@ def steps(state: int, n: int) -> tuple[list[int], list[int]]:
     shift brings down from the next lane are masked off before they could reach a product),
     and outputs and states are read out through one `to_bytes`. The same outputs and states as
     `next_u64`, step by step."""
+    words = _words(state, n)[0]
+    return words[::2].tolist(), words[1::2].tolist()
+
+
+def _words(state: int, n: int) -> tuple[array, bytes]:
+    """`steps`' work: each step's output and state as machine words in turn, and the bytes they
+    were read from (little-endian)."""
     mask, gammas, ones = _LANES.get(n) or _lanes(n)
     s = (state * ones + gammas) & mask
     z = s ^ (s >> 30) & mask
@@ -117,20 +124,35 @@ def steps(state: int, n: int) -> tuple[list[int], list[int]]:
     z ^= z >> 27 & mask
     z = z * MIX2 & mask
     z ^= z >> 31 & mask
-    words = array("Q", (z | s << 64).to_bytes(n * _LANE // 8, "little"))
+    raw = (z | s << 64).to_bytes(n * _LANE // 8, "little")
+    words = array("Q", raw)
     if _BIG_ENDIAN:
         words.byteswap()
-    return words[::2].tolist(), words[1::2].tolist()
+    return words, raw
 
 
 def draws(state: int) -> tuple[list[int], list[int], list]:
     """`steps(state, DRAWS)` and the states before each step, then None: a device roll's batch
     (codegen `batched draws`). The third list lets a draw test in one look-up that the batch
     goes on from the game's state: the state objects a draw leaves are those it holds (so `is`
-    finds them), and its last entry, None, is no state, so a batch used up is made again."""
-    outputs, states = steps(state, DRAWS)
+    finds them), and its last entry, None, is no state, so a batch used up is made again. The
+    entry before an output above SAFE (one in 2**32) is None too, so that test also tells a
+    draw that its output needs no test of its own (codegen `safe in batch`): such a draw goes
+    the long way, as one above SAFE does."""
+    words, raw = _words(state, DRAWS)
+    outputs, states = words[::2].tolist(), words[1::2].tolist()
     before = [state, *states]
     before[-1] = None
+    # an output above SAFE has its top 32 bits set, so its top byte (each lane's eighth) is
+    # 0xff: the outputs' top bytes searched in C (an int searched for, which bytes find without
+    # raising first), and only the outputs found there compared (one batch in eight has one)
+    tops = raw[7::_LANE // 8]
+    if 255 in tops:
+        i = tops.find(255)
+        while i >= 0:
+            if outputs[i] > SAFE:
+                before[i] = None
+            i = tops.find(255, i + 1)
     return outputs, states, before
 
 
