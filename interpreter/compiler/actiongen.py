@@ -298,6 +298,8 @@ class _Listing:
         self.prefilters: dict[int, tuple[int, str]] = {}
         self.push_memos: list[str] = []
         self.hoisted: dict[int, str] = {}  # param -> the local of its domain computed ahead of the loops
+        # param -> a hoisted `_uniq(...)` domain's line, indent and argument (`distinct if any`)
+        self.distinct_lines: dict[int, tuple[int, str, str]] = {}
         self.early: dict[int, tuple[str, A.Node]] = {}  # param -> its narrowed range's local, worked
         # out at an outer depth, and the require that narrows it (`empty_first`)
         self.filtered: dict[int, set[int]] = {}  # param -> ids of its requires tested once (`filter_once`)
@@ -533,6 +535,8 @@ class _Listing:
             if i in self.pushes:
                 self.push_prelude(i, ind)
             code = _domain_code(self.g, a, i, self.esc)
+            if code.startswith("_uniq(") and code.endswith(")"):
+                self.distinct_lines[i] = (len(self.lines), ind, code[len("_uniq("):-1])
             self.lines.append(f"{ind}{dom} = {code}")
             if i == 0:
                 self.domain = code  # the constant it names, if it is one (kept_listing_call)
@@ -625,6 +629,8 @@ class _Listing:
                 walked = self.by_value(i, self.narrowed(i, ind) or self.prefiltered(i, dom, ind), ind)
                 if walked == dom and level != []:  # none of those: its requires that read it
                     walked = self.filter_once(i, dom, ind)  # alone, once (keyed by nothing: once already)
+                if walked == dom and i in self.distinct_lines and i not in self.pushes:
+                    self.distinct_if_any(i, dom)
                 lines.append(f"{ind}for {pnames[i]} in {walked}:")
             mark(g, lines, len(lines) - 1, p.span)  # the domain's own failures, at the parameter
             self.bind(i)
@@ -649,6 +655,23 @@ class _Listing:
         g.enum_memo, g.enum_sets, g.enum_once, g.still = None, {}, None, False
         g.enum_loops = []
         return lines
+
+    def distinct_if_any(self, i: int, dom: str) -> None:
+        """A hoisted domain `D = _uniq(X)` that the loop walks as it is (no other form reads
+        it) as `D = (t := X) and _uniq(t)`: an empty X walked as it is, without the call and
+        its copy (`distinct if any`: checkers' jumps, none in most positions). The loop makes no
+        round over an empty domain of any kind, so the moves and the work charged are the same;
+        X is read nowhere else, so walking the value itself rather than a copy is not seen."""
+        g = self.g
+        if not g.DISTINCT_IF_ANY:
+            return
+        at, ind, inner = self.distinct_lines[i]
+        t = g.fresh("du")
+        line = self.lines[at]
+        head = f"{ind}{dom} = _uniq({inner})"
+        assert line.startswith(head), line
+        self.lines[at] = f"{ind}{dom} = ({t} := {inner}) and _uniq({t})" + line[len(head):]
+        g.chose("distinct if any", expr_text(self.a.params[i].domain))
 
     def empty_first(self, i: int, ind: str) -> None:
         """At the depth of parameter `i`: the narrowed range (`narrowed`) of a parameter two or

@@ -88,6 +88,7 @@ _WRITES = (A.SetStmt, A.AddStmt, A.RemoveStmt, A.ClearStmt, A.MoveStmt, A.DrawSt
 _GROUP = {"+": 0, "-": 0, "*": 1, "//": 1, "%": 1}  # operators of one precedence chain freely
 MAX_INLINE_INDENT = 14  # inline loops no deeper: CPython allows 20 nested blocks per function
 MAX_INLINE_DEPTH = 3  # definitions inlined into definitions inlined into ...
+MAX_INLINED_PROCEDURE = 24  # lines of a procedure's body written in place of its call (`procedure inlined`)
 MAX_INLINE_NODES = 60  # a definition this small (in expression nodes) is inlined where evaluated
 MAX_OR_SPLIT = 3  # an `or` of this many parts at most is tested as nested `if`s (`CodeGen.test`)
 MAX_TINY_NODES = 30  # a definition this small, one expression, is inlined as an expression (`tiny_call`)
@@ -234,6 +235,12 @@ class CodeGen:
     # nothing a loop binds, worked out into a local ahead of the loop (choicehoist.py,
     # `choice hoisted`); off: tests compare
     CHOICE_HOISTED: ClassVar[bool] = True
+    # untraced: `do p(...)` of a small procedure that calls none written in place
+    # (`procedure_inlined`, `procedure inlined`); off: tests compare
+    PROCEDURE_INLINED: ClassVar[bool] = True
+    # a listing's hoisted `_uniq(X)` domain as `(t := X) and _uniq(t)`: an empty domain walked
+    # without the call (actiongen `distinct_if_any`, `distinct if any`); off: tests compare
+    DISTINCT_IF_ANY: ClassVar[bool] = True
     # definitions' values carried from one decision to the next (carry.py);
     # off: tests compare
     CARRY: ClassVar[bool] = True
@@ -2222,10 +2229,53 @@ class CodeGen:
         def ex(x: A.Node) -> str:
             return self.ex(x, sc)
 
-        args = ", ".join(ex(a) for a in s.args)
+        codes = [ex(a) for a in s.args]
+        args = ", ".join(codes)
         self.charge_call(s.span, out, ind)
+        if self.PROCEDURE_INLINED and self.procedure_inlined(s, codes, out, ind):
+            return
         out.append(f"{ind}if P_{self.proc_ids[s.name]}(G{', ' if args else ''}{args}):")
         out.append(f"{ind}    return True")
+
+    def procedure_inlined(self, s: A.Node, codes: list[str], out: list[str], ind: str) -> bool:
+        """Untraced, outside blocks: `do p(args)` of a small procedure that calls none as the
+        procedure's statements in place, its parameters the arguments (names and literals as
+        they are, anything else worked out into a local first, once, where the call made them):
+        no call, its prologue and its `return False` (`procedure inlined`: checkers' `crown(to)`
+        after every move). The body is what the procedure's own function runs, written by the
+        same code generator, so it reads and writes the same state and charges the same work;
+        it may only leave by `return True` (a finish), which ends the caller as the call's
+        `return True` did. `current` is the caller's: the procedure's function read
+        `G.current` when called, and a function outside a block never changes it. Traced, a
+        procedure is a step of its own (or a quiet one), so it keeps its call."""
+        if self.record or self.in_block:
+            return False
+        p = self.m.procedures.get(s.name)
+        if p is None or s.name in self.m.suspends or len(p.params) != len(codes) \
+                or any(isinstance(n, A.DoStmt) for n in iter_nodes(p.body)):
+            return False
+        head: list[str] = []
+        inner: dict = {}
+        for q, code in zip(p.params, codes, strict=True):
+            if not (code.isidentifier() or _is_literal(code)):
+                local = self.fresh("pa")
+                head.append(f"{ind}{local} = {code}")
+                code = local
+            inner[q.name] = (code, None)
+        body: list[str] = []
+        subst, self.subst = self.subst, {}  # the caller's parts are not the procedure's
+        try:
+            self.stmts(p.body, inner, body, ind)
+        finally:
+            self.subst = subst
+        if len(body) > MAX_INLINED_PROCEDURE or any(
+                line.split("#")[0].strip().startswith(("return", "yield")) and
+                line.split("#")[0].strip() != "return True" for line in body):
+            return False
+        self.chose("procedure inlined", s.name)
+        out.extend(head)
+        out.extend(body)
+        return True
 
     def _stmt_log(self, s: A.Node, sc: dict, out: list[str], ind: str) -> None:
         if self.record:
