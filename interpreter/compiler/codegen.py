@@ -64,7 +64,7 @@ from .choicehoist import choice_hoisted
 from .common_exprs import common_expressions
 from .curcompare import current_compared
 from .fold import folded_bool, folded_compare, folded_not, truth_of
-from .hoist import Hoister, fixed_parts, loop_invariants, names
+from .hoist import Hoister, always_evaluated, fixed_parts, loop_invariants, names
 from .joined import Joining
 from .memo import MemoKey, memo_keys, plain_type, state_free
 from .nonefirst import none_first
@@ -235,6 +235,9 @@ class CodeGen:
     # nothing a loop binds, worked out into a local ahead of the loop (choicehoist.py,
     # `choice hoisted`); off: tests compare
     CHOICE_HOISTED: ClassVar[bool] = True
+    # in an explanation, a call of a small one-expression definition that reads each parameter
+    # once and always, as its expression (`explained_inline`, `explained inline`); off: tests compare
+    EXPLAINED_INLINE: ClassVar[bool] = True
     # untraced: `do p(...)` of a small procedure that calls none written in place
     # (`procedure_inlined`, `procedure inlined`); off: tests compare
     PROCEDURE_INLINED: ClassVar[bool] = True
@@ -829,6 +832,10 @@ class CodeGen:
         args = [self.ex(a, sc, rec) for a in e.args]
         joined = ", ".join(args)
         if e.func in m.defines:
+            if rec is not None and self.EXPLAINED_INLINE:
+                inlined = self.explained_inline(e, args)
+                if inlined is not None:
+                    return inlined
             held = self.held_call(e, args) if self.enum_memo is not None and rec is None else None
             if held is not None:
                 return held
@@ -896,6 +903,36 @@ class CodeGen:
         being inlined as statements."""
         self.chose("inlined expression", func)
         d = self.m.defines[func]
+        subst, self.subst = self.subst, {}  # the caller's parts are not the definition's
+        try:
+            return f"({self.ex(d.value, {p.name: (a, None) for p, a in zip(d.params, args, strict=True)})})"
+        finally:
+            self.subst = subst
+
+    def explained_inline(self, e: A.Call, args: list[str]) -> str | None:
+        """In an explanation, a call of a small one-expression definition (no `let`, no
+        aggregate, no memo of its own, not recursive) in which each parameter is read exactly
+        once and wherever the body is evaluated, as its expression, each parameter the
+        argument's recorded code (`(_x0 := _cur)`): the call's value is recorded as before, and
+        the definition's own parts never were; each argument is evaluated once, as the call
+        evaluated it, and a definition changes nothing, so its value is the call's. Checkers'
+        `not can_capture(current)` is `jump_paths(current) != []`: the listing's kept check then
+        calls `jump_paths` itself, which `shared in block` keeps in a local with the jump
+        listing's call (`explained inline`; None where it does not apply)."""
+        m = self.m
+        d = m.defines[e.func]
+        if e.func not in self.inlinable or e.func in self.remembered_defines or e.func in self.shared_calls \
+                or e.func in self.carried or len(d.params) != len(args):
+            return None
+        nodes = list(iter_nodes(d.value))
+        if len(nodes) > MAX_TINY_NODES or any(isinstance(n, (A.LetExpr, A.Aggregate)) for n in nodes):
+            return None
+        params = {p.name for p in d.params}
+        always = {id(n) for n in always_evaluated(d.value)}
+        reads = [n for n in nodes if isinstance(n, A.Name) and n.name in params]
+        if sorted(n.name for n in reads) != sorted(params) or not all(id(n) in always for n in reads):
+            return None
+        self.chose("explained inline", e.func)
         subst, self.subst = self.subst, {}  # the caller's parts are not the definition's
         try:
             return f"({self.ex(d.value, {p.name: (a, None) for p, a in zip(d.params, args, strict=True)})})"
