@@ -64,6 +64,7 @@ def test_a_leaf_procedure_is_written_where_it_is_called() -> None:
     # step's effect: the argument `n + 1` worked out once into a local, the body in place, the
     # finish ending the effect as the call's `return True` did
     assert f"{advance}(G, p0 + 1)" in off and f"{advance}(G" not in on.replace(f"def {advance}(", "")
+    assert "G.finish('winner', [_cur]" in _function(on, "AF_" + on.split("def AF_")[1].split("(")[0])
     assert re.search(r"_pa\d+ = p0 \+ 1", on)
     # bump calls procedures: its own call stays, the leaf calls inside it are inlined
     assert f"{bump}(G, 1)" in on and f"{advance}(G" not in _function(on, bump)
@@ -95,6 +96,23 @@ def test_a_failure_inside_is_the_same() -> None:
         with pytest.raises(RuleFailure, match="too many hops"):
             for _ in range(12):
                 g.apply(next(m for m in g.legal_actions() if m.name == "hop"))
+
+
+def test_an_error_inside_is_the_procedures() -> None:
+    """The copy keeps the procedure's lines: a Python error in it is reported in the procedure."""
+    from regelwerk import RuleFailure
+
+    text = RACE.replace('require hops <= 5 else "too many hops"', "set best = best // (5 - hops)")
+    seen = []
+    for on in (True, False):
+        rules = compiled_with("PROCEDURE_INLINED", on, "race_div", text)
+        assert on == any(c.detail == "check_hops" for c in rules.program(False).choices if c.kind == "procedure inlined")
+        g = rules.new_game(seed=1)
+        with pytest.raises(RuleFailure) as err:
+            for _ in range(12):
+                g.apply(next(m for m in g.legal_actions() if m.name == "hop"))
+        seen.append(str(err.value))
+    assert seen[0] == seen[1] and "(in procedure 'check_hops')" in seen[0]
 
 
 @pytest.mark.parametrize("record", [False, True])

@@ -28,7 +28,7 @@ from ..stdlib.library import LIBRARY
 from . import pytree
 from .blocks import BlockBuilder, action_preconditions, names_in, param_types
 from .carry import PARAM, key_test
-from .codegen import CodeGen, _may_hold_dict
+from .codegen import CodeGen, _is_literal, _may_hold_dict
 from .common_exprs import common_expressions
 from .hoist import Hoister, parts
 from .implied import implied
@@ -41,7 +41,7 @@ from .paired import paired_rows
 from .perplayer import by_player
 from .pushdown import TOUCHING_FORMS, Pushed, Touch, pushable
 from .pushdown import reads as push_reads
-from .quiettail import tail_call
+from .quiettail import tail_call, tail_parts
 from .total import cannot_fail
 
 
@@ -1089,8 +1089,17 @@ def _effect(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDecl, pre: 
         if isinstance(s, A.LetStmt):
             g.stmt(s, fsc, lines, "    ")
     g.stmts(tuple(rest), fsc, lines, "    ")
-    if g.quiet_tails and tail_call(lines, g.quiet_tails):  # traced: the last call keeps the move's step
+    if g.quiet_tails and (at := tail_call(lines, g.quiet_tails)) is not None:  # traced: the last call keeps the move's step
         g.chose("quiet tail", rule=g.rule_now)
+        if g.QUIET_TAIL_INLINED:  # the tail form's body copied in place (CodeGen.procedure_copy)
+            ind, pid, args = tail_parts(lines[at])
+            bound = []
+            for k, code in enumerate(args):
+                if not (code.isidentifier() or _is_literal(code)):
+                    args[k] = g.fresh("qa")
+                    bound.append(f"{ind}{args[k]} = {code}")
+            lines[at:at + 2] = [*bound, ind + g.inline(pytree.Inline("tail", f"PT_{pid}", args=tuple(args)))]
+            g.chose("quiet tail inlined", rule=g.rule_now)
     effect_size = len(lines)
     lines.append("    return False")
     g.function(f"AF_{aid}", pnames, lines)
@@ -1162,7 +1171,7 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
         g.tree_passes[f"AE_{aid}"].append(lambda fn: joined(g, fn, rule))
     if g.COMMON_EXPRESSIONS:  # after the rows: a listing changes no state (common_exprs.py)
         g.tree_passes[f"AE_{aid}"].append(
-            lambda fn: common_expressions(fn, g.fresh) and g.chose("common expressions", rule=rule))
+            lambda fn: common_expressions(fn, g.fresh, g.COMMON_LENGTHS) and g.chose("common expressions", rule=rule))
     enum_size = len(lines)
     g.function(f"AE_{aid}", ["out"], lines)
     # the same search, stopping at the first legal move: possible(action) asks only that

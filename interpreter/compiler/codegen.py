@@ -88,7 +88,7 @@ _WRITES = (A.SetStmt, A.AddStmt, A.RemoveStmt, A.ClearStmt, A.MoveStmt, A.DrawSt
 _GROUP = {"+": 0, "-": 0, "*": 1, "//": 1, "%": 1}  # operators of one precedence chain freely
 MAX_INLINE_INDENT = 14  # inline loops no deeper: CPython allows 20 nested blocks per function
 MAX_INLINE_DEPTH = 3  # definitions inlined into definitions inlined into ...
-MAX_INLINED_PROCEDURE = 24  # lines of a procedure's body written in place of its call (`procedure inlined`)
+MAX_INLINED_PROCEDURE = 60  # nodes of a procedure's body copied in place of its call (`procedure inlined`)
 MAX_INLINE_NODES = 60  # a definition this small (in expression nodes) is inlined where evaluated
 MAX_OR_SPLIT = 3  # an `or` of this many parts at most is tested as nested `if`s (`CodeGen.test`)
 MAX_TINY_NODES = 30  # a definition this small, one expression, is inlined as an expression (`tiny_call`)
@@ -235,6 +235,12 @@ class CodeGen:
     # nothing a loop binds, worked out into a local ahead of the loop (choicehoist.py,
     # `choice hoisted`); off: tests compare
     CHOICE_HOISTED: ClassVar[bool] = True
+    # traced: an effect's tail call of a quiet procedure's tail form `PT_n` written out in place
+    # (quiettail.py `tail_inlined`, `quiet tail inlined`); off: tests compare
+    QUIET_TAIL_INLINED: ClassVar[bool] = True
+    # `common expressions` takes `b_len(x)` of a pure value as pure too (`common lengths`);
+    # off: tests compare
+    COMMON_LENGTHS: ClassVar[bool] = True
     # in an explanation, a call of a small one-expression definition that reads each parameter
     # once and always, as its expression (`explained_inline`, `explained inline`); off: tests compare
     EXPLAINED_INLINE: ClassVar[bool] = True
@@ -1217,7 +1223,7 @@ class CodeGen:
         if self.COMMON_EXPRESSIONS:  # a helper changes no state either (common_exprs.py)
             rule = self.rule_now
             self.tree_passes.setdefault(name, []).append(
-                lambda fn: common_expressions(fn, self.fresh) and self.chose("common expressions", rule=rule))
+                lambda fn: common_expressions(fn, self.fresh, self.COMMON_LENGTHS) and self.chose("common expressions", rule=rule))
         return f"{name}(G{''.join(', ' + sc[u][0] for u in used)})"
 
     def value(self, e: A.Node, sc: dict, out: list[str], ind: str, depth: int = 0) -> str:
@@ -2275,43 +2281,35 @@ class CodeGen:
         out.append(f"{ind}    return True")
 
     def procedure_inlined(self, s: A.Node, codes: list[str], out: list[str], ind: str) -> bool:
-        """Untraced, outside blocks: `do p(args)` of a small procedure that calls none as the
-        procedure's statements in place, its parameters the arguments (names and literals as
-        they are, anything else worked out into a local first, once, where the call made them):
-        no call, its prologue and its `return False` (`procedure inlined`: checkers' `crown(to)`
-        after every move). The body is what the procedure's own function runs, written by the
-        same code generator, so it reads and writes the same state and charges the same work;
-        it may only leave by `return True` (a finish), which ends the caller as the call's
-        `return True` did. `current` is the caller's: the procedure's function read
+        """Untraced, outside blocks: `do p(args)` of a small procedure that calls none as a copy
+        of its function's body in place (a placeholder `pytree.expand` fills: `prepare_inline`,
+        kind "procedure"), its parameters the arguments (a name or literal as it is, anything
+        else worked out into a local first, once, where the call made it): no call, no prologue
+        and no `return False` (`procedure inlined`: checkers' `crown(to)` after every move). The
+        copy keeps the procedure's own lines, so an error in it is reported in the procedure,
+        as from the call; it reads and writes the same state and charges the same work, and it
+        may only leave by `return True` (a finish, or `result`: none then), which ends the
+        caller as the call's `return True` did. `current` is the caller's `_cur`: `P_n` read
         `G.current` when called, and a function outside a block never changes it. Traced, a
-        procedure is a step of its own (or a quiet one), so it keeps its call."""
+        procedure is a step of its own, so it keeps its call (`quiet tail inlined` copies a
+        quiet one's tail form)."""
         if self.record or self.in_block:
             return False
         p = self.m.procedures.get(s.name)
-        if p is None or s.name in self.m.suspends or len(p.params) != len(codes) \
-                or any(isinstance(n, A.DoStmt) for n in iter_nodes(p.body)):
+        if p is None or s.name in self.m.suspends or len(p.params) != len(codes):
             return False
-        head: list[str] = []
-        inner: dict = {}
-        for q, code in zip(p.params, codes, strict=True):
+        nodes = list(iter_nodes(p.body))
+        if len(nodes) > MAX_INLINED_PROCEDURE or any(isinstance(n, (A.DoStmt, A.ResultStmt)) for n in nodes):
+            return False
+        args = []
+        for code in codes:
             if not (code.isidentifier() or _is_literal(code)):
                 local = self.fresh("pa")
-                head.append(f"{ind}{local} = {code}")
+                out.append(f"{ind}{local} = {code}")
                 code = local
-            inner[q.name] = (code, None)
-        body: list[str] = []
-        subst, self.subst = self.subst, {}  # the caller's parts are not the procedure's
-        try:
-            self.stmts(p.body, inner, body, ind)
-        finally:
-            self.subst = subst
-        if len(body) > MAX_INLINED_PROCEDURE or any(
-                line.split("#")[0].strip().startswith(("return", "yield")) and
-                line.split("#")[0].strip() != "return True" for line in body):
-            return False
+            args.append(code)
         self.chose("procedure inlined", s.name)
-        out.extend(head)
-        out.extend(body)
+        out.append(ind + self.inline(Inline("procedure", f"P_{self.proc_ids[s.name]}", args=tuple(args))))
         return True
 
     def _stmt_log(self, s: A.Node, sc: dict, out: list[str], ind: str) -> None:
@@ -2564,6 +2562,48 @@ class CodeGen:
             self.prologue(fn)
         return module
 
+    def procedure_copy(self, spec: Inline, source: ast.FunctionDef) -> list[ast.stmt]:
+        """A copy of procedure function `source` (`P_n`; traced, its tail form `PT_n`) for
+        `if P_n(G, args): return True`: its parameters the arguments `spec.args` (names or
+        literals: nothing in the body binds them), its last `return False` left off. The tail
+        form's `if G._watched: return P_n(G, p0)` goes on to the procedure's steps: `if
+        P_n(...): return True` there, the rest of the body under its `else`. Any other way out
+        of the body but `return True` (none is written: `procedure_inlined`, `tail_procedure`)
+        keeps the call."""
+        params = [a.arg for a in source.args.args[1:]]
+        body = source.body
+        call = ast.If(ast.Call(ast.Name(source.name, ast.Load()), [ast.Name("G", ast.Load()), *(
+            ast.parse(a, mode="eval").body for a in spec.args)], []), [ast.Return(ast.Constant(True))], [])
+        if len(params) != len(spec.args) or not body or not (
+                isinstance(body[-1], ast.Return) and isinstance(body[-1].value, ast.Constant)
+                and body[-1].value.value is False):
+            return [pytree.located(call, source)]
+        body = body[:-1]
+        watched = None
+        if spec.kind == "tail":
+            first = body[0]
+            if not (isinstance(first, ast.If) and len(first.body) == 1 and isinstance(first.body[0], ast.Return)
+                    and isinstance(first.body[0].value, ast.Call) and not first.orelse):
+                return [pytree.located(call, source)]
+            watched, body = first, body[1:]
+        if any(isinstance(n, ast.Return) and not (isinstance(n.value, ast.Constant) and n.value.value is True)
+               for st in body for n in ast.walk(st)):
+            return [pytree.located(call, source)]
+        stored = {n.id for st in body for n in ast.walk(st) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+        mapping = {p: a for p, a in zip(params, spec.args, strict=True) if not _is_literal(a)}
+        mapping |= {n: self.fresh("q" + n.strip("_").rstrip("0123456789")) for n in sorted(stored)}  # its own
+        body = pytree.renamed(body, mapping)  # locals, its own in each copy (a block copies two effects)
+        literals = {p: a for p, a in zip(params, spec.args, strict=True) if _is_literal(a)}
+        if literals:  # a literal argument in place of its parameter
+            body = [_Literals(literals).visit(b) for b in body]
+        if watched is not None:
+            inner = watched.body[0].value
+            assert isinstance(inner, ast.Call)
+            steps = ast.If(pytree.renamed([ast.Expr(inner)], mapping)[0].value, [ast.Return(ast.Constant(True))], [])
+            body = [ast.If(watched.test, [pytree.located(steps, watched)], body or [ast.Pass()])]
+            body = [pytree.located(b, watched) for b in body]
+        return body
+
     def _names(self, fn: ast.FunctionDef) -> set[str]:
         """The names `fn`'s body uses, worked out once per function copied from."""
         used = self._names_of.get(fn.name)
@@ -2597,6 +2637,8 @@ class CodeGen:
     def prepare_inline(self, spec: Inline, source: ast.FunctionDef) -> list[ast.stmt]:
         """A copy of `source`'s body made fit for the place it is copied to (pytree.Inline)."""
         body = source.body
+        if spec.kind in ("procedure", "tail"):
+            return self.procedure_copy(spec, source)
         if spec.kind == "any":
             body = pytree.renamed(body, {})
             pytree.appends_to_returns(body, spec.lists)
@@ -2635,6 +2677,19 @@ class CodeGen:
                 pytree.value_returns_to_breaks(body, "_ck")
                 body = [pytree.located(ast.While(ast.Constant(True), [*body, ast.Break()], []), where)]
         return head + body
+
+
+class _Literals(ast.NodeTransformer):
+    """Each read of a parameter in `values` (name -> a literal's code) as that literal."""
+
+    def __init__(self, values: dict[str, str]):
+        self.values = values
+
+    def visit_Name(self, node: ast.Name) -> ast.expr:  # noqa: N802 - the visitor's protocol
+        code = self.values.get(node.id)
+        if code is None or not isinstance(node.ctx, ast.Load):
+            return node
+        return ast.copy_location(ast.parse(code, mode="eval").body, node)
 
 
 def _may_hold_dict(t: Type) -> bool:

@@ -666,7 +666,7 @@ def compile_model(model: Model, record: bool, identity: Identity, keep_tree: boo
                 lambda fn, rule=g.rule_now: common_lookups(fn, g.fresh) and g.chose("common look-ups", rule=rule))
         if g.COMMON_EXPRESSIONS:  # after common look-ups: the plain look-ups are kept already
             g.tree_passes.setdefault(f"D_{g.define_ids[name]}", []).append(
-                lambda fn, rule=g.rule_now: common_expressions(fn, g.fresh)
+                lambda fn, rule=g.rule_now: common_expressions(fn, g.fresh, g.COMMON_LENGTHS)
                 and g.chose("common expressions", rule=rule))
     proc_src: dict[str, tuple] = {}
     for name, p in model.procedures.items():
