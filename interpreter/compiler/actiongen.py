@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import ast
 import math
 import re
 from collections.abc import Callable, Hashable
@@ -298,8 +299,6 @@ class _Listing:
         self.prefilters: dict[int, tuple[int, str]] = {}
         self.push_memos: list[str] = []
         self.hoisted: dict[int, str] = {}  # param -> the local of its domain computed ahead of the loops
-        # param -> a hoisted `_uniq(...)` domain's line, indent and argument (`distinct if any`)
-        self.distinct_lines: dict[int, tuple[int, str, str]] = {}
         self.early: dict[int, tuple[str, A.Node]] = {}  # param -> its narrowed range's local, worked
         # out at an outer depth, and the require that narrows it (`empty_first`)
         self.filtered: dict[int, set[int]] = {}  # param -> ids of its requires tested once (`filter_once`)
@@ -535,8 +534,6 @@ class _Listing:
             if i in self.pushes:
                 self.push_prelude(i, ind)
             code = _domain_code(self.g, a, i, self.esc)
-            if code.startswith("_uniq(") and code.endswith(")"):
-                self.distinct_lines[i] = (len(self.lines), ind, code[len("_uniq("):-1])
             self.lines.append(f"{ind}{dom} = {code}")
             if i == 0:
                 self.domain = code  # the constant it names, if it is one (kept_listing_call)
@@ -629,8 +626,6 @@ class _Listing:
                 walked = self.by_value(i, self.narrowed(i, ind) or self.prefiltered(i, dom, ind), ind)
                 if walked == dom and level != []:  # none of those: its requires that read it
                     walked = self.filter_once(i, dom, ind)  # alone, once (keyed by nothing: once already)
-                if walked == dom and i in self.distinct_lines and i not in self.pushes:
-                    self.distinct_if_any(i, dom)
                 lines.append(f"{ind}for {pnames[i]} in {walked}:")
             mark(g, lines, len(lines) - 1, p.span)  # the domain's own failures, at the parameter
             self.bind(i)
@@ -655,23 +650,6 @@ class _Listing:
         g.enum_memo, g.enum_sets, g.enum_once, g.still = None, {}, None, False
         g.enum_loops = []
         return lines
-
-    def distinct_if_any(self, i: int, dom: str) -> None:
-        """A hoisted domain `D = _uniq(X)` that the loop walks as it is (no other form reads
-        it) as `D = (t := X) and _uniq(t)`: an empty X walked as it is, without the call and
-        its copy (`distinct if any`: checkers' jumps, none in most positions). The loop makes no
-        round over an empty domain of any kind, so the moves and the work charged are the same;
-        X is read nowhere else, so walking the value itself rather than a copy is not seen."""
-        g = self.g
-        if not g.DISTINCT_IF_ANY:
-            return
-        at, ind, inner = self.distinct_lines[i]
-        t = g.fresh("du")
-        line = self.lines[at]
-        head = f"{ind}{dom} = _uniq({inner})"
-        assert line.startswith(head), line
-        self.lines[at] = f"{ind}{dom} = ({t} := {inner}) and _uniq({t})" + line[len(head):]
-        g.chose("distinct if any", expr_text(self.a.params[i].domain))
 
     def empty_first(self, i: int, ind: str) -> None:
         """At the depth of parameter `i`: the narrowed range (`narrowed`) of a parameter two or
@@ -1055,6 +1033,40 @@ def _shared_checks(g: CodeGen, a: A.ActionDecl, pre: list, deps: list[int]) -> t
     return lines, set(top)
 
 
+def distinct_if_any(fn: ast.FunctionDef, fresh: Callable[[str], str]) -> bool:
+    """`distinct if any`, in place over a listing: a statement of its top `D = _uniq(X)`,
+    where `D` is bound nowhere else and read only as a loop's iterable, as `D = (t := X) and
+    _uniq(t)`: an empty X is walked as it is, without the call and the copy `_uniq` makes of
+    none or one item (checkers' jumps, none in most positions). A loop over an empty value of
+    any kind makes no round, so the moves, their order and the work charged are the same; X
+    is read nowhere else, so walking the value itself rather than a copy is not seen."""
+    stores: dict[str, int] = {}
+    loads: dict[str, int] = {}
+    iterated: dict[str, int] = {}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Name):
+            counts = loads if isinstance(node.ctx, ast.Load) else stores
+            counts[node.id] = counts.get(node.id, 0) + 1
+        if isinstance(node, (ast.For, ast.comprehension)) and isinstance(node.iter, ast.Name):
+            iterated[node.iter.id] = iterated.get(node.iter.id, 0) + 1
+    done = False
+    for s in fn.body:
+        if not (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)):
+            continue
+        v, x = s.value, s.targets[0].id
+        if not (isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id == "_uniq"
+                and len(v.args) == 1 and not v.keywords and not isinstance(v.args[0], ast.Starred)):
+            continue
+        if stores.get(x) != 1 or iterated.get(x, 0) != loads.get(x, 0):
+            continue
+        t = fresh("du")
+        made = ast.NamedExpr(ast.Name(t, ast.Store()), v.args[0])
+        v.args[0] = ast.Name(t, ast.Load())
+        s.value = pytree.located(ast.BoolOp(ast.And(), [made, v]), v)
+        done = True
+    return done
+
+
 def kept_checks_inline(body: list[str], xp: str, kept: str) -> list[str]:
     """`kept checks inline`: the body of `AXP_n` (`_shared_checks`: `out = []`, each require's
     entry appended, `return out` where one fails and at the end) as the listing's own lines,
@@ -1167,6 +1179,9 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
     if g.BY_PLAYER:  # after numbered rows: the numbered domain of a player's values too
         g.tree_passes[f"AE_{aid}"].append(
             lambda fn: by_player(fn, g.players, g.constants, RUNTIME, g.fixed_const) and g.chose("by player", rule=rule))
+    if g.DISTINCT_IF_ANY:  # after by player, which works such a domain out per player instead
+        g.tree_passes[f"AE_{aid}"].append(
+            lambda fn: distinct_if_any(fn, g.fresh) and g.chose("distinct if any", rule=rule))
     if g.JOINED_ROWS:  # after by player: a player's numbered domain is joined for each player
         g.tree_passes[f"AE_{aid}"].append(lambda fn: joined(g, fn, rule))
     if g.COMMON_EXPRESSIONS:  # after the rows: a listing changes no state (common_exprs.py)

@@ -248,7 +248,8 @@ class CodeGen:
     # (`procedure_inlined`, `procedure inlined`); off: tests compare
     PROCEDURE_INLINED: ClassVar[bool] = True
     # a listing's hoisted `_uniq(X)` domain as `(t := X) and _uniq(t)`: an empty domain walked
-    # without the call (actiongen `distinct_if_any`, `distinct if any`); off: tests compare
+    # without the call (actiongen `distinct_if_any`, a tree pass after `by player`, `distinct
+    # if any`); off: tests compare
     DISTINCT_IF_ANY: ClassVar[bool] = True
     # definitions' values carried from one decision to the next (carry.py);
     # off: tests compare
