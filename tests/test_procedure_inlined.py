@@ -122,3 +122,15 @@ def test_the_same_games_with_and_without(record: bool) -> None:
         assert len({r.program(True).source for r in rules}) == 1
         return
     chosen_and_same("PROCEDURE_INLINED", "procedure inlined", "race", RACE, record, "checkers")
+
+
+def test_a_scenario_given_calls_the_procedure() -> None:
+    """A scenario's `given` is compiled alone, without the procedures' functions to copy: its
+    `do` stays a call of the program's procedure."""
+    from regelwerk.interpreter.compiler.compile import compile_stmts
+
+    rules = compiled_with("PROCEDURE_INLINED", True, "race", RACE)
+    g = rules.new_game(seed=1)
+    prog = g.prog
+    stmts = prog.model.actions["hop"].body[-1:]  # `do check_hops`
+    compile_stmts(prog, stmts)(g)

@@ -504,6 +504,9 @@ class CodeGen:
         self.const_ids: dict[str, int] = {}  # constant or option -> i of its local _kc<i>
         self.inlines: list[Inline] = []  # what each placeholder `__inline__(n)` copies (machine.py)
         self.hosts: list[str] = []  # the functions holding placeholders
+        # the procedures' functions are written into this module (compile_model; not a
+        # scenario's `given`, compiled alone): their bodies may be copied (`procedure inlined`)
+        self.own_procedures = False
         self._pending_inlines = False
         self.tree_passes: dict[str, list] = {}  # function name -> passes over its tree (finish)
         self.any_fns: dict[str, str] = {}  # action -> its any-move search, AA_n (pytree.direct_possible)
@@ -2288,14 +2291,16 @@ class CodeGen:
         else worked out into a local first, once, where the call made it): no call, no prologue
         and no `return False` (`procedure inlined`: checkers' `crown(to)` after every move). The
         copy keeps the procedure's own lines, so an error in it is reported in the procedure,
-        as from the call; it reads and writes the same state and charges the same work, and it
-        may only leave by `return True` (a finish, or `result`: none then), which ends the
-        caller as the call's `return True` did. `current` is the caller's `_cur`: `P_n` read
+        as from the call. Only where the program's own module is written (a scenario's `given`
+        is compiled alone, without the procedures' functions to copy) and not in a device. It
+        reads and writes the same state and charges the same work, and it may only leave by
+        `return True` (a finish, or `result`: none then), which ends the caller as the call's
+        `return True` did. `current` is the caller's `_cur`: `P_n` read
         `G.current` when called, and a function outside a block never changes it. Traced, a
         procedure is a step of its own, so it keeps its call (`quiet tail inlined` copies a
         quiet one's tail form)."""
-        if self.record or self.in_block:
-            return False
+        if self.record or self.in_block or not self.own_procedures or self.rule_now.startswith("device "):
+            return False  # (a device's roll keeps the work counter in a local: `roll locals`)
         p = self.m.procedures.get(s.name)
         if p is None or s.name in self.m.suspends or len(p.params) != len(codes):
             return False

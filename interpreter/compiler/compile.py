@@ -600,6 +600,7 @@ def compile_model(model: Model, record: bool, identity: Identity, keep_tree: boo
     prog.copy_vars = _vars_copier(prog.var_copiers)
     prog.hidden = {n: v.hidden for n, v in model.vars.items() if v.hidden}
     g = _codegen(prog, record)
+    g.own_procedures = True  # the procedures' functions are written into this module
     g.fire_after = trigger_watch(model)  # triggers are tested right after the writes they read
     builder = BlockBuilder(model, prog.rules)
 
