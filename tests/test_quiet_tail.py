@@ -28,7 +28,18 @@ def test_checkers_moves_crown_in_tail_form():
     rules = compiled_with("QUIET_TAIL", True, "checkers")
     assert _tails(rules) == {"action step", "action jump"}  # crown last; `step` may finish after it
     source = rules.program(True).source
-    assert "def PT_1(G, p0):" in source and source.count("if PT_1(G, ") == 4  # the effects, inlined too
+    # the effects and their copies in the block: the tail form's body in place (`quiet tail
+    # inlined`), or its call with that switch off
+    assert "def PT_1(G, p0):" in source and "if PT_1(G, " not in source
+    assert source.count("G._quiet_steps('procedure:crown'") == 2 + 2 * 4
+    from regelwerk.interpreter.compiler.codegen import CodeGen
+
+    off = compiled_with("QUIET_TAIL_INLINED", False, "checkers")
+    CodeGen.QUIET_TAIL_INLINED = False  # `source` compiles again
+    try:
+        assert off.program(True).source.count("if PT_1(G, ") == 4
+    finally:
+        CodeGen.QUIET_TAIL_INLINED = True
     assert "PT_" not in rules.program(False).source
     assert not _tails(compiled_with("QUIET_TAIL", False, "checkers"))
 
@@ -109,3 +120,23 @@ def test_a_tail_call_that_writes_fails_or_finishes_makes_the_usual_steps():
         rules = [s.get("rule") for s in json.loads(got[0]) if "rule" in s]
         assert "bump" in rules  # bump wrote in a step of its own
     assert errors  # some games reach bump's failure
+
+
+def test_the_tail_form_copied_in_place_makes_the_same_steps_and_errors():
+    """`quiet tail inlined` (`CodeGen.QUIET_TAIL_INLINED`): the effect's tail call of `PT_n` is
+    a copy of its body, the watched rules' `P_n` call and the steps it makes when it writes or
+    fails kept; an error inside is still the procedure's (the copy keeps its lines)."""
+    on, off = (compiled_with("QUIET_TAIL_INLINED", flag, "tails", TAILS) for flag in (True, False))
+    assert any(c.kind == "quiet tail inlined" for c in on.program(True).choices)
+    assert not any(c.kind == "quiet tail inlined" for c in off.program(True).choices)
+    errors = []
+    for seed in range(12):
+        got = _steps(on, seed)
+        assert got == _steps(off, seed)
+        errors.append(got[2])
+    assert any(e is not None and "(in procedure 'bump')" in e for e in errors)
+    for name, players, seeds, limit in GAMES[:1]:
+        a, b = (compiled_with("QUIET_TAIL_INLINED", flag, name) for flag in (True, False))
+        assert played(a, players, True, seeds, limit, saved=True) == played(b, players, True, seeds, limit, saved=True)
+        for seed in (1, 2):
+            assert _undone_and_cloned(a, players, seed, True) == _undone_and_cloned(b, players, seed, True)

@@ -79,9 +79,9 @@ def test_checkers_remembers_jump_paths_for_the_decision():
 
 @pytest.mark.parametrize("record", [False, True])
 def test_checkers_looks_for_jumps_once_a_position(record: bool):
-    """Untraced, the block keeps the one call's answer in a local and opens no memo (`shared in
-    block`, tests/test_shared_in_block.py); traced, `step`'s explained check asks through
-    `can_capture`, so the memo stays open and answers the second call."""
+    """The block keeps the one call's answer in a local and opens no memo (`shared in block`,
+    tests/test_shared_in_block.py); traced too, since `step`'s explained check writes
+    `can_capture(current)` as `jump_paths(current) != []` (`explained inline`)."""
     ruleset, calls = _counted(regelwerk.load(BUNDLED["checkers"]), record, "jump_paths")
     g = ruleset.new_game(seed=3, record=record)
     rnd = random.Random(3)
@@ -93,10 +93,7 @@ def test_checkers_looks_for_jumps_once_a_position(record: bool):
     assert len(per_move) >= 40
     # the first traced move also explains the template's position
     assert all(sum(1 for _open, held in made if not held) == 1 for made in per_move[1:])  # one scan
-    if record:
-        assert all(any(held for _open, held in made) for made in per_move)  # the second one is looked up
-    else:
-        assert not any(opened for made in per_move for opened, _held in made)
+    assert not any(opened for made in per_move for opened, _held in made)
     assert g._shared is None  # and the memo is gone once the moves are listed
 
 

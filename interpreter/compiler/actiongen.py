@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import ast
 import itertools
 import math
 import re
@@ -30,7 +31,7 @@ from ..stdlib.library import LIBRARY
 from . import pytree
 from .blocks import BlockBuilder, action_preconditions, names_in, param_types
 from .carry import PARAM, key_test
-from .codegen import CodeGen, _may_hold_dict
+from .codegen import CodeGen, _is_literal, _may_hold_dict
 from .common_exprs import common_expressions
 from .hoist import Hoister, parts
 from .implied import implied
@@ -43,7 +44,7 @@ from .paired import paired_rows
 from .perplayer import by_player
 from .pushdown import TOUCHING_FORMS, Pushed, Touch, pushable
 from .pushdown import reads as push_reads
-from .quiettail import tail_call
+from .quiettail import tail_call, tail_parts
 from .total import cannot_fail
 
 
@@ -1098,6 +1099,40 @@ def _shared_checks(g: CodeGen, a: A.ActionDecl, pre: list, deps: list[int]) -> t
     return lines, set(top)
 
 
+def distinct_if_any(fn: ast.FunctionDef, fresh: Callable[[str], str]) -> bool:
+    """`distinct if any`, in place over a listing: a statement of its top `D = _uniq(X)`,
+    where `D` is bound nowhere else and read only as a loop's iterable, as `D = (t := X) and
+    _uniq(t)`: an empty X is walked as it is, without the call and the copy `_uniq` makes of
+    none or one item (checkers' jumps, none in most positions). A loop over an empty value of
+    any kind makes no round, so the moves, their order and the work charged are the same; X
+    is read nowhere else, so walking the value itself rather than a copy is not seen."""
+    stores: dict[str, int] = {}
+    loads: dict[str, int] = {}
+    iterated: dict[str, int] = {}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Name):
+            counts = loads if isinstance(node.ctx, ast.Load) else stores
+            counts[node.id] = counts.get(node.id, 0) + 1
+        if isinstance(node, (ast.For, ast.comprehension)) and isinstance(node.iter, ast.Name):
+            iterated[node.iter.id] = iterated.get(node.iter.id, 0) + 1
+    done = False
+    for s in fn.body:
+        if not (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)):
+            continue
+        v, x = s.value, s.targets[0].id
+        if not (isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id == "_uniq"
+                and len(v.args) == 1 and not v.keywords and not isinstance(v.args[0], ast.Starred)):
+            continue
+        if stores.get(x) != 1 or iterated.get(x, 0) != loads.get(x, 0):
+            continue
+        t = fresh("du")
+        made = ast.NamedExpr(ast.Name(t, ast.Store()), v.args[0])
+        v.args[0] = ast.Name(t, ast.Load())
+        s.value = pytree.located(ast.BoolOp(ast.And(), [made, v]), v)
+        done = True
+    return done
+
+
 def kept_checks_inline(body: list[str], xp: str, kept: str) -> list[str]:
     """`kept checks inline`: the body of `AXP_n` (`_shared_checks`: `out = []`, each require's
     entry appended, `return out` where one fails and at the end) as the listing's own lines,
@@ -1144,8 +1179,17 @@ def _effect_lines(g: CodeGen, a: A.ActionDecl, pre: list, rest: list, pnames: li
         if isinstance(s, A.LetStmt) and s.name not in given:
             g.stmt(s, fsc, lines, "    ")
     g.stmts(tuple(rest), fsc, lines, "    ")
-    if g.quiet_tails and tail_call(lines, g.quiet_tails):  # traced: the last call keeps the move's step
+    if g.quiet_tails and (at := tail_call(lines, g.quiet_tails)) is not None:  # traced: the last call keeps the move's step
         g.chose("quiet tail", rule=g.rule_now)
+        if g.QUIET_TAIL_INLINED:  # the tail form's body copied in place (CodeGen.procedure_copy)
+            ind, pid, args = tail_parts(lines[at])
+            bound = []
+            for k, code in enumerate(args):
+                if not (code.isidentifier() or _is_literal(code)):
+                    args[k] = g.fresh("qa")
+                    bound.append(f"{ind}{args[k]} = {code}")
+            lines[at:at + 2] = [*bound, ind + g.inline(pytree.Inline("tail", f"PT_{pid}", args=tuple(args)))]
+            g.chose("quiet tail inlined", rule=g.rule_now)
     return lines
 
 
@@ -1245,11 +1289,14 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
     if g.BY_PLAYER:  # after numbered rows: the numbered domain of a player's values too
         g.tree_passes[f"AE_{aid}"].append(
             lambda fn: by_player(fn, g.players, g.constants, RUNTIME, g.fixed_const) and g.chose("by player", rule=rule))
+    if g.DISTINCT_IF_ANY:  # after by player, which works such a domain out per player instead
+        g.tree_passes[f"AE_{aid}"].append(
+            lambda fn: distinct_if_any(fn, g.fresh) and g.chose("distinct if any", rule=rule))
     if g.JOINED_ROWS:  # after by player: a player's numbered domain is joined for each player
         g.tree_passes[f"AE_{aid}"].append(lambda fn: joined(g, fn, rule))
     if g.COMMON_EXPRESSIONS:  # after the rows: a listing changes no state (common_exprs.py)
         g.tree_passes[f"AE_{aid}"].append(
-            lambda fn: common_expressions(fn, g.fresh) and g.chose("common expressions", rule=rule))
+            lambda fn: common_expressions(fn, g.fresh, g.COMMON_LENGTHS) and g.chose("common expressions", rule=rule))
     if g.JOINED_WALKED and g.LOOP_FORMS:  # a loop's joined domain as statements, no call
         g.tree_passes[f"AE_{aid}"].append(
             lambda fn: pytree.joined_walked(fn, g.fresh) and g.chose("joined walked", rule=rule))

@@ -64,7 +64,7 @@ from .choicehoist import choice_hoisted
 from .common_exprs import common_expressions
 from .curcompare import current_compared
 from .fold import folded_bool, folded_compare, folded_not, truth_of
-from .hoist import Hoister, fixed_parts, loop_invariants, names
+from .hoist import Hoister, always_evaluated, fixed_parts, loop_invariants, names
 from .joined import Joining
 from .memo import MemoKey, memo_keys, plain_type, state_free
 from .nonefirst import none_first
@@ -88,6 +88,7 @@ _WRITES = (A.SetStmt, A.AddStmt, A.RemoveStmt, A.ClearStmt, A.MoveStmt, A.DrawSt
 _GROUP = {"+": 0, "-": 0, "*": 1, "//": 1, "%": 1}  # operators of one precedence chain freely
 MAX_INLINE_INDENT = 14  # inline loops no deeper: CPython allows 20 nested blocks per function
 MAX_INLINE_DEPTH = 3  # definitions inlined into definitions inlined into ...
+MAX_INLINED_PROCEDURE = 60  # nodes of a procedure's body copied in place of its call (`procedure inlined`)
 MAX_INLINE_NODES = 60  # a definition this small (in expression nodes) is inlined where evaluated
 MAX_OR_SPLIT = 3  # an `or` of this many parts at most is tested as nested `if`s (`CodeGen.test`)
 MAX_TINY_NODES = 30  # a definition this small, one expression, is inlined as an expression (`tiny_call`)
@@ -270,6 +271,22 @@ class CodeGen:
     # nothing a loop binds, worked out into a local ahead of the loop (choicehoist.py,
     # `choice hoisted`); off: tests compare
     CHOICE_HOISTED: ClassVar[bool] = True
+    # traced: an effect's tail call of a quiet procedure's tail form `PT_n` written out in place
+    # (quiettail.py `tail_inlined`, `quiet tail inlined`); off: tests compare
+    QUIET_TAIL_INLINED: ClassVar[bool] = True
+    # `common expressions` takes `b_len(x)` of a pure value as pure too (`common lengths`);
+    # off: tests compare
+    COMMON_LENGTHS: ClassVar[bool] = True
+    # in an explanation, a call of a small one-expression definition that reads each parameter
+    # once and always, as its expression (`explained_inline`, `explained inline`); off: tests compare
+    EXPLAINED_INLINE: ClassVar[bool] = True
+    # untraced: `do p(...)` of a small procedure that calls none written in place
+    # (`procedure_inlined`, `procedure inlined`); off: tests compare
+    PROCEDURE_INLINED: ClassVar[bool] = True
+    # a listing's hoisted `_uniq(X)` domain as `(t := X) and _uniq(t)`: an empty domain walked
+    # without the call (actiongen `distinct_if_any`, a tree pass after `by player`, `distinct
+    # if any`); off: tests compare
+    DISTINCT_IF_ANY: ClassVar[bool] = True
     # definitions' values carried from one decision to the next (carry.py);
     # off: tests compare
     CARRY: ClassVar[bool] = True
@@ -527,6 +544,9 @@ class CodeGen:
         self.const_ids: dict[str, int] = {}  # constant or option -> i of its local _kc<i>
         self.inlines: list[Inline] = []  # what each placeholder `__inline__(n)` copies (machine.py)
         self.hosts: list[str] = []  # the functions holding placeholders
+        # the procedures' functions are written into this module (compile_model; not a
+        # scenario's `given`, compiled alone): their bodies may be copied (`procedure inlined`)
+        self.own_procedures = False
         self._pending_inlines = False
         self.tree_passes: dict[str, list] = {}  # function name -> passes over its tree (finish)
         self.any_fns: dict[str, str] = {}  # action -> its any-move search, AA_n (pytree.direct_possible)
@@ -882,6 +902,10 @@ class CodeGen:
         args = [self.ex(a, sc, rec) for a in e.args]
         joined = ", ".join(args)
         if e.func in m.defines:
+            if rec is not None and self.EXPLAINED_INLINE:
+                inlined = self.explained_inline(e, args)
+                if inlined is not None:
+                    return inlined
             held = self.held_call(e, args) if self.enum_memo is not None and rec is None else None
             if held is not None:
                 return held
@@ -949,6 +973,36 @@ class CodeGen:
         being inlined as statements."""
         self.chose("inlined expression", func)
         d = self.m.defines[func]
+        subst, self.subst = self.subst, {}  # the caller's parts are not the definition's
+        try:
+            return f"({self.ex(d.value, {p.name: (a, None) for p, a in zip(d.params, args, strict=True)})})"
+        finally:
+            self.subst = subst
+
+    def explained_inline(self, e: A.Call, args: list[str]) -> str | None:
+        """In an explanation, a call of a small one-expression definition (no `let`, no
+        aggregate, no memo of its own, not recursive) in which each parameter is read exactly
+        once and wherever the body is evaluated, as its expression, each parameter the
+        argument's recorded code (`(_x0 := _cur)`): the call's value is recorded as before, and
+        the definition's own parts never were; each argument is evaluated once, as the call
+        evaluated it, and a definition changes nothing, so its value is the call's. Checkers'
+        `not can_capture(current)` is `jump_paths(current) != []`: the listing's kept check then
+        calls `jump_paths` itself, which `shared in block` keeps in a local with the jump
+        listing's call (`explained inline`; None where it does not apply)."""
+        m = self.m
+        d = m.defines[e.func]
+        if e.func not in self.inlinable or e.func in self.remembered_defines or e.func in self.shared_calls \
+                or e.func in self.carried or len(d.params) != len(args):
+            return None
+        nodes = list(iter_nodes(d.value))
+        if len(nodes) > MAX_TINY_NODES or any(isinstance(n, (A.LetExpr, A.Aggregate)) for n in nodes):
+            return None
+        params = {p.name for p in d.params}
+        always = {id(n) for n in always_evaluated(d.value)}
+        reads = [n for n in nodes if isinstance(n, A.Name) and n.name in params]
+        if sorted(n.name for n in reads) != sorted(params) or not all(id(n) in always for n in reads):
+            return None
+        self.chose("explained inline", e.func)
         subst, self.subst = self.subst, {}  # the caller's parts are not the definition's
         try:
             return f"({self.ex(d.value, {p.name: (a, None) for p, a in zip(d.params, args, strict=True)})})"
@@ -1233,7 +1287,7 @@ class CodeGen:
         if self.COMMON_EXPRESSIONS:  # a helper changes no state either (common_exprs.py)
             rule = self.rule_now
             self.tree_passes.setdefault(name, []).append(
-                lambda fn: common_expressions(fn, self.fresh) and self.chose("common expressions", rule=rule))
+                lambda fn: common_expressions(fn, self.fresh, self.COMMON_LENGTHS) and self.chose("common expressions", rule=rule))
         return f"{name}(G{''.join(', ' + sc[u][0] for u in used)})"
 
     def value(self, e: A.Node, sc: dict, out: list[str], ind: str, depth: int = 0) -> str:
@@ -2317,10 +2371,47 @@ class CodeGen:
         def ex(x: A.Node) -> str:
             return self.ex(x, sc)
 
-        args = ", ".join(ex(a) for a in s.args)
+        codes = [ex(a) for a in s.args]
+        args = ", ".join(codes)
         self.charge_call(s.span, out, ind)
+        if self.PROCEDURE_INLINED and self.procedure_inlined(s, codes, out, ind):
+            return
         out.append(f"{ind}if P_{self.proc_ids[s.name]}(G{', ' if args else ''}{args}):")
         out.append(f"{ind}    return True")
+
+    def procedure_inlined(self, s: A.Node, codes: list[str], out: list[str], ind: str) -> bool:
+        """Untraced, outside blocks: `do p(args)` of a small procedure that calls none as a copy
+        of its function's body in place (a placeholder `pytree.expand` fills: `prepare_inline`,
+        kind "procedure"), its parameters the arguments (a name or literal as it is, anything
+        else worked out into a local first, once, where the call made it): no call, no prologue
+        and no `return False` (`procedure inlined`: checkers' `crown(to)` after every move). The
+        copy keeps the procedure's own lines, so an error in it is reported in the procedure,
+        as from the call. Only where the program's own module is written (a scenario's `given`
+        is compiled alone, without the procedures' functions to copy) and not in a device. It
+        reads and writes the same state and charges the same work, and it may only leave by
+        `return True` (a finish, or `result`: none then), which ends the caller as the call's
+        `return True` did. `current` is the caller's `_cur`: `P_n` read
+        `G.current` when called, and a function outside a block never changes it. Traced, a
+        procedure is a step of its own, so it keeps its call (`quiet tail inlined` copies a
+        quiet one's tail form)."""
+        if self.record or self.in_block or not self.own_procedures or self.rule_now.startswith("device "):
+            return False  # (a device's roll keeps the work counter in a local: `roll locals`)
+        p = self.m.procedures.get(s.name)
+        if p is None or s.name in self.m.suspends or len(p.params) != len(codes):
+            return False
+        nodes = list(iter_nodes(p.body))
+        if len(nodes) > MAX_INLINED_PROCEDURE or any(isinstance(n, (A.DoStmt, A.ResultStmt)) for n in nodes):
+            return False
+        args = []
+        for code in codes:
+            if not (code.isidentifier() or _is_literal(code)):
+                local = self.fresh("pa")
+                out.append(f"{ind}{local} = {code}")
+                code = local
+            args.append(code)
+        self.chose("procedure inlined", s.name)
+        out.append(ind + self.inline(Inline("procedure", f"P_{self.proc_ids[s.name]}", args=tuple(args))))
+        return True
 
     def _stmt_log(self, s: A.Node, sc: dict, out: list[str], ind: str) -> None:
         if self.record:
@@ -2577,6 +2668,48 @@ class CodeGen:
             self.prologue(fn)
         return module
 
+    def procedure_copy(self, spec: Inline, source: ast.FunctionDef) -> list[ast.stmt]:
+        """A copy of procedure function `source` (`P_n`; traced, its tail form `PT_n`) for
+        `if P_n(G, args): return True`: its parameters the arguments `spec.args` (names or
+        literals: nothing in the body binds them), its last `return False` left off. The tail
+        form's `if G._watched: return P_n(G, p0)` goes on to the procedure's steps: `if
+        P_n(...): return True` there, the rest of the body under its `else`. Any other way out
+        of the body but `return True` (none is written: `procedure_inlined`, `tail_procedure`)
+        keeps the call."""
+        params = [a.arg for a in source.args.args[1:]]
+        body = source.body
+        call = ast.If(ast.Call(ast.Name(source.name, ast.Load()), [ast.Name("G", ast.Load()), *(
+            ast.parse(a, mode="eval").body for a in spec.args)], []), [ast.Return(ast.Constant(True))], [])
+        if len(params) != len(spec.args) or not body or not (
+                isinstance(body[-1], ast.Return) and isinstance(body[-1].value, ast.Constant)
+                and body[-1].value.value is False):
+            return [pytree.located(call, source)]
+        body = body[:-1]
+        watched = None
+        if spec.kind == "tail":
+            first = body[0]
+            if not (isinstance(first, ast.If) and len(first.body) == 1 and isinstance(first.body[0], ast.Return)
+                    and isinstance(first.body[0].value, ast.Call) and not first.orelse):
+                return [pytree.located(call, source)]
+            watched, body = first, body[1:]
+        if any(isinstance(n, ast.Return) and not (isinstance(n.value, ast.Constant) and n.value.value is True)
+               for st in body for n in ast.walk(st)):
+            return [pytree.located(call, source)]
+        stored = {n.id for st in body for n in ast.walk(st) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+        mapping = {p: a for p, a in zip(params, spec.args, strict=True) if not _is_literal(a)}
+        mapping |= {n: self.fresh("q" + n.strip("_").rstrip("0123456789")) for n in sorted(stored)}  # its own
+        body = pytree.renamed(body, mapping)  # locals, its own in each copy (a block copies two effects)
+        literals = {p: a for p, a in zip(params, spec.args, strict=True) if _is_literal(a)}
+        if literals:  # a literal argument in place of its parameter
+            body = [_Literals(literals).visit(b) for b in body]
+        if watched is not None:
+            inner = watched.body[0].value
+            assert isinstance(inner, ast.Call)
+            steps = ast.If(pytree.renamed([ast.Expr(inner)], mapping)[0].value, [ast.Return(ast.Constant(True))], [])
+            body = [ast.If(watched.test, [pytree.located(steps, watched)], body or [ast.Pass()])]
+            body = [pytree.located(b, watched) for b in body]
+        return body
+
     def _names(self, fn: ast.FunctionDef) -> set[str]:
         """The names `fn`'s body uses, worked out once per function copied from."""
         used = self._names_of.get(fn.name)
@@ -2610,6 +2743,8 @@ class CodeGen:
     def prepare_inline(self, spec: Inline, source: ast.FunctionDef) -> list[ast.stmt]:
         """A copy of `source`'s body made fit for the place it is copied to (pytree.Inline)."""
         body = source.body
+        if spec.kind in ("procedure", "tail"):
+            return self.procedure_copy(spec, source)
         if spec.kind == "any":
             body = pytree.renamed(body, {})
             pytree.appends_to_returns(body, spec.lists)
@@ -2650,6 +2785,19 @@ class CodeGen:
                 pytree.value_returns_to_breaks(body, "_ck")
                 body = [pytree.located(ast.While(ast.Constant(True), [*body, ast.Break()], []), where)]
         return head + body
+
+
+class _Literals(ast.NodeTransformer):
+    """Each read of a parameter in `values` (name -> a literal's code) as that literal."""
+
+    def __init__(self, values: dict[str, str]):
+        self.values = values
+
+    def visit_Name(self, node: ast.Name) -> ast.expr:  # noqa: N802 - the visitor's protocol
+        code = self.values.get(node.id)
+        if code is None or not isinstance(node.ctx, ast.Load):
+            return node
+        return ast.copy_location(ast.parse(code, mode="eval").body, node)
 
 
 def _may_hold_dict(t: Type) -> bool:

@@ -52,11 +52,15 @@ def _numeric(e: ast.BinOp) -> bool:
 # a mapping's methods whose first argument is a key
 _KEYED = frozenset({"get", "setdefault", "pop"})
 _READ_ONLY_CALL = re.compile(r"(D_\d+|_A\d+|len|min|max|range|abs)\Z")
+# ... and, with `common lengths`, the library's `len` and the runtime's helpers that only read
+# their lists (interpreter/engine/runtime.py: `_joined` copies both, `_charged` counts them)
+_READ_ONLY_HELPERS = frozenset({"b_len", "_joined", "_charged"})
 
 
-def common_expressions(fn: ast.FunctionDef, fresh: Callable[[str], str]) -> bool:
-    """The pass, in place over `fn`; True when an expression was kept."""
-    pass_ = _Pass(fn, fresh)
+def common_expressions(fn: ast.FunctionDef, fresh: Callable[[str], str], lengths: bool = False) -> bool:
+    """The pass, in place over `fn`; True when an expression was kept. With `lengths`
+    (`common lengths`), `b_len(x)` of a pure `x` is pure too."""
+    pass_ = _Pass(fn, fresh, lengths)
     if not pass_.repeated:  # nothing evaluated twice: no analysis needed
         return False
     done = False
@@ -135,6 +139,12 @@ class _Rename(ast.NodeTransformer):
         return node
 
 
+def _is_length(node: ast.AST) -> bool:
+    """`b_len(x)`: one positional argument, no keywords."""
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "b_len"
+            and len(node.args) == 1 and not node.keywords and not isinstance(node.args[0], ast.Starred))
+
+
 def _looks_up(shape: tuple) -> bool:
     return shape[0] == "S" or any(isinstance(x, tuple) and _looks_up(x) for x in shape)
 
@@ -144,8 +154,10 @@ def _size(node: ast.AST) -> int:
     return sum(1 for n in ast.walk(node) if isinstance(n, ast.expr))
 
 
-def _firsts(e: ast.expr) -> list[ast.expr]:
-    """`e` and the parts of it evaluated first, always, outermost first."""
+def _firsts(e: ast.expr, lengths: bool = False) -> list[ast.expr]:
+    """`e` and the parts of it evaluated first, always, outermost first. With `lengths`
+    (`common lengths`), a look-up in a name (`_T12[p[b_len(p) - 1]]`) leads with its key:
+    reading the name fails in nothing and changes nothing."""
     out = [e]
     while True:
         if isinstance(e, ast.UnaryOp):
@@ -159,7 +171,7 @@ def _firsts(e: ast.expr) -> list[ast.expr]:
         elif isinstance(e, ast.IfExp):
             e = e.test
         elif isinstance(e, ast.Subscript):
-            e = e.value
+            e = e.slice if lengths and isinstance(e.value, ast.Name) else e.value
         else:
             return out
         out.append(e)
@@ -175,7 +187,8 @@ class _Objects:
     started, or a fresh value bound to it: the name itself), the unknown contents of an object
     (`o*`), or a value made at a node (`@<id>`: a display, a call's result)."""
 
-    def __init__(self, fn: ast.FunctionDef):
+    def __init__(self, fn: ast.FunctionDef, lengths: bool = False):
+        self.lengths = lengths  # `common lengths`: the runtime's read-only helpers known too
         self.pts: dict[str, set[str]] = {}
         self.inside: dict[str, set[str]] = {}
         self.changed: set[str] = set()
@@ -223,7 +236,8 @@ class _Objects:
             return self.value(e.value)
         if isinstance(e, ast.BinOp) and _numeric(e):
             return set()
-        if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id in _NUMBERS:
+        if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and (
+                e.func.id in _NUMBERS or self.lengths and e.func.id == "b_len"):
             return set()
         if isinstance(e, (ast.Tuple, ast.List, ast.Set, ast.Dict, ast.BinOp, ast.Starred)):  # holds its items
             made = f"@{id(e)}"
@@ -287,7 +301,8 @@ class _Objects:
                 self._add(self.changed, holders)
                 for h in holders:
                     self._add(self.inside.setdefault(h, {h + "*"}), set().union(*(self.value(a) for a in args)))
-            elif not (isinstance(node.func, ast.Name) and _READ_ONLY_CALL.match(node.func.id)):
+            elif not (isinstance(node.func, ast.Name) and (_READ_ONLY_CALL.match(node.func.id) or (
+                    self.lengths and node.func.id in _READ_ONLY_HELPERS))):
                 for a in args:  # may change all it can reach
                     self._add(self.changed, self.reach(self.value(a)))
 
@@ -296,11 +311,11 @@ class _Objects:
         return bool(self.reach(self.held(name)) & self.changed)
 
 
-def _changed(fn: ast.FunctionDef) -> set[str]:
+def _changed(fn: ast.FunctionDef, lengths: bool = False) -> set[str]:
     """The names whose object, or something inside it, the function may change in place: a
     method called on it, an entry or attribute stored or deleted, passed to a call other than
     a definition's (`_READ_ONLY_CALL`), through any name that may hold the same object."""
-    objects = _Objects(fn)
+    objects = _Objects(fn, lengths)
     names = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)}
     return {n for n in names if objects.may_change(n)}
 
@@ -312,8 +327,8 @@ class _Pass:
     """The pass over one function: the pure expressions that occur in it more than once, what it
     may change in place (worked out only when there are such), and a fresh-name maker."""
 
-    def __init__(self, fn: ast.FunctionDef, fresh: Callable[[str], str]):
-        self.fn, self.fresh = fn, fresh
+    def __init__(self, fn: ast.FunctionDef, fresh: Callable[[str], str], lengths: bool = False):
+        self.fn, self.fresh, self.lengths = fn, fresh, lengths
         self.shapes: dict[int, tuple[ast.AST, Shape | None, frozenset[str]]] = {}  # id -> (node, shape, names)
         seen: dict[Shape, int] = {}
         for node in _outside_scopes(fn.body):
@@ -329,7 +344,7 @@ class _Pass:
     @property
     def changed(self) -> set[str]:
         if self._changed is None:
-            self._changed = _changed(self.fn)
+            self._changed = _changed(self.fn, self.lengths)
         return self._changed
 
     def shape(self, node: ast.AST) -> Shape | None:
@@ -359,6 +374,11 @@ class _Pass:
                 head, parts = ("L", type(node.op).__name__), list(node.values)
             elif isinstance(node, ast.IfExp):
                 head, parts = ("I",), [node.test, node.body, node.orelse]
+            elif self.lengths and _is_length(node):
+                # `common lengths`: the builtin `len` (the library's `b_len`, a global no
+                # function binds) of a pure value changes nothing and gives one value while
+                # that value is not changed in place (`names` below, as a look-up's base)
+                head, parts = ("F", "b_len"), [node.args[0]]  # type: ignore[attr-defined]
             subs = [self.shape(p) for p in parts]
             if parts and all(x is not None for x in subs):
                 shape = (*head, *subs)
@@ -443,9 +463,9 @@ class _Pass:
                     kept[key] = (s.targets[0].id, names)  # `x = E`: x holds it from here on
                     at += 1
                     continue
-                firsts = _firsts(value)[1:]
+                firsts = _firsts(value, self.lengths)[1:]
             elif isinstance(s, ast.If):
-                firsts = _firsts(s.test)
+                firsts = _firsts(s.test, self.lengths)
             else:
                 at += 1
                 continue
@@ -476,7 +496,7 @@ class _Pass:
         done = False
         for i, operand in enumerate(chain.values[:-1]):
             rest = chain.values[i + 1:]
-            for part in _firsts(operand):
+            for part in _firsts(operand, self.lengths):
                 key = self.key(part)
                 if key is None:
                     continue

@@ -604,6 +604,7 @@ def compile_model(model: Model, record: bool, identity: Identity, keep_tree: boo
     prog.copy_vars = _vars_copier(prog.var_copiers)
     prog.hidden = {n: v.hidden for n, v in model.vars.items() if v.hidden}
     g = _codegen(prog, record)
+    g.own_procedures = True  # the procedures' functions are written into this module
     g.fire_after = trigger_watch(model)  # triggers are tested right after the writes they read
     builder = BlockBuilder(model, prog.rules)
 
@@ -670,7 +671,7 @@ def compile_model(model: Model, record: bool, identity: Identity, keep_tree: boo
                 lambda fn, rule=g.rule_now: common_lookups(fn, g.fresh) and g.chose("common look-ups", rule=rule))
         if g.COMMON_EXPRESSIONS:  # after common look-ups: the plain look-ups are kept already
             g.tree_passes.setdefault(f"D_{g.define_ids[name]}", []).append(
-                lambda fn, rule=g.rule_now: common_expressions(fn, g.fresh)
+                lambda fn, rule=g.rule_now: common_expressions(fn, g.fresh, g.COMMON_LENGTHS)
                 and g.chose("common expressions", rule=rule))
     proc_src: dict[str, tuple] = {}
     for name, p in model.procedures.items():

@@ -30,9 +30,11 @@ class Inline:
     `kind` ("effect": an action's effect played in place; "enum": its listing, into `legal`;
     "any": its listing stopping at the first move)."""
 
-    kind: str  # also "checks": an explain function's body, its result in `_ck`
+    kind: str  # also "checks": an explain function's body, its result in `_ck`; "procedure" and
+    # "tail": a procedure's body (or its quiet tail form) for its call (CodeGen.procedure_copy)
     source: str
     lists: tuple[str, ...] = ()  # "any": the lists whose `append` means a move was found
+    args: tuple[str, ...] = ()  # "procedure", "tail": the call's arguments, names or literals
 
 
 # CPython 3.11 converts between `ast` objects and its own trees with one recursion counter per

@@ -15,6 +15,7 @@ each call were about a sixth of what tracing adds to a checkers game's bytecodes
 
 from __future__ import annotations
 
+import ast
 import re
 
 _CALL = re.compile(r"^(\s*)if P_(\d+)\(G[,)]")
@@ -57,19 +58,28 @@ def tail_procedure(pid: int, key: str, params: list[str], body: list[str]) -> li
             "    return False"]
 
 
-def tail_call(lines: list[str], tails: set[int]) -> bool:
+def tail_call(lines: list[str], tails: set[int]) -> int | None:
     """Make the effect's last call of a quiet procedure with a tail form (`tails`) a call of
     that form when it is in tail position: in no loop, and followed only by lines that test
-    state variables, finish the game or return. Whether it did."""
+    state variables, finish the game or return. The call's line, or None."""
     for i in range(len(lines) - 1, -1, -1):
         m = _CALL.match(lines[i])
         if m is None:
             continue
         if int(m.group(2)) not in tails or not _in_tail(lines, i, len(m.group(1))):
-            return False
+            return None
         lines[i] = lines[i].replace("if P_", "if PT_", 1)
-        return True
-    return False
+        return i
+    return None
+
+
+def tail_parts(line: str) -> tuple[str, int, list[str]]:
+    """The indentation, procedure number and arguments' code of a tail call's line `if
+    PT_n(G, ...):` (`quiet tail inlined`)."""
+    line = _MARK.sub("", line)
+    call = ast.parse(line.strip().removeprefix("if ").removesuffix(":"), mode="eval").body
+    assert isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+    return line[:len(line) - len(line.lstrip())], int(call.func.id[3:]), [ast.unparse(a) for a in call.args[1:]]
 
 
 def _in_tail(lines: list[str], i: int, ind: int) -> bool:

@@ -22,6 +22,13 @@ reach a shared definition (the module's functions named in it, and what those na
 none of them shared), the memo is idle and is dropped with its `try`; otherwise it stays and
 serves the calls the pass cannot see. A call inside a comprehension or lambda is left as it
 is (`:=` would bind there or is not allowed), and counts as a call that reaches.
+
+An argument an explanation records, `(_x0 := _mover)` (`explained inline` writes a kept
+check's `can_capture(current)` as `jump_paths(current) != []`), is the value it binds: the
+call is the same as the listings' `D_n(G, _mover)`, and its local's test binds the recorded
+name first, `((_x0 := _mover) is not MISSING and _sh is not MISSING)`, which holds for any
+value the game has (MISSING is the engine's own marker), so the name is bound whether the
+local is made there or not.
 """
 
 from __future__ import annotations
@@ -137,8 +144,8 @@ def _one_region(stmts: list[ast.stmt], i: int, shared: set[str], graph: dict[str
     for node in seen:
         if type(node) is ast.Call and type(node.func) is ast.Name and node.func.id in shared \
                 and not node.keywords and node.args and type(node.args[0]) is ast.Name \
-                and node.args[0].id == "G" and all(_fixed_arg(a, fixed) for a in node.args[1:]):
-            groups.setdefault(ast.dump(node), []).append(node)
+                and node.args[0].id == "G" and all(_fixed_arg(_recorded_value(a), fixed) for a in node.args[1:]):
+            groups.setdefault(ast.dump(ast.Call(node.func, [_recorded_value(a) for a in node.args], [])), []).append(node)
     kept = {k: calls for k, calls in groups.items() if len(calls) > 1}
     replaced = {id(c.func) for calls in groups.values() for c in calls}
     # what else the region may run: every module function it names outside the calls above
@@ -165,6 +172,11 @@ def _one_region(stmts: list[ast.stmt], i: int, shared: set[str], graph: dict[str
     return True
 
 
+def _recorded_value(a: ast.expr) -> ast.expr:
+    """An explanation's recorded argument `(_x0 := v)` is `v`; any other argument itself."""
+    return a.value if type(a) is ast.NamedExpr and type(a.target) is ast.Name else a
+
+
 def _fixed_arg(a: ast.expr, fixed: set[str]) -> bool:
     return type(a) is ast.Constant or (type(a) is ast.Name and a.id in fixed)
 
@@ -182,5 +194,9 @@ class _Kept(ast.NodeTransformer):
             return node
         load = ast.Name(local, ast.Load())
         made = ast.NamedExpr(ast.Name(local, ast.Store()), node)
-        test = ast.Compare(ast.Name(local, ast.Load()), [ast.IsNot()], [ast.Name("MISSING", ast.Load())])
+        test: ast.expr = ast.Compare(ast.Name(local, ast.Load()), [ast.IsNot()], [ast.Name("MISSING", ast.Load())])
+        recorded = [a for a in node.args if type(a) is ast.NamedExpr]
+        if recorded:  # an explanation's recorded arguments are bound whether the local is made or not
+            test = ast.BoolOp(ast.And(), [*(ast.Compare(ast.NamedExpr(a.target, a.value), [ast.IsNot()],
+                                                        [ast.Name("MISSING", ast.Load())]) for a in recorded), test])
         return located(ast.copy_location(ast.IfExp(test, load, made), node), node)  # type: ignore[return-value]
