@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Callable
 from types import ModuleType
 
@@ -226,3 +227,9 @@ def with_undo_and_clone(g: Game, n: int, every: int) -> Game:
         if n % (2 * every) == 0:
             g = g.clone()
     return g
+
+
+def without_fused(source: str) -> str:
+    """A program's text without its fused apply (`BA_n`, compiler/machine.py `fused_apply`),
+    which copies a block's section: what a test counts in the blocks, once."""
+    return re.sub(r"\ndef BA_\d+\(.*?(?=\ndef |\Z)", "", source, flags=re.S)
