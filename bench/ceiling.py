@@ -35,6 +35,29 @@ from regelwerk import Action, IllegalAction
 WORK = 100_000  # the engine's work budget a move (interpreter/engine/limits.py WORK_CHUNK)
 _FILES = "abcdefg"
 
+class _Ceiling:
+    """What both games keep: the board by square name, the count the rules keep (`moves`,
+    `discs`), the current player, the round, the result, the work budget and the step count."""
+
+    __slots__ = ("cell", "count", "current", "round", "result", "is_over", "work", "step_no")
+    SQUARES: list[str] = []
+    FIRST = ""
+
+    def __init__(self) -> None:
+        self.cell: dict[str, str | None] = dict.fromkeys(self.SQUARES)
+        self.count = 0
+        self.current = self.FIRST
+        self.round = 0
+        self.result: dict | None = None
+        self.is_over = False
+        self.work = WORK
+        self.step_no = 0
+
+    def _finish(self, kind: str, winners: list[str]) -> None:
+        self.result = {"kind": kind, "winners": winners, "scores": None}
+        self.is_over = True
+
+
 # ---------------------------------------------------------------------- tic-tac-toe
 _TTT_SQUARES = [f"{c}{r}" for r in range(1, 4) for c in "abc"]
 _TTT_LINES = [("a1", "b1", "c1"), ("a2", "b2", "c2"), ("a3", "b3", "c3"), ("a1", "a2", "a3"),
@@ -46,18 +69,10 @@ _TTT_SQUARE_BY_ID = {id(mv): s for s, mv in _TTT_MOVES}  # the moves handed out,
 _TTT_NEXT = {"X": ("O", False), "O": ("X", True)}
 
 
-class TicTacToeCeiling:
-    __slots__ = ("cell", "moves", "current", "round", "result", "is_over", "work", "step_no")
-
-    def __init__(self) -> None:
-        self.cell: dict[str, str | None] = dict.fromkeys(_TTT_SQUARES)
-        self.moves = 0
-        self.current = "X"
-        self.round = 0
-        self.result: dict | None = None
-        self.is_over = False
-        self.work = WORK
-        self.step_no = 0
+class TicTacToeCeiling(_Ceiling):
+    __slots__ = ()
+    SQUARES = _TTT_SQUARES
+    FIRST = "X"
 
     def legal_actions(self) -> list[Action]:
         if self.is_over:
@@ -73,21 +88,17 @@ class TicTacToeCeiling:
         self.step_no += 1
         cell, cur = self.cell, self.current
         cell[s] = cur
-        self.moves += 1
+        self.count += 1
         for a, b, c in _TTT_THROUGH[s]:
             if cell[a] is cur and cell[b] is cur and cell[c] is cur:
                 self._finish("winner", [cur])
                 return
-        if self.moves == 9:
+        if self.count == 9:
             self._finish("draw", [])
             return
         self.current, new_round = _TTT_NEXT[cur]
         if new_round:
             self.round += 1
-
-    def _finish(self, kind: str, winners: list[str]) -> None:
-        self.result = {"kind": kind, "winners": winners, "scores": None}
-        self.is_over = True
 
 
 # ---------------------------------------------------------------------- connect four
@@ -111,18 +122,10 @@ _C4_COLUMN_BY_ID = {id(mv): column for mv, column in _C4_COLUMNS}  # the moves h
 _C4_NEXT = {"Red": ("Yellow", False), "Yellow": ("Red", True)}
 
 
-class ConnectFourCeiling:
-    __slots__ = ("cell", "discs", "current", "round", "result", "is_over", "work", "step_no")
-
-    def __init__(self) -> None:
-        self.cell: dict[str, str | None] = dict.fromkeys(_C4_SQUARES)
-        self.discs = 0
-        self.current = "Red"
-        self.round = 0
-        self.result: dict | None = None
-        self.is_over = False
-        self.work = WORK
-        self.step_no = 0
+class ConnectFourCeiling(_Ceiling):
+    __slots__ = ()
+    SQUARES = _C4_SQUARES
+    FIRST = "Red"
 
     def legal_actions(self) -> list[Action]:
         if self.is_over:
@@ -150,7 +153,7 @@ class ConnectFourCeiling:
         self.step_no += 1
         cur = self.current
         cell[s] = cur
-        self.discs += 1
+        self.count += 1
         for ray, back in _C4_RAYS[s]:  # four_through(s, current)
             n = 0
             for t in ray:
@@ -164,16 +167,12 @@ class ConnectFourCeiling:
             if n >= 3:
                 self._finish("winner", [cur])
                 return
-        if self.discs == 42:
+        if self.count == 42:
             self._finish("draw", [])
             return
         self.current, new_round = _C4_NEXT[cur]
         if new_round:
             self.round += 1
-
-    def _finish(self, kind: str, winners: list[str]) -> None:
-        self.result = {"kind": kind, "winners": winners, "scores": None}
-        self.is_over = True
 
 
 GAMES = {"tictactoe": TicTacToeCeiling, "connect4": ConnectFourCeiling}

@@ -1106,15 +1106,7 @@ def distinct_if_any(fn: ast.FunctionDef, fresh: Callable[[str], str]) -> bool:
     none or one item (checkers' jumps, none in most positions). A loop over an empty value of
     any kind makes no round, so the moves, their order and the work charged are the same; X
     is read nowhere else, so walking the value itself rather than a copy is not seen."""
-    stores: dict[str, int] = {}
-    loads: dict[str, int] = {}
-    iterated: dict[str, int] = {}
-    for node in ast.walk(fn):
-        if isinstance(node, ast.Name):
-            counts = loads if isinstance(node.ctx, ast.Load) else stores
-            counts[node.id] = counts.get(node.id, 0) + 1
-        if isinstance(node, (ast.For, ast.comprehension)) and isinstance(node.iter, ast.Name):
-            iterated[node.iter.id] = iterated.get(node.iter.id, 0) + 1
+    stores, loads, iterated = pytree.name_uses(fn)
     done = False
     for s in fn.body:
         if not (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)):

@@ -24,7 +24,7 @@ import ast
 from collections.abc import Callable
 from typing import Any
 
-from .pytree import located
+from .pytree import located, name_uses
 
 CURRENT = "_cur"  # the current player in a listing, bound by CodeGen.prologue
 PURE = {"_uniq"}  # the runtime helpers `E` may call: they read their arguments only
@@ -35,15 +35,7 @@ def by_player(fn: ast.FunctionDef, players: tuple[str, ...], constants: dict[str
     """The pass, in place over `fn`; True when a value was worked out per player."""
     if not players:
         return False
-    stores: dict[str, int] = {}
-    iterated: dict[str, int] = {}
-    loads: dict[str, int] = {}
-    for node in ast.walk(fn):
-        if isinstance(node, ast.Name):
-            counts = loads if isinstance(node.ctx, ast.Load) else stores
-            counts[node.id] = counts.get(node.id, 0) + 1
-        if isinstance(node, (ast.For, ast.comprehension)) and isinstance(node.iter, ast.Name):
-            iterated[node.iter.id] = iterated.get(node.iter.id, 0) + 1
+    stores, loads, iterated = name_uses(fn)
     tabled: dict[str, dict[str, Any]] = {}  # local -> its value per player
     done = False
     for s in fn.body:

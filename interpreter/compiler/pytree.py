@@ -116,6 +116,22 @@ def _clone(node: ast.AST, mapping: dict[str, str]) -> ast.AST:
     return new
 
 
+def name_uses(fn: ast.AST) -> tuple[dict[str, int], dict[str, int], dict[str, int]]:
+    """How often each name is stored, loaded and iterated as a loop's (or comprehension's)
+    whole iterable in `fn`: what a pass that rewrites a local's value asks first (perplayer.py
+    `by player`, actiongen `distinct_if_any`)."""
+    stores: dict[str, int] = {}
+    loads: dict[str, int] = {}
+    iterated: dict[str, int] = {}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Name):
+            counts = loads if isinstance(node.ctx, ast.Load) else stores
+            counts[node.id] = counts.get(node.id, 0) + 1
+        if isinstance(node, (ast.For, ast.comprehension)) and isinstance(node.iter, ast.Name):
+            iterated[node.iter.id] = iterated.get(node.iter.id, 0) + 1
+    return stores, loads, iterated
+
+
 def statement_lists(stmts: list[ast.stmt]) -> Iterator[list[ast.stmt]]:
     """`stmts` and every statement list nested in it (bodies, else parts, handlers)."""
     yield stmts
