@@ -773,10 +773,21 @@ def compile_model(model: Model, record: bool, identity: Identity, keep_tree: boo
     for i, reads in enumerate(prog.invariant_reads):
         for name in reads or ():
             prog.invariants_reading[name] = (*prog.invariants_reading.get(name, ()), i)
-    prog.lean = _lean(prog, g)
-    prog.lean_traced = _lean_traced(prog, g)
+    _game_classes(prog, g)
     prog.choices = g.choices
     return prog
+
+
+def _game_classes(prog: Program, g: CodeGen) -> None:
+    """Which class the program's games are (engine `game_class`): lean, lean traced, and the
+    program's own subclass where it has a fused apply, made once here so that every game of
+    the program shares it."""
+    prog.lean = _lean(prog, g)
+    prog.lean_traced = _lean_traced(prog, g)
+    if prog.fused_apply is not None and (prog.lean or prog.lean_traced):
+        from ..engine.game import fused_class
+
+        prog.lean_class = fused_class(prog)
 
 
 def _lean(prog: Program, g: CodeGen) -> bool:
@@ -885,23 +896,6 @@ def _plain_map(t: Type) -> bool:
 _NOT_YET = object()
 
 
-def _after_block(G: Any, waiting: bool) -> None:
-    """A fused apply's block lines returned `waiting` (machine.py `fused_apply`): the game runs
-    on as `LeanGame.apply` runs it after its block call returned that."""
-    if not waiting or G.result is not None:
-        G._run()
-
-
-def _after_traced(G: Any, waiting: bool) -> None:
-    """The same for a traced fused apply: as `LeanTracedGame.apply` after its block call."""
-    if not waiting:
-        G._run()
-    elif G.result is not None:
-        G.pending = None
-        G._close()
-        G._emit_result()
-
-
 def _namespace(prog: Program, g: CodeGen) -> dict[str, Any]:
     """What generated code can see: the runtime helpers, the library, and nothing else."""
 
@@ -909,6 +903,8 @@ def _namespace(prog: Program, g: CodeGen) -> dict[str, Any]:
         Game,
         LeanGame,
         LeanTracedGame,
+        after_block,
+        after_traced,
     )
 
     ns: dict[str, Any] = {
@@ -927,8 +923,8 @@ def _namespace(prog: Program, g: CodeGen) -> dict[str, Any]:
         "_GAME_APPLY": Game.apply,
         "_LEAN_APPLY": LeanGame.apply,
         "_LEAN_TRACED_APPLY": LeanTracedGame.apply,
-        "_after_block": _after_block,
-        "_after_traced": _after_traced,
+        "_after_block": after_block,
+        "_after_traced": after_traced,
         "_CHECK_ERRORS": (RuleFailure, *RULE_ERRORS),  # a traced move's checks that fail are left empty
         "_PUSH_ERRORS": (RuleFailure, BudgetExceeded, *RULE_ERRORS),  # a pushed-down filter falls back (pushdown.py)
         "_seq": seq_by(prog.boards.order),

@@ -643,7 +643,7 @@ class MachineBuilder:
         move once, so the game and the count are the same. Where nobody can move, the copy
         leaves the frame at the op the block goes on at and runs the block from there; where
         its lines return (the game finished in the effect), the game runs on as the class's
-        `apply` has it run after the block returned that (`_after_block`, `_after_traced`, put
+        `apply` has it run after the block returned that (game.py `after_block`, `after_traced`, put
         in on the tree: `pytree.returns_after`)."""
         if len(self.fusable) != 1:
             return None

@@ -1582,15 +1582,36 @@ def load_game(data: Any, prog: Program, origin: Any = None, path: str = "save") 
 
 def game_class(prog: Any) -> type[Game]:
     """The class of a game of `prog`: `SecretsGame` when its rules hide state, `LeanGame`
-    for a lean program (`Program.lean`) — a subclass of its own whose `apply` is the
-    program's fused apply where it has one — `LeanTracedGame` for a lean traced one."""
-    if (prog.lean or prog.lean_traced) and prog.fused_apply is not None and not prog.hidden:
-        cls = prog.lean_class
-        if cls is None:  # `fused apply` (compiler/machine.py): the program's own `apply`
-            base = LeanGame if prog.lean else LeanTracedGame
-            cls = prog.lean_class = type(base.__name__, (base,), {
-                "apply": prog.fused_apply, "__slots__": (), "__module__": base.__module__,
-                "__doc__": f"A {base.__name__} whose `apply` plays its program's moves itself (`fused apply`)."})
-        return cls
+    for a lean program (`Program.lean`), `LeanTracedGame` for a lean traced one — either as a
+    subclass of the program's own (`fused_class`) where it has a fused apply."""
+    if prog.lean_class is not None:
+        return prog.lean_class
     return SecretsGame if prog.hidden else LeanGame if prog.lean else \
         LeanTracedGame if prog.lean_traced else Game
+
+
+def fused_class(prog: Any) -> type[Game]:
+    """`fused apply` (compiler/machine.py `fused_apply`): the class of a lean (or lean traced)
+    program's games whose `apply` is the program's own, made once when the program is
+    compiled (compile.py, `Program.lean_class`)."""
+    base = LeanGame if prog.lean else LeanTracedGame
+    return type(base.__name__, (base,), {
+        "apply": prog.fused_apply, "__slots__": (), "__module__": base.__module__,
+        "__doc__": f"A {base.__name__} whose `apply` plays its program's moves itself (`fused apply`)."})
+
+
+def after_block(G: Any, waiting: bool) -> None:
+    """A fused apply's copied block lines returned `waiting` (`fused apply`): the game runs on
+    as `LeanGame.apply` runs it after its block call returned that. Keep the two alike."""
+    if not waiting or G.result is not None:
+        G._run()
+
+
+def after_traced(G: Any, waiting: bool) -> None:
+    """The same for a traced fused apply: as `LeanTracedGame.apply` after its block call."""
+    if not waiting:
+        G._run()
+    elif G.result is not None:
+        G.pending = None
+        G._close()
+        G._emit_result()
