@@ -12,6 +12,7 @@ from types import SimpleNamespace
 import pytest
 from playing import chosen_and_same, source_with
 from regelwerk.interpreter.compiler.sharedlocal import call_graph, memo_users, shared_in_block
+from test_shared_calls import SHARED
 from treepass import Made
 
 MODULE = '''def D_1(G, p0):
@@ -125,29 +126,8 @@ def test_the_choice_is_made_in_checkers_block() -> None:
     assert block_on.count("is not MISSING else (_sh") == 2
 
 
-SPARE = """players Ann, Bob
-state
-    chips: Player -> int = 1
-    left: int = 5
-    last: int = 0
-define spare(p: Player): int = count i in 1..chips[p] where 6 // left >= i
-action take(k in 1..3)
-    "Take up to your spare chips."
-    require k <= spare(current) else "not that many spare"
-    add k to chips[current]
-    set last = spare(current)
-    remove 1 from left
-action give(k in 1..3)
-    "Give the other player chips, up to what the other has spare."
-    require k <= spare(other(current)) and spare(current) >= 1 else "the other has none spare"
-    remove k from chips[current]
-    add k to chips[other(current)]
-    remove 1 from left
-flow
-    repeat 4 times
-        turn
-            play take, give
-"""
+# shared_calls' ruleset, four rounds long: its two listings share `spare(current)`
+SPARE = SHARED.replace("    repeat\n", "    repeat 4 times\n", 1)
 
 
 @pytest.mark.parametrize("record", [False, True])
