@@ -11,18 +11,22 @@ keeps the engine's contracts:
   (a caller may keep or change it), in the engine's order; `apply` knows its own moves by
   identity (an `Action`'s hash is a Python method: a look-up by the move itself costs more than
   the whole engine's identity scan) and takes an equal move made elsewhere too;
-- `apply` refuses anything that is not a legal move now (`IllegalAction`), resets the work
+- `apply` refuses anything that is not a legal move now (`IllegalAction`: not among the moves
+  offered now, compared as the engine compares them: the offered object by identity, else an
+  equal move), resets the work
   budget and counts the step; turns advance through a successor table that says when a round
   begins, and `round` is counted;
 - the result is the engine's record (`{'kind', 'winners', 'scores'}`), and `is_over` an
   attribute.
 
 What it leaves out is the engine's machinery: no frames, program counter, pending decision,
-listing kept for `apply`, state dict, journal, or generic `Game` object. It is the best of the
-forms measured in the 2026-12-07 session (architecture §17): legality by the move's
-precondition, the listing made when asked; the engine's protocol (the listing made after each
-move and copied when asked, the move found by identity) was 5% slower; squares as integers made
-no difference.
+state dict, journal, or generic `Game` object. The listing is kept from move to move: a move
+changes only its own square's test (tic-tac-toe) or its own column's (connect four), so only
+that one is tested again, as the engine's `listing follows the move` and kept listings do
+(architecture §5). Forms measured on the way (2026-12-07, architecture §17): the listing made
+when asked, legality by the move's precondition, was 0.82–0.85× the shared reference on
+tic-tac-toe; the engine's protocol (the listing made after each move and copied when asked)
+5% slower; squares as integers made no difference; the listing kept, as here, 1.12×.
 tests/test_ceiling.py plays them against the rulesets, move for move.
 """
 
@@ -39,7 +43,7 @@ class _Ceiling:
     """What both games keep: the board by square name, the count the rules keep (`moves`,
     `discs`), the current player, the round, the result, the work budget and the step count."""
 
-    __slots__ = ("cell", "count", "current", "round", "result", "is_over", "work", "step_no")
+    __slots__ = ("cell", "count", "current", "round", "result", "is_over", "work", "step_no", "offered")
     SQUARES: list[str] = []
     FIRST = ""
 
@@ -56,6 +60,7 @@ class _Ceiling:
     def _finish(self, kind: str, winners: list[str]) -> None:
         self.result = {"kind": kind, "winners": winners, "scores": None}
         self.is_over = True
+        self.offered = []  # nobody moves in a finished game
 
 
 # ---------------------------------------------------------------------- tic-tac-toe
@@ -74,16 +79,19 @@ class TicTacToeCeiling(_Ceiling):
     SQUARES = _TTT_SQUARES
     FIRST = "X"
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.offered = [mv for _, mv in _TTT_MOVES]  # the listing, kept: a move changes only its own square
+
     def legal_actions(self) -> list[Action]:
-        if self.is_over:
-            return []
-        cell = self.cell
-        return [mv for s, mv in _TTT_MOVES if cell[s] is None]
+        return self.offered.copy()
 
     def apply(self, action: Any) -> None:
-        s = _TTT_SQUARE_BY_ID.get(id(action)) or _TTT_SQUARE_OF.get(action)
-        if s is None or self.is_over or self.cell[s] is not None:
-            raise IllegalAction(f"{action} is not legal now")
+        try:  # legal now is offered now (the first equal move: the move itself, found by identity)
+            self.offered.remove(action)  # its square is taken: no other square's test changed
+        except ValueError:
+            raise IllegalAction(f"{action} is not legal now") from None
+        s = _TTT_SQUARE_BY_ID.get(id(action)) or _TTT_SQUARE_OF[action]
         self.work = WORK
         self.step_no += 1
         cell, cur = self.cell, self.current
@@ -127,33 +135,28 @@ class ConnectFourCeiling(_Ceiling):
     SQUARES = _C4_SQUARES
     FIRST = "Red"
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.offered = [mv for mv, _ in _C4_COLUMNS]  # the listing, kept: a move changes only its own column
+
     def legal_actions(self) -> list[Action]:
-        if self.is_over:
-            return []
-        cell = self.cell
-        out = []
-        for mv, column in _C4_COLUMNS:  # require lowest_free(col) != none
-            for s in column:
-                if cell[s] is None:
-                    out.append(mv)
-                    break
-        return out
+        return self.offered.copy()
 
     def apply(self, action: Any) -> None:
-        column = _C4_COLUMN_BY_ID.get(id(action)) or _C4_COLUMN_OF.get(action)
-        if column is None or self.is_over:
+        if action not in self.offered:  # legal now is offered now (the move itself found by identity)
             raise IllegalAction(f"{action} is not legal now")
+        column = _C4_COLUMN_BY_ID.get(id(action)) or _C4_COLUMN_OF[action]
         cell = self.cell
-        for s in column:  # lowest_free(col)
+        for s in column:  # lowest_free(col): there is one, the move was offered
             if cell[s] is None:
                 break
-        else:
-            raise IllegalAction("the column is full")
         self.work = WORK
         self.step_no += 1
         cur = self.current
         cell[s] = cur
         self.count += 1
+        if s is column[-1]:  # require lowest_free(col) != none, tested again for this column alone
+            self.offered.remove(action)
         for ray, back in _C4_RAYS[s]:  # four_through(s, current)
             n = 0
             for t in ray:

@@ -203,6 +203,10 @@ class CodeGen:
     # section from the move to the next decision copied into it (machine.py `fused_apply`,
     # `fused apply`); off: `LeanGame.apply` / `LeanTracedGame.apply` calls the block
     FUSED_APPLY: ClassVar[bool] = True
+    # the fused apply's listing after a move whose writes no other move's test reads: the list
+    # the move came from, less the move if its own test now fails (follows.py, machine.py
+    # `listing_follows`, `listing follows the move`); off: listed in full
+    LISTING_FOLLOWS: ClassVar[bool] = True
     # `other(p)` of a ruleset for exactly two players written as the conditional of its two
     # names, no library call (`fixed pair`); off: tests compare
     FIXED_PAIR: ClassVar[bool] = True
@@ -2775,6 +2779,11 @@ class CodeGen:
             pytree.returns_to_breaks(body)
             loop = ast.While(ast.Constant(True), [*body, ast.Break()], [])
             body = [pytree.located(loop, where)]
+        if spec.kind == "check":  # an offered move's check (`AC_n`): `args`, the lines run where
+            # it fails (machine.py `listing_follows`)
+            failing = [stmt for line in spec.args for stmt in ast.parse(line).body]
+            body = pytree.check_to_verdict(body, len(source.args.args) - 1, failing)
+            body = [pytree.located(ast.While(ast.Constant(True), [*body, ast.Break()], []), where)]
         if spec.kind == "checks":  # a traced move's checks, before its effect (machine.py)
             last = body[-1]
             if isinstance(last, ast.Return) and last.value is not None \

@@ -41,6 +41,7 @@ from ..engine.recording import (
 )
 from . import hoist, ir
 from .codegen import CodeGen
+from .follows import listing_follows
 from .pytree import Inline
 from .slots import item_slots, kept_slots, split_slots
 from .total import cannot_fail
@@ -93,7 +94,9 @@ class MachineBuilder:
         # `fused apply`: each play op whose move's path back to it is straight (block id, op,
         # its section's lines from the move on, but a pick in place, their indent, whether
         # every move it offers is played in place)
-        self.fusable: list[tuple[int, int, list[str], str, bool]] = []
+        # (block, op, section, indent, every move offered played in place, the action whose
+        # listing follows its own move or None): `fused_apply`
+        self.fusable: list[tuple[int, int, list[str], str, bool, str | None]] = []
 
     def build(self, bid: int) -> str:
         blk = self.blocks[bid]
@@ -319,7 +322,9 @@ class MachineBuilder:
         out.append(f"{ind}    G.out_of_work(None)")
         if self.fuses(played, path):  # the section but for a pick in place (`fused_apply`)
             every = not optional and set(played) == set(actions)  # every move offered here is played in place
-            self.fusable.append((self.bid, k, out[start:listed + 1] + out[waits:], ind, every))
+            follows = actions[0] if len(actions) == 1 and every and not alone and not shared \
+                and CodeGen.LISTING_FOLLOWS and listing_follows(self.g.m, self.g.m.actions[actions[0]]) else None
+            self.fusable.append((self.bid, k, out[start:listed + 1] + out[waits:], ind, every, follows))
 
     def _op_choose(self, k: int, op: ir.Choose, out: list[str], ind: str) -> None:
         var, domain, where, by, prompt, span, names = op.var, op.domain, op.where, op.by, op.prompt, op.span, op.names
@@ -647,8 +652,10 @@ class MachineBuilder:
         in on the tree: `pytree.returns_after`)."""
         if len(self.fusable) != 1:
             return None
-        bid, k, region, ind, every = self.fusable[0]
+        bid, k, region, ind, every, follows = self.fusable[0]
         region = _move_known(region, ind)
+        if follows is not None:
+            self.listing_follows(follows, region, ind)
         waits = region.index(f"{ind}if legal:") + 1
         waits += next(i for i, line in enumerate(region[waits:]) if line == f"{ind}    return True")
         region[waits] = f"{ind}    return"  # the decision waits: nothing ran on (a hook would not be here)
@@ -708,6 +715,22 @@ class MachineBuilder:
         self.g.function(name, ["action", "player=None"], lines)
         self.g.chose("fused apply", f"the moves of block {bid}'s decision at op {k}", rule="the engine")
         return name
+
+    def listing_follows(self, action: str, region: list[str], ind: str) -> None:
+        """`listing follows the move` (follows.py, CodeGen.LISTING_FOLLOWS): in the fused
+        apply's copy, the listing after a move of `action` is the list the move was offered
+        from (`legal`, still the game's `_legal`: shared with clones, so copied before it
+        changes), less the move when its own check (`AC_n`'s body, copied) now fails; no other
+        move's test read what the move wrote. The block itself still lists in full."""
+        at, end = region.index(f"{ind}legal = []"), region.index(f"{ind}if legal:")
+        params = len(self.g.m.actions[action].params)
+        bind = f"{ind}{', '.join(f'p{j}' for j in range(params))}, = m[1]"
+        # the parameters as the effect bound them on the section's top level (never bound
+        # again: follows.listing_follows), else bound here
+        region[at:end] = ([] if bind in region[:at] else [bind.replace("m[1]", "action[1]")]) + [
+            ind + self.g.inline(Inline("check", self.actions[action].check,
+                                       args=("legal = legal.copy()", "legal.remove(action)")))]
+        self.g.chose("listing follows the move", f"action {action}", rule="the engine")
 
     def play_in_place(self, k: int, actions: list[str], out: list[str], ind: str) -> None:
         """The section of Play op `k` for a move `m` handed in by `apply`: the move's effect

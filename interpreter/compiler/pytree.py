@@ -15,6 +15,7 @@ another function.
 from __future__ import annotations
 
 import ast
+import copy
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -185,6 +186,44 @@ def value_returns_to_breaks(stmts: list[ast.stmt], name: str) -> None:
                     lst[i:i + 1] = [located(ast.Assign([ast.Name(name, ast.Store())], s.value), s), brk]
                     i += 1
             i += 1
+
+
+def check_to_verdict(stmts: list[ast.stmt], params: int, failing: list[ast.stmt]) -> list[ast.stmt]:
+    """A check function's body (`AC_n`: `-1` when legal, `k` for the first failing require,
+    `-(i + 2)` for argument `i` outside its domain) for a move known to be in its domains (it
+    was offered): its leading domain tests dropped, `return -1` as `break`, any other `return`
+    as `failing` then `break`; the statements then run inside a one-pass `while True`."""
+    names = {f"p{i}" for i in range(params)}
+    while stmts and isinstance(s := stmts[0], ast.If) and not s.orelse and isinstance(s.test, ast.Compare) \
+            and isinstance(s.test.left, ast.Name) and s.test.left.id in names \
+            and [type(op) for op in s.test.ops] == [ast.NotIn] and len(s.body) == 1 \
+            and isinstance(s.body[0], ast.Return) and _negative(s.body[0].value):
+        stmts = stmts[1:]
+    for lst in _outside_loops(stmts):
+        i = 0
+        while i < len(lst):
+            s = lst[i]
+            if isinstance(s, ast.Return):
+                brk = ast.copy_location(ast.Break(), s)
+                legal = _constant(s.value) == -1
+                new = [brk] if legal else [*(located(copy.deepcopy(f), s) for f in failing), brk]
+                lst[i:i + 1] = new
+                i += len(new) - 1
+            i += 1
+    return stmts
+
+
+def _constant(e: ast.expr | None) -> object:
+    """The number `e` writes (`-1` is a minus and a constant before folding), else None."""
+    if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub) and isinstance(e.operand, ast.Constant) \
+            and type(e.operand.value) is int:
+        return -e.operand.value
+    return e.value if isinstance(e, ast.Constant) and type(e.value) is int else None
+
+
+def _negative(e: ast.expr | None) -> bool:
+    v = _constant(e)
+    return isinstance(v, int) and v < 0
 
 
 def drop_kept_checks(stmts: list[ast.stmt]) -> None:
