@@ -104,3 +104,26 @@ def test_refused_where_another_moves_test_could_change(name: str) -> None:
     kinds = {c.kind for c in rules.program(False).choices}
     assert "fused apply" in kinds and KIND not in kinds  # refused by the pass, not for want of a fused apply
     same_with_and_without(FLAG, False, {name: REFUSED[name]}, bundled="tictactoe")
+
+
+def _playouts(on: bool, name: str, text: str | None) -> list:
+    """Playouts that pick their moves in the block (`Game.playout`), whole and stopped part way
+    (then played on by `apply`): results, counts and saves."""
+    rules = compiled_with(FLAG, on, name, text)
+    out: list = []
+    for seed in range(12):
+        g = rules.new_game(seed=seed)
+        out.append(g.playout(random.Random(seed), limit=None if seed % 2 else 3))
+        rnd = random.Random(seed + 100)
+        while not g.is_over:
+            g.apply(rnd.choice(g.legal_actions()))
+        out.append((g.result, g.step_no, g.to_json()))
+    return out
+
+
+@pytest.mark.parametrize("name,text", [("tictactoe", None), ("twice", TWICE)])
+def test_a_playout_picking_in_the_block_plays_the_same_games(name: str, text: str | None) -> None:
+    source = source_with(FLAG, True, name, text)
+    block = ("\n" + source).split("\ndef B_0(")[1].split("\ndef ")[0]
+    assert "_picked" in block  # the block's own listing after a pick follows it too
+    assert _playouts(True, name, text) == _playouts(False, name, text)

@@ -1,10 +1,12 @@
 """Where an action's listing after one of its own moves is the listing before it, with only the
-move just played tested again (`listing follows the move`, machine.py `fused_apply`).
+move just played tested again (`listing follows the move`: machine.py `fused_apply`, and a
+block's listing after a move it picked itself in a playout, `pick_in_place`).
 
 Tic-tac-toe's `place(s)` requires `cell[s] == none` and its effect writes `cell[s]`: a move
 changes no other square's test, so the moves offered next are the ones offered before, less the
-square just taken. Listing them again walks nine squares a move; the fused apply instead copies
-the list it was handed and drops the move played when its own test now fails. Connect four's
+square just taken. Listing them again walks nine squares a move; the fused apply (or the block,
+after a pick) instead copies the list the move came from and drops the move when its own test
+now fails. Connect four's
 `drop(col)` reads a whole column through `lowest_free(col)`; that is carry.py's kept listing,
 with its write log. This is the case the kept listing leaves out (`carry.kept_listing`: a test
 that reads only the value's own entries), where knowing the writes statically costs nothing at

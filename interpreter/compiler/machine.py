@@ -97,6 +97,7 @@ class MachineBuilder:
         # (block, op, section, indent, every move offered played in place, the action whose
         # listing follows its own move or None): `fused_apply`
         self.fusable: list[tuple[int, int, list[str], str, bool, str | None]] = []
+        self.picked: list[str] = []  # the block's locals holding a move just picked (`pick_in_place`)
 
     def build(self, bid: int) -> str:
         blk = self.blocks[bid]
@@ -119,6 +120,9 @@ class MachineBuilder:
             self.op(k, op, body, ind + "    ")
             lines.extend(body)
         self.g.in_block = False
+        for picked in self.picked:  # no move picked yet in this call (`listing follows the move`)
+            lines.insert(0, f"    {picked} = None")
+        self.picked = []
         self.g.function(name, ["F", "m=None"], lines)
         return name
 
@@ -277,22 +281,40 @@ class MachineBuilder:
         # one action whose moves are kept (carry.kept_listing): the kept list itself, never
         # changed afterwards (`optional` appends to it: a list of its own then)
         alone = len(actions) == 1 and not optional and self.actions[actions[0]].kept is not None
-        out.append(f"{ind}legal = []" if not alone else f"{ind}# @S-")
+        every = not optional and set(played) == set(actions)  # every move offered here is played in place
+        # `listing follows the move` (follows.py): the next listing after a move of this one action
+        follows = actions[0] if len(actions) == 1 and every and not alone and not shared \
+            and self.straight(played, path) and CodeGen.LISTING_FOLLOWS \
+            and listing_follows(self.g.m, self.g.m.actions[actions[0]]) else None
+        picks = self.picks_in_place(actions, played, optional)
+        listing: list[str] = [f"{ind}legal = []" if not alone else f"{ind}# @S-"]
         if shared:  # definitions these listings share, worked out once (shared_calls.py)
-            out.append(f"{ind}G._shared = {{}}")
-            out.append(f"{ind}try:")
+            listing.append(f"{ind}G._shared = {{}}")
+            listing.append(f"{ind}try:")
         for a in actions:
-            self.enumerate(a, out, ind + "    " if shared else ind, alone)
+            self.enumerate(a, listing, ind + "    " if shared else ind, alone)
         if shared:  # never kept past the listings, whatever they raise
-            out.append(f"{ind}finally:")
-            out.append(f"{ind}    G._shared = None")
+            listing.append(f"{ind}finally:")
+            listing.append(f"{ind}    G._shared = None")
         if optional:
-            out.append(f"{ind}legal.append(PASS)")
+            listing.append(f"{ind}legal.append(PASS)")
+        before_listing = len(out)
+        if follows is not None and picks:  # a move picked here just now: the list it came from, less it
+            picked = f"_picked{k}"
+            self.picked.append(picked)
+            out.append(f"{ind}if {picked} is not None:")
+            out.append(f"{ind}    legal = _from{k}")
+            out.extend(self.follow_lines(follows, picked, ind + "    "))
+            out.append(f"{ind}    {picked} = None")
+            out.append(f"{ind}else:")
+            out.extend("    " + line for line in listing)
+        else:
+            out.extend(listing)
         listed = len(out)
         out.append(f"{ind}if legal:")
-        if self.picks_in_place(actions, played, optional):
+        if picks:
             self.g.chose("picked in place", f"play {', '.join(dict.fromkeys(actions))}", self.rule)
-            self.pick_in_place(k, out, ind + "    ")
+            self.pick_in_place(k, out, ind + "    ", follows is not None)
         waits = len(out)  # what follows a pick in place: the decision waits
         out.append(f"{ind}    F[1] = {k}")
         out.append(f"{ind}    G._legal = legal")
@@ -321,10 +343,8 @@ class MachineBuilder:
         out.append(f"{ind}if G.work < 0:")
         out.append(f"{ind}    G.out_of_work(None)")
         if self.fuses(played, path):  # the section but for a pick in place (`fused_apply`)
-            every = not optional and set(played) == set(actions)  # every move offered here is played in place
-            follows = actions[0] if len(actions) == 1 and every and not alone and not shared \
-                and CodeGen.LISTING_FOLLOWS and listing_follows(self.g.m, self.g.m.actions[actions[0]]) else None
-            self.fusable.append((self.bid, k, out[start:listed + 1] + out[waits:], ind, every, follows))
+            section = out[start:before_listing] + listing + out[listed:listed + 1] + out[waits:]
+            self.fusable.append((self.bid, k, section, ind, every, follows))
 
     def _op_choose(self, k: int, op: ir.Choose, out: list[str], ind: str) -> None:
         var, domain, where, by, prompt, span, names = op.var, op.domain, op.where, op.by, op.prompt, op.span, op.names
@@ -626,10 +646,15 @@ class MachineBuilder:
         out.append(f"{ind}return False")
 
     def fuses(self, played: list[str], path: tuple[list[int], int, list[int]] | None) -> bool:
-        """`fused apply`: no triggers, moves played in place (traced: their checks worked out
-        in the block too), and the way from the move back to this decision only ends and
-        starts turns (no hooks): the section is straight code, which `fused_apply` copies."""
-        return CodeGen.FUSED_APPLY and bool(played) and path is not None \
+        """`fused apply`: the section from a move back to this decision is straight code
+        (`straight`), which `fused_apply` copies."""
+        return CodeGen.FUSED_APPLY and self.straight(played, path)
+
+    def straight(self, played: list[str], path: tuple[list[int], int, list[int]] | None) -> bool:
+        """No triggers, moves played in place (traced: their checks worked out in the block
+        too), and the way from the move back to this decision only ends and starts turns (no
+        hooks): nothing but the move's effect and the turn's change runs before the next listing."""
+        return bool(played) and path is not None \
             and not self.triggers and not ({"turn start", "turn end"} & self.hooks) \
             and all(isinstance(self.ops[j], (ir.TurnBegin, ir.TurnEnd)) for j in (*path[0], *path[2])) \
             and (not self.record or all(self.actions[a].checks_in_place for a in played))
@@ -721,16 +746,18 @@ class MachineBuilder:
         apply's copy, the listing after a move of `action` is the list the move was offered
         from (`legal`, still the game's `_legal`: shared with clones, so copied before it
         changes), less the move when its own check (`AC_n`'s body, copied) now fails; no other
-        move's test read what the move wrote. The block itself still lists in full."""
+        move's test read what the move wrote (the block's own listing after a pick: `_op_play`)."""
         at, end = region.index(f"{ind}legal = []"), region.index(f"{ind}if legal:")
+        region[at:end] = self.follow_lines(action, "action", ind)
+
+    def follow_lines(self, action: str, move: str, ind: str) -> list[str]:
+        """`listing follows the move`: `legal`, the list the move `move` (a local) of `action`
+        was offered from, copied less the move where its own check (`AC_n`'s body) now fails."""
         params = len(self.g.m.actions[action].params)
-        bind = f"{ind}{', '.join(f'p{j}' for j in range(params))}, = m[1]"
-        # the parameters as the effect bound them on the section's top level (never bound
-        # again: follows.listing_follows), else bound here
-        region[at:end] = ([] if bind in region[:at] else [bind.replace("m[1]", "action[1]")]) + [
-            ind + self.g.inline(Inline("check", self.actions[action].check,
-                                       args=("legal = legal.copy()", "legal.remove(action)")))]
         self.g.chose("listing follows the move", f"action {action}", rule="the engine")
+        return [f"{ind}{', '.join(f'p{j}' for j in range(params))}, = {move}[1]",
+                ind + self.g.inline(Inline("check", self.actions[action].check,
+                                           args=("legal = legal.copy()", f"legal.remove({move})")))]
 
     def play_in_place(self, k: int, actions: list[str], out: list[str], ind: str) -> None:
         """The section of Play op `k` for a move `m` handed in by `apply`: the move's effect
@@ -780,7 +807,7 @@ class MachineBuilder:
         return not self.record and bool(played) and len(played) == len(actions) and not optional \
             and CodeGen.PICKS
 
-    def pick_in_place(self, k: int, out: list[str], ind: str) -> None:
+    def pick_in_place(self, k: int, out: list[str], ind: str, follows: bool = False) -> None:
         """During `Game.playout` (`G._picks` moves still to pick here), the random move of this
         decision is drawn from its listing and played at once by the section above, round the
         block's loop: the steps `playout` and `Game._play_in_block` take for a plain move
@@ -790,6 +817,9 @@ class MachineBuilder:
         out.append(f"{ind}if G._picks{' and G.window is None' if windows else ''}:  # @S-")
         out.append(f"{ind}    G._picks -= 1")
         out.append(f"{ind}    m = G._pick(legal)")
+        if follows:  # the next listing here follows it (`listing follows the move`)
+            out.append(f"{ind}    _picked{k} = m")
+            out.append(f"{ind}    _from{k} = legal")
         out.append(f"{ind}    G.pending = None")
         out.append(f"{ind}    G.work = {WORK_CHUNK}")
         out.append(f"{ind}    G._worked = 0")
