@@ -51,13 +51,22 @@ def test_tictactoe_offers_the_moves_it_was_offered_less_the_square_taken(record:
 @pytest.mark.parametrize("record", [False, True])
 def test_the_same_games_with_and_without(record: bool) -> None:
     chosen_and_same(FLAG, KIND, "twice", TWICE, record, bundled="tictactoe")
+    chosen_and_same(FLAG, KIND, "gravity", GRAVITY, record, bundled="connect4")
+
+
+@pytest.mark.parametrize("record", [False, True])
+def test_connect_four_tests_the_column_played_alone(record: bool) -> None:
+    assert _chosen(None, "connect4", record)
+    fused = ("\n" + source_with(FLAG, True, "connect4")).split("\ndef BA_")[1].split("\ndef ")[0]
+    assert "legal.remove(action)" in fused and "KM_" not in fused  # not the kept listing's log
 
 
 @pytest.mark.parametrize("record", [False, True])
 def test_every_way_of_handing_a_move_over_answers_the_same(record: bool) -> None:
-    on, off = compiled_with(FLAG, True, "tictactoe"), compiled_with(FLAG, False, "tictactoe")
-    for seed in range(8):
-        assert _moves_and_errors(on, seed, record) == _moves_and_errors(off, seed, record)
+    for name in ("tictactoe", "connect4"):
+        on, off = compiled_with(FLAG, True, name), compiled_with(FLAG, False, name)
+        for seed in range(8):
+            assert _moves_and_errors(on, seed, record) == _moves_and_errors(off, seed, record)
 
 
 def test_a_move_still_legal_after_it_stays_where_it_was_listed() -> None:
@@ -82,8 +91,37 @@ def test_a_clone_keeps_its_own_list() -> None:
     assert len(g.legal_actions()) == 8
 
 
+# discs fall to the lowest free square of a column: the tests read the column's squares, the
+# move writes one of them (connect four's pattern, small)
+GRAVITY = """players X, O
+board Square = grid 3 x 3
+state
+    cell: Square -> Player? = none
+    n: int = 0
+define lowest_free(col: int) = first s in column_squares(col) where cell[s] == none
+action drop(col in 1..3)
+    "Drop a disc."
+    let s = lowest_free(col)
+    require s != none else "the column is full"
+    set cell[s] = current
+    add 1 to n
+    if n == 9
+        finish draw
+flow
+    repeat
+        turn
+            play drop
+"""
+
 # each of these reads or writes what one move's test could share with another's: refused
 REFUSED = {
+    # the tests of two squares read a common neighbour
+    "overlap": TWICE.replace('require marks[s] < 2 else "marked twice"',
+                             'require marks[s] < 2 and (all t in neighbours(s): marks[t] < 3) else "marked twice"'),
+    # the move writes a square of another column (the first's), not its own
+    "elsewhere": GRAVITY.replace("    set cell[s] = current\n",
+                                 "    let t = first u in column_squares(1) where cell[u] == none\n"
+                                 "    if t != none\n        set cell[t] = current\n"),
     # the effect writes another square too
     "neighbour": TWICE.replace("    add 1 to total\n", "    add 1 to total\n    set marks[a1] = 1\n"),
     # the test reads a bare variable the effect writes
@@ -103,7 +141,7 @@ def test_refused_where_another_moves_test_could_change(name: str) -> None:
     rules = compiled_with(FLAG, True, name, REFUSED[name])
     kinds = {c.kind for c in rules.program(False).choices}
     assert "fused apply" in kinds and KIND not in kinds  # refused by the pass, not for want of a fused apply
-    same_with_and_without(FLAG, False, {name: REFUSED[name]}, bundled="tictactoe")
+    same_with_and_without(FLAG, False, {name: REFUSED[name]}, bundled="tictactoe")  # played either way
 
 
 def _playouts(on: bool, name: str, text: str | None) -> list:
@@ -121,7 +159,7 @@ def _playouts(on: bool, name: str, text: str | None) -> list:
     return out
 
 
-@pytest.mark.parametrize("name,text", [("tictactoe", None), ("twice", TWICE)])
+@pytest.mark.parametrize("name,text", [("tictactoe", None), ("twice", TWICE), ("connect4", None), ("gravity", GRAVITY)])
 def test_a_playout_picking_in_the_block_plays_the_same_games(name: str, text: str | None) -> None:
     source = source_with(FLAG, True, name, text)
     block = ("\n" + source).split("\ndef B_0(")[1].split("\ndef ")[0]

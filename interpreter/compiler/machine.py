@@ -94,9 +94,9 @@ class MachineBuilder:
         # `fused apply`: each play op whose move's path back to it is straight (block id, op,
         # its section's lines from the move on, but a pick in place, their indent, whether
         # every move it offers is played in place)
-        # (block, op, section, indent, every move offered played in place, the action whose
-        # listing follows its own move or None): `fused_apply`
-        self.fusable: list[tuple[int, int, list[str], str, bool, str | None]] = []
+        # (block, op, section, indent, every move offered played in place, the actions
+        # offered): `fused_apply`
+        self.fusable: list[tuple[int, int, list[str], str, bool, tuple[str, ...]]] = []
         self.picked: list[str] = []  # the block's locals holding a move just picked (`pick_in_place`)
 
     def build(self, bid: int) -> str:
@@ -283,9 +283,9 @@ class MachineBuilder:
         alone = len(actions) == 1 and not optional and self.actions[actions[0]].kept is not None
         every = not optional and set(played) == set(actions)  # every move offered here is played in place
         # `listing follows the move` (follows.py): the next listing after a move of this one action
-        follows = actions[0] if len(actions) == 1 and every and not alone and not shared \
+        follows = actions[0] if len(actions) == 1 and every and not shared \
             and self.straight(played, path) and CodeGen.LISTING_FOLLOWS \
-            and listing_follows(self.g.m, self.g.m.actions[actions[0]]) else None
+            and listing_follows(self.g, self.g.m.actions[actions[0]]) else None
         picks = self.picks_in_place(actions, played, optional)
         listing: list[str] = [f"{ind}legal = []" if not alone else f"{ind}# @S-"]
         if shared:  # definitions these listings share, worked out once (shared_calls.py)
@@ -343,8 +343,10 @@ class MachineBuilder:
         out.append(f"{ind}if G.work < 0:")
         out.append(f"{ind}    G.out_of_work(None)")
         if self.fuses(played, path):  # the section but for a pick in place (`fused_apply`)
-            section = out[start:before_listing] + listing + out[listed:listed + 1] + out[waits:]
-            self.fusable.append((self.bid, k, section, ind, every, follows))
+            # the listing there, where it follows the move, the list the move came from less it
+            lists = listing if follows is None else self.follow_lines(follows, "action", ind)
+            section = out[start:before_listing] + lists + out[listed:listed + 1] + out[waits:]
+            self.fusable.append((self.bid, k, section, ind, every, tuple(dict.fromkeys(actions))))
 
     def _op_choose(self, k: int, op: ir.Choose, out: list[str], ind: str) -> None:
         var, domain, where, by, prompt, span, names = op.var, op.domain, op.where, op.by, op.prompt, op.span, op.names
@@ -677,10 +679,8 @@ class MachineBuilder:
         in on the tree: `pytree.returns_after`)."""
         if len(self.fusable) != 1:
             return None
-        bid, k, region, ind, every, follows = self.fusable[0]
+        bid, k, region, ind, every, offered = self.fusable[0]
         region = _move_known(region, ind)
-        if follows is not None:
-            self.listing_follows(follows, region, ind)
         waits = region.index(f"{ind}if legal:") + 1
         waits += next(i for i, line in enumerate(region[waits:]) if line == f"{ind}    return True")
         region[waits] = f"{ind}    return"  # the decision waits: nothing ran on (a hook would not be here)
@@ -696,9 +696,20 @@ class MachineBuilder:
             "        F = G.frames[-1]",
         ]
         if self.record:  # LeanTracedGame.apply's steps for a move recorded in the block
+            # the step's checks slot as the block's first lines set it (`deferred checks`)
+            deferred = f"{ind}    G._step[{BINDINGS}] = {DEFERRED!r}"
+            first = region.index(f"{ind}try:") + 1 if f"{ind}try:" in region else -1
+            binds = first >= 0 and region[first].startswith(f"{ind}    p0") and region[first].endswith(" = m[1]")
+            opened = f"{DEFERRED!r}" if first >= 0 and deferred in region[first:first + 1 + binds] else "None"
+            if opened != "None":
+                region.remove(deferred)
+            if every and len(offered) == 1:  # one action, recorded here whenever anything is
+                lines += [f"        if G._recorded_here and F[0] == {bid} and F[1] == {k}:",
+                          f"            key = {'action:' + offered[0]!r}  # CompiledAction.key"]
+            else:
+                lines += ["        key = G._recorded_here.get(action[0])",
+                          f"        if key is not None and F[0] == {bid} and F[1] == {k}:"]
             lines += [
-                "        key = G._recorded_here.get(action[0])",
-                f"        if key is not None and F[0] == {bid} and F[1] == {k}:",
                 "            undo = G._undo",
                 f"            if G._snap_next or not len(undo) % {UNDO_EVERY}:",
                 "                G._keep_undo(action)",
@@ -711,7 +722,7 @@ class MachineBuilder:
                 "            G.step_no += 1",
                 "            if G._step is not None:",
                 "                G._close()",
-                "            G._step = [key, False, None, action, (), None, (), (), G.phase, _who]",
+                f"            G._step = [key, False, {opened}, action, (), None, (), (), G.phase, _who]",
                 "            G._jmark = len(G.journal)",
                 "            G.abandon = None",
             ]
@@ -741,18 +752,12 @@ class MachineBuilder:
         self.g.chose("fused apply", f"the moves of block {bid}'s decision at op {k}", rule="the engine")
         return name
 
-    def listing_follows(self, action: str, region: list[str], ind: str) -> None:
-        """`listing follows the move` (follows.py, CodeGen.LISTING_FOLLOWS): in the fused
-        apply's copy, the listing after a move of `action` is the list the move was offered
-        from (`legal`, still the game's `_legal`: shared with clones, so copied before it
-        changes), less the move when its own check (`AC_n`'s body, copied) now fails; no other
-        move's test read what the move wrote (the block's own listing after a pick: `_op_play`)."""
-        at, end = region.index(f"{ind}legal = []"), region.index(f"{ind}if legal:")
-        region[at:end] = self.follow_lines(action, "action", ind)
-
     def follow_lines(self, action: str, move: str, ind: str) -> list[str]:
-        """`listing follows the move`: `legal`, the list the move `move` (a local) of `action`
-        was offered from, copied less the move where its own check (`AC_n`'s body) now fails."""
+        """`listing follows the move` (follows.py, CodeGen.LISTING_FOLLOWS): `legal` is the list
+        the move `move` (a local) of `action` was offered from (in the fused apply the game's
+        `_legal`: shared with clones, so copied before it changes), copied less the move where
+        its own check (`AC_n`'s body, its domain tests dropped: the move was offered) now fails;
+        no other move's test read what the move wrote."""
         params = len(self.g.m.actions[action].params)
         self.g.chose("listing follows the move", f"action {action}", rule="the engine")
         return [f"{ind}{', '.join(f'p{j}' for j in range(params))}, = {move}[1]",
