@@ -278,21 +278,24 @@ class MachineBuilder:
         out.append(f"{ind}except KeyError:")
         out.append(f"{ind}    G.pending = {{'kind': 'play', 'player': who}}")
         shared = tuple(dict.fromkeys(actions)) in self.g.shared_plays
-        # one action whose moves are kept (carry.kept_listing): the kept list itself, never
-        # changed afterwards (`optional` appends to it: a list of its own then)
-        alone = len(actions) == 1 and not optional and self.actions[actions[0]].kept is not None
         every = not optional and set(played) == set(actions)  # every move offered here is played in place
         # `listing follows the move` (follows.py): the next listing after a move of this one action
         follows = actions[0] if len(actions) == 1 and every and not shared \
             and self.straight(played, path) and CodeGen.LISTING_FOLLOWS \
             and listing_follows(self.g, self.g.m.actions[actions[0]]) else None
+        # one action whose moves are kept (carry.kept_listing): the kept list itself, never
+        # changed afterwards (`optional` appends to it: a list of its own then). Not where the
+        # listing follows the move: listed in full the few times it is listed, nothing is kept,
+        # so no write is logged for it either
+        kept = follows is None
+        alone = kept and len(actions) == 1 and not optional and self.actions[actions[0]].kept is not None
         picks = self.picks_in_place(actions, played, optional)
         listing: list[str] = [f"{ind}legal = []" if not alone else f"{ind}# @S-"]
         if shared:  # definitions these listings share, worked out once (shared_calls.py)
             listing.append(f"{ind}G._shared = {{}}")
             listing.append(f"{ind}try:")
         for a in actions:
-            self.enumerate(a, listing, ind + "    " if shared else ind, alone)
+            self.enumerate(a, listing, ind + "    " if shared else ind, alone, kept)
         if shared:  # never kept past the listings, whatever they raise
             listing.append(f"{ind}finally:")
             listing.append(f"{ind}    G._shared = None")
@@ -877,12 +880,12 @@ class MachineBuilder:
         out.append(f"{ind}        _ck = ()")
         out.append(f"{ind}    G._step[{CHECKS}] = _ck")
 
-    def enumerate(self, action: str, out: list[str], ind: str, alone: bool = False) -> None:
+    def enumerate(self, action: str, out: list[str], ind: str, alone: bool = False, kept: bool = True) -> None:
         """List an action's legal moves into `legal`: its enumerate function's body, inlined
         when short (one call less per decision), else a call; a kept listing's moves from
-        those kept (`alone`: they are `legal` itself)."""
+        those kept (`alone`: they are `legal` itself; `kept` False: listed in full anyway)."""
         src = self.actions[action]
-        if src.kept is not None:
+        if src.kept is not None and kept:
             out.append(f"{ind}legal = {src.kept}" if alone else f"{ind}legal.extend({src.kept})")
         elif src.enum_size > MAX_INLINE:
             out.append(f"{ind}{src.enum}(G, legal)")
