@@ -95,8 +95,8 @@ class MachineBuilder:
         # its section's lines from the move on, but a pick in place, their indent, whether
         # every move it offers is played in place)
         # (block, op, section, indent, every move offered played in place, the actions
-        # offered): `fused_apply`
-        self.fusable: list[tuple[int, int, list[str], str, bool, tuple[str, ...]]] = []
+        # offered, the current player decides): `fused_apply`
+        self.fusable: list[tuple[int, int, list[str], str, bool, tuple[str, ...], bool]] = []
         self.picked: list[str] = []  # the block's locals holding a move just picked (`pick_in_place`)
 
     def build(self, bid: int) -> str:
@@ -349,7 +349,7 @@ class MachineBuilder:
             # the listing there, where it follows the move, the list the move came from less it
             lists = listing if follows is None else self.follow_lines(follows, "action", ind)
             section = out[start:before_listing] + lists + out[listed:listed + 1] + out[waits:]
-            self.fusable.append((self.bid, k, section, ind, every, tuple(dict.fromkeys(actions))))
+            self.fusable.append((self.bid, k, section, ind, every, tuple(dict.fromkeys(actions)), by is None))
 
     def _op_choose(self, k: int, op: ir.Choose, out: list[str], ind: str) -> None:
         var, domain, where, by, prompt, span, names = op.var, op.domain, op.where, op.by, op.prompt, op.span, op.names
@@ -682,7 +682,9 @@ class MachineBuilder:
         in on the tree: `pytree.returns_after`)."""
         if len(self.fusable) != 1:
             return None
-        bid, k, region, ind, every, offered = self.fusable[0]
+        bid, k, region, ind, every, offered, by_current = self.fusable[0]
+        # the frame waits at op k of block bid; with one block, its frames are all block bid's
+        at = f"F[1] == {k}" if len(self.blocks) == 1 else f"F[0] == {bid} and F[1] == {k}"
         region = _move_known(region, ind)
         waits = region.index(f"{ind}if legal:") + 1
         waits += next(i for i, line in enumerate(region[waits:]) if line == f"{ind}    return True")
@@ -707,11 +709,11 @@ class MachineBuilder:
             if opened != "None":
                 region.remove(deferred)
             if every and len(offered) == 1:  # one action, recorded here whenever anything is
-                lines += [f"        if G._recorded_here and F[0] == {bid} and F[1] == {k}:",
+                lines += [f"        if G._recorded_here and {at}:",
                           f"            key = {'action:' + offered[0]!r}  # CompiledAction.key"]
             else:
                 lines += ["        key = G._recorded_here.get(action[0])",
-                          f"        if key is not None and F[0] == {bid} and F[1] == {k}:"]
+                          f"        if key is not None and {at}:"]
             lines += [
                 "            undo = G._undo",
                 f"            if G._snap_next or not len(undo) % {UNDO_EVERY}:",
@@ -720,7 +722,8 @@ class MachineBuilder:
                 "                undo.append(action)",
                 f"            G.work = {WORK_CHUNK}",
                 "            G._worked = 0",
-                "            _who = G.pending['player']",
+                # the player the decision asked: the current one, unchanged since it listed
+                "            _who = " + ("G.current" if by_current else "G.pending['player']"),
                 "            G._legal = G.pending = None",
                 "            G.step_no += 1",
                 "            if G._step is not None:",
@@ -732,7 +735,7 @@ class MachineBuilder:
         else:
             # a game that keeps its history plays nothing in place (`_plain` empty); a playout
             # picking moves in the block (`G._picks`) meets this decision again and picks there
-            lines += [f"        if F[0] == {bid} and F[1] == {k} and {'G._plain' if every else 'action[0] in G._plain'}:",
+            lines += [f"        if {at} and {'G._plain' if every else 'action[0] in G._plain'}:",
                       f"            G.work = {WORK_CHUNK}",
                       "            G._worked = 0",
                       "            G._legal = G.pending = None",
