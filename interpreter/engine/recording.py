@@ -641,10 +641,37 @@ def keys_written(journal: list, start: int, names: frozenset[str], wholes: tuple
     was written whole (`wholes`: their paths `(name,)`), so that nothing kept of it holds. A
     grouped invariant's kept sums are brought up to date at these keys (invtests.py `INVS_n`)."""
     paths = journal[start + 4::ENTRY]
-    for whole in wholes:
-        if whole in paths:
+    if not KEYS_BY_ONE_TEST:
+        for whole in wholes:
+            if whole in paths:
+                return None
+        return set(compress(journal[start + 1::ENTRY], map(names.__contains__, paths)))
+    # one hashed test an entry (`keys by one test`): `whole in paths` compared each path with
+    # each whole in turn, a rich comparison of a tuple with a str for most entries
+    picked = list(map(_names_and_wholes(names, wholes).__contains__, paths))
+    for path in compress(paths, picked):
+        if type(path) is tuple:  # one of `wholes`
             return None
-    return set(compress(journal[start + 1::ENTRY], map(names.__contains__, paths)))
+    return set(compress(journal[start + 1::ENTRY], picked))
+
+
+# `keys by one test`: `keys_written` picks the entries of its maps, one key deep or whole, by one
+# membership test of their path, then looks among the few picked for a whole write. Off: tests
+# compare.
+KEYS_BY_ONE_TEST = True
+_BOTH: dict[tuple, frozenset] = {}
+
+
+def _names_and_wholes(names: frozenset[str], wholes: tuple[tuple[str], ...]) -> frozenset:
+    """The paths `keys_written` picks: `names` (an entry one key deep) and `wholes` (a whole
+    write), one set per pair of a program's constants (`INVS_n`'s, one a grouped invariant)."""
+    key = (names, wholes)
+    both = _BOTH.get(key)
+    if both is None:
+        both = names | frozenset(wholes)
+        if len(_BOTH) < 256:  # bounded: a process may compile many programs
+            _BOTH[key] = both
+    return both
 
 
 def entry_var(entry: tuple) -> str:
