@@ -311,6 +311,10 @@ class CodeGen:
     # a `play` whose moves are all played in place picks its random move itself during
     # Game.playout (machine.py `pick_in_place`); off: tests compare
     PICKS: ClassVar[bool] = True
+    # untraced: the block that asks a `choose` takes the chosen option itself when apply()
+    # hands the choice back (machine.py `_op_choose`, Program.plain), without `_play_checked`,
+    # `_take` and `_run` (Root: about half its decisions are choices); off: tests compare
+    CHOOSE_IN_PLACE: ClassVar[bool] = True
     # loops over a board that walk only the keys whose entry has the value their first test
     # asks (`cell[s] == current`), kept by the writes (carry.key_test); off: tests compare
     KEYS_BY_VALUE: ClassVar[bool] = True

@@ -94,6 +94,8 @@ class MachineBuilder:
         # its section's lines from the move on, but a pick in place, their indent, whether
         # every move it offers is played in place)
         self.fusable: list[tuple[int, int, list[str], str, bool]] = []
+        # `choose in place`: the blocks take a choice handed in by apply() (Program.plain)
+        self.takes_choices = not record and CodeGen.CHOOSE_IN_PLACE
 
     def build(self, bid: int) -> str:
         blk = self.blocks[bid]
@@ -324,6 +326,15 @@ class MachineBuilder:
     def _op_choose(self, k: int, op: ir.Choose, out: list[str], ind: str) -> None:
         var, domain, where, by, prompt, span, names = op.var, op.domain, op.where, op.by, op.prompt, op.span, op.names
         g = self.g
+        if self.takes_choices:  # apply() hands the choice back here: the option bound, then on
+            g.chose("choose in place", f"choose {var}", self.rule)
+            out.append(f"{ind}if m is not None:")  # the frame as `_take` leaves it: on at k + 1
+            out.append(f"{ind}    F[1] = {k + 1}")
+            out.append(f"{ind}    L[{var!r}] = m[1][0]")
+            out.append(f"{ind}    m = None")
+            out.append(f"{ind}    pc = {k + 1}")
+            out.append(f"{ind}else:")
+            ind += "    "
         self.before_decision(k, out, ind)
         out.append(f"{ind}who = {self.who(by, names)}")
         x = g.fresh("x")

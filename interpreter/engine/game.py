@@ -198,7 +198,7 @@ class Game(RuleCalls, TraceRecorder):
         # what each player observed is noted after every move (information states); exact
         # analysis, which never asks, turns it off on its own copy (tools/analysis.py)
         self._observing = True
-        self._plain = set() if prog.record or self.tracking else prog.in_place  # moves apply() plays directly
+        self._plain = set() if prog.record or self.tracking else prog.plain  # moves apply() plays directly
         self._blocks = prog.block_fns  # the compiled blocks, one attribute away on the hot path
         # who plays after whom, and whether that starts a new round (a turn that rotates)
         self._next = {p: (players[(i + 1) % len(players)], i + 1 == len(players)) for i, p in enumerate(players)}
