@@ -3,7 +3,9 @@ in an untraced game, apply() hands a choice it offered to the block that asked i
 the option and goes on, as it does with a move played in place; before, the choice went
 through `_play_checked`, `_take` and `_run` and the block was entered again. The same games
 with the switch on and off; traced programs and programs that can `abandon` take no choice in
-place."""
+place. And `choice moves listed` (machine.py `choice_table`, CodeGen.CHOICE_MOVES_LISTED): a
+choice among values of a finite type lists its moves with its options, the program's own
+moves for them (`Program.choice_moves`, which `game._choice_moves` hands out too)."""
 
 from __future__ import annotations
 
@@ -18,11 +20,17 @@ import regelwerk
 # procedure, in a trigger's body, and one whose options are lists
 CHOICES = """players A, B
 
+enum Colour = red, green, blue
+
 state
     total: Player -> int = 0
     said: Player -> text = ""
     back: int = 0
     kept: list int = []
+    last: Player -> Colour? = none
+    bank: Player -> list Colour = []
+    judge: Player? = none
+    again: bool = false
 
 action take(n in 1..3)
     require n + total[current] <= 30 else "too many"
@@ -47,6 +55,15 @@ flow
             do pick_word
             choose pair in [[1, 2], [3]] by other(current) "which pair?"
             set kept = pair
+            choose c in Colour where c != last[current] "which colour?"
+            set last[current] = c
+            add c to bank[current]
+            choose b in bank[current] "which from the bank?"
+            set last[other(current)] = b
+            choose j in [none, current, other(current)] "who judges?"
+            set judge = j
+            choose yes in [true, false] where yes or total[current] > 3 "again?"
+            set again = yes
     finish draw
 """
 
@@ -137,3 +154,31 @@ def test_playouts_are_the_same_with_and_without() -> None:
                 ends.append((on, seed, made, g.result, g.step_no))
         half = len(ends) // 2
         assert [e[1:] for e in ends[:half]] == [e[1:] for e in ends[half:]]
+
+
+def test_choices_of_a_finite_type_list_their_moves() -> None:
+    on = compiled_with("CHOICE_MOVES_LISTED", True, "choices", CHOICES)
+    for record in (False, True):
+        prog = on.program(record)
+        assert {c.detail for c in prog.choices if c.kind == "choice moves listed"} == \
+            {"choose c", "choose b", "choose j", "choose yes"}  # not ints, texts or lists
+    assert "legal.append(_CM" in source_with("CHOICE_MOVES_LISTED", True, "choices", CHOICES)
+    assert "legal.append(_CM" not in source_with("CHOICE_MOVES_LISTED", False, "choices", CHOICES)
+    prog = on.program(False)
+    g = on.new_game(seed=2)
+    rnd = random.Random(2)
+    seen = 0
+    while not g.is_over:
+        moves = g.legal_actions()
+        if g.pending["kind"] == "choose":  # the moves of the options, in their order
+            assert [m.args[0] for m in moves] == g.pending["options"]
+            if type(g.pending["options"][0]) is str and g.pending["options"][0] in ("red", "green", "blue"):
+                seen += 1  # the program's own moves: those `_choice_moves` hands out
+                assert all(m is prog.choice_moves[str][m.args[0]] for m in moves)
+        g.apply(rnd.choice(moves))
+    assert seen
+
+
+def test_the_same_games_with_and_without_listed_moves() -> None:
+    chosen_and_same("CHOICE_MOVES_LISTED", "choice moves listed", "choices", CHOICES, False, "root")
+    same_with_and_without("CHOICE_MOVES_LISTED", True, {"choices": CHOICES}, bundled="root")

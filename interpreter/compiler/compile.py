@@ -386,6 +386,7 @@ def _codegen(prog: Program, record: bool) -> CodeGen:
         prog.facts = model_facts(prog.model)
     g = CodeGen(prog.model, record, prog.elements, prog.boards, players, prog.facts)
     g.move_tables = prog.move_tables
+    g.choice_moves = prog.choice_moves
     g.spans = []
     g.define_ids = {n: i for i, n in enumerate(prog.model.defines)}
     g.proc_ids = {n: i for i, n in enumerate(prog.model.procedures)}

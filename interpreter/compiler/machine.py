@@ -24,8 +24,9 @@ from typing import Any, ClassVar
 from ...dsl import ast as A
 from ...dsl.dispatch import NodeTable, node_table
 from ...dsl.printer import expr_text
-from ...dsl.types import ListOf
+from ...dsl.types import BOOL, Elem, ListOf, Opt
 from ..engine.limits import CALL_WORK, SKIPPED_PLAY_WORK, UNDO_EVERY, WORK_CHUNK
+from ..engine.moves import Action
 from ..engine.recording import (
     BINDINGS,
     CHECKS,
@@ -341,19 +342,61 @@ class MachineBuilder:
         one_per = one_per_parts(where, var) if CodeGen.SLOTS_ONCE else None
         if one_per is not None:  # `choose N of ... one per`: the chosen items' slots listed once
             self.one_per_options(one_per, var, domain, names, x, out, ind)
+        table = self.choice_table(domain, var) if one_per is None else None
+        if one_per is not None:  # `choose N of ... one per`: the chosen items' slots listed once
+            self.one_per_options(one_per, var, domain, names, x, out, ind)
+        elif where is not None and table is not None:  # options and their moves in one loop
+            wsc = {**self.scope(names), var: (x, None)}
+            out.append(f"{ind}opts = []")
+            out.append(f"{ind}legal = []")
+            out.append(f"{ind}for {x} in _seq({self.ex(domain, names)}):")
+            out.append(f"{ind}    if {g.ex(where, wsc)}:")
+            out.append(f"{ind}        opts.append({x})")
+            out.append(f"{ind}        legal.append({table}[{x}])")
         elif where is not None:
             wsc = {**self.scope(names), var: (x, None)}
             out.append(f"{ind}opts = [{x} for {x} in _seq({self.ex(domain, names)}) if {g.ex(where, wsc)}]")
         else:
             out.append(f"{ind}opts = list(_seq({self.ex(domain, names)}))")
+            if table is not None:
+                out.append(f"{ind}legal = []")
+                out.append(f"{ind}for {x} in opts:")
+                out.append(f"{ind}    legal.append({table}[{x}])")
         out.append(f"{ind}if not opts:")
         out.append(f"{ind}    raise RuleFailure({f'nothing to choose for {var!r}'!r}, SPANS[{g.span_id(span)}])")
         out.append(f"{ind}F[1] = {k}")
         out.append(f"{ind}G.pending = {{'kind': 'choose', 'player': who, 'var': {var!r}, "
                    f"'options': opts, 'prompt': {prompt!r}}}")
+        if table is not None:  # what `legal_actions()` hands out: no `_moves` made at its call
+            out.append(f"{ind}G._legal = legal")
         if self.record:
             out.append(f"{ind}G._close()")
         out.append(f"{ind}return True")
+
+    def choice_table(self, domain: A.Node, var: str) -> str | None:
+        """`choice moves listed`: the moves of a `choose` whose options are of a finite type
+        (a board's squares, an enum, players, bool, or one of these or none), by option: a
+        constant of the program, its moves those `game._choice_moves` hands out for the same
+        options (the program's `choice_moves`, filled now), so the block lists the moves with
+        the options and `legal_actions()` makes none. None for any other domain."""
+        g = self.g
+        if not CodeGen.CHOICE_MOVES_LISTED:
+            return None
+        t = g.static_type(domain).item
+        base = t.base
+        if isinstance(base, Elem):
+            values = list(g.players) if base.name == "Player" else g.elements.get(base.name)
+        else:
+            values = [True, False] if base == BOOL else None
+        if not values:
+            return None
+        values = [*values, *((None,) if isinstance(t, Opt) else ())]
+        table = {}
+        for v in values:  # the program's own moves of these options, made now where missing
+            by_type = g.choice_moves.setdefault(type(v), {})
+            table[v] = by_type.get(v) or by_type.setdefault(v, Action("choose", (v,)))
+        g.chose("choice moves listed", f"choose {var}", self.rule)
+        return g.const(table, "CM")
 
     def one_per_options(self, parts: tuple[A.Node, A.Node, A.Node], var: str, domain: A.Node,
                         names: tuple[str, ...], x: str, out: list[str], ind: str) -> None:
