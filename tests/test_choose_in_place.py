@@ -9,10 +9,17 @@ moves for them (`Program.choice_moves`, which `game._choice_moves` hands out too
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
-from playing import chosen_and_same, compiled_with, same_with_and_without, source_with
+from playing import (
+    chosen_and_same,
+    compiled_with,
+    same_with_and_without,
+    source_with,
+    with_undo_and_clone,
+)
 
 import regelwerk
 
@@ -93,8 +100,10 @@ def test_the_block_binds_the_choice_it_asked() -> None:
         {"choose k", "choose word", "choose pair"}
     assert "L['word'] = m[1][0]" in source_with("CHOOSE_IN_PLACE", True, "choices", CHOICES)
     assert "choose" in prog.plain
-    traced = on.program(True)
-    assert "choose" not in traced.plain and all(c.kind != "choose in place" for c in traced.choices)
+    traced = on.program(True)  # traced, apply() hands it over itself (`Game._take_choice`)
+    assert "choose" not in traced.plain and traced.takes_choices
+    assert any(c.kind == "choose in place" for c in traced.choices)
+    assert on.new_game(record=True)._choices and not on.new_game()._choices
     off = compiled_with("CHOOSE_IN_PLACE", False, "choices", CHOICES).program(False)
     assert "L['word'] = m[1][0]" not in source_with("CHOOSE_IN_PLACE", False, "choices", CHOICES)
     assert "choose" not in off.plain
@@ -117,6 +126,22 @@ def test_the_same_games_with_and_without() -> None:
 
 def test_traced_games_are_unchanged() -> None:
     same_with_and_without("CHOOSE_IN_PLACE", True, {"choices": CHOICES}, bundled="root")
+
+
+def test_traced_choices_taken_back_and_cloned() -> None:
+    """Undo plays a choice again from its note; a clone goes on where its original was."""
+    out = []
+    for on in (True, False):
+        rules = compiled_with("CHOOSE_IN_PLACE", on, "choices", CHOICES)
+        g = rules.new_game(seed=5, record=True)
+        rnd = random.Random(5)
+        n = 0
+        while not g.is_over and n < 300:
+            n += 1
+            g.apply(rnd.choice(g.legal_actions()))
+            g = with_undo_and_clone(g, n, 7)
+        out.append(json.dumps([g.result, g.trace, g.vars, g.step_no], default=str, sort_keys=True))
+    assert out[0] == out[1]
 
 
 @pytest.mark.parametrize("on", [True, False])

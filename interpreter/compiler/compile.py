@@ -126,6 +126,7 @@ class Program:
     # what an untraced game's apply() hands to the block that offered it (Game._plain): the
     # actions played in place, and `choose` when the blocks take a choice (`choose in place`)
     plain: set[str] = field(default_factory=set)
+    takes_choices: bool = False  # its blocks take a choice handed in (`choose in place`)
     procedures: dict[str, tuple] = field(default_factory=dict)  # name -> ("fn", fn) | ("block", id)
     blocks: list[ir.Block] = field(default_factory=list)
     block_fns: list[Any] = field(default_factory=list)
@@ -765,7 +766,8 @@ def compile_model(model: Model, record: bool, identity: Identity, keep_tree: boo
         _keep_state(g, ca, src, module)
         if src.plays_in_place:
             prog.in_place.add(name)
-    prog.plain = prog.in_place | ({"choose"} if machine.takes_choices else set())
+    prog.takes_choices = machine.takes_choices
+    prog.plain = prog.in_place | ({"choose"} if machine.takes_choices and not record else set())
     prog.procedures = {n: (k, ns[ref] if k == "fn" else ref) for n, (k, ref) in proc_src.items()}
     prog.triggers = [(ns[t], ns[b] if b else None, blk, d) for t, b, blk, d in trig_src]
     prog.hooks = {ev: [(ns[f], key) for f, key in lst] for ev, lst in hook_src.items()}

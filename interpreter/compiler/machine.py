@@ -95,8 +95,9 @@ class MachineBuilder:
         # its section's lines from the move on, but a pick in place, their indent, whether
         # every move it offers is played in place)
         self.fusable: list[tuple[int, int, list[str], str, bool]] = []
-        # `choose in place`: the blocks take a choice handed in by apply() (Program.plain)
-        self.takes_choices = not record and CodeGen.CHOOSE_IN_PLACE
+        # `choose in place`: the blocks take a choice handed in by apply() (Program.plain;
+        # traced, Program.takes_choices and Game._take_choice)
+        self.takes_choices = CodeGen.CHOOSE_IN_PLACE
 
     def build(self, bid: int) -> str:
         blk = self.blocks[bid]
