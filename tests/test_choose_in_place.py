@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 from playing import (
@@ -207,3 +208,15 @@ def test_choices_of_a_finite_type_list_their_moves() -> None:
 def test_the_same_games_with_and_without_listed_moves() -> None:
     chosen_and_same("CHOICE_MOVES_LISTED", "choice moves listed", "choices", CHOICES, False, "root")
     same_with_and_without("CHOICE_MOVES_LISTED", True, {"choices": CHOICES}, bundled="root")
+
+
+@pytest.mark.parametrize("flag", ["CHOOSE_IN_PLACE", "CHOICE_MOVES_LISTED"])
+@pytest.mark.parametrize("on", [True, False])
+def test_each_choice_lists_its_options_once(flag: str, on: bool) -> None:
+    """Every `choose` of Root (`one per` among them) works its options out once before asking."""
+    source = source_with(flag, on, "root")
+    chunks = source.split("if not opts:")[:-1]
+    assert len(chunks) > 10
+    for chunk in chunks:
+        since = chunk.rsplit("G.pending = {'kind': 'choose'", 1)[-1]
+        assert len(re.findall(r"^\s*opts = ", since, flags=re.M)) == 1, since[-600:]

@@ -341,8 +341,6 @@ class MachineBuilder:
         out.append(f"{ind}who = {self.who(by, names)}")
         x = g.fresh("x")
         one_per = one_per_parts(where, var) if CodeGen.SLOTS_ONCE else None
-        if one_per is not None:  # `choose N of ... one per`: the chosen items' slots listed once
-            self.one_per_options(one_per, var, domain, names, x, out, ind)
         table = self.choice_table(domain, var) if one_per is None else None
         if one_per is not None:  # `choose N of ... one per`: the chosen items' slots listed once
             self.one_per_options(one_per, var, domain, names, x, out, ind)
