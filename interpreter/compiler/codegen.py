@@ -315,6 +315,14 @@ class CodeGen:
     # a `play` whose moves are all played in place picks its random move itself during
     # Game.playout (machine.py `pick_in_place`); off: tests compare
     PICKS: ClassVar[bool] = True
+    # untraced: the block that asks a `choose` takes the chosen option itself when apply()
+    # hands the choice back (machine.py `_op_choose`, Program.plain), without `_play_checked`,
+    # `_take` and `_run` (Root: about half its decisions are choices); off: tests compare
+    CHOOSE_IN_PLACE: ClassVar[bool] = True
+    # a `choose` among values of a finite type lists its moves with its options from a table
+    # of the program's (machine.py `choice_table`), where `legal_actions()` made them per
+    # option (`game._choice_moves`, two calls); off: tests compare
+    CHOICE_MOVES_LISTED: ClassVar[bool] = True
     # loops over a board that walk only the keys whose entry has the value their first test
     # asks (`cell[s] == current`), kept by the writes (carry.key_test); off: tests compare
     KEYS_BY_VALUE: ClassVar[bool] = True
@@ -479,6 +487,8 @@ class CodeGen:
         # move tables by action and parameter values, with their texts: the program's, shared
         # with the ruleset's other programs (Program.move_tables)
         self.move_tables: dict[tuple, tuple] = {}
+        # the program's moves of a `choose` by option's type and option (Program.choice_moves)
+        self.choice_moves: dict[type, dict] = {}
         self.in_block = False  # generating a block function: `current` may change inside it
         # state variable -> the triggers whose conditions read it (reads.trigger_watch): tested
         # right after a statement writes it (Game.fire_now); empty where no trigger may fire

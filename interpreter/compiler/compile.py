@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...dsl import ast as A
+from ...dsl.ast import iter_nodes
 from ...dsl.check import Model, suspends
 from ...dsl.check_expr import DIRECTIONS
 from ...dsl.check_runaway import recursive_defines
@@ -122,6 +123,10 @@ class Program:
     actions: dict[str, CompiledAction] = field(default_factory=dict)
     # the actions whose moves the block that offered them plays (ActionSource.plays_in_place)
     in_place: set[str] = field(default_factory=set)
+    # what an untraced game's apply() hands to the block that offered it (Game._plain): the
+    # actions played in place, and `choose` when the blocks take a choice (`choose in place`)
+    plain: set[str] = field(default_factory=set)
+    takes_choices: bool = False  # its blocks take a choice handed in (`choose in place`)
     procedures: dict[str, tuple] = field(default_factory=dict)  # name -> ("fn", fn) | ("block", id)
     blocks: list[ir.Block] = field(default_factory=list)
     block_fns: list[Any] = field(default_factory=list)
@@ -382,6 +387,7 @@ def _codegen(prog: Program, record: bool) -> CodeGen:
         prog.facts = model_facts(prog.model)
     g = CodeGen(prog.model, record, prog.elements, prog.boards, players, prog.facts)
     g.move_tables = prog.move_tables
+    g.choice_moves = prog.choice_moves
     g.spans = []
     g.define_ids = {n: i for i, n in enumerate(prog.model.defines)}
     g.proc_ids = {n: i for i, n in enumerate(prog.model.procedures)}
@@ -728,6 +734,7 @@ def compile_model(model: Model, record: bool, identity: Identity, keep_tree: boo
     machine = MachineBuilder(g, record, builder.blocks, proc_src, action_src, bool(model.triggers),
                              set(hook_src), builder.phase_labels)
     machine.at_once = at_once
+    machine.takes_choices = machine.takes_choices and not _abandons(model)  # else the long way back
     block_names = [machine.build(bid) for bid in range(len(builder.blocks))]
     fused = machine.fused_apply()
 
@@ -759,6 +766,8 @@ def compile_model(model: Model, record: bool, identity: Identity, keep_tree: boo
         _keep_state(g, ca, src, module)
         if src.plays_in_place:
             prog.in_place.add(name)
+    prog.takes_choices = machine.takes_choices
+    prog.plain = prog.in_place | ({"choose"} if machine.takes_choices and not record else set())
     prog.procedures = {n: (k, ns[ref] if k == "fn" else ref) for n, (k, ref) in proc_src.items()}
     prog.triggers = [(ns[t], ns[b] if b else None, blk, d) for t, b, blk, d in trig_src]
     prog.hooks = {ev: [(ns[f], key) for f, key in lst] for ev, lst in hook_src.items()}
@@ -776,6 +785,14 @@ def compile_model(model: Model, record: bool, identity: Identity, keep_tree: boo
     _game_classes(prog, g)
     prog.choices = g.choices
     return prog
+
+
+def _abandons(model: Model) -> bool:
+    """Whether some rule can `abandon`: a choice taken in place (`choose in place`) skips
+    `_play_checked`, which rolls a move back, so such programs take their choices the long way."""
+    parts = [*model.actions.values(), *model.procedures.values(), *model.triggers, *model.hooks,
+             *model.devices.values(), model.flow]
+    return any(isinstance(n, A.AbandonStmt) for n in iter_nodes(tuple(parts)))
 
 
 def _game_classes(prog: Program, g: CodeGen) -> None:

@@ -24,8 +24,9 @@ from typing import Any, ClassVar
 from ...dsl import ast as A
 from ...dsl.dispatch import NodeTable, node_table
 from ...dsl.printer import expr_text
-from ...dsl.types import ListOf
+from ...dsl.types import BOOL, Elem, ListOf, Opt
 from ..engine.limits import CALL_WORK, SKIPPED_PLAY_WORK, UNDO_EVERY, WORK_CHUNK
+from ..engine.moves import Action
 from ..engine.recording import (
     BINDINGS,
     CHECKS,
@@ -93,11 +94,13 @@ class MachineBuilder:
         self.turn_players: list[tuple[str, str]] = []
         # `fused apply`: each play op whose move's path back to it is straight (block id, op,
         # its section's lines from the move on, but a pick in place, their indent, whether
-        # every move it offers is played in place)
-        # (block, op, section, indent, every move offered played in place, the actions
-        # offered, the current player decides): `fused_apply`
+        # every move it offers is played in place, the actions offered, whether the current
+        # player decides)
         self.fusable: list[tuple[int, int, list[str], str, bool, tuple[str, ...], bool]] = []
         self.picked: list[str] = []  # the block's locals holding a move just picked (`pick_in_place`)
+        # `choose in place`: the blocks take a choice handed in by apply() (Program.plain;
+        # traced, Program.takes_choices and Game._take_choice)
+        self.takes_choices = CodeGen.CHOOSE_IN_PLACE
 
     def build(self, bid: int) -> str:
         blk = self.blocks[bid]
@@ -354,25 +357,74 @@ class MachineBuilder:
     def _op_choose(self, k: int, op: ir.Choose, out: list[str], ind: str) -> None:
         var, domain, where, by, prompt, span, names = op.var, op.domain, op.where, op.by, op.prompt, op.span, op.names
         g = self.g
+        if self.takes_choices:  # apply() hands the choice back here: the option bound, then on
+            g.chose("choose in place", f"choose {var}", self.rule)
+            out.append(f"{ind}if m is not None:")  # the frame as `_take` leaves it: on at k + 1
+            out.append(f"{ind}    F[1] = {k + 1}")
+            out.append(f"{ind}    L[{var!r}] = m[1][0]")
+            out.append(f"{ind}    m = None")
+            out.append(f"{ind}    pc = {k + 1}")
+            out.append(f"{ind}else:")
+            ind += "    "
         self.before_decision(k, out, ind)
         out.append(f"{ind}who = {self.who(by, names)}")
         x = g.fresh("x")
         one_per = one_per_parts(where, var) if CodeGen.SLOTS_ONCE else None
+        table = self.choice_table(domain, var) if one_per is None else None
         if one_per is not None:  # `choose N of ... one per`: the chosen items' slots listed once
             self.one_per_options(one_per, var, domain, names, x, out, ind)
+        elif where is not None and table is not None:  # options and their moves in one loop
+            wsc = {**self.scope(names), var: (x, None)}
+            out.append(f"{ind}opts = []")
+            out.append(f"{ind}legal = []")
+            out.append(f"{ind}for {x} in _seq({self.ex(domain, names)}):")
+            out.append(f"{ind}    if {g.ex(where, wsc)}:")
+            out.append(f"{ind}        opts.append({x})")
+            out.append(f"{ind}        legal.append({table}[{x}])")
         elif where is not None:
             wsc = {**self.scope(names), var: (x, None)}
             out.append(f"{ind}opts = [{x} for {x} in _seq({self.ex(domain, names)}) if {g.ex(where, wsc)}]")
         else:
             out.append(f"{ind}opts = list(_seq({self.ex(domain, names)}))")
+            if table is not None:
+                out.append(f"{ind}legal = []")
+                out.append(f"{ind}for {x} in opts:")
+                out.append(f"{ind}    legal.append({table}[{x}])")
         out.append(f"{ind}if not opts:")
         out.append(f"{ind}    raise RuleFailure({f'nothing to choose for {var!r}'!r}, SPANS[{g.span_id(span)}])")
         out.append(f"{ind}F[1] = {k}")
         out.append(f"{ind}G.pending = {{'kind': 'choose', 'player': who, 'var': {var!r}, "
                    f"'options': opts, 'prompt': {prompt!r}}}")
+        if table is not None:  # what `legal_actions()` hands out: no `_moves` made at its call
+            out.append(f"{ind}G._legal = legal")
         if self.record:
             out.append(f"{ind}G._close()")
         out.append(f"{ind}return True")
+
+    def choice_table(self, domain: A.Node, var: str) -> str | None:
+        """`choice moves listed`: the moves of a `choose` whose options are of a finite type
+        (a board's squares, an enum, players, bool, or one of these or none), by option: a
+        constant of the program, its moves those `game._choice_moves` hands out for the same
+        options (the program's `choice_moves`, filled now), so the block lists the moves with
+        the options and `legal_actions()` makes none. None for any other domain."""
+        g = self.g
+        if not CodeGen.CHOICE_MOVES_LISTED:
+            return None
+        t = g.static_type(domain).item
+        base = t.base
+        if isinstance(base, Elem):
+            values = list(g.players) if base.name == "Player" else g.elements.get(base.name)
+        else:
+            values = [True, False] if base == BOOL else None
+        if not values:
+            return None
+        values = [*values, *((None,) if isinstance(t, Opt) else ())]
+        table = {}
+        for v in values:  # the program's own moves of these options, made now where missing
+            by_type = g.choice_moves.setdefault(type(v), {})
+            table[v] = by_type.get(v) or by_type.setdefault(v, Action("choose", (v,)))
+        g.chose("choice moves listed", f"choose {var}", self.rule)
+        return g.const(table, "CM")
 
     def one_per_options(self, parts: tuple[A.Node, A.Node, A.Node], var: str, domain: A.Node,
                         names: tuple[str, ...], x: str, out: list[str], ind: str) -> None:

@@ -198,13 +198,15 @@ class Game(RuleCalls, TraceRecorder):
         # what each player observed is noted after every move (information states); exact
         # analysis, which never asks, turns it off on its own copy (tools/analysis.py)
         self._observing = True
-        self._plain = set() if prog.record or self.tracking else prog.in_place  # moves apply() plays directly
+        self._plain = set() if prog.record or self.tracking else prog.plain  # moves apply() plays directly
         self._blocks = prog.block_fns  # the compiled blocks, one attribute away on the hot path
         # who plays after whom, and whether that starts a new round (a turn that rotates)
         self._next = {p: (players[(i + 1) % len(players)], i + 1 == len(players)) for i, p in enumerate(players)}
         # traced: the plain actions apply() records and plays in one short path (_take_recorded),
         # each name with its compiled action
         self._recorded = {n: prog.actions[n] for n in prog.in_place} if prog.record and not self.tracking else {}
+        # traced: apply() hands an offered choice to the block that asked it (`_take_choice`)
+        self._choices = prog.record and not self.tracking and prog.takes_choices
         # those apply() plays itself, by their step's rule key: checks worked out in the block, no
         # invariants to check after the move (the traced tic-tac-toe move)
         self._recorded_here = {} if prog.invariants else \
@@ -586,6 +588,10 @@ class Game(RuleCalls, TraceRecorder):
                     if ca is not None:
                         self._take_recorded(action, ca)
                         return
+                    if action[0] == "choose" and self._choices and self._part is None \
+                            and type(action[1][0]) in _PLAIN:
+                        self._take_choice(action)
+                        return
                 else:
                     # _take_recorded for a move whose block works its checks out itself (plain
                     # arguments), outside a `simultaneously`, without invariants: the traced
@@ -763,6 +769,42 @@ class Game(RuleCalls, TraceRecorder):
             self._emit_result()
         if self.abandoned:
             self.abandoned = {}  # a move went through: the next decision starts afresh
+        if invariants:
+            self.check_invariants(since)
+
+    def _take_choice(self, a: Action) -> None:
+        """`_play_checked` and `_take` for an offered choice of a plain value in a traced game
+        whose blocks take their choices (`choose in place`, machine.py `_op_choose`): the same
+        steps in the same order (its step is the choice itself, as `_take` keeps it), then the
+        block that asked binds the option and goes on, without `_run` entering it anew."""
+        invariants = self.prog.invariants
+        since = self._check_from() if invariants else None
+        self.work, self._worked = WORK_CHUNK, 0
+        undo = self._undo  # _keep_undo, its common case inline
+        if self._snap_next or not len(undo) % UNDO_EVERY:
+            self._keep_undo(a)
+        else:
+            undo.append(a)
+        p = self.pending
+        self._legal = self.pending = None
+        self.step_no += 1
+        if self._step is not None:
+            self._close()
+        top = self.frames[-1]
+        self._step = [top[3], False, p["var"], a, (), None, (), (), self.phase, p["player"]]
+        self._jmark = len(self.journal)
+        try:
+            waiting = self._blocks[top[0]](self, top, a)
+        except _RULE_ERRORS as err:
+            raise self._failure(err) from err
+        if not waiting:
+            self._run()
+        elif self.result is not None:  # the game ended in the flow after the choice
+            self.pending = None
+            self._close()
+            self._emit_result()
+        if self.abandoned:
+            self.abandoned = {}
         if invariants:
             self.check_invariants(since)
 
