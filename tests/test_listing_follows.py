@@ -57,8 +57,17 @@ def test_the_same_games_with_and_without(record: bool) -> None:
 @pytest.mark.parametrize("record", [False, True])
 def test_connect_four_tests_the_column_played_alone(record: bool) -> None:
     assert _chosen(None, "connect4", record)
-    fused = ("\n" + source_with(FLAG, True, "connect4")).split("\ndef BA_")[1].split("\ndef ")[0]
+    source = "\n" + source_with(FLAG, True, "connect4")
+    fused = source.split("\ndef BA_")[1].split("\ndef ")[0]
     assert "legal.remove(action)" in fused and "KM_" not in fused  # not the kept listing's log
+    # nor the block, where it lists in full: nothing kept, so no write is logged for it
+    block = source.split("\ndef B_0(")[1].split("\ndef ")[0]
+    assert "KM_" not in block and "KM_" in ("\n" + source_with(FLAG, False, "connect4")).split("\ndef B_0(")[1]
+    game = compiled_with(FLAG, True, "connect4").new_game(seed=3, record=record)
+    rnd = random.Random(3)
+    for _ in range(10):
+        game.apply(rnd.choice(game.legal_actions()))
+    assert not game._carried and not game._wlog
 
 
 @pytest.mark.parametrize("record", [False, True])

@@ -126,6 +126,25 @@ def move_pairs(g: CodeGen, dom: str, table: str) -> tuple[str, str] | None:
     return g.const(tuple((v, moves[v]) for v in values), "EM"), g.fresh("mv")
 
 
+def literal_range(domain: A.Node | None) -> bool:
+    """`1..7`: a range whose ends are written as numbers."""
+    return isinstance(domain, A.Range) and all(isinstance(x, A.IntLit) for x in (domain.low, domain.high))
+
+
+def known_values(g: CodeGen, p: A.Param) -> tuple | None:
+    """Every value a parameter can take, when its type or domain says so now: a named type's
+    values (the players, a board's squares, an enumeration), a range written as numbers, a
+    domain of a named type's values; None otherwise (the domain a state or an option gives)."""
+    if p.type is not None:
+        values = g.elements.get(p.type.name) if p.type.name != "Player" else g.players
+    elif literal_range(p.domain):
+        values = range(p.domain.low.value, p.domain.high.value + 1)
+    else:
+        t = g.static_type(p.domain).item.base
+        values = (g.players if t.name == "Player" else g.elements.get(t.name)) if isinstance(t, Elem) else None
+    return None if values is None else tuple(values)
+
+
 def move_table(g: CodeGen, name: str, a: A.ActionDecl) -> str | None:
     """A nested dict `{arg1: {arg2: Action}}` over every value each parameter can take, when
     those are few and known now (squares, directions, a constant range): then a legal move is a
@@ -139,10 +158,8 @@ def move_table(g: CodeGen, name: str, a: A.ActionDecl) -> str | None:
     pools = []
     partial = False
     for i, p in enumerate(a.params):
-        if p.type is not None:
-            values = g.elements.get(p.type.name) if p.type.name != "Player" else g.players
-        elif isinstance(p.domain, A.Range) and all(isinstance(x, A.IntLit) for x in (p.domain.low, p.domain.high)):
-            values = tuple(range(p.domain.low.value, p.domain.high.value + 1))
+        if p.type is not None or literal_range(p.domain):
+            values = known_values(g, p)
         elif i == len(a.params) - 1 and isinstance(p.domain, A.Range) and g.LOOP_FORMS \
                 and None not in (ends := (_end_now(g, p.domain.low), _end_now(g, p.domain.high))) \
                 and ends[1] - ends[0] < MAX_PARTIAL:
@@ -154,8 +171,7 @@ def move_table(g: CodeGen, name: str, a: A.ActionDecl) -> str | None:
             values, partial = tuple(range(low, low + MAX_OPEN_END)), True
             g.chose("open-ended moves", f"{name}'s {p.name} from {low} to {low + MAX_OPEN_END - 1}")
         else:
-            t = g.static_type(p.domain).item.base
-            values = (g.players if t.name == "Player" else g.elements.get(t.name)) if isinstance(t, Elem) else None
+            values = known_values(g, p)
         if not values:
             return None
         pools.append(list(values))

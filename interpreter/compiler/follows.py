@@ -30,8 +30,8 @@ from collections.abc import Hashable
 from typing import Any
 
 from ...dsl import ast as A
-from ...dsl.types import Elem
 from ..stdlib.library import LIBRARY
+from .actiongen import known_values
 from .blocks import action_preconditions, names_in
 from .carry import PARAM, _KeySearch
 from .reads import state_reads
@@ -55,8 +55,8 @@ def listing_follows(g: Any, a: A.ActionDecl) -> bool:
     pre, rest = action_preconditions(a, m)
     if not any(isinstance(s, A.RequireStmt) for s in pre) or not _all_on_parameter(pre, x):
         return False
-    values = _parameter_values(g, p)
-    if values is None:
+    values = known_values(g, p)  # as the move table has them
+    if not values or len(values) > _MAX_VALUES or not all(isinstance(v, Hashable) for v in values):
         return False
     found = _KeySearch(m)
     if not found.walk(tuple(pre), {x: (PARAM, frozenset({x}))}, 0):
@@ -99,21 +99,6 @@ def _all_on_parameter(pre: list[A.Node], x: str) -> bool:
         if isinstance(s, A.LetStmt):
             on.add(s.name)
     return True
-
-
-def _parameter_values(g: Any, p: A.Param) -> list | None:
-    """Every value the parameter can take, when known now and few (as actiongen.move_table)."""
-    if p.type is not None:
-        values = g.players if p.type.name == "Player" else g.elements.get(p.type.name)
-    elif isinstance(p.domain, A.Range) and all(isinstance(e, A.IntLit) for e in (p.domain.low, p.domain.high)):
-        values = range(p.domain.low.value, p.domain.high.value + 1)
-    else:
-        t = g.static_type(p.domain)
-        t = getattr(getattr(t, "item", None), "base", None)
-        values = (g.players if t.name == "Player" else g.elements.get(t.name)) if isinstance(t, Elem) else None
-    if not values or len(values) > _MAX_VALUES or not all(isinstance(v, Hashable) for v in values):
-        return None
-    return list(values)
 
 
 def _keys_by_value(g: Any, values: list, sources: list) -> dict[Any, set] | None:
