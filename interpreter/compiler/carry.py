@@ -223,7 +223,7 @@ def kept_listing(m: Model, a: A.ActionDecl) -> KeptListing | None:
     if not any(isinstance(s, A.RequireStmt) for s in pre):
         return None
     name = a.params[0].name
-    found = _KeySearch(m)
+    found = KeySearch(m)
     if not found.walk(tuple(pre), {name: (PARAM, frozenset({name}))}, 0) or not found.maps \
             or all(source is PARAM for source, _ in found.sources):
         return None
@@ -233,7 +233,7 @@ def kept_listing(m: Model, a: A.ActionDecl) -> KeptListing | None:
 _MAX_DEPTH = 8  # definitions inside definitions followed; deeper (or recursive): not kept
 
 
-class _KeySearch:
+class KeySearch:
     """The walk of `kept_listing`: each read of state keyed by a name that stands for a key
     source (`keys`: name -> (source, aliases)); the sources and maps found on the way."""
 

@@ -14,7 +14,7 @@ after a pick) copies the list the move came from and drops the move when its own
 It holds when the action has one parameter whose values are known now (a board's squares, a
 named type's values, a constant range); every leading `require` and `let` depends on that
 parameter and they read state only at keys that are the parameter itself or items of a
-state-free function of it (carry.py's `_KeySearch`: no `current`, no bare variable, no set, no
+state-free function of it (carry.py's `KeySearch`: no `current`, no bare variable, no set, no
 chance); the keys each value's tests read, worked out now for every value (library functions on
 the board), are disjoint from every other value's; and the effect writes those maps only at a key
 that is, for each value, among that value's own keys: the parameter, or an item the value's own
@@ -33,7 +33,7 @@ from ...dsl import ast as A
 from ..stdlib.library import LIBRARY
 from .actiongen import known_values
 from .blocks import action_preconditions, names_in
-from .carry import PARAM, _KeySearch
+from .carry import PARAM, KeySearch
 from .reads import state_reads
 
 _RUNS_RULES = (A.DoStmt, A.PlayStmt, A.ChooseStmt, A.TurnStmt, A.PhaseStmt, A.GotoStmt, A.SimultaneousStmt)
@@ -58,7 +58,7 @@ def listing_follows(g: Any, a: A.ActionDecl) -> bool:
     values = known_values(g, p)  # as the move table has them
     if not values or len(values) > _MAX_VALUES or not all(isinstance(v, Hashable) for v in values):
         return False
-    found = _KeySearch(m)
+    found = KeySearch(m)
     if not found.walk(tuple(pre), {x: (PARAM, frozenset({x}))}, 0):
         return False
     lets: dict[str, A.Node] = {}
@@ -101,7 +101,7 @@ def _all_on_parameter(pre: list[A.Node], x: str) -> bool:
     return True
 
 
-def _keys_by_value(g: Any, values: list, sources: list) -> dict[Any, set] | None:
+def _keys_by_value(g: Any, values: tuple, sources: list) -> dict[Any, set] | None:
     """Each value -> the keys its tests read: itself where a test reads `v[x]`, the items of
     each state-free source (`column_squares(col)`) worked out for it."""
     out: dict[Any, set] = {}
@@ -129,7 +129,7 @@ def _disjoint(key_sets: Any) -> bool:
 
 
 def _evaluate(g: Any, e: A.Node, aliases: frozenset[str], v: Any) -> Any:
-    """The value of a state-free expression (carry `_KeySearch.stands_for_parameter`'s kind) with
+    """The value of a state-free expression (carry `KeySearch.stands_for_parameter`'s kind) with
     the parameter's aliases standing for `v`; `_NOT_NOW` when it cannot be worked out now."""
     if isinstance(e, A.Name):
         if e.name in aliases:
