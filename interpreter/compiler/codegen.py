@@ -64,6 +64,7 @@ from .choicehoist import choice_hoisted
 from .common_exprs import common_expressions
 from .curcompare import current_compared
 from .fold import folded_bool, folded_compare, folded_not, truth_of
+from .fusedsteps import fused_steps_trimmed
 from .hoist import Hoister, always_evaluated, fixed_parts, loop_invariants, names
 from .joined import Joining
 from .memo import MemoKey, memo_keys, plain_type, state_free
@@ -207,6 +208,14 @@ class CodeGen:
     # the move came from, less the move if its own test now fails (follows.py, machine.py
     # `listing_follows`, `listing follows the move`); off: listed in full
     LISTING_FOLLOWS: ClassVar[bool] = True
+    # the fused apply's copied lines: the move's arguments unpacked once, the move's signal
+    # `m = None` dropped where nothing reads it, the current player after the turn's step taken
+    # from the local it was set from (fusedsteps.py, `fused steps trimmed`); off: as copied
+    FUSED_STEPS_TRIMMED: ClassVar[bool] = True
+    # the fused apply leaves the frame at the decision's op, and untraced the game's listing
+    # as it was, while the move plays, setting them on every way out but the next decision's
+    # (machine.py `_decision_kept`, `decision kept`); off: set first
+    DECISION_KEPT: ClassVar[bool] = True
     # `other(p)` of a ruleset for exactly two players written as the conditional of its two
     # names, no library call (`fixed pair`); off: tests compare
     FIXED_PAIR: ClassVar[bool] = True
@@ -562,6 +571,7 @@ class CodeGen:
         # scenario's `given`, compiled alone): their bodies may be copied (`procedure inlined`)
         self.own_procedures = False
         self._pending_inlines = False
+        self.fused_kept: int | None = None  # `decision kept`: the op the fused apply's frame stays at
         self.tree_passes: dict[str, list] = {}  # function name -> passes over its tree (finish)
         self.any_fns: dict[str, str] = {}  # action -> its any-move search, AA_n (pytree.direct_possible)
         self.choices: list[Choice] = []  # the optimisations applied (Program.choices)
@@ -2659,7 +2669,13 @@ class CodeGen:
             if name.startswith(("B_", "BA_")):
                 pytree.drop_dead_pc(fns[name])
             if name.startswith("BA_"):  # machine.py `fused_apply`: the block's returns, as apply's
-                pytree.returns_after(fns[name], "_after_traced" if self.record else "_after_block")
+                after = "_after_traced" if self.record else "_after_block"
+                if self.fused_kept is None:
+                    pytree.returns_after(fns[name], after)
+                else:  # `decision kept`: the frame's op (and untraced the decision) set on the way out
+                    pytree.returns_after(fns[name], after + "_kept", ("F", self.fused_kept))
+                if self.FUSED_STEPS_TRIMMED and fused_steps_trimmed(fns[name]):
+                    self.chose("fused steps trimmed", f"{name}'s copied lines", rule="the engine")
         if self.SHARED_IN_BLOCK and self.shared_plays:  # after the copies: the listings are in the blocks
             users = memo_users(fns)
             graph = call_graph(fns) if users else {}

@@ -921,7 +921,9 @@ def _namespace(prog: Program, g: CodeGen) -> dict[str, Any]:
         LeanGame,
         LeanTracedGame,
         after_block,
+        after_block_kept,
         after_traced,
+        after_traced_kept,
     )
 
     ns: dict[str, Any] = {
@@ -942,6 +944,9 @@ def _namespace(prog: Program, g: CodeGen) -> dict[str, Any]:
         "_LEAN_TRACED_APPLY": LeanTracedGame.apply,
         "_after_block": after_block,
         "_after_traced": after_traced,
+        "_after_block_kept": after_block_kept,  # `decision kept` (machine.py `_decision_kept`)
+        "_after_traced_kept": after_traced_kept,
+        "_ANY_ERROR": BaseException,
         "_CHECK_ERRORS": (RuleFailure, *RULE_ERRORS),  # a traced move's checks that fail are left empty
         "_PUSH_ERRORS": (RuleFailure, BudgetExceeded, *RULE_ERRORS),  # a pushed-down filter falls back (pushdown.py)
         "_seq": seq_by(prog.boards.order),

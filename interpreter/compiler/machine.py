@@ -738,9 +738,16 @@ class MachineBuilder:
         # the frame waits at op k of block bid; with one block, its frames are all block bid's
         at = f"F[1] == {k}" if len(self.blocks) == 1 else f"F[0] == {bid} and F[1] == {k}"
         region = _move_known(region, ind)
+        if CodeGen.FUSED_STEPS_TRIMMED:  # the move's arguments read from `action` (fusedsteps.py)
+            region = [_args_of_action(line) if region[i - 1] == f"{ind}try:" else line for i, line in enumerate(region)]
         waits = region.index(f"{ind}if legal:") + 1
         waits += next(i for i, line in enumerate(region[waits:]) if line == f"{ind}    return True")
         region[waits] = f"{ind}    return"  # the decision waits: nothing ran on (a hook would not be here)
+        kept = CodeGen.DECISION_KEPT and _decision_kept(region, ind, k)
+        if kept:  # the frame stays at the decision's op while the move plays (`decision kept`)
+            region.remove(f"{ind}F[1] = {k + 1}")
+            region.remove(f"{ind}    F[1] = {k}")
+        self.g.fused_kept = k if kept else None
         body = "                "
         lines = [
             "    legal = G._legal",
@@ -756,7 +763,7 @@ class MachineBuilder:
             # the step's checks slot as the block's first lines set it (`deferred checks`)
             deferred = f"{ind}    G._step[{BINDINGS}] = {DEFERRED!r}"
             first = region.index(f"{ind}try:") + 1 if f"{ind}try:" in region else -1
-            binds = first >= 0 and region[first].startswith(f"{ind}    p0") and region[first].endswith(" = m[1]")
+            binds = first >= 0 and region[first].startswith(f"{ind}    p0") and region[first].endswith((" = m[1]", " = action[1]"))
             opened = f"{DEFERRED!r}" if first >= 0 and deferred in region[first:first + 1 + binds] else "None"
             if opened != "None":
                 region.remove(deferred)
@@ -790,7 +797,7 @@ class MachineBuilder:
             lines += [f"        if {at} and {'G._plain' if every else 'action[0] in G._plain'}:",
                       f"            G.work = {WORK_CHUNK}",
                       "            G._worked = 0",
-                      "            G._legal = G.pending = None",
+                      "            G.pending = None" if kept else "            G._legal = G.pending = None",
                       "            G.step_no += 1"]
         if any("L[" in line for line in region):
             lines.append("            L = F[2]")
@@ -799,7 +806,12 @@ class MachineBuilder:
             "            try:",
             *(body + line[len(ind):] if line.startswith(ind) else line for line in region),
             "            except _RULE_ERRORS as err:",
+            *(_left_decision(k, self.record, "                ") if kept else ()),
             "                raise G._failure(err) from err",
+            *(("            except _ANY_ERROR:",  # the lines' own failures (RuleFailure, ...) too
+               *_left_decision(k, self.record, "                "),
+               "                raise") if kept else ()),
+            *(_left_decision(k, self.record, "            ") if kept else ()),
             "            G._run()",  # nobody could move: the block runs on from the frame's op
             "            return",
             f"    return {'_LEAN_TRACED_APPLY' if self.record else '_LEAN_APPLY'}(G, action, player)",
@@ -1049,6 +1061,42 @@ def _move_known(region: list[str], ind: str) -> list[str]:
 
 
 _PC_STORE = re.compile(r"\s*pc = \d+$")
+_ARGS_OF_M = re.compile(r"(\s*(?:p\d+, )*p\d+,?) = m\[1\]$")
+
+
+def _decision_kept(region: list[str], ind: str, k: int) -> bool:
+    """Whether a fused apply's copied lines may leave the frame at the decision's op `k`
+    while the move plays, and (untraced) the game's listing as it was (`decision kept`,
+    CodeGen.DECISION_KEPT): the lines set the frame to `k + 1` first (the
+    move's op done) and to `k` again where the next decision waits, and set it to `k` nowhere
+    else, nor to a computed op; so `F[1] == k` anywhere in between says the move has not left
+    it, and every other way out (`_left_decision`, game.py `after_block_kept`) sets what the
+    first lines would have. No line reads them in between: the move's effect and the turn's
+    step read the state, not the decision. (The pending decision is still set to none first:
+    a listing that fails leaves the next one noted, as the block's lines do.)"""
+    head, wait = f"{ind}F[1] = {k + 1}", f"{ind}    F[1] = {k}"
+    stores = [line.strip() for line in region if line.strip().startswith("F[1] = ")]
+    if not stores or stores[0] != head.strip() or region.count(head) < 1:
+        return False
+    at = region.index(head)
+    if region[at + 1] != f"{ind}try:" or region[region.index(f"{ind}if legal:") + 1] != wait:
+        return False
+    others = [line for line in stores[1:] if line != wait.strip()]
+    return region.count(wait) == 1 and all(
+        line.removeprefix("F[1] = ").isdigit() and int(line.removeprefix("F[1] = ")) != k for line in others)
+
+
+def _left_decision(k: int, record: bool, ind: str) -> list[str]:
+    """A fused apply leaving by an error or with nobody to move (`decision kept`): what its
+    first lines would have set, where the move's lines have not set the frame since."""
+    return [f"{ind}if F[1] == {k}:", f"{ind}    F[1] = {k + 1}", *(() if record else [f"{ind}G._legal = None"])]
+
+
+def _args_of_action(line: str) -> str:
+    """`p0, = m[1]` as `p0, = action[1]` (a fused apply's `m` is `action` there): the form
+    fusedsteps.py finds again where the listing follows the move."""
+    found = _ARGS_OF_M.match(line)
+    return line if found is None else f"{found.group(1)} = action[1]"
 
 
 def one_per_parts(where: A.Node | None, var: str) -> tuple[A.Node, A.Node, A.Node] | None:

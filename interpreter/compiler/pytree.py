@@ -479,15 +479,17 @@ def _pc_store(s: ast.stmt) -> bool:
             and s.targets[0].id == "pc" and isinstance(s.value, ast.Constant))
 
 
-def returns_after(fn: ast.FunctionDef, after: str) -> None:
+def returns_after(fn: ast.FunctionDef, after: str, more: tuple[str, int] | None = None) -> None:
     """In place: in a fused `apply` (machine.py `fused_apply`), each `return True` / `return
     False` of the block lines copied into it (waiting at a decision or done; the block left)
     becomes `return after(G, ...)`, which runs the game on as the game class's `apply` does
-    after the block returned that."""
+    after the block returned that; `more` (a local's name and a constant) is passed after it
+    (`decision kept`: the frame and the op it stayed at)."""
     for node in ast.walk(fn):
         if isinstance(node, ast.Return) and isinstance(node.value, ast.Constant) and type(node.value.value) is bool:
-            call = ast.Call(ast.Name(after, ast.Load()), [ast.Name("G", ast.Load()), node.value], [])
-            for part in (call, call.func, call.args[0]):
+            extra: list[ast.expr] = [] if more is None else [ast.Name(more[0], ast.Load()), ast.Constant(more[1])]
+            call = ast.Call(ast.Name(after, ast.Load()), [ast.Name("G", ast.Load()), node.value, *extra], [])
+            for part in (call, call.func, call.args[0], *extra):
                 ast.copy_location(part, node.value)
             node.value = call
 

@@ -1649,6 +1649,25 @@ def after_block(G: Any, waiting: bool) -> None:
         G._run()
 
 
+def after_block_kept(G: Any, waiting: bool, F: list, k: int) -> None:
+    """`after_block` for a fused apply that left the frame at the decision's op `k` and the
+    game's listing as it was while the move played (`decision kept`, compiler/machine.py
+    `_decision_kept`): what its first lines would have set, first."""
+    if F[1] == k:
+        F[1] = k + 1
+    G._legal = None
+    if not waiting or G.result is not None:
+        G._run()
+
+
+def after_traced_kept(G: Any, waiting: bool, F: list, k: int) -> None:
+    """`after_traced` for a traced fused apply that left the frame at the decision's op `k`
+    (`decision kept`): the frame's op set first."""
+    if F[1] == k:
+        F[1] = k + 1
+    after_traced(G, waiting)
+
+
 def after_traced(G: Any, waiting: bool) -> None:
     """The same for a traced fused apply: as `LeanTracedGame.apply` after its block call."""
     if not waiting:
