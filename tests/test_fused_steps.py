@@ -55,6 +55,10 @@ def test_tictactoe_unpacks_its_move_once_and_reads_the_next_player_from_its_loca
     assert on.count("p0, = action[1]") == 1 and "m = " not in on and "who = nxt_p" in on
     assert off.count("p0, = ") == 2 and "m = None" in off and "m = action" in off and "who = G.current" in off
     assert any(c.kind == "fused steps trimmed" for c in compiled_with(TRIMMED, True, "tictactoe").program(record).choices)
+    if record:  # the turn's step: made on the way back, so never none there; the player read before
+        assert "rt = None" not in on and "rt is None" not in on and "rt is not None" not in on
+        assert "G._next[_tp0]" in on and "G._steps.append(rt)" in on and "G._reopen_turns(rt)" in on
+        assert "rt = None" in off and "if rt is None:" in off and "G._next[G.current]" in off
 
 
 @pytest.mark.parametrize("record", [False, True])
