@@ -440,6 +440,10 @@ class CodeGen:
     # and brought up to date at the keys the journal says were written since (`INVS_n`,
     # `kept sums`); off: tests compare
     KEPT_SUMS: ClassVar[bool] = True
+    # traced: those kept sums brought up to date at the keys the writes themselves logged
+    # (`G._ilog`, invtests.py `kept by writes`) instead of a scan of the journal since the last
+    # check; off: tests compare
+    KEPT_BY_WRITES: ClassVar[bool] = True
     # in a definition or a listing, a pure expression (look-ups, arithmetic, comparisons)
     # evaluated again later in its statement list read from a local kept where it is first
     # evaluated (common_exprs.py, `common expressions`); off: tests compare
@@ -546,6 +550,9 @@ class CodeGen:
         # logged likewise
         self.kept = facts.kept if self.KEPT_LISTINGS and (self.KEPT_LISTINGS_TRACED or not record) else {}
         self.carried_reads = frozenset(v for c in [*self.carried.values(), *self.kept.values()] for v in c.reads)
+        # traced: the maps whose entries' writes are logged for grouped invariants' kept sums
+        # (invtests.logged_maps, `kept by writes`); set by compile._codegen
+        self.logged_maps: frozenset[str] = frozenset()
         # state map -> its key type, for the maps whose keys are kept by value (carry.indexed_maps)
         self.indexed = facts.indexed if self.KEYS_BY_VALUE else {}
         self._positions: dict[str, str] = {}  # board or enumeration -> the constant of its places
@@ -2213,6 +2220,12 @@ class CodeGen:
             held = "None" if c == "V" or len(t.steps) == 1 else c
             # the entry's slots appended flat (recording.ENTRY): no tuple kept per write
             out.append(f"{ind}J.extend(({held}, {k}, {old}, {n}, {path}))")
+            if t.root in self.logged_maps:  # a kept sum reads it (invtests.py `kept by writes`)
+                if len(t.steps) == 1:  # the key logged while sums are kept
+                    out.append(f"{ind}if G._invg is not None:")
+                    out.append(f"{ind}    G._ilog.append({k})")
+                else:  # written whole: the kept sums are worked out again
+                    out.append(f"{ind}G._invg = None")
             if _may_hold_dict(ty) and self.write_depths.get(t.root, 0) > len(t.steps):
                 # a dict written that a deeper write can change in place later: the step's
                 # changes are worked out at once (recording.py); else they stay as written

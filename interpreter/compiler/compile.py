@@ -48,7 +48,7 @@ from .blocks import BlockBuilder, is_chance_let, param_types, prov_info, require
 from .codegen import Choice, CodeGen, ModelFacts, _may_hold_dict, model_facts
 from .common import common_lookups
 from .common_exprs import common_expressions
-from .invtests import grouped_sum, grouped_test, point_test
+from .invtests import grouped_sum, grouped_test, logged_maps, point_test
 from .known import known_entries
 from .machine import MachineBuilder
 from .memo import state_free
@@ -388,6 +388,8 @@ def _codegen(prog: Program, record: bool) -> CodeGen:
     g = CodeGen(prog.model, record, prog.elements, prog.boards, players, prog.facts)
     g.move_tables = prog.move_tables
     g.choice_moves = prog.choice_moves
+    if record and g.KEPT_SUMS and g.KEPT_BY_WRITES:  # before any write is generated
+        g.logged_maps = logged_maps(prog.model)
     g.spans = []
     g.define_ids = {n: i for i, n in enumerate(prog.model.defines)}
     g.proc_ids = {n: i for i, n in enumerate(prog.model.procedures)}

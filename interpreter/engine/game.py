@@ -171,6 +171,9 @@ class Game(RuleCalls, TraceRecorder):
     # brought up to date from the journal (compiler/invtests.py `INVS_n`); forgotten whenever the
     # state changes other than by the rules (put_state, invalidate, a clone)
     _invg: dict[int, tuple] | None = None
+    # traced: the keys of the maps those sums read, logged by the writes themselves while sums
+    # are kept (`kept by writes`: codegen.write, invtests.py); made anew when `_invg` is
+    _ilog: list | None = None
     # during `playout`: how many moves the blocks may still pick and play themselves, and the
     # generator's `choice` they pick with (machine.py `pick_in_place`); 0 and None otherwise
     _picks = 0
