@@ -444,6 +444,10 @@ class CodeGen:
     # (`G._ilog`, invtests.py `kept by writes`) instead of a scan of the journal since the last
     # check; off: tests compare
     KEPT_BY_WRITES: ClassVar[bool] = True
+    # traced: an invariant tested at the keys a step wrote (`INVP_n`) also as `INVK_n(G, keys)`,
+    # which tests a set of keys in one call; a step's keys of those maps picked in C
+    # (`Game.check_invariants`, invtests.py `keyed points`); off: tests compare
+    KEYED_POINTS: ClassVar[bool] = True
     # in a definition or a listing, a pure expression (look-ups, arithmetic, comparisons)
     # evaluated again later in its statement list read from a local kept where it is first
     # evaluated (common_exprs.py, `common expressions`); off: tests compare

@@ -160,6 +160,11 @@ class Program:
     invariant_steps: list[Any] = field(default_factory=list)
     # by the set of journal paths a step wrote: the invariants tested whole and by key (`invariant_plan`)
     invariant_plans: dict[frozenset, tuple[tuple, tuple]] = field(default_factory=dict, repr=False)
+    # per invariant tested by key, its test at a set of keys (`INVK_n`, `keyed points`)
+    invariant_keyed: dict[int, Any] = field(default_factory=dict)
+    # by the set of journal paths a step wrote: (the names of the maps its invariants tested by
+    # key read, their `INVK_n`), or None where a path goes deeper or whole (`keyed_plan`)
+    keyed_plans: dict[frozenset, tuple | None] = field(default_factory=dict, repr=False)
     # by a plan's invariants tested by key: their tests by the map they read (`points_by_map`)
     point_dispatch: dict[tuple, dict[str, tuple]] = field(default_factory=dict, repr=False)
     var_types: dict[str, Type] = field(default_factory=dict)
@@ -237,6 +242,23 @@ class Program:
             if len(self.invariant_plans) < _MAX_PICKS:
                 self.invariant_plans[paths] = plan
         return plan
+
+    def keyed_plan(self, paths: frozenset, points: tuple[tuple, ...]) -> tuple | None:
+        """For a step that wrote these journal paths and whose plan tests `points` by key: (the
+        names of the maps they read, their `INVK_n`) where every one has a test at a set of keys
+        and no path of those maps is deeper or whole (each key written is then an entry's key,
+        picked by the entry's path alone: `keyed points`); None otherwise (`_points_hold`).
+        Worked out once per set of paths."""
+        keyed = self.keyed_plans.get(paths, MISSING)
+        if keyed is MISSING:
+            names = frozenset(m for _i, maps, _t in points for m in maps)
+            keyed = None
+            if all(i in self.invariant_keyed for i, _m, _t in points) and \
+                    not any(type(p) is tuple and p[0] in names for p in paths):
+                keyed = (names, tuple(self.invariant_keyed[i] for i, _m, _t in points))
+            if len(self.keyed_plans) < _MAX_PICKS:
+                self.keyed_plans[paths] = keyed
+        return keyed
 
     def points_by_map(self, points: tuple[tuple, ...]) -> dict[str, tuple]:
         """The tests at one key of a plan's invariants tested by key (`invariant_plan`), by each
@@ -778,6 +800,7 @@ def compile_model(model: Model, record: bool, identity: Identity, keep_tree: boo
     prog.invariant_reads = [state_reads(model, inv.test) for inv in model.invariants]
     prog.invariants_unread = tuple(i for i, r in enumerate(prog.invariant_reads) if r is None)
     prog.invariant_points = {i: (maps, ns[f"INVP_{i}"]) for i, maps in points.items()}
+    prog.invariant_keyed = {i: ns[f"INVK_{i}"] for i in points if f"INVK_{i}" in ns}
     prog.member_sets = frozenset(v for maps in points.values() for v in maps if _is_set(model.var_types[v]))
     prog.invariant_tests = [ns[f"INVG_{i}"] if i in grouped else test for i, (test, _d) in enumerate(prog.invariants)]
     prog.invariant_steps = [ns[grouped[i]] if i in grouped else test for i, test in enumerate(prog.invariant_tests)]

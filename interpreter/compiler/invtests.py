@@ -5,6 +5,8 @@ faster whether one holds, and give the same answer:
 
 - `INVP_n(G, key)`: an invariant `all x in D: ...` that reads state only as `m[x]`
   (reads.pointwise_reads), at one key a step wrote;
+- `INVK_n(G, keys)`: the same at every key of a set (`keyed points`: the keys of its maps a step
+  wrote, picked from the journal in C, tested in one call, no call per key);
 - `INVG_n(G)`: an invariant `all c in D: ... f(c) ...` where `f(p)` is `sum|count q in E where
   ... and F == p: B` (Shogun's cubes: `on_board(c)` sums the armies of the provinces whose
   owner has colour `c`), with those sums worked out in one pass over `E` grouped by `F`, instead
@@ -42,6 +44,10 @@ def point_test(g: CodeGen, i: int, test: A.Aggregate) -> None:
         domain = g.const(frozenset(fixed), "S")  # a board's squares, an enum: looked up, not scanned
     g.function(f"INVP_{i}", ["p0"], [f"    if p0 not in {domain}:", "        return True",
                                      f"    return bool({holds})"])
+    if g.KEYED_POINTS:  # the same at every key of a set, in one call (`keyed points`)
+        g.chose("keyed points")
+        g.function(f"INVK_{i}", ["ks"], ["    for p0 in ks:", f"        if p0 in {domain} and not ({holds}):",
+                                         "            return False", "    return True"])
 
 
 def grouped_sum(m: Model, test: A.Node) -> GroupedSum | None:

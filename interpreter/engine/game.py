@@ -16,6 +16,7 @@ import sys
 from collections import deque
 from collections.abc import Callable, Iterator
 from fractions import Fraction
+from itertools import compress
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..stdlib import rng
@@ -955,6 +956,7 @@ class Game(RuleCalls, TraceRecorder):
         can break it. After a break has been reported, each is checked whole again (the state
         no longer holds them all)."""
         points: tuple = ()
+        keyed = None
         if since is None:
             tests = self.prog.invariant_tests
             todo: Any = range(len(tests))
@@ -967,7 +969,11 @@ class Game(RuleCalls, TraceRecorder):
                 paths = frozenset(journal[since + 4::ENTRY])  # each entry's path (recording.ENTRY)
                 plan = self.prog.invariant_plans.get(paths) or self.prog.invariant_plan(paths)
                 todo, points = plan
-                if points and (self._inv_whole or len(journal) - since > _BY_KEY_WRITES * ENTRY):
+                if points and not self._inv_whole:  # `keyed points`: tested at a set of keys
+                    keyed = self.prog.keyed_plans.get(paths, MISSING)
+                    if keyed is MISSING:
+                        keyed = self.prog.keyed_plan(paths, points)
+                if points and keyed is None and (self._inv_whole or len(journal) - since > _BY_KEY_WRITES * ENTRY):
                     todo, points = (*todo, *(i for i, _m, _t in points)), ()
         for i in todo:  # the common case, all hold, without the messages broken_invariants makes
             try:
@@ -977,7 +983,20 @@ class Game(RuleCalls, TraceRecorder):
                 pass
             self._invariant_broken(since)
             return
-        if points:  # each (path, key) written once, found in C: a step often writes a key twice
+        if keyed is not None:  # the keys of the maps they read, picked in C, each test one call
+            names, keyed_tests = keyed
+            journal = self.journal
+            keys = set(compress(journal[since + 1::ENTRY], map(names.__contains__, journal[since + 4::ENTRY])))
+            try:
+                for test in keyed_tests:
+                    if not test(self, keys):
+                        break
+                else:
+                    return
+            except (KeyError, IndexError, TypeError, ValueError):
+                pass
+            self._invariant_broken(since)
+        elif points:  # each (path, key) written once, found in C: a step often writes a key twice
             members = self.prog.member_sets
             journal = self.journal
             pairs = set(zip(journal[since + 4::ENTRY], journal[since + 1::ENTRY], strict=True)) if not members else \
