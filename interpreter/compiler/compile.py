@@ -159,12 +159,12 @@ class Program:
     # date at the keys written since the last check (`INVS_n`, invtests.py `kept sums`)
     invariant_steps: list[Any] = field(default_factory=list)
     # by the set of journal paths a step wrote: the invariants tested whole and by key (`invariant_plan`)
-    invariant_plans: dict[frozenset, tuple[tuple, tuple]] = field(default_factory=dict, repr=False)
+    invariant_plans: dict[Any, tuple[tuple, tuple]] = field(default_factory=dict, repr=False)  # (or by one path)
     # per invariant tested by key, its test at a set of keys (`INVK_n`, `keyed points`)
     invariant_keyed: dict[int, Any] = field(default_factory=dict)
     # by the set of journal paths a step wrote: (the names of the maps its invariants tested by
     # key read, their `INVK_n`), or None where a path goes deeper or whole (`keyed_plan`)
-    keyed_plans: dict[frozenset, tuple | None] = field(default_factory=dict, repr=False)
+    keyed_plans: dict[Any, tuple | None] = field(default_factory=dict, repr=False)
     # by a plan's invariants tested by key: their tests by the map they read (`points_by_map`)
     point_dispatch: dict[tuple, dict[str, tuple]] = field(default_factory=dict, repr=False)
     var_types: dict[str, Type] = field(default_factory=dict)
@@ -224,15 +224,17 @@ class Program:
                 self.invariant_picks[written] = todo
         return todo
 
-    def invariant_plan(self, paths: frozenset) -> tuple[tuple[int, ...], tuple[tuple, ...]]:
+    def invariant_plan(self, paths: Any) -> tuple[tuple[int, ...], tuple[tuple, ...]]:
         """After a step that wrote these journal paths (recording.entry_path: a name for a write
         one key deep), the invariants it may have broken (`invariants_for` their variables) as
         (those tested whole, those tested at the keys it wrote: (index, the maps it reads, its
         test for one key)); one of the latter is tested whole when it wrote a map whole (a set
         written whole is tested at the elements it gained or lost: `member_sets`). Worked
-        out once per set of paths, since a traced game asks after every step."""
+        out once per set of paths, since a traced game asks after every step; `paths` may be
+        the one path of a step of one write, for the set of it (`one path`)."""
         plan = self.invariant_plans.get(paths)
         if plan is None:
+            key, paths = paths, paths if type(paths) is frozenset else frozenset((paths,))
             todo = self.invariants_for(frozenset([p if type(p) is str else p[0] for p in paths]))
             points = self.invariant_points
             members = self.member_sets
@@ -240,10 +242,10 @@ class Program:
                            if i in points and not any((m,) in paths for m in points[i][0] if m not in members))
             plan = (tuple(i for i in todo if i not in {j for j, _m, _t in by_key}), by_key)
             if len(self.invariant_plans) < _MAX_PICKS:
-                self.invariant_plans[paths] = plan
+                self.invariant_plans[key] = plan
         return plan
 
-    def keyed_plan(self, paths: frozenset, points: tuple[tuple, ...]) -> tuple | None:
+    def keyed_plan(self, paths: Any, points: tuple[tuple, ...]) -> tuple | None:
         """For a step that wrote these journal paths and whose plan tests `points` by key: (the
         names of the maps they read, their `INVK_n`) where every one has a test at a set of keys
         and no path of those maps is deeper or whole (each key written is then an entry's key,
@@ -251,13 +253,14 @@ class Program:
         Worked out once per set of paths."""
         keyed = self.keyed_plans.get(paths, MISSING)
         if keyed is MISSING:
+            key, paths = paths, paths if type(paths) is frozenset else frozenset((paths,))
             names = frozenset(m for _i, maps, _t in points for m in maps)
             keyed = None
             if all(i in self.invariant_keyed for i, _m, _t in points) and \
                     not any(type(p) is tuple and p[0] in names for p in paths):
                 keyed = (names, tuple(self.invariant_keyed[i] for i, _m, _t in points))
             if len(self.keyed_plans) < _MAX_PICKS:
-                self.keyed_plans[paths] = keyed
+                self.keyed_plans[key] = keyed
         return keyed
 
     def points_by_map(self, points: tuple[tuple, ...]) -> dict[str, tuple]:

@@ -966,7 +966,10 @@ class Game(RuleCalls, TraceRecorder):
             if len(journal) == since:  # nothing written: only those that read more than state
                 todo = self.prog.invariants_unread
             else:  # the plan by the paths written: few sets, as a step writes names one key deep
-                paths = frozenset(journal[since + 4::ENTRY])  # each entry's path (recording.ENTRY)
+                # each entry's path (recording.ENTRY); a step of one write (most of Shogun's:
+                # `plan`, `bids`) by its one path, the last slot (`one path`: no slice, no set)
+                paths = journal[-1] if len(journal) == since + ENTRY and ONE_PATH else \
+                    frozenset(journal[since + 4::ENTRY])
                 plan = self.prog.invariant_plans.get(paths) or self.prog.invariant_plan(paths)
                 todo, points = plan
                 if points and not self._inv_whole:  # `keyed points`: tested at a set of keys
@@ -1612,6 +1615,9 @@ PARTS_HANDED_OUT = True
 # A step that wrote more than this many entries has every invariant tested whole: testing each
 # key it wrote would cost more than the loop over the domain.
 _BY_KEY_WRITES = 40
+# `one path`: after a step of one write, the invariants' plan looked up by that write's path
+# (`Program.invariant_plan` takes it for the set of it); off: by the set of the paths always
+ONE_PATH = True
 
 
 def _points_hold(game: Game, pairs: set, by_map: dict[str, tuple]) -> bool:
