@@ -71,7 +71,7 @@ from .nonefirst import none_first
 from .numbered import Numbering
 from .paired import Pairing
 from .pytree import PLACEHOLDER, Inline
-from .rolllocals import roll_locals
+from .rolllocals import roll_locals, work_local
 from .shared_calls import shared_definitions
 from .sharedlocal import call_graph, memo_users, shared_in_block
 from .slots import item_slots, kept_slots, split_slots
@@ -414,6 +414,10 @@ class CodeGen:
     # in a device's roll, `G.rng` and `G.work` held in locals between the calls that hand the
     # game to other code (rolllocals.py, `roll locals`); off: tests compare
     ROLL_LOCALS: ClassVar[bool] = True
+    # an action's listing copied into a block (`enum`): the work counter its scans charge in a
+    # local while it runs, written back around calls that hand the game over and at its end
+    # (rolllocals.work_local, `work local`); off: tests compare
+    WORK_LOCAL: ClassVar[bool] = True
     # in a listing, `all o in D: o.f != x` (and `any o in D: o.f == x`) over a D the listing
     # cannot change: the fields `o.f` listed once per listing, each test `x not in` them
     # (`fields listed once`); off: tests compare
@@ -2806,6 +2810,11 @@ class CodeGen:
             pytree.returns_to_breaks(body)
             loop = ast.While(ast.Constant(True), [*body, ast.Break()], [])
             body = [pytree.located(loop, where)]
+        if spec.kind == "enum" and self.WORK_LOCAL and self.LOOP_FORMS:  # the scans' charges to a local
+            local = work_local(body)
+            if local is not None:
+                body = local
+                self.chose("work local", f"the work counter in a local through {spec.source}'s listing", rule="")
         if spec.kind == "check":  # an offered move's check (`AC_n`): `args`, the lines run where
             # it fails (machine.py `listing_follows`)
             failing = [stmt for line in spec.args for stmt in ast.parse(line).body]

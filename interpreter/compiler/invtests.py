@@ -46,8 +46,8 @@ def point_test(g: CodeGen, i: int, test: A.Aggregate) -> None:
                                      f"    return bool({holds})"])
     if g.KEYED_POINTS:  # the same at every key of a set, in one call (`keyed points`)
         g.chose("keyed points")
-        g.function(f"INVK_{i}", ["ks"], ["    for p0 in ks:", f"        if p0 in {domain} and not ({holds}):",
-                                         "            return False", "    return True"])
+        g.function(f"INVK_{i}", ["ks"], ["    for p0 in ks:", f"        if p0 not in {domain} or {holds}:",
+                                         "            continue", "        return False", "    return True"])
 
 
 def grouped_sum(m: Model, test: A.Node) -> GroupedSum | None:
