@@ -72,7 +72,7 @@ from .nonefirst import none_first
 from .numbered import Numbering
 from .paired import Pairing
 from .pytree import PLACEHOLDER, Inline
-from .rolllocals import roll_locals
+from .rolllocals import roll_locals, work_local
 from .shared_calls import shared_definitions
 from .sharedlocal import call_graph, memo_users, shared_in_block
 from .slots import item_slots, kept_slots, split_slots
@@ -423,6 +423,10 @@ class CodeGen:
     # in a device's roll, `G.rng` and `G.work` held in locals between the calls that hand the
     # game to other code (rolllocals.py, `roll locals`); off: tests compare
     ROLL_LOCALS: ClassVar[bool] = True
+    # an action's listing copied into a block (`enum`): the work counter its scans charge in a
+    # local while it runs, written back around calls that hand the game over and at its end
+    # (rolllocals.work_local, `work local`); off: tests compare
+    WORK_LOCAL: ClassVar[bool] = True
     # in a listing, `all o in D: o.f != x` (and `any o in D: o.f == x`) over a D the listing
     # cannot change: the fields `o.f` listed once per listing, each test `x not in` them
     # (`fields listed once`); off: tests compare
@@ -449,6 +453,14 @@ class CodeGen:
     # and brought up to date at the keys the journal says were written since (`INVS_n`,
     # `kept sums`); off: tests compare
     KEPT_SUMS: ClassVar[bool] = True
+    # traced: those kept sums brought up to date at the keys the writes themselves logged
+    # (`G._ilog`, invtests.py `kept by writes`) instead of a scan of the journal since the last
+    # check; off: tests compare
+    KEPT_BY_WRITES: ClassVar[bool] = True
+    # traced: an invariant tested at the keys a step wrote (`INVP_n`) also as `INVK_n(G, keys)`,
+    # which tests a set of keys in one call; a step's keys of those maps picked in C
+    # (`Game.check_invariants`, invtests.py `keyed points`); off: tests compare
+    KEYED_POINTS: ClassVar[bool] = True
     # in a definition or a listing, a pure expression (look-ups, arithmetic, comparisons)
     # evaluated again later in its statement list read from a local kept where it is first
     # evaluated (common_exprs.py, `common expressions`); off: tests compare
@@ -555,6 +567,9 @@ class CodeGen:
         # logged likewise
         self.kept = facts.kept if self.KEPT_LISTINGS and (self.KEPT_LISTINGS_TRACED or not record) else {}
         self.carried_reads = frozenset(v for c in [*self.carried.values(), *self.kept.values()] for v in c.reads)
+        # traced: the maps whose entries' writes are logged for grouped invariants' kept sums
+        # (invtests.logged_maps, `kept by writes`); set by compile._codegen
+        self.logged_maps: frozenset[str] = frozenset()
         # state map -> its key type, for the maps whose keys are kept by value (carry.indexed_maps)
         self.indexed = facts.indexed if self.KEYS_BY_VALUE else {}
         self._positions: dict[str, str] = {}  # board or enumeration -> the constant of its places
@@ -2223,6 +2238,12 @@ class CodeGen:
             held = "None" if c == "V" or len(t.steps) == 1 else c
             # the entry's slots appended flat (recording.ENTRY): no tuple kept per write
             out.append(f"{ind}J.extend(({held}, {k}, {old}, {n}, {path}))")
+            if t.root in self.logged_maps:  # a kept sum reads it (invtests.py `kept by writes`)
+                if len(t.steps) == 1:  # the key logged while sums are kept
+                    out.append(f"{ind}if G._invg is not None:")
+                    out.append(f"{ind}    G._ilog.append({k})")
+                else:  # written whole: the kept sums are worked out again
+                    out.append(f"{ind}G._invg = None")
             if _may_hold_dict(ty) and self.write_depths.get(t.root, 0) > len(t.steps):
                 # a dict written that a deeper write can change in place later: the step's
                 # changes are worked out at once (recording.py); else they stay as written
@@ -2805,6 +2826,11 @@ class CodeGen:
             pytree.returns_to_breaks(body)
             loop = ast.While(ast.Constant(True), [*body, ast.Break()], [])
             body = [pytree.located(loop, where)]
+        if spec.kind == "enum" and self.WORK_LOCAL and self.LOOP_FORMS:  # the scans' charges to a local
+            local = work_local(body)
+            if local is not None:
+                body = local
+                self.chose("work local", f"the work counter in a local through {spec.source}'s listing", rule="")
         if spec.kind == "check":  # an offered move's check (`AC_n`): `args`, the lines run where
             # it fails (machine.py `listing_follows`)
             failing = [stmt for line in spec.args for stmt in ast.parse(line).body]

@@ -48,7 +48,7 @@ from .blocks import BlockBuilder, is_chance_let, param_types, prov_info, require
 from .codegen import Choice, CodeGen, ModelFacts, _may_hold_dict, model_facts
 from .common import common_lookups
 from .common_exprs import common_expressions
-from .invtests import grouped_sum, grouped_test, point_test
+from .invtests import grouped_sum, grouped_test, logged_maps, point_test
 from .known import known_entries
 from .machine import MachineBuilder
 from .memo import state_free
@@ -159,7 +159,12 @@ class Program:
     # date at the keys written since the last check (`INVS_n`, invtests.py `kept sums`)
     invariant_steps: list[Any] = field(default_factory=list)
     # by the set of journal paths a step wrote: the invariants tested whole and by key (`invariant_plan`)
-    invariant_plans: dict[frozenset, tuple[tuple, tuple]] = field(default_factory=dict, repr=False)
+    invariant_plans: dict[Any, tuple[tuple, tuple]] = field(default_factory=dict, repr=False)  # (or by one path)
+    # per invariant tested by key, its test at a set of keys (`INVK_n`, `keyed points`)
+    invariant_keyed: dict[int, Any] = field(default_factory=dict)
+    # by the set of journal paths a step wrote: (the names of the maps its invariants tested by
+    # key read, their `INVK_n`), or None where a path goes deeper or whole (`keyed_plan`)
+    keyed_plans: dict[Any, tuple | None] = field(default_factory=dict, repr=False)
     # by a plan's invariants tested by key: their tests by the map they read (`points_by_map`)
     point_dispatch: dict[tuple, dict[str, tuple]] = field(default_factory=dict, repr=False)
     var_types: dict[str, Type] = field(default_factory=dict)
@@ -219,15 +224,17 @@ class Program:
                 self.invariant_picks[written] = todo
         return todo
 
-    def invariant_plan(self, paths: frozenset) -> tuple[tuple[int, ...], tuple[tuple, ...]]:
+    def invariant_plan(self, paths: Any) -> tuple[tuple[int, ...], tuple[tuple, ...]]:
         """After a step that wrote these journal paths (recording.entry_path: a name for a write
         one key deep), the invariants it may have broken (`invariants_for` their variables) as
         (those tested whole, those tested at the keys it wrote: (index, the maps it reads, its
         test for one key)); one of the latter is tested whole when it wrote a map whole (a set
         written whole is tested at the elements it gained or lost: `member_sets`). Worked
-        out once per set of paths, since a traced game asks after every step."""
+        out once per set of paths, since a traced game asks after every step; `paths` may be
+        the one path of a step of one write, for the set of it (`one path`)."""
         plan = self.invariant_plans.get(paths)
         if plan is None:
+            key, paths = paths, paths if type(paths) is frozenset else frozenset((paths,))
             todo = self.invariants_for(frozenset([p if type(p) is str else p[0] for p in paths]))
             points = self.invariant_points
             members = self.member_sets
@@ -235,8 +242,26 @@ class Program:
                            if i in points and not any((m,) in paths for m in points[i][0] if m not in members))
             plan = (tuple(i for i in todo if i not in {j for j, _m, _t in by_key}), by_key)
             if len(self.invariant_plans) < _MAX_PICKS:
-                self.invariant_plans[paths] = plan
+                self.invariant_plans[key] = plan
         return plan
+
+    def keyed_plan(self, paths: Any, points: tuple[tuple, ...]) -> tuple | None:
+        """For a step that wrote these journal paths and whose plan tests `points` by key: (the
+        names of the maps they read, their `INVK_n`) where every one has a test at a set of keys
+        and no path of those maps is deeper or whole (each key written is then an entry's key,
+        picked by the entry's path alone: `keyed points`); None otherwise (`_points_hold`).
+        Worked out once per set of paths."""
+        keyed = self.keyed_plans.get(paths, MISSING)
+        if keyed is MISSING:
+            key, paths = paths, paths if type(paths) is frozenset else frozenset((paths,))
+            names = frozenset(m for _i, maps, _t in points for m in maps)
+            keyed = None
+            if all(i in self.invariant_keyed for i, _m, _t in points) and \
+                    not any(type(p) is tuple and p[0] in names for p in paths):
+                keyed = (names, tuple(self.invariant_keyed[i] for i, _m, _t in points))
+            if len(self.keyed_plans) < _MAX_PICKS:
+                self.keyed_plans[key] = keyed
+        return keyed
 
     def points_by_map(self, points: tuple[tuple, ...]) -> dict[str, tuple]:
         """The tests at one key of a plan's invariants tested by key (`invariant_plan`), by each
@@ -388,6 +413,8 @@ def _codegen(prog: Program, record: bool) -> CodeGen:
     g = CodeGen(prog.model, record, prog.elements, prog.boards, players, prog.facts)
     g.move_tables = prog.move_tables
     g.choice_moves = prog.choice_moves
+    if record and g.KEPT_SUMS and g.KEPT_BY_WRITES:  # before any write is generated
+        g.logged_maps = logged_maps(prog.model)
     g.spans = []
     g.define_ids = {n: i for i, n in enumerate(prog.model.defines)}
     g.proc_ids = {n: i for i, n in enumerate(prog.model.procedures)}
@@ -542,7 +569,9 @@ def _procedure(g: CodeGen, builder: BlockBuilder, name: str, p: A.ProcedureDecl,
 # What the body of a quiet procedure may read or call of the game: nothing that notes into a
 # step, opens or closes one, or changes the phase or the player (`quiet_body`).
 _QUIET_GAME = frozenset({"vars", "consts", "journal", "current", "work", "out_of_work", "_carried",
-                         "player_list", "players"})
+                         "player_list", "players",
+                         # a write's key logged for the kept sums (invtests.py `kept by writes`)
+                         "_invg", "_ilog"})
 _GAME_ATTR = re.compile(r"\bG\.(\w+)")
 _GAME_PASSED = re.compile(r"[(,]\s*G\s*[,)]")
 _GENERATED_CALL = re.compile(r"\b_?[A-Z]+_?\d+\(")
@@ -776,6 +805,7 @@ def compile_model(model: Model, record: bool, identity: Identity, keep_tree: boo
     prog.invariant_reads = [state_reads(model, inv.test) for inv in model.invariants]
     prog.invariants_unread = tuple(i for i, r in enumerate(prog.invariant_reads) if r is None)
     prog.invariant_points = {i: (maps, ns[f"INVP_{i}"]) for i, maps in points.items()}
+    prog.invariant_keyed = {i: ns[f"INVK_{i}"] for i in points if f"INVK_{i}" in ns}
     prog.member_sets = frozenset(v for maps in points.values() for v in maps if _is_set(model.var_types[v]))
     prog.invariant_tests = [ns[f"INVG_{i}"] if i in grouped else test for i, (test, _d) in enumerate(prog.invariants)]
     prog.invariant_steps = [ns[grouped[i]] if i in grouped else test for i, test in enumerate(prog.invariant_tests)]

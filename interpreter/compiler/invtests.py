@@ -5,13 +5,16 @@ faster whether one holds, and give the same answer:
 
 - `INVP_n(G, key)`: an invariant `all x in D: ...` that reads state only as `m[x]`
   (reads.pointwise_reads), at one key a step wrote;
+- `INVK_n(G, keys)`: the same at every key of a set (`keyed points`: the keys of its maps a step
+  wrote, picked from the journal in C, tested in one call, no call per key);
 - `INVG_n(G)`: an invariant `all c in D: ... f(c) ...` where `f(p)` is `sum|count q in E where
   ... and F == p: B` (Shogun's cubes: `on_board(c)` sums the armies of the provinces whose
   owner has colour `c`), with those sums worked out in one pass over `E` grouped by `F`, instead
   of one pass per `c`;
 - `INVS_n(G)`: the same after a step, with the sums kept from the last check brought up to date
   at the keys the journal says were written since (`kept sums`, where an item's part reads
-  state only as `m[q]`).
+  state only as `m[q]`); with `kept by writes` at the keys the writes of those maps logged
+  themselves (`G._ilog`, codegen.write), where no scan of the journal is needed.
 """
 
 from __future__ import annotations
@@ -41,6 +44,10 @@ def point_test(g: CodeGen, i: int, test: A.Aggregate) -> None:
         domain = g.const(frozenset(fixed), "S")  # a board's squares, an enum: looked up, not scanned
     g.function(f"INVP_{i}", ["p0"], [f"    if p0 not in {domain}:", "        return True",
                                      f"    return bool({holds})"])
+    if g.KEYED_POINTS:  # the same at every key of a set, in one call (`keyed points`)
+        g.chose("keyed points")
+        g.function(f"INVK_{i}", ["ks"], ["    for p0 in ks:", f"        if p0 not in {domain} or {holds}:",
+                                         "            continue", "        return False", "    return True"])
 
 
 def grouped_sum(m: Model, test: A.Node) -> GroupedSum | None:
@@ -102,7 +109,12 @@ def grouped_test(g: CodeGen, i: int, test: A.Aggregate, found: GroupedSum) -> st
         del g.subst[id(call)]
     tail = [f"    for {c} in {outer}:", f"        if not ({body}):", "            return False",
             "    return True"]
-    if kept:  # kept for INVS_i: the journal, its length, the sums and each item's part of them
+    by_writes = kept is not None and g.KEPT_BY_WRITES and kept[0] <= g.logged_maps
+    if by_writes:  # kept for INVS_i: the journal, the write log, its length, the sums and parts
+        lines += ["    if G._invg is None:", "        G._invg = {}",
+                  "        G._ilog = []",  # a fresh log: the writes log while sums are kept
+                  f"    G._invg[{i}] = (G.journal, G._ilog, len(G._ilog), {grp}, {at})"]
+    elif kept:  # kept for INVS_i: the journal, its length, the sums and each item's part of them
         lines += ["    if G._invg is None:", "        G._invg = {}",
                   f"    G._invg[{i}] = (G.journal, len(G.journal), {grp}, {at})"]
     g.function(f"INVG_{i}", [], lines + tail)
@@ -110,9 +122,30 @@ def grouped_test(g: CodeGen, i: int, test: A.Aggregate, found: GroupedSum) -> st
         return f"INVG_{i}"
     g.chose("kept sums", expr_text(call))
     maps, domain = kept
-    names = g.const(frozenset(maps), "S")
-    wholes = g.const(tuple((m,) for m in sorted(maps)), "C")
+    if not by_writes:  # the journal's names and whole writes looked for (`_keys_written`)
+        names = g.const(frozenset(maps), "S")
+        wholes = g.const(tuple((m,) for m in sorted(maps)), "C")
     got, keys, held = g.fresh("got"), g.fresh("w"), g.fresh("kept")
+    if by_writes:
+        g.chose("kept by writes", expr_text(call))
+        log = g.fresh("log")
+        lines = [f"    {held} = G._invg",
+                 f"    {got} = None if {held} is None else {held}.pop({i}, None)",  # dropped while brought up to date
+                 f"    if {got} is None or {got}[0] is not G.journal or {got}[1] is not G._ilog:",
+                 f"        return INVG_{i}(G)",
+                 f"    {log}, {grp}, {at} = {got}[1], {got}[3], {got}[4]",
+                 f"    if {got}[2] < len({log}):",
+                 f"        for {q} in frozenset({log}[{got}[2]:]):",  # each key once
+                 f"            {v} = {at}.pop({q}, None)",
+                 f"            if {v} is not None:",
+                 f"                {grp}[{v}[0]] -= {v}[1]",
+                 f"            elif {q} not in {domain}:",
+                 "                continue",
+                 *_part_lines(g, agg, rest, key, sq, q, k, v, grp, at, "            "),
+                 f"    {held}[{i}] = (G.journal, {log}, len({log}), {grp}, {at})",
+                 *tail]
+        g.function(f"INVS_{i}", [], lines)
+        return f"INVS_{i}"
     lines = [f"    {held} = G._invg",
              f"    {got} = None if {held} is None else {held}.pop({i}, None)",  # dropped while brought up to date
              f"    if {got} is None or {got}[0] is not G.journal or {got}[1] > len(G.journal):",
@@ -133,6 +166,23 @@ def grouped_test(g: CodeGen, i: int, test: A.Aggregate, found: GroupedSum) -> st
              *tail]
     g.function(f"INVS_{i}", [], lines)
     return f"INVS_{i}"
+
+
+def logged_maps(m: Model) -> frozenset[str]:
+    """The maps whose entries' writes a traced program logs (`G._ilog`, codegen.write) for the
+    grouped invariants' kept sums (`kept by writes`): those an item's part reads as `m[q]`, each
+    a map of plain scalars. Worked out before any code is written (the writes come first); a
+    map logged whose sums are then not kept costs a test per write, nothing else."""
+    out: set[str] = set()
+    for inv in m.invariants:
+        found = grouped_sum(m, inv.test)
+        if found is None:
+            continue
+        _call, agg, rest, key = found
+        maps = keyed_reads(m, agg.var, (*rest, key, *((agg.body,) if agg.body is not None else ())))
+        if maps and all(_scalars_map(m.var_types[x]) for x in maps):
+            out |= maps
+    return frozenset(out)
 
 
 def _part_lines(g: CodeGen, agg: A.Aggregate, rest: tuple[A.Node, ...], key: A.Node, sq: dict, q: str,

@@ -46,6 +46,7 @@ import ast
 from .pytree import located
 
 FIELDS = {"rng": "_rg", "work": "_wk"}
+WORK = {"work": "_lw"}  # `work local`: a listing's copy in a block keeps only the counter
 _SCOPES = (ast.Lambda, ast.GeneratorExp, ast.ListComp, ast.SetComp, ast.DictComp,
            ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _SIMPLE = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Break, ast.Continue, ast.Pass,
@@ -58,26 +59,63 @@ class _Unsupported(Exception):
 
 def roll_locals(fn: ast.FunctionDef) -> bool:
     """The pass, in place over `fn`; whether it was made."""
-    if any(n in {"_rg", "_wk"} for n in _names(fn)):
+    guarded = _guarded(fn.body, FIELDS)
+    if guarded is None:
         return False
+    fn.body = guarded
+    return True
+
+
+def work_local(body: list[ast.stmt]) -> list[ast.stmt] | None:
+    """`work local`: the statements `body` (an action's listing copied into a block, whose
+    loops charge each scan to `G.work`) with the work counter in the local `_lw` while they
+    run, written back at their end, before each call that hands the game over and whatever
+    stops them: the same as `roll_locals` for a function, the generator left as it is. None
+    where the analysis does not apply, or a `break` or `continue` would leave the statements
+    for a loop around them (past the write-back)."""
     try:
-        _check(fn.body)
+        _no_jump_out(body, 0)
     except _Unsupported:
-        return False
-    if not any(isinstance(n, (ast.For, ast.While)) and _reads_fields(n) for n in ast.walk(fn)):
-        return False
-    body = _block(fn.body)
+        return None
+    return _guarded(body, WORK)
+
+
+def _guarded(stmts: list[ast.stmt], fields: dict[str, str]) -> list[ast.stmt] | None:
+    """`stmts` with the game's `fields` in their locals (the pass), or None where it does not
+    apply: the locals' names taken, code it does not model, no loop reading a field."""
+    if any(n in set(fields.values()) for s in stmts for n in _names(s)):
+        return None
+    try:
+        _check(stmts)
+    except _Unsupported:
+        return None
+    if not any(isinstance(n, (ast.For, ast.While)) and _reads_fields(n, fields) for s in stmts for n in ast.walk(s)):
+        return None
+    body = _block(stmts, fields)
     if not (body and isinstance(body[-1], (ast.Return, ast.Raise))):
-        body += _write_back()
-    head = [_assign("_rg", _attr("rng")), _assign("_wk", _attr("work"))]
+        body += _write_back(fields)
+    head = [_assign(local, _attr(f)) for f, local in fields.items()]
+    guard = next(iter(fields.values()))  # the last local set to None when a call holds the fields
     handler = ast.ExceptHandler(None, None, [  # a bare `except:` (no builtin's name in the namespace)
-        ast.If(ast.Compare(ast.Name("_wk", ast.Load()), [ast.IsNot()], [ast.Constant(None)]),
-               _write_back(), []),
+        ast.If(ast.Compare(ast.Name(fields.get("work", guard), ast.Load()), [ast.IsNot()], [ast.Constant(None)]),
+               _write_back(fields), []),
         ast.Raise(None, None)])
     guarded = ast.Try(body, [handler], [], [])
-    first = fn.body[0]
-    fn.body = [located(s, first) for s in (*head, guarded)]
-    return True
+    first = stmts[0]
+    return [located(s, first) for s in (*head, guarded)]
+
+
+def _no_jump_out(stmts: list[ast.stmt], loops: int) -> None:
+    """Raise where a `break` or `continue` is outside every loop of `stmts`."""
+    for s in stmts:
+        if isinstance(s, (ast.Break, ast.Continue)) and not loops:
+            raise _Unsupported
+        if isinstance(s, (ast.For, ast.While)):
+            _no_jump_out(s.body, loops + 1)
+            _no_jump_out(s.orelse, loops)
+        elif isinstance(s, ast.If):
+            _no_jump_out(s.body, loops)
+            _no_jump_out(s.orelse, loops)
 
 
 # ------------------------------------------------------------------ what the pass accepts
@@ -142,13 +180,13 @@ def _calls_game(node: ast.AST) -> bool:
     return False
 
 
-def _is_field(n: ast.AST) -> bool:
-    return (isinstance(n, ast.Attribute) and n.attr in FIELDS and isinstance(n.value, ast.Name)
+def _is_field(n: ast.AST, fields: dict[str, str]) -> bool:
+    return (isinstance(n, ast.Attribute) and n.attr in fields and isinstance(n.value, ast.Name)
             and n.value.id == "G")
 
 
-def _reads_fields(node: ast.AST) -> bool:
-    return any(_is_field(n) for n in ast.walk(node))
+def _reads_fields(node: ast.AST, fields: dict[str, str]) -> bool:
+    return any(_is_field(n, fields) for n in ast.walk(node))
 
 
 def _names(node: ast.AST) -> set[str]:
@@ -157,44 +195,48 @@ def _names(node: ast.AST) -> set[str]:
 
 # ------------------------------------------------------------------ the rewrite
 
-def _block(stmts: list[ast.stmt]) -> list[ast.stmt]:
+def _block(stmts: list[ast.stmt], fields: dict[str, str]) -> list[ast.stmt]:
     out: list[ast.stmt] = []
+    held = fields["work"]  # None while the game's fields hold the values (a call has them)
     for s in stmts:
         if isinstance(s, (ast.Return, ast.Raise)):
-            done = _write_back()
+            done = _write_back(fields)
             if _calls_game(s):  # the fields are the game's from here on, whatever the call does
-                done.append(_assign("_wk", ast.Constant(None)))
+                done.append(_assign(held, ast.Constant(None)))
             else:
-                s = _to_locals(s)
+                s = _to_locals(s, fields)
             out += [located(w, s) for w in done] + [s]
         elif isinstance(s, _SIMPLE):
             if _calls_game(s):  # the fields handed to the call, and read back after it
-                out += [located(w, s) for w in [*_write_back(), _assign("_wk", ast.Constant(None))]]
+                out += [located(w, s) for w in [*_write_back(fields), _assign(held, ast.Constant(None))]]
                 out.append(s)
-                out += [located(w, s) for w in (_assign("_rg", _attr("rng")), _assign("_wk", _attr("work")))]
+                out += [located(_assign(local, _attr(f)), s) for f, local in fields.items()]
             else:
-                out.append(_to_locals(s))
+                out.append(_to_locals(s, fields))
         else:  # if, for, while: their headers call nothing with the game (_check)
             for field in ("test", "iter"):
                 if hasattr(s, field):
-                    setattr(s, field, _to_locals(getattr(s, field)))
-            s.body = _block(s.body)
-            s.orelse = _block(s.orelse)
+                    setattr(s, field, _to_locals(getattr(s, field), fields))
+            s.body = _block(s.body, fields)
+            s.orelse = _block(s.orelse, fields)
             out.append(s)
     return out
 
 
 class _ToLocals(ast.NodeTransformer):
-    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
-        if _is_field(node):
-            return ast.copy_location(ast.Name(FIELDS[node.attr], node.ctx), node)
+    def __init__(self, fields: dict[str, str]):
+        self.fields = fields
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:  # noqa: N802 - the visitor's protocol
+        if _is_field(node, self.fields):
+            return ast.copy_location(ast.Name(self.fields[node.attr], node.ctx), node)
         return self.generic_visit(node)
 
 
-def _to_locals(node: ast.AST) -> ast.AST:
-    """`node` (which calls nothing with the game) reading and writing the locals for `G.rng`
-    and `G.work`, changed in place where it can be."""
-    return _ToLocals().visit(node)
+def _to_locals(node: ast.AST, fields: dict[str, str]) -> ast.AST:
+    """`node` (which calls nothing with the game) reading and writing the locals for the
+    game's `fields` (`G.rng` and `G.work`), changed in place where it can be."""
+    return _ToLocals(fields).visit(node)
 
 
 def _attr(field: str, ctx: ast.expr_context | None = None) -> ast.Attribute:
@@ -205,5 +247,5 @@ def _assign(name: str, value: ast.expr) -> ast.Assign:
     return ast.Assign([ast.Name(name, ast.Store())], value)
 
 
-def _write_back() -> list[ast.stmt]:
-    return [ast.Assign([_attr(f, ast.Store())], ast.Name(local, ast.Load())) for f, local in FIELDS.items()]
+def _write_back(fields: dict[str, str]) -> list[ast.stmt]:
+    return [ast.Assign([_attr(f, ast.Store())], ast.Name(local, ast.Load())) for f, local in fields.items()]

@@ -16,6 +16,7 @@ import sys
 from collections import deque
 from collections.abc import Callable, Iterator
 from fractions import Fraction
+from itertools import compress
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..stdlib import rng
@@ -171,6 +172,9 @@ class Game(RuleCalls, TraceRecorder):
     # brought up to date from the journal (compiler/invtests.py `INVS_n`); forgotten whenever the
     # state changes other than by the rules (put_state, invalidate, a clone)
     _invg: dict[int, tuple] | None = None
+    # traced: the keys of the maps those sums read, logged by the writes themselves while sums
+    # are kept (`kept by writes`: codegen.write, invtests.py); made anew when `_invg` is
+    _ilog: list | None = None
     # during `playout`: how many moves the blocks may still pick and play themselves, and the
     # generator's `choice` they pick with (machine.py `pick_in_place`); 0 and None otherwise
     _picks = 0
@@ -952,6 +956,7 @@ class Game(RuleCalls, TraceRecorder):
         can break it. After a break has been reported, each is checked whole again (the state
         no longer holds them all)."""
         points: tuple = ()
+        keyed = None
         if since is None:
             tests = self.prog.invariant_tests
             todo: Any = range(len(tests))
@@ -961,10 +966,17 @@ class Game(RuleCalls, TraceRecorder):
             if len(journal) == since:  # nothing written: only those that read more than state
                 todo = self.prog.invariants_unread
             else:  # the plan by the paths written: few sets, as a step writes names one key deep
-                paths = frozenset(journal[since + 4::ENTRY])  # each entry's path (recording.ENTRY)
+                # each entry's path (recording.ENTRY); a step of one write (most of Shogun's:
+                # `plan`, `bids`) by its one path, the last slot (`one path`: no slice, no set)
+                paths = journal[-1] if len(journal) == since + ENTRY and ONE_PATH else \
+                    frozenset(journal[since + 4::ENTRY])
                 plan = self.prog.invariant_plans.get(paths) or self.prog.invariant_plan(paths)
                 todo, points = plan
-                if points and (self._inv_whole or len(journal) - since > _BY_KEY_WRITES * ENTRY):
+                if points and not self._inv_whole:  # `keyed points`: tested at a set of keys
+                    keyed = self.prog.keyed_plans.get(paths, MISSING)
+                    if keyed is MISSING:
+                        keyed = self.prog.keyed_plan(paths, points)
+                if points and keyed is None and (self._inv_whole or len(journal) - since > _BY_KEY_WRITES * ENTRY):
                     todo, points = (*todo, *(i for i, _m, _t in points)), ()
         for i in todo:  # the common case, all hold, without the messages broken_invariants makes
             try:
@@ -974,7 +986,20 @@ class Game(RuleCalls, TraceRecorder):
                 pass
             self._invariant_broken(since)
             return
-        if points:  # each (path, key) written once, found in C: a step often writes a key twice
+        if keyed is not None:  # the keys of the maps they read, picked in C, each test one call
+            names, keyed_tests = keyed
+            journal = self.journal
+            keys = set(compress(journal[since + 1::ENTRY], map(names.__contains__, journal[since + 4::ENTRY])))
+            try:
+                for test in keyed_tests:
+                    if not test(self, keys):
+                        break
+                else:
+                    return
+            except (KeyError, IndexError, TypeError, ValueError):
+                pass
+            self._invariant_broken(since)
+        elif points:  # each (path, key) written once, found in C: a step often writes a key twice
             members = self.prog.member_sets
             journal = self.journal
             pairs = set(zip(journal[since + 4::ENTRY], journal[since + 1::ENTRY], strict=True)) if not members else \
@@ -1590,6 +1615,9 @@ PARTS_HANDED_OUT = True
 # A step that wrote more than this many entries has every invariant tested whole: testing each
 # key it wrote would cost more than the loop over the domain.
 _BY_KEY_WRITES = 40
+# `one path`: after a step of one write, the invariants' plan looked up by that write's path
+# (`Program.invariant_plan` takes it for the set of it); off: by the set of the paths always
+ONE_PATH = True
 
 
 def _points_hold(game: Game, pairs: set, by_map: dict[str, tuple]) -> bool:
