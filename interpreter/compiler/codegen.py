@@ -303,6 +303,10 @@ class CodeGen:
     # ... and so is an inner parameter's range whose ends read outer parameters
     # (`n in 1..warriors[current][from]`); off: tests compare
     ENDS_FIRST: ClassVar[bool] = True
+    # a listing's innermost loop over a range of ints that only appends each value's move from
+    # a move table as one `extend` by a slice of that row kept as a tuple (actiongen
+    # `moves_sliced`, `moves sliced`); off: tests compare
+    MOVES_SLICED: ClassVar[bool] = True
     # the parts of an expression written as statements ahead of it (inlined calls, loops)
     # only outside parts already worked out into a local (CodeGen.value); off: tests compare
     NO_DEAD_PARTS: ClassVar[bool] = True
@@ -530,6 +534,10 @@ class CodeGen:
         self.joining.tidy = self.JOINED_TIDY
         self._row_keys: dict[str, tuple[frozenset, bool]] | None = None  # row_keys
         self.partial_tables: set[str] = set()  # move tables whose last level may miss a value (actiongen.move_table)
+        # a move table whose last level is ints lo..hi (0 <= lo <= MAX_SLICE_LOW) -> its key in
+        # move_tables, its depth and lo, hi; and its copy with that level a tuple, once made (`moves sliced`)
+        self.int_tables: dict[str, tuple[tuple, int, int, int]] = {}
+        self.sliced_tables: dict[str, str] = {}
         # definitions remembered per decision are called, not inlined: the call looks them up
         self.inlinable = facts.inlinable - facts.shared_calls if self.SHARED_CALLS else facts.inlinable
         self.tiny = facts.tiny - facts.shared_calls if self.SHARED_CALLS else facts.tiny
