@@ -97,6 +97,7 @@ class ActionSource:
 MAX_MOVES = 100_000  # bindings of one action made in advance
 MAX_PARTIAL = 64  # values of a range with an option as an end kept in a move table
 MAX_OPEN_END = 16  # values of a range whose high end the state gives kept in a move table
+MAX_SLICE_LOW = 8  # a sliced row's tuple starts with this many Nones at most (`moves sliced`)
 MAX_CHECKS_INLINE = 40  # lines of an explain function copied where a block plays the move
 
 
@@ -194,11 +195,50 @@ def move_table(g: CodeGen, name: str, a: A.ActionDecl) -> str | None:
         kept = g.move_tables[key] = (level(0, ()), texts)
     g.move_texts.update(kept[1])
     name = g.const(kept[0], "M")
+    last = pools[-1] if pools else []
+    if last and all(type(v) is int for v in last) and last == list(range(last[0], last[0] + len(last))) \
+            and 0 <= last[0] <= MAX_SLICE_LOW:
+        g.int_tables[name] = (key, len(pools), last[0], last[-1])
     if partial:
         g.partial_tables.add(name)
     elif pools:  # an action without parameters has one move, the constant itself: no table
         g.complete_tables.add(name)
     return name
+
+
+def _is_range(code: str) -> bool:
+    """Whether `code` is `range(a, b)`, or that or `()` (narrow.range_code): a `range` of step
+    1 or an empty tuple, whose `.start` and `.stop` are read only when it is not empty."""
+    try:
+        e = ast.parse(code, mode="eval").body
+    except SyntaxError:
+        return False
+    if isinstance(e, ast.IfExp) and isinstance(e.orelse, ast.Tuple) and not e.orelse.elts:
+        e = e.body
+    return isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "range" \
+        and len(e.args) == 2 and not e.keywords
+
+
+def sliced_table(g: CodeGen, name: str) -> str:
+    """Move table `name` (in `g.int_tables`) with its last level a tuple: the move of value v
+    at index v (`lo` Nones first), so the moves of `range(a, b)` are `row[a:b]` (`moves
+    sliced`). The same move objects; made once per ruleset, as the table is."""
+    made = g.sliced_tables.get(name)
+    if made is not None:
+        return made
+    key, depth, lo, hi = g.int_tables[name]
+
+    def level(t: Any, d: int) -> Any:
+        if d == depth - 1:
+            return (None,) * lo + tuple(t[v] for v in range(lo, hi + 1))
+        return {k: level(v, d + 1) for k, v in t.items()}
+
+    kept = g.move_tables.get(("sliced", key))
+    if kept is None:
+        kept = g.move_tables[("sliced", key)] = (level(g.constants[name], 0), {})
+    made = g.sliced_tables[name] = g.const(kept[0], "MS")
+    g.complete_tables.add(made)  # every key above the last level: its rows may be hoisted
+    return made
 
 
 def _end_now(g: CodeGen, e: A.Node) -> int | None:
@@ -376,6 +416,8 @@ class _Listing:
         self.prefilters: dict[int, tuple[int, str]] = {}
         self.push_memos: list[str] = []
         self.hoisted: dict[int, str] = {}  # param -> the local of its domain computed ahead of the loops
+        self.ranges: set[str] = set()  # locals that hold a `range` (or `()`): `moves sliced`
+        self.top_ranges: set[str] = set()  # ... of them, those worked out at the listing's top
         self.early: dict[int, tuple[str, A.Node]] = {}  # param -> its narrowed range's local, worked
         # out at an outer depth, and the require that narrows it (`empty_first`)
         self.filtered: dict[int, set[int]] = {}  # param -> ids of its requires tested once (`filter_once`)
@@ -687,6 +729,7 @@ class _Listing:
         level = self.level(hoisted)
         moves = move_table(g, self.name, a)  # not `table`: the key code below binds that name
         paired = None  # one parameter over a constant domain: each value walked with its move
+        last_loop = (-1, "")  # the last parameter's loop: its line and what it walks
         for i, p in enumerate(a.params):
             if i in self.pushes and i not in hoisted:
                 self.push_prelude(i, ind)
@@ -703,6 +746,7 @@ class _Listing:
                 walked = self.by_value(i, self.narrowed(i, ind) or self.prefiltered(i, dom, ind), ind)
                 if walked == dom and level != []:  # none of those: its requires that read it
                     walked = self.filter_once(i, dom, ind)  # alone, once (keyed by nothing: once already)
+                last_loop = (len(lines), walked)
                 lines.append(f"{ind}for {pnames[i]} in {walked}:")
             mark(g, lines, len(lines) - 1, p.span)  # the domain's own failures, at the parameter
             self.bind(i)
@@ -719,7 +763,8 @@ class _Listing:
             if i == 0 and level is not None:
                 ind = self.keyed_rows(level, p, ind)
         self.moves = moves if moves in g.complete_tables else None
-        self.append_move(self.move_code(moves, paired), ind)
+        if paired is not None or not self.sliced(moves, last_loop):
+            self.append_move(self.move_code(moves, paired), ind)
         lines[:0] = [f"    {table} = {{}}" for table in g.enum_memo.values()] + [
             f"    {held} = frozenset({g.var(var)}.values())" for var, held in g.enum_sets.items()] + (
             [f"    {self.memo_table} = {'None' if self.memo_single else '{}'}"] if self.memo_table else []) + [f"    {m} = {{}}" for m in self.push_memos] + [
@@ -766,12 +811,12 @@ class _Listing:
             local = g.fresh("nrw")
             if n is not None:
                 low, high, bound = (g.ex(e, self.esc) for e in (n.range.low, n.range.high, n.bound))
-                self.lines.append(f"{ind}{local} = {range_code(n, low, high, bound)}")
+                self.lines.append(f"{ind}{local} = {self.ranged(local, range_code(n, low, high, bound))}")
                 mark(g, self.lines, len(self.lines) - 1, n.require.span)
                 g.chose("empty range first", f"{p.name} by {expr_text(n.require.test)}")
                 self.walk_bound(k, n)
             else:  # `cat_move(from, to in adjacent_nodes(from), n in 1..warriors[current][from])`
-                self.lines.append(f"{ind}{local} = {_domain_code(g, a, k, self.esc)}")
+                self.lines.append(f"{ind}{local} = {self.ranged(local, _domain_code(g, a, k, self.esc))}")
                 mark(g, self.lines, len(self.lines) - 1, p.span)
                 g.chose("empty range first", f"{p.name} in {expr_text(p.domain)}")
             self.lines.append(f"{ind}if not {local}:")
@@ -801,11 +846,12 @@ class _Listing:
             # the same range in every round of the outer loops, and it cannot fail: worked out
             # once, at the listing's top (Root's `dig(k, c, n in dig_min_warriors..4)` by the
             # warriors in the Burrow, once per card and clearing before)
-            self.top_lines.append(f"    {local} = {range_code(n, low, high, bound)}")
+            self.top_lines.append(f"    {local} = {self.ranged(local, range_code(n, low, high, bound))}")
+            self.top_ranges.add(local)
             g.chose("narrowed once", f"{p.name} by {expr_text(n.require.test)}")
             self.walk_bound(i, n)
             return local
-        lines.append(f"{ind}{local} = {range_code(n, low, high, bound)}")
+        lines.append(f"{ind}{local} = {self.ranged(local, range_code(n, low, high, bound))}")
         mark(g, lines, len(lines) - 1, n.require.span)  # a failure in the bound is the require's
         self.walk_bound(i, n)
         return local
@@ -899,6 +945,82 @@ class _Listing:
             built = f"_TN(ACT, ({self.name!r}, ({', '.join(pnames)},)))"
             return moves + "".join(f"[{p}]" for p in pnames[:-1]) + f".get({pnames[-1]}) or {built}"
         return moves + "".join(f"[{p}]" for p in pnames)  # one move object per binding, made at compile time
+
+    def ranged(self, local: str, code: str) -> str:
+        """`code`, noting `local` as holding a `range` of step 1 (or `()`) when the code is one."""
+        if _is_range(code):
+            self.ranges.add(local)
+        return code
+
+    def sliced(self, moves: str | None, last_loop: tuple[int, str]) -> bool:
+        """`moves sliced`: the last parameter's loop, when it walks a `range` (`_nrw`) and only
+        appends each value's move from a move table whose last level is ints, as one `extend`
+        by a slice of that row kept as a tuple (`sliced_table`): the same moves, in the same
+        order, where the loop ran some ten bytecodes a move (Root's `take_move(from, to, n in
+        1..20)` lists some 1,400 moves a game). A partial table's row is sliced where the range
+        lies inside it, and walked as before elsewhere. `if R:` keeps the search that stops at
+        the first move (pytree.appends_to_returns) from answering for an empty range (and a
+        slice from reading a range whose stop lies below its start), unless the range was found
+        not empty further out (`empty_first`). True when written."""
+        g, lines, pnames = self.g, self.lines, self.pnames
+        at, walked = last_loop
+        k = len(pnames) - 1
+        if not (g.MOVES_SLICED and g.LOOP_FORMS) or moves not in g.int_tables \
+                or at != len(lines) - 1 or k < 0 or not (walked in self.ranges or _is_range(walked)):
+            return False
+        if self.rows is not None:
+            return self.sliced_rows(moves, at, walked)
+        first: list[str] = []
+        if walked not in self.ranges:  # the domain's own `range(...)`: in a local, read thrice
+            local = g.fresh("nrw")
+            first, walked = [f"{local} = {walked}"], local
+        _key, _depth, lo, hi = g.int_tables[moves]
+        head, _, tail = lines[at].partition("  # @S")
+        fi = head[:len(head) - len(head.lstrip())]
+        tail = f"  # @S{tail}" if tail else ""
+        chain = "".join(f"[{p}]" for p in pnames[:-1])
+        extend = f"out.extend({sliced_table(g, moves)}{chain}[{walked}.start:{walked}.stop])"
+        body: list[str] = []
+        if moves in g.partial_tables:  # a value outside the table: its move made when listed
+            body = [f"if {lo} <= {walked}.start and {walked}.stop <= {hi + 1}:", f"    {extend}", "else:",
+                    f"    for {pnames[k]} in {walked}:", f"        out.append({self.move_code(moves, None)})"]
+        else:
+            body = [extend]
+        if k not in self.early:  # not known not to be empty
+            body = [f"if {walked}:", *("    " + b for b in body)]
+        body = first + body
+        body[0] += tail
+        lines[at:] = [fi + b for b in body]
+        g.chose("moves sliced", f"{self.a.params[k].name} of {self.name}")
+        return True
+
+    def sliced_rows(self, moves: str, at: int, walked: str) -> bool:
+        """`moves sliced` where the inner bindings are kept per key (`keyed_rows`): the rows
+        hold the bindings without the last parameter, each kept only when the range is not
+        empty, and each gives its moves by one slice. Only for a range worked out once, at the
+        listing's top (`narrowed once`: Root's `dig(k, c, n in dig_min_warriors..4)` by the
+        warriors in the Burrow), the same for every key, and a third parameter or more."""
+        g, lines, pnames = self.g, self.lines, self.pnames
+        if walked not in self.top_ranges or len(pnames) < 3:
+            return False
+        _key, _depth, lo, hi = g.int_tables[moves]
+        head, _, tail = lines[at].partition("  # @S")
+        fi = head[:len(head) - len(head.lstrip())]
+        tail = f"  # @S{tail}" if tail else ""
+        inner = ", ".join(pnames[1:-1])
+        lines[at:] = [f"{fi}if {walked}:{tail}",
+                      f"{fi}    {self.rows}.append({inner if len(pnames) == 3 else f'({inner})'})"]
+        oi, row = self.outer_ind, g.fresh("srow")
+        chain = "".join(f"[{p}]" for p in pnames[1:-1])
+        walk = [f"{row} = {sliced_table(g, moves)}[{pnames[0]}]", f"for {inner} in {self.rows}:",
+                f"    out.extend({row}{chain}[{walked}.start:{walked}.stop])"]
+        if moves in g.partial_tables:  # a value outside the table: its move made when listed
+            walk = [f"if {walked} and {lo} <= {walked}.start and {walked}.stop <= {hi + 1}:", *("    " + w for w in walk),
+                    "else:", f"    for {inner} in {self.rows}:", f"        for {pnames[-1]} in {walked}:",
+                    f"            out.append({self.move_code(moves, None)})"]
+        lines.extend(oi + w for w in walk)
+        g.chose("moves sliced", f"{self.a.params[-1].name} of {self.name}")
+        return True
 
     def append_move(self, move: str, ind: str) -> None:
         pnames, lines = self.pnames, self.lines

@@ -79,6 +79,7 @@ from .slots import item_slots, kept_slots, split_slots
 from .total import cannot_fail
 from .unrolled import lines_unrolled
 from .unswitch import unswitched_sums
+from .wholesums import whole_sums
 
 MAX_TABLE = 50_000  # entries in one precomputed table of a library function
 ROLL_DRAWS = "_fast_draws"  # a device roll's local: its draws in place may take the fast path
@@ -230,6 +231,9 @@ class CodeGen:
     # `unswitched sums` (§5): a sum's loop whose summand is a conditional on a comparison fixed
     # for the loop tests it once, one loop per branch (unswitch.py); off: tests compare
     UNSWITCHED_SUMS: ClassVar[bool] = True
+    # `whole sums` (§5): a sum's loop over a finite type's every value of a map's entries, the
+    # map never replaced whole, as `sum(m.values())` (wholesums.py); off: tests compare
+    WHOLE_SUMS: ClassVar[bool] = True
     # `distinct joins` (§5): a parameter's domain `a + b` of two lists that each hold no item
     # twice and can share none (a board's `adjacent_nodes(x)` and `[burrow]`, checked on the
     # board's every row when the program is compiled) walked as it is, no `_uniq` call
@@ -312,6 +316,10 @@ class CodeGen:
     # ... and so is an inner parameter's range whose ends read outer parameters
     # (`n in 1..warriors[current][from]`); off: tests compare
     ENDS_FIRST: ClassVar[bool] = True
+    # a listing's innermost loop over a range of ints that only appends each value's move from
+    # a move table as one `extend` by a slice of that row kept as a tuple (actiongen
+    # `moves_sliced`, `moves sliced`); off: tests compare
+    MOVES_SLICED: ClassVar[bool] = True
     # the parts of an expression written as statements ahead of it (inlined calls, loops)
     # only outside parts already worked out into a local (CodeGen.value); off: tests compare
     NO_DEAD_PARTS: ClassVar[bool] = True
@@ -551,6 +559,11 @@ class CodeGen:
         self.joining.tidy = self.JOINED_TIDY
         self._row_keys: dict[str, tuple[frozenset, bool]] | None = None  # row_keys
         self.partial_tables: set[str] = set()  # move tables whose last level may miss a value (actiongen.move_table)
+        # a move table whose last level is ints lo..hi (0 <= lo <= MAX_SLICE_LOW) -> its key in
+        # move_tables, its depth and lo, hi; and its copy with that level a tuple, once made (`moves sliced`)
+        self.int_tables: dict[str, tuple[tuple, int, int, int]] = {}
+        self.sliced_tables: dict[str, str] = {}
+        self._shallow: dict[str, int] | None = None  # shallow()
         # definitions remembered per decision are called, not inlined: the call looks them up
         self.inlinable = facts.inlinable - facts.shared_calls if self.SHARED_CALLS else facts.inlinable
         self.tiny = facts.tiny - facts.shared_calls if self.SHARED_CALLS else facts.tiny
@@ -921,6 +934,16 @@ class CodeGen:
         if d is None or not d.min_count == d.max_count == 2:
             return None
         return d.names[0], d.names[1]
+
+    def shallow(self) -> dict[str, int]:
+        """Each state variable some statement writes, with the fewest keys and fields any write
+        goes below it (0: written whole; `whole sums`: a map keeps every key it was made with
+        where no write replaces it or its row), worked out when first asked."""
+        if self._shallow is None:
+            self._shallow = {}
+            for t in _targets(self.m):
+                self._shallow[t.root] = min(self._shallow.get(t.root, len(t.steps)), len(t.steps))
+        return self._shallow
 
     def element_list(self, type_name: str) -> str:
         """The values of a board, enum, Direction or bool, as a constant of the program."""
@@ -2716,6 +2739,9 @@ class CodeGen:
             if self.FIXED_ROWS and self.LOOP_FORMS and name.startswith(("D_", "_A", "INV")) \
                     and pytree.fixed_rows(fn, self.fresh, self.row_keys()):
                 self.chose("fixed rows", f"a state map's row under a fixed key in {name}", rule="")
+            if self.WHOLE_SUMS and not name.startswith("AX") \
+                    and whole_sums(fn, self.constants, self.elements, self.var_index, self.m.var_types, self.shallow()):
+                self.chose("whole sums", f"a sum of a map's every entry in {name}", rule="")
             self.prologue(fn)
         return module
 
