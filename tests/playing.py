@@ -229,6 +229,26 @@ def with_undo_and_clone(g: Game, n: int, every: int) -> Game:
     return g
 
 
+def played_with_undo_and_clones(g: Game, seed: int, moves: int | None, every: int,
+                                breaks: bool = False) -> Game:
+    """A seeded random game played on (at most `moves` moves; None: to its end) through
+    `with_undo_and_clone`, with `breaks` an invariant reported broken taken as the move's
+    answer (else it fails the test); the game at the end (a clone of the one given, perhaps)."""
+    from regelwerk import InvariantBroken
+
+    rnd = random.Random(seed)
+    n = 0
+    while not g.is_over and (moves is None or n < moves):
+        n += 1
+        try:
+            g.apply(rnd.choice(g.legal_actions()))
+        except InvariantBroken:
+            if not breaks:
+                raise
+        g = with_undo_and_clone(g, n, every)
+    return g
+
+
 def without_fused(source: str) -> str:
     """A program's text without its fused apply (`BA_n`, compiler/machine.py `fused_apply`),
     which copies a block's section: what a test counts in the blocks, once."""

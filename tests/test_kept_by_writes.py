@@ -13,7 +13,7 @@ import random
 
 import pytest
 from grouped import GROUPED_WITH_TAKE
-from playing import compiled_with, fresh_with, games_digest, with_undo_and_clone
+from playing import compiled_with, fresh_with, games_digest, played_with_undo_and_clones
 
 import regelwerk
 
@@ -112,15 +112,7 @@ def test_the_kept_sums_are_a_fresh_pass_s_after_every_step_with_undo_and_clones(
     g = rules.new_game(seed=seed, record=True)
     _kept_checked(g, checks)
     try:
-        rnd = random.Random(seed)
-        for n in range(1, 60):
-            if g.is_over:
-                break
-            try:
-                g.apply(rnd.choice(g.legal_actions()))
-            except regelwerk.InvariantBroken:
-                pass
-            g = with_undo_and_clone(g, n, 5)
+        played_with_undo_and_clones(g, seed, 59, 5, breaks=True)
     finally:
         _restore_steps(rules)
     assert checks[0] > 40 and checks[1] > checks[0] // 2  # most checks found their sums kept
@@ -133,12 +125,7 @@ def test_shogun_s_kept_sums_are_a_fresh_pass_s_with_undo_and_clones(seed: int) -
     g = rules.new_game(players=4, seed=seed, record=True)
     _kept_checked(g, checks)
     try:
-        rnd = random.Random(seed)
-        n = 0
-        while not g.is_over:
-            g.apply(rnd.choice(g.legal_actions()))
-            n += 1
-            g = with_undo_and_clone(g, n, 7)
+        played_with_undo_and_clones(g, seed, None, 7)
     finally:
         _restore_steps(rules)
     assert checks[0] > 50 and checks[1] > checks[0] // 2
