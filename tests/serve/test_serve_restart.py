@@ -63,8 +63,8 @@ def play_all(server: ServerProcess, kills: int, rnd: random.Random) -> tuple[lis
                         assert status in (200, 409), body  # 409: a bot or a restart came between
                         if status == 200:
                             accepted.append((i, who, state["steps"], body["steps"]))
-            if not pending:
-                break
+            if not pending and not left and timer is None:  # every game over and every kill done:
+                break  # (games that end before the kills do leave the rest to an idle server)
         except (OSError, ConnectionError, http.client.HTTPException) as err:  # also a body cut short
             assert timer is not None, f"the server failed without being killed: {err}"
         if timer is not None and not timer.is_alive():  # it was killed: start it again
