@@ -34,7 +34,7 @@ from .pytree import statement_lists
 
 
 def fused_steps_trimmed(fn: ast.FunctionDef) -> bool:
-    """The three rewrites, in place over the fused apply `fn`; True when something changed."""
+    """The rewrites above, in place over the fused apply `fn`; True when something changed."""
     stored = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
     changed = False
     for lst in statement_lists(fn.body):

@@ -1076,7 +1076,7 @@ def _decision_kept(region: list[str], ind: str, k: int) -> bool:
     a listing that fails leaves the next one noted, as the block's lines do.)"""
     head, wait = f"{ind}F[1] = {k + 1}", f"{ind}    F[1] = {k}"
     stores = [line.strip() for line in region if line.strip().startswith("F[1] = ")]
-    if not stores or stores[0] != head.strip() or region.count(head) < 1:
+    if not stores or stores[0] != head.strip() or head not in region:
         return False
     at = region.index(head)
     if region[at + 1] != f"{ind}try:" or region[region.index(f"{ind}if legal:") + 1] != wait:
