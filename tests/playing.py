@@ -3,10 +3,11 @@ the moves a program lists with and without one of the compiler's transforms."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from types import ModuleType
 
 import pytest
@@ -99,48 +100,56 @@ def invariant_breaks(ruleset: Ruleset, seed: int, decisions: int, by_key: bool =
 
 
 # (the switch, or "" when on; on; the name; the text)
-_COMPILED: dict[tuple[str, bool, str, str | None], Ruleset] = {}
+_COMPILED: dict[tuple, Ruleset] = {}
 
 
-def compiled_with(flag: str, on: bool, name: str, text: str | None = None) -> Ruleset:
+def compiled_with(flag: str, on: bool, name: str, text: str | None = None, held: Held = ()) -> Ruleset:
     """The rules `text` (None: the bundled ruleset `name`) compiled, untraced and traced, while
-    the switch `CodeGen.<flag>` of one transform is `on`; once per test session (with every
-    switch on, once for all the switches)."""
+    the switch `CodeGen.<flag>` of one transform is `on` (and those of `held` as they say: a
+    transform tested where a later one would take its place); once per test session (with
+    every switch on, once for all the switches)."""
     from bundled import BUNDLED
-    from regelwerk.interpreter.compiler.codegen import CodeGen
 
     import regelwerk
 
-    key = ("" if on else flag, on, name, text)
+    key = ("" if on and not held else flag, on, name, text, held)
     if key not in _COMPILED:
-        before = getattr(CodeGen, flag)
-        setattr(CodeGen, flag, on)
-        try:
+        with switches(((flag, on), *held)):
             rules = regelwerk.load(BUNDLED[name]) if text is None else regelwerk.load_text(text, f"{name}.rules")
             rules.program(False), rules.program(True)
-        finally:
-            setattr(CodeGen, flag, before)
         _COMPILED[key] = rules
     return _COMPILED[key]
 
 
-_SOURCES: dict[tuple[str, bool, str, str | None], str] = {}
+Held = tuple[tuple[str, bool], ...]  # other switches held on or off while one is compared
 
 
-def source_with(flag: str, on: bool, name: str, text: str | None = None) -> str:
-    """The untraced program's text of `compiled_with(...)` (`source` compiles it again, so the
-    switch is set while it does)."""
+@contextlib.contextmanager
+def switches(pairs: Held) -> Iterator[None]:
+    """`CodeGen`'s switches set as `pairs` say, and back as they were afterwards."""
     from regelwerk.interpreter.compiler.codegen import CodeGen
 
-    key = ("" if on else flag, on, name, text)
+    before = [(f, getattr(CodeGen, f)) for f, _on in pairs]
+    try:
+        for f, on in pairs:
+            setattr(CodeGen, f, on)
+        yield
+    finally:
+        for f, was in reversed(before):
+            setattr(CodeGen, f, was)
+
+
+_SOURCES: dict[tuple, str] = {}
+
+
+def source_with(flag: str, on: bool, name: str, text: str | None = None, held: Held = ()) -> str:
+    """The untraced program's text of `compiled_with(...)` (`source` compiles it again, so the
+    switches are set while it does)."""
+    key = ("" if on and not held else flag, on, name, text, held)
     if key not in _SOURCES:
-        rules = compiled_with(flag, on, name, text)
-        before = getattr(CodeGen, flag)
-        setattr(CodeGen, flag, on)
-        try:
+        rules = compiled_with(flag, on, name, text, held)
+        with switches(((flag, on), *held)):
             _SOURCES[key] = rules.program(False).source
-        finally:
-            setattr(CodeGen, flag, before)
     return _SOURCES[key]
 
 
@@ -150,24 +159,26 @@ def listing_with(flag: str, on: bool, name: str, text: str | None, action: str) 
     return ("\n" + source_with(flag, on, name, text)).split(f"\ndef {fn}(")[1].split("\ndef ")[0]
 
 
-def same_with_and_without(flag: str, record: bool, texts: dict[str, str], bundled: str = "root") -> None:
+def same_with_and_without(flag: str, record: bool, texts: dict[str, str], bundled: str = "root",
+                          held: Held = ()) -> None:
     """Random games of each of `texts` (four seeds) and of a bundled ruleset (six untraced, two
     traced) list the same moves and end with the same results, traces and saves with the
-    transform `CodeGen.<flag>` on and off."""
+    transform `CodeGen.<flag>` on and off (the switches of `held` as they say)."""
     for name, text in texts.items():
-        assert played(compiled_with(flag, True, name, text), None, record, range(4), 250, saved=True) == \
-            played(compiled_with(flag, False, name, text), None, record, range(4), 250, saved=True)
+        assert played(compiled_with(flag, True, name, text, held), None, record, range(4), 250, saved=True) == \
+            played(compiled_with(flag, False, name, text, held), None, record, range(4), 250, saved=True)
     seeds = range(2 if record else 6)
-    assert played(compiled_with(flag, True, bundled), None, record, seeds, 250, saved=True) == \
-        played(compiled_with(flag, False, bundled), None, record, seeds, 250, saved=True)
+    assert played(compiled_with(flag, True, bundled, None, held), None, record, seeds, 250, saved=True) == \
+        played(compiled_with(flag, False, bundled, None, held), None, record, seeds, 250, saved=True)
 
 
-def chosen_and_same(flag: str, kind: str, name: str, text: str, record: bool, bundled: str) -> None:
+def chosen_and_same(flag: str, kind: str, name: str, text: str, record: bool, bundled: str,
+                    held: Held = ()) -> None:
     """The transform `CodeGen.<flag>` makes its choice `kind` in the small ruleset `text` (so the
     comparison exercises it), and `same_with_and_without` holds for it and for `bundled`."""
-    on = compiled_with(flag, True, name, text)
+    on = compiled_with(flag, True, name, text, held)
     assert any(c.kind == kind for c in on.program(record).choices)
-    same_with_and_without(flag, record, {name: text}, bundled=bundled)
+    same_with_and_without(flag, record, {name: text}, bundled=bundled, held=held)
 
 
 def fresh_with(flag: str, on: bool, text: str, filename: str, monkeypatch: pytest.MonkeyPatch) -> Ruleset:

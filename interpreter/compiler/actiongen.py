@@ -17,6 +17,7 @@ import ast
 import itertools
 import math
 import re
+import sys
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
@@ -26,6 +27,7 @@ from ...dsl.ast import iter_nodes
 from ...dsl.check import suspends
 from ...dsl.printer import expr_text
 from ...dsl.types import BOOL, INT, NONE, RANGE, TEXT, Elem, ListOf, MapOf, SetOf
+from ..engine.canonical import interned
 from ..engine.runtime import RUNTIME, _hashable
 from ..stdlib.library import LIBRARY
 from . import pytree
@@ -181,7 +183,7 @@ def move_table(g: CodeGen, name: str, a: A.ActionDecl) -> str | None:
 
     def level(i: int, args: tuple) -> Any:
         if i == len(pools):
-            move = Action(name, args)
+            move = Action(sys.intern(name), interned(args))  # canonical names (engine/canonical.py)
             texts[id(move)] = str(move)  # the table keeps the move alive: its id is its own
             return move
         return {v: level(i + 1, (*args, v)) for v in pools[i]}
@@ -195,6 +197,7 @@ def move_table(g: CodeGen, name: str, a: A.ActionDecl) -> str | None:
         kept = g.move_tables[key] = (level(0, ()), texts)
     g.move_texts.update(kept[1])
     name = g.const(kept[0], "M")
+    g.canonical_consts.add(name)  # its moves made canonical above: not walked again
     last = pools[-1] if pools else []
     if last and all(type(v) is int for v in last) and last == list(range(last[0], last[0] + len(last))) \
             and 0 <= last[0] <= MAX_SLICE_LOW:
@@ -237,6 +240,7 @@ def sliced_table(g: CodeGen, name: str) -> str:
     if kept is None:
         kept = g.move_tables[("sliced", key)] = (level(g.constants[name], 0), {})
     made = g.sliced_tables[name] = g.const(kept[0], "MS")
+    g.canonical_consts.add(made)
     g.complete_tables.add(made)  # every key above the last level: its rows may be hoisted
     return made
 

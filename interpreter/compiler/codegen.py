@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import itertools
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -76,6 +77,7 @@ from .rolllocals import roll_locals, work_local
 from .shared_calls import shared_definitions
 from .sharedlocal import call_graph, memo_users, shared_in_block
 from .slots import item_slots, kept_slots, split_slots
+from .stepclose import step_made_at_close
 from .total import cannot_fail
 from .unrolled import lines_unrolled
 from .unswitch import unswitched_sums
@@ -193,6 +195,9 @@ class CodeGen:
     # t == cur)`: none tested first, the look-up once (curcompare.py, `current compared`); off:
     # tests compare
     CURRENT_COMPARED: ClassVar[bool] = True
+    # with it, `m[k] is cur` (`is not`): every text the rules read is canonical, one object per
+    # text (engine/canonical.py; curcompare.py, `names by identity`); off: tests compare
+    NAMES_BY_IDENTITY: ClassVar[bool] = True
     # `any line in T[k]: all t in line: ...` over a fixed table whose lines all have one length
     # n: the lines unpacked and the n tests written out (unrolled.py, `lines unrolled`); off:
     # tests compare
@@ -213,6 +218,9 @@ class CodeGen:
     # `m = None` dropped where nothing reads it, the current player after the turn's step taken
     # from the local it was set from (fusedsteps.py, `fused steps trimmed`); off: as copied
     FUSED_STEPS_TRIMMED: ClassVar[bool] = True
+    # traced: the fused apply's move step made once where it closes, from locals, where nothing
+    # between reads it (stepclose.py, `step made at close`); off: opened as a list, then closed
+    STEP_AT_CLOSE: ClassVar[bool] = True
     # the fused apply leaves the frame at the decision's op, and untraced the game's listing
     # as it was, while the move plays, setting them on every way out but the next decision's
     # (machine.py `_decision_kept`, `decision kept`); off: set first
@@ -516,6 +524,9 @@ class CodeGen:
         # move tables by action and parameter values, with their texts: the program's, shared
         # with the ruleset's other programs (Program.move_tables)
         self.move_tables: dict[tuple, tuple] = {}
+        # constants whose texts are canonical as made (move tables: engine/canonical.py), and those
+        # made canonical already (compile.py `_interned_constants`): not walked (again)
+        self.canonical_consts: set[str] = set()
         # the program's moves of a `choose` by option's type and option (Program.choice_moves)
         self.choice_moves: dict[type, dict] = {}
         self.in_block = False  # generating a block function: `current` may change inside it
@@ -786,11 +797,24 @@ class CodeGen:
         if self.FOLD_CONSTANTS and (value := folded_compare(left, e.op, right)) is not None:
             self.chose("folded", "comparisons of literals")
             return value
+        if self.NAMES_BY_IDENTITY and rec is None and e.op in ("==", "!=") and self.names_both(e, left, right, sc):
+            self.chose("names by identity", "comparisons of names")
+            return f"({left} {'is' if e.op == '==' else 'is not'} {right})"
         if self.NONE_FIRST and rec is None and e.op in ("==", "!="):
             guarded = self.none_tested_first(e, left, right, sc)
             if guarded is not None:
                 return guarded
         return f"({left} {e.op} {right})"
+
+    def names_both(self, e: A.Compare, left: str, right: str, sc: dict) -> bool:
+        """Whether both sides of `e` are names (of a board, an enum, Direction or Player, or
+        none where the type allows it), neither written as a literal: then `==` is `is`, since
+        every name the rules read is the one canonical object for its text (engine/canonical.py,
+        `names by identity`). A literal is left to `==` (`is` on one is a SyntaxWarning)."""
+        lt, rt = self.static_type(e.left, sc), self.static_type(e.right, sc)
+        if not (isinstance(lt.base, Elem) and isinstance(rt.base, Elem)) or "bool" in (lt.base.name, rt.base.name):
+            return False
+        return not (_literal_code(left) or _literal_code(right))
 
     def none_tested_first(self, e: A.Compare, left: str, right: str, sc: dict) -> str | None:
         """`left op right` with none tested first, when both sides are names (texts or none)
@@ -2720,6 +2744,8 @@ class CodeGen:
                     pytree.returns_after(fns[name], after + "_kept", ("F", self.fused_kept))
                 if self.FUSED_STEPS_TRIMMED and fused_steps_trimmed(fns[name]):
                     self.chose("fused steps trimmed", f"{name}'s copied lines", rule="the engine")
+                if self.record and self.STEP_AT_CLOSE and step_made_at_close(fns[name]):
+                    self.chose("step made at close", f"{name}'s move step", rule="the engine")
         if self.SHARED_IN_BLOCK and self.shared_plays:  # after the copies: the listings are in the blocks
             users = memo_users(fns)
             graph = call_graph(fns) if users else {}
@@ -2730,7 +2756,8 @@ class CodeGen:
             pytree.drop_double_not(fn)
             if self.CHOICE_HOISTED and choice_hoisted(fn, self.fresh):
                 self.chose("choice hoisted", f"a choice between fixed values ahead of a loop in {name}", rule="")
-            if self.CURRENT_COMPARED and not name.startswith("AX") and current_compared(fn, self.fresh):
+            if self.CURRENT_COMPARED and not name.startswith("AX") and \
+                    current_compared(fn, self.fresh, self.NAMES_BY_IDENTITY):
                 self.chose("current compared", f"look-ups compared with the current player in {name}", rule="")
             if self.LINES_UNROLLED and lines_unrolled(fn, self.constants, self.fixed_table, self.fresh):
                 self.chose("lines unrolled", f"a quantifier over a table's lines in {name}", rule="")
@@ -2900,6 +2927,14 @@ def _may_hold_dict(t: Type) -> bool:
 def _is_value(e: A.Node) -> bool:
     """A literal written as a Python display: `is` on it would be a SyntaxWarning."""
     return isinstance(e, (A.IntLit, A.StrLit, A.BoolLit, A.ListLit, A.MapLit, A.SetLit, A.RecordLit, A.Range))
+
+
+_LITERAL_START = re.compile(r"\(*(?:['\"0-9-]|(?:None|True|False)\b)")
+
+
+def _literal_code(code: str) -> bool:
+    """Whether generated code `code` starts with a literal (a text, a number, None)."""
+    return _LITERAL_START.match(code) is not None
 
 
 def _is_name(code: str) -> bool:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,6 +26,7 @@ from ...dsl.check_expr import DIRECTIONS
 from ...dsl.check_runaway import recursive_defines
 from ...dsl.printer import expr_text
 from ...dsl.types import BOOL, MapOf, SetOf, Type, fits
+from ..engine.canonical import interned, interned_code
 from ..engine.errors import RULE_ERRORS, Abandoned, BudgetExceeded, EngineError, RuleFailure
 from ..engine.limits import RECURSIVE_CALL_WORK, WORK_BUDGET
 from ..engine.locate import plain
@@ -105,7 +107,8 @@ class CompiledAction:
 
     def __post_init__(self) -> None:
         self.require_texts = require_texts(self.requires)
-        self.key = f"action:{self.name}"
+        self.key = sys.intern(f"action:{self.name}")  # canonical, as the frame's names (engine/canonical.py)
+        self.params = interned(self.params)
 
 
 _MAX_PICKS = 4096  # sets of written variables whose invariants a program remembers
@@ -300,7 +303,7 @@ class Program:
             holder.consts.update(self.model.data_values)
             for name, c in self.model.consts.items():
                 holder.consts[name] = _worked_out(self.expr(c.value), holder, f"constant '{name}'", c.span)
-            consts = self._consts[key] = holder.consts
+            consts = self._consts[key] = interned(holder.consts)  # canonical names (engine/canonical.py)
         return consts
 
     def initial_vars(self, game: Any) -> dict[str, Any]:
@@ -312,7 +315,7 @@ class Program:
             if decl.default is not None:
                 default = _worked_out(self.expr(decl.default), game, f"the start value of '{name}'", decl.span)
             out[name] = materialize(self.var_types[name], default, domains, self._each_entry(name))
-        return out
+        return interned(out)  # canonical names (engine/canonical.py)
 
     def _each_entry(self, name: str) -> bool:
         """Whether a map's start value is the value of each entry (`units: Player -> Unit =
@@ -403,11 +406,11 @@ def _build_boards(model: Model) -> tuple[dict, dict, dict]:
     for name, d in model.enums.items():
         elements[name] = tuple(d.members)
     elements["bool"] = (False, True)
-    return grids, graphs, elements
+    return grids, graphs, interned(elements)  # canonical names (engine/canonical.py)
 
 
 def _codegen(prog: Program, record: bool) -> CodeGen:
-    players = tuple(prog.model.players.names) if prog.model.players else ()
+    players = interned(tuple(prog.model.players.names)) if prog.model.players else ()
     if prog.facts is None:
         prog.facts = model_facts(prog.model)
     g = CodeGen(prog.model, record, prog.elements, prog.boards, players, prog.facts)
@@ -629,6 +632,7 @@ def compile_model(model: Model, record: bool, identity: Identity, keep_tree: boo
     """Generate and compile the whole program for one checked model (with `keep_tree`, its
     Python tree kept as `tree`: Program.syntax_tree). `move_tables`: the move tables of the
     ruleset's other programs, taken from and added to (`Program.move_tables`)."""
+    interned(model.data_values)  # canonical names before any table is made of them (engine/canonical.py)
     grids, graphs, elements = _build_boards(model)
     prog = Program(model, record, identity, grids, graphs, elements)
     if move_tables is not None:
@@ -773,7 +777,7 @@ def compile_model(model: Model, record: bool, identity: Identity, keep_tree: boo
     prog.move_texts = g.move_texts
     ns = _namespace(prog, g)
     ns["_SOURCE_LINES"] = g.lines_of_text()  # where a Python error was raised (locate.py)
-    code = pytree.compile_module(module, f"<regelwerk:{model.title}>")
+    code = interned_code(pytree.compile_module(module, f"<regelwerk:{model.title}>"))  # canonical names
     exec(code, ns)  # generated from the checked AST only; see the module docstring
     prog.blocks = builder.blocks
     prog.block_fns = [ns[n] for n in block_names]
@@ -958,12 +962,12 @@ def _namespace(prog: Program, g: CodeGen) -> dict[str, Any]:
 
     ns: dict[str, Any] = {
         **RUNTIME,
-        **g.constants,
+        **_interned_constants(g),  # the tables' names canonical, as the code's (engine/canonical.py)
         "ACT": Action,
         "_TN": tuple.__new__,
         "PASS": Action("pass"),
         # one pending record per player: pending decisions are replaced, never changed in place
-        "PLAYING": {p: {"kind": "play", "player": p} for p in (prog.model.players.names if prog.model.players else ())},
+        "PLAYING": interned({p: {"kind": "play", "player": p} for p in (prog.model.players.names if prog.model.players else ())}),
         "RuleFailure": RuleFailure,
         "BudgetExceeded": BudgetExceeded,
         "Abandoned": Abandoned,
@@ -982,7 +986,7 @@ def _namespace(prog: Program, g: CodeGen) -> dict[str, Any]:
         "_seq": seq_by(prog.boards.order),
         "_keys_written": keys_written,  # traced: the keys a grouped invariant's kept sums take in (invtests.py)
         "_NOT_YET": _NOT_YET,  # a value a listing works out once, before it is (CodeGen.once_call)
-        "E": prog.elements,
+        "E": interned(prog.elements),
         "SPANS": g.spans,
         "__builtins__": SAFE_BUILTINS,
     }
@@ -992,12 +996,25 @@ def _namespace(prog: Program, g: CodeGen) -> dict[str, Any]:
     return ns
 
 
+def _interned_constants(g: CodeGen) -> dict[str, Any]:
+    """`g.constants`, each made canonical (engine/canonical.py) the first time it is handed to
+    generated code. Most are canonical as made, from the elements, players and data; the walk is
+    the guarantee for the rest, once per constant (Root's move tables alone hold tens of
+    thousands of moves, made canonical where they are made: actiongen.py)."""
+    done = g.canonical_consts
+    for name, value in g.constants.items():
+        if name not in done:
+            g.constants[name] = interned(value)
+            done.add(name)
+    return g.constants
+
+
 def _compile_one(prog: Program, g: CodeGen, name: str, label: str) -> Any:
-    ns = {**prog.namespace, **g.constants}
+    ns = {**prog.namespace, **_interned_constants(g)}
     ns["SPANS"] = g.spans
     module = g.finish()
     ns["_SOURCE_LINES"] = g.lines_of_text()
-    exec(pytree.compile_module(module, f"<regelwerk:{label}>"), ns)
+    exec(interned_code(pytree.compile_module(module, f"<regelwerk:{label}>")), ns)
     return ns[name]
 
 

@@ -17,6 +17,13 @@ generated code binds only to `G.current`, and the engine keeps `G.current` one o
 be none, E245). A text is equal to itself, so identity answers the same as `==` where it holds;
 None equals no text. The look-up is evaluated where it was, once, so a failure is the same one.
 
+`names by identity` (switch `CodeGen.NAMES_BY_IDENTITY`) goes further: `m[k] is cur` and
+`m[k] is not cur`. Exact because every text the rules can read is the interpreter's one object
+for that text (engine/canonical.py: the program's constants, elements, players, data and
+options interned where they are made, a save's and a script's texts where they come in, and no
+rule makes a new text), so two equal texts are one object; and a value that is not a text
+(None, a number) is neither equal nor identical to a player.
+
 Not inside a comprehension or lambda (`:=` would bind in the function around it, or is not
 allowed in a comprehension's iterable), nor in the explain functions, which record each
 comparison's values as written (their look-ups are recorded values, `(_x1 := ...)`, and do not
@@ -33,8 +40,9 @@ from .pytree import located
 CURRENT_NAMES = ("_cur", "_mover")
 
 
-def current_compared(fn: ast.FunctionDef, fresh: Callable[[str], str]) -> bool:
-    """The pass, in place over `fn`; True when a comparison was rewritten. One walk finds the
+def current_compared(fn: ast.FunctionDef, fresh: Callable[[str], str], identity: bool = False) -> bool:
+    """The pass, in place over `fn`; True when a comparison was rewritten. With `identity`
+    (`names by identity`), the comparison is `m[k] is cur` / `is not`. One walk finds the
     comparisons of the pattern and the bindings of the names; most functions have none and
     end there (the pass runs over every function of a program: Root's compile time)."""
     candidates = False
@@ -63,12 +71,12 @@ def current_compared(fn: ast.FunctionDef, fresh: Callable[[str], str]) -> bool:
         for field, value in ast.iter_fields(node):
             if isinstance(value, list):
                 for i, item in enumerate(value):
-                    new = _rewritten(item, names, fresh)
+                    new = _rewritten(item, names, fresh, identity)
                     if new is not None:
                         value[i] = new
                         done = True
             else:
-                new = _rewritten(value, names, fresh)
+                new = _rewritten(value, names, fresh, identity)
                 if new is not None:
                     setattr(node, field, new)
                     done = True
@@ -114,7 +122,7 @@ def _looked_up_and_current(e: ast.Compare) -> tuple[ast.Subscript, ast.Name] | N
     return look, cur
 
 
-def _rewritten(e: object, names: set[str], fresh: Callable[[str], str]) -> ast.expr | None:
+def _rewritten(e: object, names: set[str], fresh: Callable[[str], str], identity: bool) -> ast.expr | None:
     """The form above for the comparison `e`, or None where `e` does not have its pattern."""
     if not isinstance(e, ast.Compare):
         return None
@@ -122,6 +130,9 @@ def _rewritten(e: object, names: set[str], fresh: Callable[[str], str]) -> ast.e
     if found is None or found[1].id not in names:
         return None
     look, cur = found
+    if identity:  # every text the rules read is canonical (engine/canonical.py)
+        op = ast.Is() if isinstance(e.ops[0], ast.Eq) else ast.IsNot()
+        return located(ast.copy_location(ast.Compare(look, [op], [ast.Name(cur.id, ast.Load())]), e), e)
     t = fresh("cq")
 
     def name(store: bool = False) -> ast.Name:

@@ -117,7 +117,7 @@ def _known(loop: ast.For) -> tuple[str, ast.expr] | None:
     if not (isinstance(cond, ast.UnaryOp) and isinstance(cond.op, ast.Not) and isinstance(cond.operand, ast.Compare)):
         return None
     cmp = cond.operand
-    if len(cmp.ops) != 1 or not isinstance(cmp.ops[0], ast.Eq):
+    if len(cmp.ops) != 1 or not isinstance(cmp.ops[0], (ast.Eq, ast.Is)):  # `is`: names by identity
         return None
     entry, v = cmp.left, cmp.comparators[0]
     if not (isinstance(entry, ast.Subscript) and isinstance(entry.value, ast.Name) and isinstance(entry.slice, ast.Name)

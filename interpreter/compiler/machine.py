@@ -424,7 +424,9 @@ class MachineBuilder:
             by_type = g.choice_moves.setdefault(type(v), {})
             table[v] = by_type.get(v) or by_type.setdefault(v, Action("choose", (v,)))
         g.chose("choice moves listed", f"choose {var}", self.rule)
-        return g.const(table, "CM")
+        name = g.const(table, "CM")
+        g.canonical_consts.add(name)  # its options are the elements' or the players': canonical
+        return name
 
     def one_per_options(self, parts: tuple[A.Node, A.Node, A.Node], var: str, domain: A.Node,
                         names: tuple[str, ...], x: str, out: list[str], ind: str) -> None:

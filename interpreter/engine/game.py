@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..stdlib import rng
 from . import explicit as _explicit
+from .canonical import interned
 from .carried import kept_for_clone
 from .errors import RULE_ERRORS as _RULE_ERRORS
 from .errors import Abandoned, EngineError, IllegalAction, InvariantBroken, RuleFailure
@@ -186,10 +187,11 @@ class Game(RuleCalls, TraceRecorder):
         self.prog = prog
         self.ruleset = ruleset  # where the program came from (saves of nested games load with it)
         self.record = prog.record
+        players = interned(players)  # canonical names: the state's are these objects (canonical.py)
         self.players = players
         self.player_list = list(players)  # `Player` as a value of the rules: a list, as its type says
         self.seed = seed
-        self.options = options
+        self.options = interned(options)
         self.consts = prog.constants(options)
         limits = getattr(ruleset, "limits", None) or {}  # Ruleset.set_limits, for every game of it
         self.work_budget = limits.get("work_budget") or WORK_BUDGET  # steps of work between decisions
@@ -456,7 +458,9 @@ class Game(RuleCalls, TraceRecorder):
         return cut[2][:]
 
     def invalidate(self) -> None:
-        """Forget cached legal moves after the state was changed from outside the rules."""
+        """Forget cached legal moves after the state was changed from outside the rules, and make
+        the texts written canonical (the rules compare names by identity: canonical.py)."""
+        interned(self.vars)
         self._legal = None
         self._part_legal = None
         self._xpre = {}
@@ -887,7 +891,7 @@ class Game(RuleCalls, TraceRecorder):
                             "action": self.prog.move_texts.get(id(a)) or str(a), **secret}, checks)
             frame[1] += 1
             if ca.block is not None:
-                self.frames.append([ca.block, 0, dict(zip(ca.params, a.args, strict=True)), f"action:{a.name}"])
+                self.frames.append([ca.block, 0, dict(zip(ca.params, a.args, strict=True)), ca.key])
             else:
                 try:
                     finished = ca.effect(self, *a.args)
@@ -1377,7 +1381,7 @@ class Game(RuleCalls, TraceRecorder):
                               "on chance (a deal or a shuffle), so the outcome would go to the next draw. "
                               "To script the start, make the game with new_game(start=False), script, "
                               "then start(); to script that next draw, say script(..., next_draw=True)")
-        self.scripted = {**self.scripted, device: [*self.scripted.get(device, []), outcome]}
+        self.scripted = {**self.scripted, device: [*self.scripted.get(device, []), interned(outcome)]}
         self._snap_next = True
         self._start_of = None
 

@@ -7,10 +7,12 @@ round-trip: `parse_action(str(m)) == m` for every move a game offers.
 
 from __future__ import annotations
 
+import sys
 from typing import Any, NamedTuple
 
 from ...dsl import ast as A
 from ...dsl.diagnostics import RulesError
+from .canonical import interned
 from .errors import IllegalAction
 from .values import value_text
 
@@ -88,7 +90,7 @@ def parse_action(text: str) -> Action:
         d = err.diagnostics[0]
         raise IllegalAction(f"cannot read move {_shown(text)}: {d.message} (column {d.span.column})") from None
     try:
-        return Action(call.name, tuple(literal_value(a) for a in call.args))
+        return Action(sys.intern(call.name), tuple(literal_value(a) for a in call.args))
     except ValueError as err:
         raise IllegalAction(f"cannot read move {_shown(text)}: {err}") from None
 
@@ -103,12 +105,14 @@ def _shown(text: str) -> str:
 
 def literal_value(e: A.Node) -> Any:
     """The value a literal argument stands for (a name stands for itself)."""
-    if isinstance(e, (A.IntLit, A.StrLit, A.BoolLit)):
+    if isinstance(e, A.StrLit):
+        return sys.intern(e.value)  # canonical names (canonical.py)
+    if isinstance(e, (A.IntLit, A.BoolLit)):
         return e.value
     if isinstance(e, A.NoneLit):
         return None
     if isinstance(e, A.Name):
-        return e.name
+        return sys.intern(e.name)
     if isinstance(e, A.Neg) and isinstance(e.operand, A.IntLit):
         return -e.operand.value
     if isinstance(e, A.ListLit):
@@ -123,11 +127,12 @@ def literal_value(e: A.Node) -> Any:
 
 
 def as_action(x: Any) -> Action:
-    """What the API accepts as a move: an Action, its text, or a (name, args) pair."""
+    """What the API accepts as a move: an Action, its text, or a (name, args) pair; its names
+    canonical (canonical.py), so that rules asked about it (`explain`) compare them rightly."""
     if isinstance(x, Action):
-        return x
+        return interned(x)  # the same move where it is canonical already (an offered one)
     if isinstance(x, str):
         return parse_action(x)
     if isinstance(x, tuple) and len(x) == 2 and isinstance(x[0], str) and isinstance(x[1], (list, tuple)):
-        return Action(x[0], tuple(x[1]))
+        return interned(Action(x[0], tuple(x[1])))
     raise IllegalAction(f"not a move: {_shown(repr(x))} (give an Action, its text, or a (name, args) pair)")

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..stdlib.rng import seed_state
+from .canonical import interned
 from .errors import Abandoned, EngineError, IllegalAction, SaveError
 from .explicit import ChanceNode, advance
 from .moves import parse_action
@@ -413,7 +414,7 @@ def restore_state(g: Any, data: dict, version: int, path: str = "save") -> Any:
         setattr(g, f.name, f.load(data[f.name], g, f"{path}.{f.name}"))  # a later field reads earlier ones
     if not g.frames and g.result is None:  # a game whose flow ran to its end has no frame left
         raise _fail(f"{path}.frames", "expected a non-empty list of frames")
-    put_state(g, state_of(g))
+    put_state(g, interned(state_of(g)))  # a save's texts made canonical (canonical.py)
     _check_decision(g, path)
     _check_pending_follows(g, path)
     if g.chance_node is not None and g.chance_node.move is None:

@@ -7,6 +7,7 @@ adjacency precomputed once so queries do not allocate.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterable
 
 Passable = Callable[[str], bool]
@@ -22,6 +23,8 @@ class Graph:
     ) -> None:
         """Index nodes and edges; duplicate nodes/edges are ignored, unknown endpoints rejected."""
         adjacent: dict[str, dict[str, None]] = {}  # dict keys: a set that keeps order
+        nodes = [sys.intern(n) if type(n) is str else n for n in nodes]  # canonical names (engine/canonical.py)
+        edges = [tuple(sys.intern(e) if type(e) is str else e for e in pair) for pair in edges]
         for node in nodes:
             adjacent.setdefault(node, {})
         for a, b in edges:

@@ -10,6 +10,7 @@ y grows to the NORTH. Directions are 'N', 'NE', 'E', 'SE', 'S', 'SW', 'W', 'NW'.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from typing import NoReturn
 
@@ -115,7 +116,7 @@ class Grid:
         for y in range(self.height):
             row: list[str | None] = []
             for x in range(self.width):
-                name = square_name(x, y)
+                name = sys.intern(square_name(x, y))  # canonical names (engine/canonical.py)
                 if name in self.holes:
                     row.append(None)
                 else:
