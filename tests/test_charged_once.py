@@ -134,13 +134,15 @@ def test_the_moves_calls_and_counters_as_before(work: int, plan: list):
     ("                rows.append(p1)\n", "                rows.append(p1)\n                G.note(p1)\n"),  # the game
     ("                rows.append(p1)\n", "                rows.append(p1)\n                n = _lw\n"),  # the counter
     ("    _h = plan\n", "    _h = legal\n"),  # a list the loop grows, charged
+    ("    _h = plan\n", "    _h = G.kept\n"),  # a field of the game: where a grown list could be
     ("    for p0 in acts:\n", "    acts = map(str, acts)\n    for p0 in acts:\n"),  # an iterator: no length
     ("    _h = plan\n", "    if dom:\n        _h = plan\n"),  # perhaps unbound before the loop
     ("    for p0 in acts:\n", "    try:\n        pass\n    except KeyError:\n        pass\n    for p0 in acts:\n"),
 ])
 def test_left_alone(change: tuple[str, str]):
     """The outer loop as it was: a way out of it, a charged list rebound or grown, the game or the
-    counter read, a loop over an iterator, a name perhaps unbound, an error caught and gone on from."""
+    counter read, a charged name read from the game, a loop over an iterator, a name perhaps
+    unbound, an error caught and gone on from."""
     code = LISTING.replace(*change)
     assert code != LISTING
     if "try:" in change[1]:  # a `try` before the loop changes nothing; one around it that goes on does

@@ -36,7 +36,8 @@ add up to what they did (a `continue` skips nothing after them: they come first,
 pinned: no `break`, `return`, `raise`, `try`, `while`, assignment expression or name of the game
 `G`, and calls only to `len`, `map` and `append` / `extend` of a list the function made itself
 (a display or comprehension, never put into a subscript: so neither the charged names nor the
-loops' names can be that list). A loop's name is a local never bound to an iterator
+loops' names, never bound to a field of the game or to what one of its methods gave, can be that
+list). A loop's name is a local never bound to an iterator
 (`map`, `zip`, ...: its length is asked once), a parameter or a table. A rules error inside the
 loop (a missing key) leaves the counter lower than the charges so far: so not inside a `try`
 that goes on after an error, and only in blocks, where the error ends the move (the next step
@@ -255,6 +256,9 @@ def _loop(s: ast.For, fresh: set[str], values: dict[str, list[ast.expr]], known:
             for name in names:
                 if name in stored or name in fresh or name == "G" or name not in known:
                     raise _No
+                for v in values.get(name, ()):  # not a field of the game, nor what a method gave:
+                    if type(v) is ast.Attribute or type(v) is ast.Call and type(v.func) is ast.Attribute:
+                        raise _No  # (where one of its lists could come back)
             for v in values.get(it, ()):
                 if type(v) in (ast.GeneratorExp, ast.Name) or (
                         type(v) is ast.Call and type(v.func) is ast.Name and v.func.id in _ITERATORS):
