@@ -61,6 +61,7 @@ from .carry import (
     key_test,
     split_first,
 )
+from .chargedonce import charged_once
 from .choicehoist import choice_hoisted
 from .common_exprs import common_expressions
 from .curcompare import current_compared
@@ -242,6 +243,10 @@ class CodeGen:
     # `whole sums` (§5): a sum's loop over a finite type's every value of a map's entries, the
     # map never replaced whole, as `sum(m.values())` (wholesums.py); off: tests compare
     WHOLE_SUMS: ClassVar[bool] = True
+    # `charged once` (§5): a loop whose rounds each charge the length of a list it does not
+    # change (a listing's quantifier kept across its rounds) charges them all at its top where
+    # the counter covers them, its tests left out (chargedonce.py); off: tests compare
+    CHARGED_ONCE: ClassVar[bool] = True
     # `distinct joins` (§5): a parameter's domain `a + b` of two lists that each hold no item
     # twice and can share none (a board's `adjacent_nodes(x)` and `[burrow]`, checked on the
     # board's every row when the program is compiled) walked as it is, no `_uniq` call
@@ -2769,6 +2774,8 @@ class CodeGen:
             if self.WHOLE_SUMS and not name.startswith("AX") \
                     and whole_sums(fn, self.constants, self.elements, self.var_index, self.m.var_types, self.shallow()):
                 self.chose("whole sums", f"a sum of a map's every entry in {name}", rule="")
+            if self.CHARGED_ONCE and self.LOOP_FORMS and name.startswith("B_") and charged_once(fn):
+                self.chose("charged once", f"a loop's fixed charges at its top in {name}", rule="")
             self.prologue(fn)
         return module
 
