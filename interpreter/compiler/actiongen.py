@@ -40,6 +40,7 @@ from .implied import implied
 from .joined import joined_rows
 from .known import known_entries
 from .memo import level_key, plain_type
+from .memoonce import memo_dropped
 from .narrow import Narrowing, narrowing, range_code
 from .numbered import numbered_rows, rows_ahead
 from .paired import paired_rows
@@ -1437,6 +1438,9 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
     if g.FIXED_ROWS and g.LOOP_FORMS:  # a listing changes no state: a map's fixed rows at its top
         g.tree_passes[f"AE_{aid}"].append(
             lambda fn: pytree.fixed_rows(fn, g.fresh, g.row_keys()) and g.chose("fixed rows", rule=rule))
+    if g.MEMO_DROPPED:  # last: a memo no look-up can hit made a straight call (memoonce.py)
+        g.tree_passes[f"AE_{aid}"].append(
+            lambda fn: [g.chose("memo dropped", c, rule=rule) for c in memo_dropped(fn, g.constants)] != [])
     enum_size = len(lines)
     g.function(f"AE_{aid}", ["out"], lines)
     # the same search, stopping at the first legal move: possible(action) asks only that

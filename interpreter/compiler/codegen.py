@@ -333,6 +333,10 @@ class CodeGen:
     # a move table as one `extend` by a slice of that row kept as a tuple (actiongen
     # `moves_sliced`, `moves sliced`); off: tests compare
     MOVES_SLICED: ClassVar[bool] = True
+    # `memo dropped` (§5): a listing's memo of a definition's calls whose one look-up is keyed
+    # by a top-level loop's variable over distinct constant values, so never hit, made the
+    # call itself, no table (memoonce.py); off: tests compare
+    MEMO_DROPPED: ClassVar[bool] = True
     # the parts of an expression written as statements ahead of it (inlined calls, loops)
     # only outside parts already worked out into a local (CodeGen.value); off: tests compare
     NO_DEAD_PARTS: ClassVar[bool] = True
