@@ -65,6 +65,7 @@ from .common_exprs import common_expressions
 from .curcompare import current_compared
 from .fold import folded_bool, folded_compare, folded_not, truth_of
 from .fusedsteps import fused_steps_trimmed
+from .guardswitch import guard_unswitched
 from .hoist import Hoister, always_evaluated, fixed_parts, loop_invariants, names
 from .joined import Joining
 from .memo import MemoKey, memo_keys, plain_type, state_free
@@ -231,6 +232,11 @@ class CodeGen:
     # `unswitched sums` (§5): a sum's loop whose summand is a conditional on a comparison fixed
     # for the loop tests it once, one loop per branch (unswitch.py); off: tests compare
     UNSWITCHED_SUMS: ClassVar[bool] = True
+    # `guard unswitched` (§5): a loop whose body opens with `if flag:`, the flag a local bound once
+    # before it to an `is` comparison (`keys by value`'s keys not kept), tests it once: the loop
+    # as it was where it holds, a copy without the guard where not (guardswitch.py); off: tests
+    # compare
+    GUARD_UNSWITCHED: ClassVar[bool] = True
     # `whole sums` (§5): a sum's loop over a finite type's every value of a map's entries, the
     # map never replaced whole, as `sum(m.values())` (wholesums.py); off: tests compare
     WHOLE_SUMS: ClassVar[bool] = True
@@ -2736,6 +2742,8 @@ class CodeGen:
                 self.chose("lines unrolled", f"a quantifier over a table's lines in {name}", rule="")
             if self.UNSWITCHED_SUMS and not name.startswith("AX") and unswitched_sums(fn):
                 self.chose("unswitched sums", f"a sum's loop in {name}", rule="")
+            if self.GUARD_UNSWITCHED and guard_unswitched(fn):
+                self.chose("guard unswitched", f"a loop's guard on a fixed flag in {name}", rule="")
             if self.FIXED_ROWS and self.LOOP_FORMS and name.startswith(("D_", "_A", "INV")) \
                     and pytree.fixed_rows(fn, self.fresh, self.row_keys()):
                 self.chose("fixed rows", f"a state map's row under a fixed key in {name}", rule="")
