@@ -82,7 +82,8 @@ def test_the_board_games_test_the_flag_once() -> None:
     flag = re.search(r"(_ku\d+) = _ks\d+ is _E", scan_off).group(1)  # type: ignore[union-attr]
     assert f"        if {flag}:" in scan_off  # the jump scan asked for every own piece
     assert f"    if {flag}:\n        for _a" in scan_on and f"        if {flag}:" not in scan_on
-    assert scan_on.count("for _a") == scan_off.count("for _a") + 2  # both loops, the inner one copied
+    assert scan_on.count(" in _ks") == scan_off.count(" in _ks") + 1  # the loop over the pieces copied
+    assert scan_on.count(" in (_JR") == scan_off.count(" in (_JR") + 1  # and the one over their rows
 
 
 @pytest.mark.parametrize("record", [False, True])

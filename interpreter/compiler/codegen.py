@@ -67,7 +67,7 @@ from .fold import folded_bool, folded_compare, folded_not, truth_of
 from .fusedsteps import fused_steps_trimmed
 from .guardswitch import guard_unswitched
 from .hoist import Hoister, always_evaluated, fixed_parts, loop_invariants, names
-from .joined import Joining
+from .joined import Joining, joined_pruned
 from .memo import MemoKey, memo_keys, plain_type, state_free
 from .nonefirst import none_first
 from .numbered import Numbering
@@ -372,6 +372,9 @@ class CodeGen:
     # target whose column holds no None is None folded (joined.py `_tidy`, `joined tidy`);
     # off: tests compare
     JOINED_TIDY: ClassVar[bool] = True
+    # `joined pruned` (§5): a joined loop's columns whose targets nothing reads dropped from its
+    # tables (joined.py `joined_pruned`: checkers' directions in the jump scan); off: tests compare
+    JOINED_PRUNED: ClassVar[bool] = True
     # consecutive rows of fixed tables with the same keys, looked up by the same name, looked
     # up once as a tuple (paired.py, `paired rows`); off: tests compare
     PAIRED_ROWS: ClassVar[bool] = True
@@ -2713,6 +2716,8 @@ class CodeGen:
             asking = {part.split("(", 1)[0] for part in ("\n" + text).split("\ndef ")[1:] if "c_possible(" in part}
             for name in asking & fns.keys():  # walked only where it is asked: a walk of every
                 pytree.direct_possible(fns[name], self.any_fns)  # function costs Root's compile 0.07 s
+        if self.JOINED_PRUNED:  # before the copies: a block reads more names than its listings
+            self.pruned(fns)
         self._names_of: dict[str, set[str]] = {}
         for name in self.hosts:
             pytree.expand(fns[name], self.inlines, fns, self.prepare_inline)
@@ -2752,6 +2757,13 @@ class CodeGen:
                 self.chose("whole sums", f"a sum of a map's every entry in {name}", rule="")
             self.prologue(fn)
         return module
+
+    def pruned(self, fns: dict[str, ast.FunctionDef]) -> None:
+        """`joined pruned` over every function, before the copies (a block binds the names of its
+        moves' parameters again, so the copied loops' targets would be read there)."""
+        for name, fn in fns.items():
+            if joined_pruned(fn, self.joining):
+                self.chose("joined pruned", f"a joined loop's unread columns in {name}", rule="")
 
     def procedure_copy(self, spec: Inline, source: ast.FunctionDef) -> list[ast.stmt]:
         """A copy of procedure function `source` (`P_n`; traced, its tail form `PT_n`) for
