@@ -116,3 +116,23 @@ def test_a_switch_is_turned_off_by_name_and_an_unknown_one_refused(monkeypatch: 
     assert bytecodes.switched_off(["NONE_FIRST"]) is None and CodeGen.NONE_FIRST is False
     off = regelwerk.load(TTT).program(False)
     assert not any(c.kind == "none first" for c in off.choices)
+
+
+def test_a_dump_s_count_is_read_and_its_absence_said() -> None:
+    dump = "version: 1\ncreator: callgrind-3.19.0\npart: 1\nevents: Ir\nsummary: 38771190\ntotals: 38771190\n"
+    assert instructions.dumped(dump) == 38771190
+    with pytest.raises(ValueError):
+        instructions.dumped("events: Ir\n")
+
+
+def test_games_only_marks_the_games_in_the_child(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The child calls what callgrind zeroes at before the games and dumps at after them."""
+    import os
+
+    calls: list[str] = []
+    monkeypatch.setattr(os, "getppid", lambda: calls.append("zero") or 1)
+    monkeypatch.setattr(os, "getpgrp", lambda: calls.append("dump") or 1)
+    monkeypatch.setattr(instructions, "play", lambda *_a: calls.append("game"))
+    instructions._child(str(TTT), None, 2, False, False, marked=True)
+    assert calls == ["game", "zero", "game", "game", "dump"]
+    assert "--games-only" in instructions._child_args(str(TTT), None, 2, False, False, marked=True)

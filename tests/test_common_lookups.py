@@ -75,7 +75,8 @@ def test_the_jump_scan_reads_the_row_and_the_jumped_square_once_per_direction() 
     local, row = kept.split(" = ")
     assert lines[lines.index(kept) + 1] == f"if not {local} is not None:"
     assert f"= {local}" in scan and f", {local}])" in scan  # the let and the jump appended read it
-    assert scan.count(row) == 1  # the row's look-up is made once a direction
+    plain = scan.split("\n    else:\n")[-1]  # `guard unswitched`: the loop's copy walking the kept keys
+    assert plain.count(row) == 1  # the row's look-up is made once a direction
     assert ":= _sv0[" in scan  # `cell[over]` bound in the `and` that tests it twice
 
 

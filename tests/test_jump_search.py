@@ -70,10 +70,11 @@ def test_jump_paths_extends_its_result_by_each_series_and_looks_rows_up_once_per
     series_from = f"D_{defines.index('series_from')}"
     assert f".extend({series_from}(G, p0, " in jump_paths and "b_flatten" not in jump_paths
     # the rows of the jump and step tables, looked up before the loop over directions
-    rows = [line.strip() for line in jump_paths.splitlines() if ".get(_a" in line]
+    plain = jump_paths.split("\n    else:\n")[-1]  # `guard unswitched`: the loop's copy walking the kept keys
+    rows = [line.strip() for line in plain.splitlines() if ".get(_a" in line]
     assert len(rows) == 2 and all(line.startswith("_row") for line in rows), rows
-    loop = jump_paths.index("for _a", jump_paths.index(rows[-1]))
-    assert not any(f"{table}[_a" in jump_paths[loop:] for table in (r.split(" = ")[1].split(".")[0] for r in rows))
+    loop = plain.index("for _a", plain.index(rows[-1]))
+    assert not any(f"{table}[_a" in plain[loop:] for table in (r.split(" = ")[1].split(".")[0] for r in rows))
     off = _checkers(False).program(False)
     assert all(c.kind != "loop rows" for c in off.choices)
     assert "b_flatten([" in _function(_compiled(False)[1], f"def D_{defines.index('jump_paths')}(")

@@ -67,8 +67,9 @@ from .common_exprs import common_expressions
 from .curcompare import current_compared
 from .fold import folded_bool, folded_compare, folded_not, truth_of
 from .fusedsteps import fused_steps_trimmed
+from .guardswitch import guard_unswitched
 from .hoist import Hoister, always_evaluated, fixed_parts, loop_invariants, names
-from .joined import Joining
+from .joined import Joining, joined_pruned
 from .memo import MemoKey, memo_keys, plain_type, state_free
 from .nonefirst import none_first
 from .numbered import Numbering
@@ -240,6 +241,11 @@ class CodeGen:
     # `unswitched sums` (§5): a sum's loop whose summand is a conditional on a comparison fixed
     # for the loop tests it once, one loop per branch (unswitch.py); off: tests compare
     UNSWITCHED_SUMS: ClassVar[bool] = True
+    # `guard unswitched` (§5): a loop whose body opens with `if flag:`, the flag a local bound once
+    # before it to an `is` comparison (`keys by value`'s keys not kept), tests it once: the loop
+    # as it was where it holds, a copy without the guard where not (guardswitch.py); off: tests
+    # compare
+    GUARD_UNSWITCHED: ClassVar[bool] = True
     # `whole sums` (§5): a sum's loop over a finite type's every value of a map's entries, the
     # map never replaced whole, as `sum(m.values())` (wholesums.py); off: tests compare
     WHOLE_SUMS: ClassVar[bool] = True
@@ -383,6 +389,9 @@ class CodeGen:
     # target whose column holds no None is None folded (joined.py `_tidy`, `joined tidy`);
     # off: tests compare
     JOINED_TIDY: ClassVar[bool] = True
+    # `joined pruned` (§5): a joined loop's columns whose targets nothing reads dropped from its
+    # tables (joined.py `joined_pruned`: checkers' directions in the jump scan); off: tests compare
+    JOINED_PRUNED: ClassVar[bool] = True
     # consecutive rows of fixed tables with the same keys, looked up by the same name, looked
     # up once as a tuple (paired.py, `paired rows`); off: tests compare
     PAIRED_ROWS: ClassVar[bool] = True
@@ -2740,6 +2749,8 @@ class CodeGen:
             asking = {part.split("(", 1)[0] for part in ("\n" + text).split("\ndef ")[1:] if "c_possible(" in part}
             for name in asking & fns.keys():  # walked only where it is asked: a walk of every
                 pytree.direct_possible(fns[name], self.any_fns)  # function costs Root's compile 0.07 s
+        if self.JOINED_PRUNED:  # before the copies: a block reads more names than its listings
+            self.pruned(fns)
         self._names_of: dict[str, set[str]] = {}
         for name in self.hosts:
             pytree.expand(fns[name], self.inlines, fns, self.prepare_inline)
@@ -2772,6 +2783,8 @@ class CodeGen:
                 self.chose("lines unrolled", f"a quantifier over a table's lines in {name}", rule="")
             if self.UNSWITCHED_SUMS and not name.startswith("AX") and unswitched_sums(fn):
                 self.chose("unswitched sums", f"a sum's loop in {name}", rule="")
+            if self.GUARD_UNSWITCHED and guard_unswitched(fn):
+                self.chose("guard unswitched", f"a loop's guard on a fixed flag in {name}", rule="")
             if self.FIXED_ROWS and self.LOOP_FORMS and name.startswith(("D_", "_A", "INV")) \
                     and pytree.fixed_rows(fn, self.fresh, self.row_keys()):
                 self.chose("fixed rows", f"a state map's row under a fixed key in {name}", rule="")
@@ -2782,6 +2795,13 @@ class CodeGen:
                 self.chose("charged once", f"a loop's fixed charges at its top in {name}", rule="")
             self.prologue(fn)
         return module
+
+    def pruned(self, fns: dict[str, ast.FunctionDef]) -> None:
+        """`joined pruned` over every function, before the copies (a block binds the names of its
+        moves' parameters again, so the copied loops' targets would be read there)."""
+        for name, fn in fns.items():
+            if joined_pruned(fn, self.joining):
+                self.chose("joined pruned", f"a joined loop's unread columns in {name}", rule="")
 
     def procedure_copy(self, spec: Inline, source: ast.FunctionDef) -> list[ast.stmt]:
         """A copy of procedure function `source` (`P_n`; traced, its tail form `PT_n`) for

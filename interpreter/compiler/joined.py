@@ -45,6 +45,8 @@ class Joining:
         # hold no None, by the table's name (the entries' first item is the domain's value)
         self.tidy = False
         self.never_none: dict[str, tuple[bool, ...]] = {}
+        self.by_player: set[str] = set()  # the joined tables made with `by`: a table per value
+        self._pruned: dict[tuple[str, tuple[int, ...]], str] = {}
 
     def joined(self, domain: str | None, rows: tuple[tuple[str, int | None], ...], by: str | None) -> str | None:
         """The constant `k -> [(v, row_0[n], row_1[n], ...) for (v, n) in D if row_0[n] is not
@@ -88,7 +90,26 @@ class Joining:
             return None
         name = self.const(out[None] if by is None else out, "JR")
         self.never_none[name] = tuple(never)
+        if by is not None:
+            self.by_player.add(name)
         return name
+
+    def pruned(self, name: str, keep: tuple[int, ...]) -> str:
+        """The joined table `name` with only the columns `keep` of its entries (one column: the
+        value itself, not a tuple of one), made once; `name` itself is left as it is (other
+        loops may walk it)."""
+        key = (name, keep)
+        if key not in self._pruned:
+            def rows(table: dict) -> dict:
+                if len(keep) == 1:
+                    return {k: [e[keep[0]] for e in v] for k, v in table.items()}
+                return {k: [tuple(e[c] for c in keep) for e in v] for k, v in table.items()}
+            value = self.constants[name]
+            made = self.const({w: rows(t) for w, t in value.items()} if name in self.by_player else rows(value), "JR")
+            if name in self.by_player:
+                self.by_player.add(made)
+            self._pruned[key] = made
+        return self._pruned[key]
 
 
 def joined_rows(fn: ast.FunctionDef, joining: Joining, fresh: Callable[[str], str]) -> bool:
@@ -370,3 +391,82 @@ def drop_unread(fn: ast.FunctionDef, names: set[str]) -> None:
         kept = [s for s in lst if not unread(s)]
         if len(kept) != len(lst):
             lst[:] = kept or [located(ast.Pass(), lst[0])]
+
+
+def joined_pruned(fn: ast.FunctionDef, joining: Joining) -> bool:
+    """`joined pruned`: a joined loop's columns whose target nothing in `fn` reads are dropped
+    from its tables (`for v, x, y in J[k]:` with `v` unread walks `J2[k]`, `for x, y in`; one
+    column left, the values themselves). Checkers' jump scan never reads the direction, its
+    step listing the square stepped to (the move, a column of its own, says it). Exact: the
+    target is bound by this loop alone and read nowhere in the function (a loop's target
+    outlives it), every table the loop may walk (a joined table, a choice between them, a local
+    bound once to such a choice or to a per-player table's entry, read by this loop alone) has
+    entries of the target's length, and the pruned ones keep the rest in their order; the
+    loop's rounds are the same."""
+    loads: dict[str, int] = {}
+    stores: dict[str, int] = {}
+    binding: dict[str, ast.Assign] = {}
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Name):
+            into = loads if isinstance(n.ctx, ast.Load) else stores
+            into[n.id] = into.get(n.id, 0) + 1
+        elif isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
+            binding[n.targets[0].id] = n
+    for a in fn.args.args:
+        stores[a.arg] = stores.get(a.arg, 0) + 1
+    done = False
+    for lst in statement_lists(fn.body):
+        for loop in [s for s in lst if isinstance(s, ast.For)]:
+            done = _pruned(loop, joining, loads, stores, binding) or done
+    return done
+
+
+def _pruned(loop: ast.For, joining: Joining, loads: dict[str, int], stores: dict[str, int],
+            binding: dict[str, ast.Assign]) -> bool:
+    t = loop.target
+    if not (isinstance(t, ast.Tuple) and all(isinstance(e, ast.Name) for e in t.elts)
+            and isinstance(loop.iter, ast.Subscript)):
+        return False
+    names = [e.id for e in t.elts]  # type: ignore[attr-defined]
+    if any(stores.get(x) != 1 for x in names):
+        return False
+    keep = tuple(c for c, x in enumerate(names) if loads.get(x, 0))
+    if len(keep) == len(names):
+        return False
+    keep = keep or (0,)
+    leaves: list[tuple[ast.AST, str, str]] = []  # (node holding the name, field, table)
+    if not _table_leaves(loop.iter, "value", joining, loads, stores, binding, leaves):
+        return False
+    for _holder, _field, table in leaves:
+        value = joining.constants.get(table)
+        tables = value.values() if table in joining.by_player else [value]
+        if not all(isinstance(tb, dict) and all(isinstance(e, tuple) and len(e) == len(names)
+                                                 for rows in tb.values() for e in rows) for tb in tables):
+            return False
+    for holder, field, table in leaves:
+        old = getattr(holder, field)
+        setattr(holder, field, located(ast.Name(joining.pruned(table, keep), ast.Load()), old))
+    kept = [t.elts[c] for c in keep]  # type: ignore[attr-defined]
+    loop.target = kept[0] if len(kept) == 1 else located(ast.Tuple(kept, ast.Store()), t)
+    return True
+
+
+def _table_leaves(holder: ast.AST, field: str, joining: Joining, loads: dict[str, int], stores: dict[str, int],
+                  binding: dict[str, ast.Assign], out: list[tuple[ast.AST, str, str]]) -> bool:
+    """The joined tables `getattr(holder, field)` may be (see `joined_pruned`), each with where
+    it is named, into `out`; False where it may be anything else."""
+    e = getattr(holder, field)
+    if isinstance(e, ast.IfExp):
+        return _table_leaves(e, "body", joining, loads, stores, binding, out) and \
+            _table_leaves(e, "orelse", joining, loads, stores, binding, out)
+    if isinstance(e, ast.Subscript) and isinstance(e.value, ast.Name) and e.value.id in joining.by_player:
+        out.append((e, "value", e.value.id))  # a per-player table's entry
+        return True
+    if not isinstance(e, ast.Name):
+        return False
+    if e.id in joining.never_none and e.id not in joining.by_player:
+        out.append((holder, field, e.id))
+        return True
+    if stores.get(e.id) != 1 or loads.get(e.id) != 1 or e.id not in binding:
+        return False  # a local: bound once, read by this loop alone
+    return _table_leaves(binding[e.id], "value", joining, loads, stores, binding, out)
