@@ -2756,16 +2756,8 @@ class CodeGen:
             pytree.expand(fns[name], self.inlines, fns, self.prepare_inline)
             if name.startswith(("B_", "BA_")):
                 pytree.drop_dead_pc(fns[name])
-            if name.startswith("BA_"):  # machine.py `fused_apply`: the block's returns, as apply's
-                after = "_after_traced" if self.record else "_after_block"
-                if self.fused_kept is None:
-                    pytree.returns_after(fns[name], after)
-                else:  # `decision kept`: the frame's op (and untraced the decision) set on the way out
-                    pytree.returns_after(fns[name], after + "_kept", ("F", self.fused_kept))
-                if self.FUSED_STEPS_TRIMMED and fused_steps_trimmed(fns[name]):
-                    self.chose("fused steps trimmed", f"{name}'s copied lines", rule="the engine")
-                if self.record and self.STEP_AT_CLOSE and step_made_at_close(fns[name]):
-                    self.chose("step made at close", f"{name}'s move step", rule="the engine")
+            if name.startswith("BA_"):
+                self.fused_finished(fns[name])
         if self.SHARED_IN_BLOCK and self.shared_plays:  # after the copies: the listings are in the blocks
             users = memo_users(fns)
             graph = call_graph(fns) if users else {}
@@ -2795,6 +2787,20 @@ class CodeGen:
                 self.chose("charged once", f"a loop's fixed charges at its top in {name}", rule="")
             self.prologue(fn)
         return module
+
+    def fused_finished(self, fn: ast.FunctionDef) -> None:
+        """A fused apply (machine.py `fused_apply`) once its copies are in: the block's returns
+        made apply's, then its own steps trimmed (fusedsteps.py) and, traced, its move's step
+        made where it closes (stepclose.py)."""
+        after = "_after_traced" if self.record else "_after_block"
+        if self.fused_kept is None:
+            pytree.returns_after(fn, after)
+        else:  # `decision kept`: the frame's op (and untraced the decision) set on the way out
+            pytree.returns_after(fn, after + "_kept", ("F", self.fused_kept))
+        if self.FUSED_STEPS_TRIMMED and fused_steps_trimmed(fn):
+            self.chose("fused steps trimmed", f"{fn.name}'s copied lines", rule="the engine")
+        if self.record and self.STEP_AT_CLOSE and step_made_at_close(fn):
+            self.chose("step made at close", f"{fn.name}'s move step", rule="the engine")
 
     def pruned(self, fns: dict[str, ast.FunctionDef]) -> None:
         """`joined pruned` over every function, before the copies (a block binds the names of its
