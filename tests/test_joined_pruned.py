@@ -11,15 +11,8 @@ import re
 import pytest
 from playing import chosen_and_same, source_with
 from regelwerk.interpreter.compiler.joined import Joining, joined_pruned, joined_rows
+from test_joined_tidy import FIXED, TABLES  # the same rows and directions, and one more row
 from treepass import passed, run
-
-TABLES = {
-    "_RN1": {"a": ["b", None, "c"], "b": [None, "a", None], "c": ["a", "b", "b"]},  # over
-    "_RN2": {"a": ["ab", None, "ac"], "b": [None, "ba", None], "c": ["ca", "cb", "cx"]},  # landing
-    "_DN4": [("N", 0), ("E", 1), ("S", 2)],
-    "_DN5": [("S", 2), ("N", 0)],
-}
-FIXED = re.compile(r"_(RN|DN)\d+")
 
 JUMP = """
 def f(pieces, up, cell):
