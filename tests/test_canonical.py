@@ -180,3 +180,17 @@ def test_no_literal_is_compared_by_identity(path: str) -> None:
     if "breakthrough" in path:
         src = rules.program(False).source
         assert "_cur == 'White'" in src and " is 'White'" not in src and " is _cur" in src
+
+
+def test_a_change_by_hand_is_made_canonical_by_invalidate() -> None:
+    """State changed from outside the rules (api.md: call `invalidate()` after it) holds the
+    canonical names again afterwards, so the rules' identity comparisons read it rightly."""
+    g = regelwerk.load_text(ZEEEN, "zeeen.rules").new_game(seed=4)
+    g.vars["mark"][_fresh("a1")] = _fresh("Zeeën")
+    g.vars["mark"][sys.intern("b1")] = _fresh("Wolkën")
+    assert game_strays(g) != []
+    g.invalidate()
+    assert game_strays(g) == [] and g.vars["mark"]["b1"] is sys.intern("Wolkën")
+    put = next(m for m in g.legal_actions() if m.args[0] == "c1")
+    g.apply(put)  # Zeeën marks c1: a1 and c1 are hers now, and the rules count them by identity
+    assert sum(1 for v in g.vars["mark"].values() if v is sys.intern("Zeeën")) == 2
