@@ -1125,15 +1125,20 @@ def _explain_lines(g: CodeGen, a: A.ActionDecl, pre: list, pnames: list[str],
     xsc: dict = {p.name: (pnames[i], None) for i, p in enumerate(a.params)}
     entries: list[str] = []  # one local per require explained: the list is made where it is returned
     k = j = 0
+    inlined = False
     for i, s in enumerate(pre):
         first = len(lines)
         if isinstance(s, A.LetStmt):
             py = g.fresh("l")
-            lines.append(f"    {py} = {g.ex(s.value, xsc)}")
+            scope = dict(xsc)  # the names bound before it, for its one-line form below
+            code = g.value(s.value, xsc, lines, "    ") if g.EXPLAINED_LETS_INLINED else g.ex(s.value, xsc)
+            lines.append(f"    {py} = {code}")
             xsc[s.name] = (py, None)
+            inlined = inlined or len(lines) > first + 1
             mark(g, lines, first, s.span)
-            if leading is not None and not entries and shared is None:
-                leading.append((s, py, lines[first]))
+            if leading is not None and not entries and shared is None:  # one line (`checks' lets kept`)
+                leading.append((s, py, lines[first] if len(lines) == first + 1 else
+                                f"    {py} = {g.ex(s.value, scope)}"))
             continue
         entry = f"_ck{len(entries)}"
         entries.append(entry)
@@ -1150,6 +1155,8 @@ def _explain_lines(g: CodeGen, a: A.ActionDecl, pre: list, pnames: list[str],
         mark(g, lines, first, s.span)
         k += 1
     lines.append(f"    return {_tuple_display(entries)}")
+    if inlined:
+        g.chose("explained lets inlined", a.name)
     return lines
 
 

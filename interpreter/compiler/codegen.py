@@ -409,6 +409,10 @@ class CodeGen:
     # and requires as statements, small definitions inlined and loops in place, not as calls
     # (actiongen `_check_lines`, `checks inlined`); off: tests compare
     CHECKS_INLINED: ClassVar[bool] = True
+    # an action's explain function (`AX_n`, copied where a traced move works out its checks)
+    # writes each `let` as statements, small definitions inlined, as the checks above do
+    # (actiongen `_explain_lines`, `explained lets inlined`); off: tests compare
+    EXPLAINED_LETS_INLINED: ClassVar[bool] = True
     # a kept listing's commonest path (one write since, one value to test) in a function per
     # listing, `KM_n`, with the value's check written in it: one call a decision, not two
     # (actiongen `one_value_tested`, `one value tested`); off: tests compare

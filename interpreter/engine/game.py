@@ -221,6 +221,9 @@ class Game(RuleCalls, TraceRecorder):
         # roll-back and saves all go through it
         put_state(self, start_state(self))
         self._template = False  # only cloned, never played (`as_template`)
+        # a traced template's fields as its every new game starts with them, but for those made
+        # afresh (`_reseeded`); None until its first new game is cloned the long way
+        self._fresh: dict | None = None
         # `playout`'s, not bookkeeping (a move taken back within a playout keeps them): the
         # class's defaults, kept in the instance since generated code reads them at every decision
         self._picks, self._pick = 0, None
@@ -1424,7 +1427,9 @@ class Game(RuleCalls, TraceRecorder):
         """`clone()` with its own seed and generator state: `Ruleset.new_game`'s copy of a
         template, the fixed cost of every playout. Untraced, the copy's fields are set before
         they become its own, in this one call (the same steps as `clone`'s)."""
-        if self.record or self._unobserved is not None:
+        if self.record:
+            return self._reseeded_traced(seed, rng)
+        if self._unobserved is not None:
             g = self.clone()
             g.seed, g.rng = seed, rng
             return g
@@ -1435,6 +1440,38 @@ class Game(RuleCalls, TraceRecorder):
         d["rng"] = rng
         kept = d["_carried"]
         d["_carried"], d["_wlog"] = kept_for_clone(kept, len(self._wlog)) if kept else {}, []
+        g.__dict__ = d
+        return g
+
+    def _reseeded_traced(self, seed: int, rng: int) -> Game:
+        """`_reseeded` of a traced game. A template never changes once marked, so what
+        `clone` works out for its copies (its steps settled, the copy's journal, undo log and
+        step not yet begun, this template as the first decision's snapshot) is the same for
+        every copy: worked out once, at the first, and kept as `_fresh`; later copies take it
+        and make only their own lists (about 60 bytecodes less a traced tic-tac-toe game)."""
+        base = self._fresh
+        if base is None:
+            g = self.clone()
+            g.seed, g.rng = seed, rng
+            if self._template and self._unobserved is None and self._invg is None:
+                base = g.__dict__.copy()  # the copy's fields as clone left them,
+                for name in ("vars", "frames", "_carried"):  # made anew from the template's
+                    base[name] = getattr(self, name)
+                base["_fresh"] = None  # (a copy is never a template itself)
+                self._fresh = base
+            return g
+        g = _new(type(self))
+        d = base.copy()
+        copy_changing(d, self.prog)
+        d["seed"] = seed
+        d["rng"] = rng
+        d["journal"], d["_undo"], d["_snaps"], d["_steps"], d["_xpre"], d["_trace"] = \
+            [], [], {}, self._steps[:], {}, self._trace[:]
+        kept = d["_carried"]
+        if kept:
+            d["_carried"], d["_wlog"] = kept_for_clone(kept, len(self._wlog)), []
+        else:
+            d["_carried"], d["_wlog"] = {}, []
         g.__dict__ = d
         return g
 
