@@ -73,6 +73,7 @@ from .joined import Joining, joined_pruned
 from .memo import MemoKey, memo_keys, plain_type, state_free
 from .nonefirst import none_first
 from .numbered import Numbering
+from .offeredat import removed_where_offered
 from .paired import Pairing
 from .pytree import PLACEHOLDER, Inline
 from .rolllocals import roll_locals, work_local
@@ -223,6 +224,10 @@ class CodeGen:
     # traced: the fused apply's move step made once where it closes, from locals, where nothing
     # between reads it (stepclose.py, `step made at close`); off: opened as a list, then closed
     STEP_AT_CLOSE: ClassVar[bool] = True
+    # the fused apply counts where it found the move among those offered, and where the next
+    # listing follows the move, takes it out of the copy there by position, not `remove`'s
+    # comparisons (offeredat.py, `removed where offered`); off: tests compare
+    REMOVED_WHERE_OFFERED: ClassVar[bool] = True
     # the fused apply leaves the frame at the decision's op, and untraced the game's listing
     # as it was, while the move plays, setting them on every way out but the next decision's
     # (machine.py `_decision_kept`, `decision kept`); off: set first
@@ -633,6 +638,8 @@ class CodeGen:
         self.own_procedures = False
         self._pending_inlines = False
         self.fused_kept: int | None = None  # `decision kept`: the op the fused apply's frame stays at
+        self.taken_by_move: set[str] = set()  # actions whose following listing always drops the move
+        self.fused_taken = False  # the fused apply's one action is such an action (offeredat.py)
         self.tree_passes: dict[str, list] = {}  # function name -> passes over its tree (finish)
         self.any_fns: dict[str, str] = {}  # action -> its any-move search, AA_n (pytree.direct_possible)
         self.choices: list[Choice] = []  # the optimisations applied (Program.choices)
@@ -2803,6 +2810,8 @@ class CodeGen:
             pytree.returns_after(fn, after + "_kept", ("F", self.fused_kept))
         if self.FUSED_STEPS_TRIMMED and fused_steps_trimmed(fn):
             self.chose("fused steps trimmed", f"{fn.name}'s copied lines", rule="the engine")
+        if self.REMOVED_WHERE_OFFERED and self.fused_taken and removed_where_offered(fn):
+            self.chose("removed where offered", f"{fn.name}'s move taken out of the next listing", rule="the engine")
         if self.record and self.STEP_AT_CLOSE and step_made_at_close(fn):
             self.chose("step made at close", f"{fn.name}'s move step", rule="the engine")
 

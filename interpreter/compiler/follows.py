@@ -30,6 +30,7 @@ from collections.abc import Hashable
 from typing import Any
 
 from ...dsl import ast as A
+from ...dsl.types import NONE, Opt
 from ..stdlib.library import LIBRARY
 from .actiongen import known_values
 from .blocks import action_preconditions, names_in
@@ -176,3 +177,36 @@ def _drawn(g: Any, e: A.Node, aliases: frozenset[str], v: Any, lets: dict[str, A
             return None  # an argument other than the parameter: not followed
         return _drawn(g, d.value, frozenset(q.name for q in d.params), v, {}, depth + 1)
     return None
+
+
+def taken_by_its_move(g: Any, a: A.ActionDecl) -> bool:
+    """Whether a move of `a` (one whose listing follows the move) surely fails its own test once
+    played, so the listing after it always drops it (offeredat.py, `removed where offered`): a
+    leading `require m[x] == none`, `x` the parameter, and among the effect's top statements an
+    unconditional `set m[x] = e` whose value is never none, the only write of `m` in the effect
+    (tic-tac-toe's `place(s)` fills the square it requires empty; connect four's `drop(col)`
+    fills its column's lowest free square, which leaves the column open but for the last)."""
+    if len(a.params) != 1:
+        return False
+    x = a.params[0].name
+    pre, rest = action_preconditions(a, g.m)
+
+    def on_parameter(e: A.Node) -> str | None:
+        """The map `m` of `m[x]`, else None."""
+        if isinstance(e, A.Index) and isinstance(e.base, A.Name) and e.base.name in g.m.vars \
+                and isinstance(e.key, A.Name) and e.key.name == x:
+            return e.base.name
+        return None
+
+    required = {on_parameter(s.test.left) for s in pre if isinstance(s, A.RequireStmt)
+                and isinstance(s.test, A.Compare) and s.test.op == "==" and isinstance(s.test.right, A.NoneLit)}
+    for s in rest:
+        if not (isinstance(s, A.SetStmt) and s.target.root in required and len(s.target.steps) == 1):
+            continue
+        key = s.target.steps[0]
+        t = g.static_type(s.value)
+        if not (isinstance(key, A.Name) and key.name == x) or isinstance(t, Opt) or t == NONE:
+            continue
+        writes = [n for n in A.iter_nodes(tuple(rest)) if isinstance(n, A.Target) and n.root == s.target.root]
+        return writes == [s.target]
+    return False

@@ -42,7 +42,7 @@ from ..engine.recording import (
 )
 from . import hoist, ir
 from .codegen import CodeGen
-from .follows import listing_follows
+from .follows import listing_follows, taken_by_its_move
 from .pytree import Inline
 from .slots import item_slots, kept_slots, split_slots
 from .total import cannot_fail
@@ -286,6 +286,8 @@ class MachineBuilder:
         follows = actions[0] if len(actions) == 1 and every and not shared \
             and self.straight(played, path) and CodeGen.LISTING_FOLLOWS \
             and listing_follows(self.g, self.g.m.actions[actions[0]]) else None
+        if follows is not None and taken_by_its_move(self.g, self.g.m.actions[follows]):
+            self.g.taken_by_move.add(follows)  # the next listing always drops the move (offeredat.py)
         # one action whose moves are kept (carry.kept_listing): the kept list itself, never
         # changed afterwards (`optional` appends to it: a list of its own then). Not where the
         # listing follows the move: listed in full the few times it is listed, nothing is kept,
@@ -750,6 +752,7 @@ class MachineBuilder:
             region.remove(f"{ind}F[1] = {k + 1}")
             region.remove(f"{ind}    F[1] = {k}")
         self.g.fused_kept = k if kept else None
+        self.g.fused_taken = len(offered) == 1 and offered[0] in self.g.taken_by_move
         body = "                "
         lines = [
             "    legal = G._legal",
