@@ -454,6 +454,10 @@ class CodeGen:
     # in locals while the scan goes on, not read from the frame and the game per item
     # (machine.py `scan_held`, `scan locals`); off: tests compare
     SCAN_LOCALS: ClassVar[bool] = True
+    # a scanned loop whose counter is in a local, where the counter covers one charge for every
+    # item left, passes over them uncharged and charges their number where it stops (machine.py
+    # `scanned`, `scan charged after`); off: tests compare
+    SCAN_CHARGED_AFTER: ClassVar[bool] = True
     # in a device's roll, `G.rng` and `G.work` held in locals between the calls that hand the
     # game to other code (rolllocals.py, `roll locals`); off: tests compare
     ROLL_LOCALS: ClassVar[bool] = True
