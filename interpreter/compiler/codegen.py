@@ -62,6 +62,7 @@ from .carry import (
     split_first,
 )
 from .chargedonce import charged_once
+from .chargesmerged import charges_merged
 from .choicehoist import choice_hoisted
 from .common_exprs import common_expressions
 from .curcompare import current_compared
@@ -258,6 +259,10 @@ class CodeGen:
     # change (a listing's quantifier kept across its rounds) charges them all at its top where
     # the counter covers them, its tests left out (chargedonce.py); off: tests compare
     CHARGED_ONCE: ClassVar[bool] = True
+    # `charges merged` (§5): two or more straight-line charges of one counter with only quiet
+    # statements between them (a definition's quantifiers over one list) charged at once where
+    # the counter covers them, their tests left out (chargesmerged.py); off: tests compare
+    CHARGES_MERGED: ClassVar[bool] = True
     # `distinct joins` (§5): a parameter's domain `a + b` of two lists that each hold no item
     # twice and can share none (a board's `adjacent_nodes(x)` and `[burrow]`, checked on the
     # board's every row when the program is compiled) walked as it is, no `_uniq` call
@@ -463,6 +468,10 @@ class CodeGen:
     # in locals while the scan goes on, not read from the frame and the game per item
     # (machine.py `scan_held`, `scan locals`); off: tests compare
     SCAN_LOCALS: ClassVar[bool] = True
+    # a scanned loop whose counter is in a local, where the counter covers one charge for every
+    # item left, passes over them uncharged and charges their number where it stops (machine.py
+    # `scanned`, `scan charged after`); off: tests compare
+    SCAN_CHARGED_AFTER: ClassVar[bool] = True
     # in a device's roll, `G.rng` and `G.work` held in locals between the calls that hand the
     # game to other code (rolllocals.py, `roll locals`); off: tests compare
     ROLL_LOCALS: ClassVar[bool] = True
@@ -2796,6 +2805,8 @@ class CodeGen:
                 self.chose("whole sums", f"a sum of a map's every entry in {name}", rule="")
             if self.CHARGED_ONCE and self.LOOP_FORMS and name.startswith("B_") and charged_once(fn):
                 self.chose("charged once", f"a loop's fixed charges at its top in {name}", rule="")
+            if self.CHARGES_MERGED and self.LOOP_FORMS and charges_merged(fn):
+                self.chose("charges merged", f"straight-line charges taken at once in {name}", rule="")
             self.prologue(fn)
         return module
 
