@@ -45,6 +45,8 @@ def test_tictactoe_takes_the_move_out_by_its_position(record: bool) -> None:
     on, off = _fused(FLAG, True, "tictactoe", record), _fused(FLAG, False, "tictactoe", record)
     assert "del legal[_ix]" in on and "_ix += 1" in on and "legal.remove(action)" not in on
     assert "legal.remove(action)" in off and "_ix" not in off
+    # the move's own check after it, which surely fails, is not written either
+    assert "if not _sv0[p0] is None" in off and "if not _sv0[p0] is None" not in on
     # connect four's move leaves its column open but for the last disc: `remove` as before
     c4 = _fused(FLAG, True, "connect4", record)
     assert "legal.remove(action)" in c4 and "_ix" not in c4

@@ -866,9 +866,12 @@ class MachineBuilder:
         the move `move` (a local) of `action` was offered from (in the fused apply the game's
         `_legal`: shared with clones, so copied before it changes), copied less the move where
         its own check (`AC_n`'s body, its domain tests dropped: the move was offered) now fails;
-        no other move's test read what the move wrote."""
+        no other move's test read what the move wrote. Where the move surely fails its own check
+        once played (follows.py `taken_by_its_move`), the check is not written: the move is dropped."""
         params = len(self.g.m.actions[action].params)
         self.g.chose("listing follows the move", f"action {action}", rule="the engine")
+        if action in self.g.taken_by_move and CodeGen.REMOVED_WHERE_OFFERED:  # its check surely fails now
+            return [f"{ind}legal = legal.copy()", f"{ind}legal.remove({move})"]
         return [f"{ind}{', '.join(f'p{j}' for j in range(params))}, = {move}[1]",
                 ind + self.g.inline(Inline("check", self.actions[action].check,
                                            args=("legal = legal.copy()", f"legal.remove({move})")))]
