@@ -28,6 +28,8 @@ def test_tictactoe_and_connect_four_make_the_step_where_it_closes() -> None:
     c4 = _fused(FLAG, True, "connect4", True)
     assert "_sk4 = ()" in c4 and "_sk4 = _ck" in c4 and "G._step[4]" not in c4  # its checks' values
     assert "_jm" not in _fused(FLAG, True, "tictactoe", False)  # untraced: no step
+    # no action of tic-tac-toe can be taken back: the way back is never set, so never cleared
+    assert "G.abandon = None" not in on
 
 
 def test_the_same_games_with_and_without() -> None:

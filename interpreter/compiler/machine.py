@@ -828,8 +828,9 @@ class MachineBuilder:
                 "                G._close()",
                 f"            G._step = [key, False, {opened}, action, (), None, (), (), G.phase, _who]",
                 "            G._jmark = len(G.journal)",
-                "            G.abandon = None",
             ]
+            if any(src.abandonable for src in self.actions.values()):  # else never set: nothing to clear
+                lines.append("            G.abandon = None")
         else:
             # a game that keeps its history plays nothing in place (`_plain` empty); a playout
             # picking moves in the block (`G._picks`) meets this decision again and picks there
