@@ -62,7 +62,9 @@ def test_tictactoe_unpacks_its_move_once_and_reads_the_next_player_from_its_loca
 
 @pytest.mark.parametrize("record", [False, True])
 def test_tictactoe_leaves_its_frame_at_the_decision_while_the_move_plays(record: bool) -> None:
-    on, off = _fused(KEPT, True, "tictactoe", record), _fused(KEPT, False, "tictactoe", record)
+    # (`finish at close` sets the frame's op where the game ends, as `_after_traced_kept` does)
+    held = (("FINISH_AT_CLOSE", False),)
+    on, off = _fused(KEPT, True, "tictactoe", record, held), _fused(KEPT, False, "tictactoe", record, held)
     after = "_after_traced" if record else "_after_block"
     assert "F[1] = 2\n" not in on.split("except _RULE_ERRORS")[0] and "F[1] = 1\n" not in on
     assert f"return {after}_kept(G, True, F, 1)" in on and "except _ANY_ERROR:" in on

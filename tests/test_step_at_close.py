@@ -23,8 +23,11 @@ def test_tictactoe_and_connect_four_make_the_step_where_it_closes() -> None:
     opened = "G._step = [key, False, False, action, (), None, (), (), G.phase, _who]"
     assert opened in off and opened not in on and "_jm = len(G.journal)" in on
     assert "G._steps.extend((key, False, False, action, (), range(_jm, len(G.journal)), (), (), _ph, _who))" in on
-    # made first where it is read: the end of the game, the failures
-    assert on.count("G._step = [key, False, False, action, (), None, (), (), _ph, _who]") == 5
+    # made first where it is read: the end of the game (where `finish at close` does not keep
+    # it there itself), the failures
+    kept_off = _fused(FLAG, True, "tictactoe", True, (("FINISH_AT_CLOSE", False),))
+    assert kept_off.count("G._step = [key, False, False, action, (), None, (), (), _ph, _who]") == 5
+    assert on.count("G._step = [key, False, False, action, (), None, (), (), _ph, _who]") == 3
     c4 = _fused(FLAG, True, "connect4", True)
     assert "_sk4 = ()" in c4 and "_sk4 = _ck" in c4 and "G._step[4]" not in c4  # its checks' values
     assert "_jm" not in _fused(FLAG, True, "tictactoe", False)  # untraced: no step

@@ -81,7 +81,7 @@ from .rolllocals import roll_locals, work_local
 from .shared_calls import shared_definitions
 from .sharedlocal import call_graph, memo_users, shared_in_block
 from .slots import item_slots, kept_slots, split_slots
-from .stepclose import step_made_at_close
+from .stepclose import finished_at_close, step_made_at_close
 from .total import cannot_fail
 from .unrolled import lines_unrolled
 from .unswitch import unswitched_sums
@@ -225,6 +225,10 @@ class CodeGen:
     # traced: the fused apply's move step made once where it closes, from locals, where nothing
     # between reads it (stepclose.py, `step made at close`); off: opened as a list, then closed
     STEP_AT_CLOSE: ClassVar[bool] = True
+    # traced, with the above: where the effect finishes the game, the step and the result kept
+    # there from the step's locals, not made first and closed by `after_traced` (stepclose.py
+    # `_ended_at_close`, `finish at close`); off: tests compare
+    FINISH_AT_CLOSE: ClassVar[bool] = True
     # the fused apply counts where it found the move among those offered, and where the next
     # listing follows the move, takes it out of the copy there by position, not `remove`'s
     # comparisons (offeredat.py, `removed where offered`); off: tests compare
@@ -2823,8 +2827,10 @@ class CodeGen:
             self.chose("fused steps trimmed", f"{fn.name}'s copied lines", rule="the engine")
         if self.REMOVED_WHERE_OFFERED and self.fused_taken and removed_where_offered(fn):
             self.chose("removed where offered", f"{fn.name}'s move taken out of the next listing", rule="the engine")
-        if self.record and self.STEP_AT_CLOSE and step_made_at_close(fn):
+        if self.record and self.STEP_AT_CLOSE and step_made_at_close(fn, self.FINISH_AT_CLOSE):
             self.chose("step made at close", f"{fn.name}'s move step", rule="the engine")
+            if finished_at_close(fn):
+                self.chose("finish at close", f"{fn.name}'s move step where the game ends", rule="the engine")
 
     def pruned(self, fns: dict[str, ast.FunctionDef]) -> None:
         """`joined pruned` over every function, before the copies (a block binds the names of its

@@ -47,17 +47,18 @@ _PURE_CALLS = frozenset({"len", "range", "_memo", "_index", "_store", "_add", "_
 _STEP_SLOTS = 10  # recording.py WIDTH: the step record's slots
 
 
-def step_made_at_close(fn: ast.FunctionDef) -> bool:
-    """The rewrite above, in place over the traced fused apply `fn`; True when it was made."""
-    if any(type(n) is ast.Name and n.id in ("_jm", "_ph") for n in ast.walk(fn)):
-        return False  # the locals' names are taken (the fused apply binds neither)
+def step_made_at_close(fn: ast.FunctionDef, finish_at_close: bool = False) -> bool:
+    """The rewrite above, in place over the traced fused apply `fn`; True when it was made.
+    `finish_at_close`: where the effect finishes the game, the step is kept there too (below)."""
+    if any(type(n) is ast.Name and n.id in ("_jm", "_ph", "_je") for n in ast.walk(fn)):
+        return False  # the locals' names are taken (the fused apply binds none of them)
     for lst in list(statement_lists(fn.body)):
         for i, s in enumerate(lst[:-2]):
             made = _opened(s)
             if made is None or not _is_mark(lst[i + 1]):
                 continue
             outer = next((t for t in lst[i + 2:] if type(t) is ast.Try), None)
-            if outer is None or not _rewritten(lst, i, outer, made):
+            if outer is None or not _rewritten(lst, i, outer, made, finish_at_close):
                 continue
             return True
     return False
@@ -97,7 +98,7 @@ def _close_at(body: list[ast.stmt]) -> int | None:
     return 1 if [ast.unparse(s) for s in body[1:5]] == want else None
 
 
-def _rewritten(lst: list[ast.stmt], i: int, outer: ast.Try, made: ast.List) -> bool:
+def _rewritten(lst: list[ast.stmt], i: int, outer: ast.Try, made: ast.List, finish_at_close: bool) -> bool:
     at = _close_at(outer.body)
     if at is None:
         return False
@@ -148,9 +149,14 @@ def _rewritten(lst: list[ast.stmt], i: int, outer: ast.Try, made: ast.List) -> b
     closing = outer.body[at]
     outer.body[at:at + 4] = [located(keep, closing),
                              located(ast.Assign([ast.Name("_jm", ast.Store())], ast.Constant(None)), closing)]
-    # whatever may read the open step gets it first
-    for body, k in finishes:
-        body[k:k] = [located(s, body[k]) for s in materialize()]
+    # whatever may read the open step gets it first; the end of the game closes it itself
+    whole = not any(type(n) is ast.Attribute and n.attr == "_jdict" for n in ast.walk(effect))
+    for body, k in sorted(finishes, key=lambda f: -f[1]):
+        closed_end = _ended_at_close(body[k + 1], closed) if whole and finish_at_close else None
+        if closed_end is not None:
+            body[k + 1:k + 2] = [located(s, body[k + 1]) for s in closed_end]
+        else:
+            body[k:k] = [located(s, body[k]) for s in materialize()]
     for h in effect.handlers:
         h.body[:0] = [located(unmade(), h.body[0])]
     for h in outer.handlers:
@@ -232,3 +238,35 @@ def _harmless(call: ast.Call) -> bool:
     if type(f) is ast.Attribute:  # of the game itself only the work budget's check (it reads no step)
         return not (type(f.value) is ast.Name and f.value.id == "G") or f.attr == "out_of_work"
     return False
+
+
+def _ended_at_close(ret: ast.stmt, closed: ast.List) -> list[ast.stmt] | None:
+    """`finish at close`: after `G.finish(...)`, the return `return _after_traced_kept(G, True,
+    F, k)` (or `_after_traced(G, True)`) closes the step the effect made and notes the result
+    (game.py `after_traced`: `_close`, `_emit_result`). Written out here from the step's locals,
+    with nothing made first: the frame's op set as `after_traced_kept` sets it, nobody asked,
+    the step kept (a move's step is kept whatever it wrote: its changes the journal's range, or
+    none where it wrote nothing, as `_close` has them; no map or record was written whole), then
+    the result. None where the return is another."""
+    if not (type(ret) is ast.Return and type(ret.value) is ast.Call and type(ret.value.func) is ast.Name):
+        return None
+    call, name = ret.value, ret.value.func.id
+    text = [ast.unparse(a) for a in call.args]
+    out: list[str] = []
+    if name == "_after_traced_kept" and len(text) == 4 and text[:3] == ["G", "True", "F"] \
+            and type(call.args[3]) is ast.Constant and type(call.args[3].value) is int:
+        k = call.args[3].value
+        out += [f"if F[1] == {k}:", f"    F[1] = {k + 1}"]
+    elif not (name == "_after_traced" and text == ["G", "True"]):
+        return None
+    step = copy.deepcopy(closed)
+    step.elts[5] = ast.parse("range(_jm, _je) if _je != _jm else ()", mode="eval").body
+    out += ["G.pending = None", "G._jmark = _jm", "_je = len(G.journal)",
+            f"G._steps.extend({ast.unparse(ast.Tuple(step.elts, ast.Load()))})",
+            "G._steps.append({'result': G.result})", "return"]
+    return ast.parse("\n".join(out)).body
+
+
+def finished_at_close(fn: ast.FunctionDef) -> bool:
+    """Whether `step_made_at_close` kept the step where the effect finishes the game."""
+    return any(type(n) is ast.Name and n.id == "_je" for n in ast.walk(fn))
