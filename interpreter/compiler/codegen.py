@@ -249,6 +249,11 @@ class CodeGen:
     # `whole sums` (§5): a sum's loop over a finite type's every value of a map's entries, the
     # map never replaced whole, as `sum(m.values())` (wholesums.py); off: tests compare
     WHOLE_SUMS: ClassVar[bool] = True
+    # `old value by key` (§5, §10): traced, a write one key deep into a state map keyed by a
+    # finite type and never replaced whole reads the old value for the journal as `c[k]`: such
+    # a map holds every key from its start (values.materialize, a save's `_decode_map`), so
+    # `c.get(k, MISSING)` and its method call never find it missing; off: tests compare
+    OLD_BY_KEY: ClassVar[bool] = True
     # `charged once` (§5): a loop whose rounds each charge the length of a list it does not
     # change (a listing's quantifier kept across its rounds) charges them all at its top where
     # the counter covers them, its tests left out (chargedonce.py); off: tests compare
@@ -2259,6 +2264,14 @@ class CodeGen:
         path = repr(t.root) if len(keys) == 1 else "(" + ", ".join([repr(t.root)] + keys) + ",)"
         return c, keys[-1], path, ty, ctype
 
+    def every_key(self, t: A.Target, ctype: Any) -> bool:
+        """`old value by key`: whether the write's container is a state map that holds every key
+        of its finite key type (an `Elem`'s values, filled in at the start and required of a
+        save) whenever the write runs: the variable itself, one key deep, never replaced
+        whole (`stable`). The key is of that type and never none (the checker, E245)."""
+        return (len(t.steps) == 1 and isinstance(ctype, MapOf) and isinstance(ctype.key, Elem)
+                and t.root in self.stable)
+
     def write(self, t: A.Target, sc: dict, value_fn: Any, out: list[str], ind: str, needs_old: bool) -> None:
         """Emit `container[key] = value_fn(old)`, with journaling in the recorded variant."""
         c, k, path, ty, ctype = self.target_parts(t, sc, out, ind)
@@ -2268,6 +2281,9 @@ class CodeGen:
         if self.record:  # the old value, MISSING for an entry not there yet (undo deletes it)
             if c == "V":  # every declared variable is in V
                 out.append(f"{ind}{old} = V[{k}]")
+            elif is_dict and self.OLD_BY_KEY and self.every_key(t, ctype):
+                out.append(f"{ind}{old} = {c}[{k}]")
+                self.chose("old value by key", t.root)
             elif is_dict:
                 out.append(f"{ind}{old} = {c}.get({k}, MISSING)")
             else:
