@@ -406,6 +406,11 @@ class CodeGen:
     # a write of an entry of a map whose keys are kept by value moves its key in place, not
     # through a call of carried._keys_moved (`keys_moved`); off: tests compare
     MOVED_IN_PLACE: ClassVar[bool] = True
+    # `keys moved by identity` (§5): `keys_moved`'s test that the entry changed value is `old is
+    # not new` alone where the map's values are names (or none): every name is its one canonical
+    # object (`names by identity`, engine/canonical.py), so two names that are not one object
+    # differ; off: tests compare
+    MOVED_BY_IDENTITY: ClassVar[bool] = True
     # untraced, without hidden state or `simultaneously`: the program's games are
     # game.LeanGame, whose `apply` and `legal_actions` leave out the tests for a window, a
     # chance node and a player named (`lean apply`, compile.py `Program.lean`); off: tests compare
@@ -2345,25 +2350,33 @@ class CodeGen:
                 # the value written, where it is a name or a literal (a dict holds it as it is)
                 written = n if self.record else new
                 stored = written if is_dict and (written.isidentifier() or _is_literal(written)) else f"{c}[{k}]"
-                self.keys_moved(f"{'=' + t.root!r}", k, old, stored, self.indexed[t.root], out, ind + "    ")
+                names = self.MOVED_BY_IDENTITY and isinstance(ty.base, Elem) and ty.base.name != "bool"
+                self.keys_moved(f"{'=' + t.root!r}", k, old, stored, self.indexed[t.root], out, ind + "    ", names)
             elif t.steps:
                 out.append(f"{ind}    _keys_moved(G, {'=' + t.root!r}, {k}, {old}, {c}[{k}], "
                            f"{self.positions(self.indexed[t.root])})")
             else:
                 out.append(f"{ind}    G._carried.pop({'=' + t.root!r}, None)")
 
-    def keys_moved(self, key: str, k: str, old: str, new: str, domain: str, out: list[str], ind: str) -> None:
+    def keys_moved(self, key: str, k: str, old: str, new: str, domain: str, out: list[str], ind: str,
+                   names: bool = False) -> None:
         """carried.py `_keys_moved` written in place (`keys moved in place`): the entry `k` went
         from `old` to `new`, so `k` leaves the kept list of `old` and joins that of `new` at its
         place in the board's order. Every write of an indexed entry runs it (checkers' step
-        writes two, a jump four or more): without the call, its frame and its six arguments."""
+        writes two, a jump four or more): without the call, its frame and its six arguments.
+        `names`: the map's values are names or none, compared by identity alone (`keys moved
+        by identity`)."""
         self.chose("keys moved in place", key[2:-1])
         kv, kn, kl = self.fresh("kv"), self.fresh("kn"), self.fresh("kl")
         out.append(f"{ind}{kv} = G._carried.get({key})")
         out.append(f"{ind}{kn} = {new}")
-        # `old != kn` with identity and None tested first (a square emptied or filled compares
-        # None with a text: CPython's slow path, nonefirst.py); exact for texts, numbers, None
-        out.append(f"{ind}if {kv} is not None and {old} is not {kn} and ({old} is None or {kn} is None or {old} != {kn}):")
+        if names:  # canonical names: not one object, not equal (engine/canonical.py)
+            self.chose("keys moved by identity", key[2:-1])
+            out.append(f"{ind}if {kv} is not None and {old} is not {kn}:")
+        else:
+            # `old != kn` with identity and None tested first (a square emptied or filled compares
+            # None with a text: CPython's slow path, nonefirst.py); exact for texts, numbers, None
+            out.append(f"{ind}if {kv} is not None and {old} is not {kn} and ({old} is None or {kn} is None or {old} != {kn}):")
         out.append(f"{ind}    {kl} = {kv}.get({old})")
         out.append(f"{ind}    if {kl} is not None:")
         out.append(f"{ind}        {kl}.remove({k})")
