@@ -70,6 +70,7 @@ from .fusedsteps import fused_steps_trimmed
 from .guardswitch import guard_unswitched
 from .hoist import Hoister, always_evaluated, fixed_parts, loop_invariants, names
 from .joined import Joining, joined_pruned
+from .keptonce import kept_once
 from .memo import MemoKey, memo_keys, plain_type, state_free
 from .nonefirst import none_first
 from .numbered import Numbering
@@ -411,6 +412,10 @@ class CodeGen:
     # object (`names by identity`, engine/canonical.py), so two names that are not one object
     # differ; off: tests compare
     MOVED_BY_IDENTITY: ClassVar[bool] = True
+    # `kept lists once` (§5): the writes of entries of a map kept by value that follow one another
+    # look its kept lists up once, the later ones taking the first's local (keptonce.py); off:
+    # tests compare
+    KEPT_ONCE: ClassVar[bool] = True
     # untraced, without hidden state or `simultaneously`: the program's games are
     # game.LeanGame, whose `apply` and `legal_actions` leave out the tests for a window, a
     # chance node and a player named (`lean apply`, compile.py `Program.lean`); off: tests compare
@@ -2806,6 +2811,8 @@ class CodeGen:
                 self.chose("unswitched sums", f"a sum's loop in {name}", rule="")
             if self.GUARD_UNSWITCHED and guard_unswitched(fn):
                 self.chose("guard unswitched", f"a loop's guard on a fixed flag in {name}", rule="")
+            if self.KEPT_ONCE and kept_once(fn):
+                self.chose("kept lists once", f"the kept lists of the writes that follow one another in {name}", rule="")
             if self.FIXED_ROWS and self.LOOP_FORMS and name.startswith(("D_", "_A", "INV")) \
                     and pytree.fixed_rows(fn, self.fresh, self.row_keys()):
                 self.chose("fixed rows", f"a state map's row under a fixed key in {name}", rule="")
