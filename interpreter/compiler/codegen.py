@@ -69,6 +69,7 @@ from .fold import folded_bool, folded_compare, folded_not, truth_of
 from .fusedsteps import fused_steps_trimmed
 from .guardswitch import guard_unswitched
 from .hoist import Hoister, always_evaluated, fixed_parts, loop_invariants, names
+from .ifany import charged_if_any
 from .joined import Joining, joined_pruned
 from .keptonce import kept_once
 from .memo import MemoKey, memo_keys, plain_type, state_free
@@ -416,6 +417,10 @@ class CodeGen:
     # look its kept lists up once, the later ones taking the first's local (keptonce.py); off:
     # tests compare
     KEPT_ONCE: ClassVar[bool] = True
+    # `charged if any` (§5): a loop's charge of a local domain's length made under `if d:` (an
+    # empty domain charges nothing: checkers' first jumps, a short path's inner squares;
+    # ifany.py); off: tests compare
+    CHARGED_IF_ANY: ClassVar[bool] = True
     # untraced, without hidden state or `simultaneously`: the program's games are
     # game.LeanGame, whose `apply` and `legal_actions` leave out the tests for a window, a
     # chance node and a player named (`lean apply`, compile.py `Program.lean`); off: tests compare
@@ -2821,6 +2826,8 @@ class CodeGen:
                 self.chose("whole sums", f"a sum of a map's every entry in {name}", rule="")
             if self.CHARGED_ONCE and self.LOOP_FORMS and name.startswith("B_") and charged_once(fn):
                 self.chose("charged once", f"a loop's fixed charges at its top in {name}", rule="")
+            if self.CHARGED_IF_ANY and charged_if_any(fn):
+                self.chose("charged if any", f"a local domain's charge under its test in {name}", rule="")
             self.prologue(fn)
         return module
 
