@@ -79,7 +79,7 @@ from .paired import Pairing
 from .pytree import PLACEHOLDER, Inline
 from .rolllocals import roll_locals, work_local
 from .shared_calls import shared_definitions
-from .sharedlocal import call_graph, memo_users, shared_in_block
+from .sharedlocal import call_graph, memo_opened, memo_unopened, memo_users, shared_in_block
 from .slots import item_slots, kept_slots, split_slots
 from .stepclose import step_made_at_close
 from .total import cannot_fail
@@ -421,6 +421,10 @@ class CodeGen:
     # empty domain charges nothing: checkers' first jumps, a short path's inner squares;
     # ifany.py); off: tests compare
     CHARGED_IF_ANY: ClassVar[bool] = True
+    # `memo never opened` (§5): where no block of the program opens the decision's memo (`shared
+    # in block` dropped every one), a shared definition's look-up and store there are dropped
+    # (`G._shared` is always None; sharedlocal.memo_unopened); off: tests compare
+    MEMO_UNOPENED: ClassVar[bool] = True
     # untraced, without hidden state or `simultaneously`: the program's games are
     # game.LeanGame, whose `apply` and `legal_actions` leave out the tests for a window, a
     # chance node and a player named (`lean apply`, compile.py `Program.lean`); off: tests compare
@@ -2803,6 +2807,8 @@ class CodeGen:
             for name in sorted(n for n in fns if n.startswith(("B_", "BA_"))):
                 if users and shared_in_block(fns[name], users, graph, self.fresh):
                     self.chose("shared in block", f"the shared calls of {name}'s listings in locals", rule="")
+        if self.MEMO_UNOPENED and self.shared_calls:  # after `shared in block`
+            self.memo_finished(fns)
         for name, fn in fns.items():
             pytree.drop_double_not(fn)
             if self.CHOICE_HOISTED and choice_hoisted(fn, self.fresh):
@@ -2816,8 +2822,6 @@ class CodeGen:
                 self.chose("unswitched sums", f"a sum's loop in {name}", rule="")
             if self.GUARD_UNSWITCHED and guard_unswitched(fn):
                 self.chose("guard unswitched", f"a loop's guard on a fixed flag in {name}", rule="")
-            if self.KEPT_ONCE and kept_once(fn):
-                self.chose("kept lists once", f"the kept lists of the writes that follow one another in {name}", rule="")
             if self.FIXED_ROWS and self.LOOP_FORMS and name.startswith(("D_", "_A", "INV")) \
                     and pytree.fixed_rows(fn, self.fresh, self.row_keys()):
                 self.chose("fixed rows", f"a state map's row under a fixed key in {name}", rule="")
@@ -2826,10 +2830,26 @@ class CodeGen:
                 self.chose("whole sums", f"a sum of a map's every entry in {name}", rule="")
             if self.CHARGED_ONCE and self.LOOP_FORMS and name.startswith("B_") and charged_once(fn):
                 self.chose("charged once", f"a loop's fixed charges at its top in {name}", rule="")
-            if self.CHARGED_IF_ANY and charged_if_any(fn):
-                self.chose("charged if any", f"a local domain's charge under its test in {name}", rule="")
+            self.writes_finished(name, fn)  # after `charged once`, whose charges it reads as written
             self.prologue(fn)
         return module
+
+    def writes_finished(self, name: str, fn: ast.FunctionDef) -> None:
+        """The passes over a function's final tree that lighten its writes and charges:
+        `kept lists once` (keptonce.py) and `charged if any` (ifany.py, after `charged once`)."""
+        if self.KEPT_ONCE and kept_once(fn):
+            self.chose("kept lists once", f"the kept lists of the writes that follow one another in {name}", rule="")
+        if self.CHARGED_IF_ANY and charged_if_any(fn):
+            self.chose("charged if any", f"a local domain's charge under its test in {name}", rule="")
+
+    def memo_finished(self, fns: dict[str, ast.FunctionDef]) -> None:
+        """`memo never opened` (sharedlocal.memo_unopened): where no function of the program
+        opens the decision's memo, the shared definitions look nothing up there."""
+        if memo_opened(fns):
+            return
+        for name in sorted(memo_users(fns)):
+            if memo_unopened(fns[name]):
+                self.chose("memo never opened", f"{name}'s look-up in the decision's memo", rule="")
 
     def fused_finished(self, fn: ast.FunctionDef) -> None:
         """A fused apply (machine.py `fused_apply`) once its copies are in: the block's returns
