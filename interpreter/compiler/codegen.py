@@ -72,6 +72,7 @@ from .hoist import Hoister, always_evaluated, fixed_parts, loop_invariants, name
 from .ifany import charged_if_any
 from .joined import Joining, joined_pruned
 from .keptonce import kept_once
+from .loophead import heads_hoisted
 from .memo import MemoKey, memo_keys, plain_type, state_free
 from .nonefirst import none_first
 from .numbered import Numbering
@@ -425,6 +426,10 @@ class CodeGen:
     # in block` dropped every one), a shared definition's look-up and store there are dropped
     # (`G._shared` is always None; sharedlocal.memo_unopened); off: tests compare
     MEMO_UNOPENED: ClassVar[bool] = True
+    # `heads hoisted` (§5): a loop over the program's constant lists (none empty) has its first
+    # statements that every round would work out alike worked out before it (loophead.py);
+    # off: tests compare
+    HEADS_HOISTED: ClassVar[bool] = True
     # untraced, without hidden state or `simultaneously`: the program's games are
     # game.LeanGame, whose `apply` and `legal_actions` leave out the tests for a window, a
     # chance node and a player named (`lean apply`, compile.py `Program.lean`); off: tests compare
@@ -2835,12 +2840,15 @@ class CodeGen:
         return module
 
     def writes_finished(self, name: str, fn: ast.FunctionDef) -> None:
-        """The passes over a function's final tree that lighten its writes and charges:
-        `kept lists once` (keptonce.py) and `charged if any` (ifany.py, after `charged once`)."""
+        """The passes over a function's final tree that lighten its writes, charges and loops:
+        `kept lists once` (keptonce.py), `charged if any` (ifany.py, after `charged once`) and
+        `heads hoisted` (loophead.py)."""
         if self.KEPT_ONCE and kept_once(fn):
             self.chose("kept lists once", f"the kept lists of the writes that follow one another in {name}", rule="")
         if self.CHARGED_IF_ANY and charged_if_any(fn):
             self.chose("charged if any", f"a local domain's charge under its test in {name}", rule="")
+        if self.HEADS_HOISTED and heads_hoisted(fn, self.constants, self.fresh):
+            self.chose("heads hoisted", f"a loop's first statements ahead of it in {name}", rule="")
 
     def memo_finished(self, fns: dict[str, ast.FunctionDef]) -> None:
         """`memo never opened` (sharedlocal.memo_unopened): where no function of the program
