@@ -26,19 +26,26 @@ from __future__ import annotations
 
 import ast
 
+from .pytree import statements
+
 
 def charged_if_any(fn: ast.FunctionDef) -> bool:
     """The pass, in place over `fn`; True when a charge was put under its domain's test."""
-    made = _made(fn)
+    charged = {d for s in statements(fn.body) if (d := _charged(s, None)) is not None}
+    if not charged:  # a first look at the statements alone: no charge of a local's length
+        return False
+    made = _made(fn, charged)
     return bool(made) and _lists(fn.body, made)
 
 
-def _made(fn: ast.FunctionDef) -> set[str]:
+def _made(fn: ast.FunctionDef, charged: set[str]) -> set[str]:
     """The locals every binding of which is a domain worked out here: a `range(...)`, a list
     the function makes (`[]`, then appended to, or a comprehension), or another such local. A
     parameter, a constant's items or a state map's entry is left alone: mostly not empty, its
-    test would cost more than it saves (Shogun's provinces of a player)."""
+    test would cost more than it saves (Shogun's provinces of a player). Only the locals that
+    lead to a name in `charged` are asked about."""
     binds: dict[str, list[ast.expr | None]] = {}
+    stores: dict[str, int] = {}  # every store of a name, not only plain assignments
     for n in ast.walk(fn):
         if isinstance(n, (ast.Global, ast.Nonlocal)):
             return set()
@@ -47,19 +54,23 @@ def _made(fn: ast.FunctionDef) -> set[str]:
                 if isinstance(t, ast.Name):
                     binds.setdefault(t.id, []).append(n.value)
         elif isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
-            binds.setdefault(n.id, [])
+            stores[n.id] = stores.get(n.id, 0) + 1
     for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs):
         binds.setdefault(a.arg, []).append(None)
-    stores = {n: 0 for n in binds}  # every store of a name, not only plain assignments
-    for n in ast.walk(fn):
-        if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
-            stores[n.id] += 1
+        stores[a.arg] = stores.get(a.arg, 0) + 1
+    asked, todo = set(), list(charged)  # the charged locals and the names they are bound to
+    while todo:
+        name = todo.pop()
+        if name not in asked:
+            asked.add(name)
+            todo.extend(v.id for v in binds.get(name, ()) if isinstance(v, ast.Name))
+    binds = {n: v for n, v in binds.items() if n in asked}
     made: set[str] = set()
     changed = True
     while changed:
         changed = False
         for name, values in binds.items():
-            if name in made or len(values) != stores[name] or not values:
+            if name in made or len(values) != stores.get(name, 0) or not values:
                 continue
             if all(v is not None and (isinstance(v, ast.ListComp) or isinstance(v, ast.List) and not v.elts
                                       or isinstance(v, ast.Call) and isinstance(v.func, ast.Name)
@@ -70,13 +81,13 @@ def _made(fn: ast.FunctionDef) -> set[str]:
     return made
 
 
-def _charged(s: ast.stmt, local: set[str]) -> str | None:
-    """The local `d` of `G.work -= len(d)`."""
+def _charged(s: ast.stmt, local: set[str] | None) -> str | None:
+    """The local `d` of `G.work -= len(d)` (any name, with `local` None)."""
     if not (isinstance(s, ast.AugAssign) and isinstance(s.op, ast.Sub) and _is_work(s.target)):
         return None
     v = s.value
     if isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id == "len" and len(v.args) == 1 \
-            and not v.keywords and isinstance(v.args[0], ast.Name) and v.args[0].id in local:
+            and not v.keywords and isinstance(v.args[0], ast.Name) and (local is None or v.args[0].id in local):
         return v.args[0].id
     return None
 

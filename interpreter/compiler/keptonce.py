@@ -28,21 +28,23 @@ from __future__ import annotations
 
 import ast
 
+from .pytree import statements
+
 _METHODS = frozenset({"get", "remove", "append", "extend"})  # a dict's or a list's, on a local
 _CALLS = frozenset({"_insort"})  # bisect.insort: moves nothing but the list it is handed
 
 
 def kept_once(fn: ast.FunctionDef) -> bool:
-    """The pass, in place over `fn`; True when a lookup was replaced. Cheap where nothing looks
-    the carried values up (one scan of the source's names)."""
+    """The pass, in place over `fn`; True when a lookup was replaced. Cheap where no key is
+    looked up twice (a look at the statements alone, not their expressions)."""
+    keys = [found[0] for s in statements(fn.body) if (found := _lookup(s)) is not None]
+    if len(keys) == len(set(keys)):  # a first look at the statements alone: no key looked up twice
+        return False
     stores: dict[str, int] = {}
-    found = False
     for n in ast.walk(fn):
         if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
             stores[n.id] = stores.get(n.id, 0) + 1
-        elif isinstance(n, ast.Attribute) and n.attr == "_carried":
-            found = True
-    return found and _lists(fn.body, stores)
+    return _lists(fn.body, stores)
 
 
 def _lookup(s: ast.stmt) -> tuple[str, str] | None:

@@ -27,6 +27,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .common_exprs import _changed
+from .pytree import statements
 
 # a function larger than this many nodes is left alone: the may-point-to analysis of a large
 # block (Root's) costs more compile time than its loops' heads save
@@ -38,7 +39,13 @@ _PURE = (ast.Name, ast.Constant, ast.Subscript, ast.BinOp, ast.UnaryOp, ast.Load
 
 def heads_hoisted(fn: ast.FunctionDef, constants: dict[str, Any], fresh: Callable[[str], str]) -> bool:
     """The pass, in place over `fn`; True when a loop's head was hoisted."""
-    if any(isinstance(n, (ast.Try, ast.Global, ast.Nonlocal)) for n in ast.walk(fn)):
+    fors = []  # a first look at the statements alone: a loop over a constant list, no `try`
+    for s in statements(fn.body):
+        if isinstance(s, (ast.Try, ast.Global, ast.Nonlocal)):
+            return False
+        if isinstance(s, ast.For) and _constant_domain(s.iter, constants):
+            fors.append(s)
+    if not fors:
         return False
     stores: dict[str, int] = {}
     for n in ast.walk(fn):
@@ -55,14 +62,22 @@ def heads_hoisted(fn: ast.FunctionDef, constants: dict[str, Any], fresh: Callabl
             return isinstance(v, (list, tuple)) and len(v) > 0
         return False
 
-    loops = [n for n in ast.walk(fn) if isinstance(n, ast.For) and nonempty(n.iter)
-             and _heads(n, stores, set())]  # a head, were nothing changed in place
+    loops = [n for n in fors if nonempty(n.iter) and _heads(n, stores, set())]  # a head, were nothing changed
     if not loops or sum(1 for _ in ast.walk(fn)) > MAX_NODES:
         return False
     for loop in loops:
         loop._nonempty = True  # type: ignore[attr-defined]
     changed = _changed(fn, lengths=True)  # the may-point-to analysis: only where a head may go
     return _lists(fn.body, stores, changed, fresh)
+
+
+def _constant_domain(e: ast.expr, constants: dict[str, Any]) -> bool:
+    """Whether `e` names only the program's constant lists, none empty (a name the function
+    binds is ruled out afterwards)."""
+    if isinstance(e, ast.IfExp):
+        return _constant_domain(e.body, constants) and _constant_domain(e.orelse, constants)
+    v = constants.get(e.id) if isinstance(e, ast.Name) else None
+    return isinstance(v, (list, tuple)) and len(v) > 0
 
 
 def _pure(e: ast.expr) -> bool:
