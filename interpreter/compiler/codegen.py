@@ -70,7 +70,10 @@ from .fold import folded_bool, folded_compare, folded_not, truth_of
 from .fusedsteps import fused_steps_trimmed
 from .guardswitch import guard_unswitched
 from .hoist import Hoister, always_evaluated, fixed_parts, loop_invariants, names
+from .ifany import charged_if_any
 from .joined import Joining, joined_pruned
+from .keptonce import kept_once
+from .loophead import heads_hoisted
 from .memo import MemoKey, memo_keys, plain_type, state_free
 from .nonefirst import none_first
 from .numbered import Numbering
@@ -79,7 +82,7 @@ from .paired import Pairing
 from .pytree import PLACEHOLDER, Inline
 from .rolllocals import roll_locals, work_local
 from .shared_calls import shared_definitions
-from .sharedlocal import call_graph, memo_users, shared_in_block
+from .sharedlocal import call_graph, memo_opened, memo_unopened, memo_users, shared_in_block
 from .slots import item_slots, kept_slots, split_slots
 from .stepclose import finished_at_close, step_made_at_close
 from .total import cannot_fail
@@ -259,6 +262,11 @@ class CodeGen:
     # `whole sums` (§5): a sum's loop over a finite type's every value of a map's entries, the
     # map never replaced whole, as `sum(m.values())` (wholesums.py); off: tests compare
     WHOLE_SUMS: ClassVar[bool] = True
+    # `old value by key` (§5, §10): traced, a write one key deep into a state map keyed by a
+    # finite type and never replaced whole reads the old value for the journal as `c[k]`: such
+    # a map holds every key from its start (values.materialize, a save's `_decode_map`), so
+    # `c.get(k, MISSING)` and its method call never find it missing; off: tests compare
+    OLD_BY_KEY: ClassVar[bool] = True
     # `charged once` (§5): a loop whose rounds each charge the length of a list it does not
     # change (a listing's quantifier kept across its rounds) charges them all at its top where
     # the counter covers them, its tests left out (chargedonce.py); off: tests compare
@@ -415,6 +423,27 @@ class CodeGen:
     # a write of an entry of a map whose keys are kept by value moves its key in place, not
     # through a call of carried._keys_moved (`keys_moved`); off: tests compare
     MOVED_IN_PLACE: ClassVar[bool] = True
+    # `keys moved by identity` (§5): `keys_moved`'s test that the entry changed value is `old is
+    # not new` alone where the map's values are names (or none): every name is its one canonical
+    # object (`names by identity`, engine/canonical.py), so two names that are not one object
+    # differ; off: tests compare
+    MOVED_BY_IDENTITY: ClassVar[bool] = True
+    # `kept lists once` (§5): the writes of entries of a map kept by value that follow one another
+    # look its kept lists up once, the later ones taking the first's local (keptonce.py); off:
+    # tests compare
+    KEPT_ONCE: ClassVar[bool] = True
+    # `charged if any` (§5): a loop's charge of a local domain's length made under `if d:` (an
+    # empty domain charges nothing: checkers' first jumps, a short path's inner squares;
+    # ifany.py); off: tests compare
+    CHARGED_IF_ANY: ClassVar[bool] = True
+    # `memo never opened` (§5): where no block of the program opens the decision's memo (`shared
+    # in block` dropped every one), a shared definition's look-up and store there are dropped
+    # (`G._shared` is always None; sharedlocal.memo_unopened); off: tests compare
+    MEMO_UNOPENED: ClassVar[bool] = True
+    # `heads hoisted` (§5): a loop over the program's constant lists (none empty) has its first
+    # statements that every round would work out alike worked out before it (loophead.py);
+    # off: tests compare
+    HEADS_HOISTED: ClassVar[bool] = True
     # untraced, without hidden state or `simultaneously`: the program's games are
     # game.LeanGame, whose `apply` and `legal_actions` leave out the tests for a window, a
     # chance node and a player named (`lean apply`, compile.py `Program.lean`); off: tests compare
@@ -2283,6 +2312,14 @@ class CodeGen:
         path = repr(t.root) if len(keys) == 1 else "(" + ", ".join([repr(t.root)] + keys) + ",)"
         return c, keys[-1], path, ty, ctype
 
+    def every_key(self, t: A.Target, ctype: Any) -> bool:
+        """`old value by key`: whether the write's container is a state map that holds every key
+        of its finite key type (an `Elem`'s values, filled in at the start and required of a
+        save) whenever the write runs: the variable itself, one key deep, never replaced
+        whole (`stable`). The key is of that type and never none (the checker, E245)."""
+        return (len(t.steps) == 1 and isinstance(ctype, MapOf) and isinstance(ctype.key, Elem)
+                and t.root in self.stable)
+
     def write(self, t: A.Target, sc: dict, value_fn: Any, out: list[str], ind: str, needs_old: bool) -> None:
         """Emit `container[key] = value_fn(old)`, with journaling in the recorded variant."""
         c, k, path, ty, ctype = self.target_parts(t, sc, out, ind)
@@ -2292,6 +2329,9 @@ class CodeGen:
         if self.record:  # the old value, MISSING for an entry not there yet (undo deletes it)
             if c == "V":  # every declared variable is in V
                 out.append(f"{ind}{old} = V[{k}]")
+            elif is_dict and self.OLD_BY_KEY and self.every_key(t, ctype):
+                out.append(f"{ind}{old} = {c}[{k}]")
+                self.chose("old value by key", t.root)
             elif is_dict:
                 out.append(f"{ind}{old} = {c}.get({k}, MISSING)")
             else:
@@ -2353,25 +2393,33 @@ class CodeGen:
                 # the value written, where it is a name or a literal (a dict holds it as it is)
                 written = n if self.record else new
                 stored = written if is_dict and (written.isidentifier() or _is_literal(written)) else f"{c}[{k}]"
-                self.keys_moved(f"{'=' + t.root!r}", k, old, stored, self.indexed[t.root], out, ind + "    ")
+                names = self.MOVED_BY_IDENTITY and isinstance(ty.base, Elem) and ty.base.name != "bool"
+                self.keys_moved(f"{'=' + t.root!r}", k, old, stored, self.indexed[t.root], out, ind + "    ", names)
             elif t.steps:
                 out.append(f"{ind}    _keys_moved(G, {'=' + t.root!r}, {k}, {old}, {c}[{k}], "
                            f"{self.positions(self.indexed[t.root])})")
             else:
                 out.append(f"{ind}    G._carried.pop({'=' + t.root!r}, None)")
 
-    def keys_moved(self, key: str, k: str, old: str, new: str, domain: str, out: list[str], ind: str) -> None:
+    def keys_moved(self, key: str, k: str, old: str, new: str, domain: str, out: list[str], ind: str,
+                   names: bool = False) -> None:
         """carried.py `_keys_moved` written in place (`keys moved in place`): the entry `k` went
         from `old` to `new`, so `k` leaves the kept list of `old` and joins that of `new` at its
         place in the board's order. Every write of an indexed entry runs it (checkers' step
-        writes two, a jump four or more): without the call, its frame and its six arguments."""
+        writes two, a jump four or more): without the call, its frame and its six arguments.
+        `names`: the map's values are names or none, compared by identity alone (`keys moved
+        by identity`)."""
         self.chose("keys moved in place", key[2:-1])
         kv, kn, kl = self.fresh("kv"), self.fresh("kn"), self.fresh("kl")
         out.append(f"{ind}{kv} = G._carried.get({key})")
         out.append(f"{ind}{kn} = {new}")
-        # `old != kn` with identity and None tested first (a square emptied or filled compares
-        # None with a text: CPython's slow path, nonefirst.py); exact for texts, numbers, None
-        out.append(f"{ind}if {kv} is not None and {old} is not {kn} and ({old} is None or {kn} is None or {old} != {kn}):")
+        if names:  # canonical names: not one object, not equal (engine/canonical.py)
+            self.chose("keys moved by identity", key[2:-1])
+            out.append(f"{ind}if {kv} is not None and {old} is not {kn}:")
+        else:
+            # `old != kn` with identity and None tested first (a square emptied or filled compares
+            # None with a text: CPython's slow path, nonefirst.py); exact for texts, numbers, None
+            out.append(f"{ind}if {kv} is not None and {old} is not {kn} and ({old} is None or {kn} is None or {old} != {kn}):")
         out.append(f"{ind}    {kl} = {kv}.get({old})")
         out.append(f"{ind}    if {kl} is not None:")
         out.append(f"{ind}        {kl}.remove({k})")
@@ -2788,6 +2836,8 @@ class CodeGen:
             for name in sorted(n for n in fns if n.startswith(("B_", "BA_"))):
                 if users and shared_in_block(fns[name], users, graph, self.fresh):
                     self.chose("shared in block", f"the shared calls of {name}'s listings in locals", rule="")
+        if self.MEMO_UNOPENED and self.shared_calls:  # after `shared in block`
+            self.memo_finished(fns)
         for name, fn in fns.items():
             pytree.drop_double_not(fn)
             if self.CHOICE_HOISTED and choice_hoisted(fn, self.fresh):
@@ -2811,8 +2861,29 @@ class CodeGen:
                 self.chose("charged once", f"a loop's fixed charges at its top in {name}", rule="")
             if self.CHARGES_MERGED and self.LOOP_FORMS and charges_merged(fn):
                 self.chose("charges merged", f"straight-line charges taken at once in {name}", rule="")
+            self.writes_finished(name, fn)  # after `charged once`, whose charges it reads as written
             self.prologue(fn)
         return module
+
+    def writes_finished(self, name: str, fn: ast.FunctionDef) -> None:
+        """The passes over a function's final tree that lighten its writes, charges and loops:
+        `kept lists once` (keptonce.py), `charged if any` (ifany.py, after `charged once`) and
+        `heads hoisted` (loophead.py)."""
+        if self.KEPT_ONCE and kept_once(fn):
+            self.chose("kept lists once", f"the kept lists of the writes that follow one another in {name}", rule="")
+        if self.CHARGED_IF_ANY and charged_if_any(fn):
+            self.chose("charged if any", f"a local domain's charge under its test in {name}", rule="")
+        if self.HEADS_HOISTED and heads_hoisted(fn, self.constants, self.fresh):
+            self.chose("heads hoisted", f"a loop's first statements ahead of it in {name}", rule="")
+
+    def memo_finished(self, fns: dict[str, ast.FunctionDef]) -> None:
+        """`memo never opened` (sharedlocal.memo_unopened): where no function of the program
+        opens the decision's memo, the shared definitions look nothing up there."""
+        if memo_opened(fns):
+            return
+        for name in sorted(memo_users(fns)):
+            if memo_unopened(fns[name]):
+                self.chose("memo never opened", f"{name}'s look-up in the decision's memo", rule="")
 
     def fused_finished(self, fn: ast.FunctionDef) -> None:
         """A fused apply (machine.py `fused_apply`) once its copies are in: the block's returns

@@ -706,3 +706,16 @@ def _placeholder(s: ast.stmt) -> int | None:
             and s.value.func.id == PLACEHOLDER):
         return s.value.args[0].value
     return None
+
+
+def statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """Every statement of a statement list and of the lists nested in it, not the expressions:
+    a pass's cheap first look at a function (its expressions are most of its nodes)."""
+    for s in body:
+        yield s
+        for field in ("body", "orelse", "finalbody"):
+            inner = getattr(s, field, None)
+            if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                yield from statements(inner)
+        for handler in getattr(s, "handlers", ()):
+            yield from statements(handler.body)

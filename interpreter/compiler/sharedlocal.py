@@ -200,3 +200,46 @@ class _Kept(ast.NodeTransformer):
             test = ast.BoolOp(ast.And(), [*(ast.Compare(ast.NamedExpr(a.target, a.value), [ast.IsNot()],
                                                         [ast.Name("MISSING", ast.Load())]) for a in recorded), test])
         return located(ast.copy_location(ast.IfExp(test, load, made), node), node)  # type: ignore[return-value]
+
+
+def memo_opened(fns: dict[str, ast.FunctionDef]) -> bool:
+    """Whether some function of the module may open the decision's memo: stores into
+    `G._shared` anything but None (machine.py's `G._shared = {}`), or names `_shared` otherwise
+    than to read it or set it back."""
+    for fn in fns.values():
+        for node in ast.walk(fn):
+            if type(node) is ast.Assign and any(_is_memo(t) for t in node.targets) and not _is_memo_close(node):
+                return True
+            if type(node) in (ast.AugAssign, ast.AnnAssign) and _is_memo(node.target):  # type: ignore[attr-defined]
+                return True
+            if type(node) is ast.Constant and node.value == "_shared":  # setattr(G, '_shared', ...)
+                return True
+    return False
+
+
+def memo_unopened(fn: ast.FunctionDef) -> bool:
+    """`memo never opened`, in place over a shared definition `fn` of a module where no
+    function opens the decision's memo (`memo_opened` false): `G._shared` is None whenever it
+    runs (the game starts with None, a clone copies it, and only generated code sets it), so its
+    look-up there and its store, `_sc = G._shared` and each `if _sc is not None:` at its top
+    level, are dropped. True when they were; left as it is where `_sc` or the look-up's `_key` is
+    read anywhere else."""
+    body = fn.body
+    heads = [i for i, s in enumerate(body) if type(s) is ast.Assign and len(s.targets) == 1
+             and type(s.targets[0]) is ast.Name and s.targets[0].id == "_sc" and _is_memo(s.value)]
+    tests = [i for i, s in enumerate(body) if type(s) is ast.If and not s.orelse and _is_sc_set(s.test)]
+    if len(heads) != 1 or not tests:
+        return False
+    dropped = [body[i] for i in (*heads, *tests)]
+    inside = {id(n) for s in dropped for n in ast.walk(s)}
+    if any(type(n) is ast.Name and n.id in ("_sc", "_key") and id(n) not in inside for n in ast.walk(fn)):
+        return False
+    fn.body = [s for i, s in enumerate(body) if i not in heads and i not in tests] or [ast.Pass()]
+    return True
+
+
+def _is_sc_set(t: ast.expr) -> bool:
+    """`_sc is not None`"""
+    return (type(t) is ast.Compare and type(t.left) is ast.Name and t.left.id == "_sc" and len(t.ops) == 1
+            and type(t.ops[0]) is ast.IsNot and type(t.comparators[0]) is ast.Constant
+            and t.comparators[0].value is None)
