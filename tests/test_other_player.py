@@ -20,11 +20,13 @@ state
 define leads(p: Player, s: Square): bool = all q in players where q != p: men[q][s] < men[p][s]
 define beaten(p: Player, s: Square): bool = any q in Player where p != q: men[q][s] > men[p][s]
 define ann_leads(s: Square): bool = leads(Ann, s)
+define fair(p: Player, s: Square): bool = men[p][s] >= 0 and (all q in players where q != p: men[q][s] < 5)
 define boss_leads(s: Square): bool =
     boss[s] != none and (all q in players where q != boss[s]: men[q][s] <= 1)
 action put(s: Square)
     "Put a man."
     require not beaten(current, s) or ann_leads(s) or boss_leads(s) or n % 3 == 0 else "no"
+    require fair(current, s) or n > 6 else "unfair"
     add 1 to men[current][s]
     if leads(current, s)
         set boss[s] = current
@@ -64,3 +66,18 @@ def test_a_ruleset_for_two_or_three_keeps_the_loop() -> None:
 @pytest.mark.parametrize("record", [False, True])
 def test_the_same_games_with_and_without(record: bool) -> None:
     chosen_and_same("OTHER_PLAYER", "the other player", "lead", LEAD, record, "root")
+
+
+def test_as_a_test_it_is_its_body_with_no_flag() -> None:
+    """`other tested` (`CodeGen.OTHER_TESTED`): where the quantifier is a test (`require`,
+    an `and` of a definition's body), its body is tested as it is, failing straight away."""
+    on = source_with("OTHER_TESTED", True, "lead", LEAD)
+    off = source_with("OTHER_TESTED", False, "lead", LEAD)
+    fair = [("\n" + src).split("< 5")[0].rsplit("\ndef ", 1)[1] for src in (on, off)]  # `fair(p, s)`
+    assert "_r" not in fair[0] and "'Bob' if p0 == 'Ann' else 'Ann'" in fair[0]
+    assert "_r" in fair[1]
+
+
+@pytest.mark.parametrize("record", [False, True])
+def test_the_same_games_tested_with_and_without(record: bool) -> None:
+    chosen_and_same("OTHER_TESTED", "the other player", "lead", LEAD, record, "root")
