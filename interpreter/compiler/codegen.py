@@ -243,6 +243,12 @@ class CodeGen:
     # `other(p)` of a ruleset for exactly two players written as the conditional of its two
     # names, no library call (`fixed pair`); off: tests compare
     FIXED_PAIR: ClassVar[bool] = True
+    # in a ruleset for exactly two players, `all q in players where q != p: B` (and `any`) as
+    # `B` of the one other player, no loop over the two (`the other player`); off: tests compare
+    OTHER_PLAYER: ClassVar[bool] = True
+    # `the other player` in a test (`if not B: fail`) tested as its body is, no flag (`other
+    # tested`); off: the flag
+    OTHER_TESTED: ClassVar[bool] = True
     # `min_of([a, b])` / `max_of([a, b])` of a list display of two or more items (no spread)
     # as `min(a, b)` / `max(a, b)`: no list made, no library function called (`items compared`);
     # off: tests compare
@@ -1802,6 +1808,11 @@ class CodeGen:
             if isinstance(e, A.CondExpr) and self.SPLIT_CONDITIONALS:
                 self.conditional_test(e, sc, out, ind, fail, depth)
                 return
+            if isinstance(e, A.Aggregate) and self.OTHER_TESTED:  # `the other player` as a test:
+                inner = self.other_scope(e, sc, out, ind)  # its body's, with no flag between
+                if inner is not None:
+                    self.test(e.body, inner, out, ind, fail, depth)
+                    return
             body = self.m.defines[e.func].value if isinstance(e, A.Call) and e.func in self.inlinable \
                 and e.func not in self.remembered_defines else None  # a remembered one is looked up instead
             if (isinstance(body, A.BoolOp) and body.op == "and"
@@ -1883,6 +1894,8 @@ class CodeGen:
             if found is not None:
                 out.append(f"{ind}{r} = {found}")
                 return
+            if self.the_other_player(e, sc, r, out, ind, depth):
+                return
         start = {"any": "False", "all": "True", "count": "0", "sum": "0", "max": "None", "min": "None",
                  "first": "None", "streak": "0"}[k]
         out.append(f"{ind}{r} = {start}")
@@ -1928,6 +1941,55 @@ class CodeGen:
                 out.append(f"{ind2}if not {body}:")
                 out.append(f"{ind2}    break")
             out.append(f"{ind2}{r} += 1")
+
+    def the_other_player(self, e: A.Aggregate, sc: dict, r: str, out: list[str], ind: str, depth: int) -> bool:
+        """`all q in players where q != p: B` (or `p != q`, or `any`) in a ruleset for exactly
+        two players, `p` a player (not none) written as a local name or a literal: the loop
+        over the two runs `B` once, for the player `p` is not, so `B` is worked out for that
+        one, `(b if p == a else a)` as `fixed pair` names it (a literal where `p` is one), no
+        loop, filter or flag. `G.player_list` is always the declaration's two names, a
+        player value is one of them, and the domain is not charged (bounded): the same value
+        and failures. Root's `rules(p, c)`, the other faction's strength, at every clearing of
+        every listing and search. Emitted into `r`, or False where it does not apply."""
+        inner = self.other_scope(e, sc, out, ind)
+        if inner is None:
+            return False
+        body = self.value(e.body, inner, out, ind, depth)
+        out.append(f"{ind}{r} = {'True' if e.kind == 'all' else 'False'}")
+        out.append(f"{ind}if {'not ' if e.kind == 'all' else ''}{body}:")
+        out.append(f"{ind}    {r} = {'False' if e.kind == 'all' else 'True'}")
+        return True
+
+    def other_scope(self, e: A.Aggregate, sc: dict, out: list[str], ind: str) -> dict | None:
+        """`the other player`'s scope for `e`'s body, its variable bound to the other player
+        (a local it emits, or a literal); None where the form does not apply."""
+        pair = self.fixed_pair() if self.OTHER_PLAYER and self.LOOP_FORMS else None
+        w = e.where
+        if pair is None or not (e.kind in ("all", "any") and isinstance(e.domain, A.Name)
+                                and e.domain.name in ("players", "Player") and e.domain.name not in sc
+                                and e.body is not None and isinstance(w, A.Compare) and w.op == "!="
+                                and self.bounded(e.domain, sc)):
+            return None
+        sides = [(w.left, w.right), (w.right, w.left)]
+        p = next((o for q, o in sides if isinstance(q, A.Name) and q.name == e.var
+                  and e.var not in names(o)), None)
+        if p is None:
+            return None
+        t = self.static_type(p)
+        if not (isinstance(t, Elem) and t.name == "Player"):  # `Player?` may be none: not one of two
+            return None
+        code = self.ex(p, sc)
+        if code == repr(pair[0]) or code == repr(pair[1]):
+            other = repr(pair[1] if code == repr(pair[0]) else pair[0])  # folded: the literal
+        elif _is_name(code):
+            other = self.fresh("a")
+            out.append(f"{ind}{other} = ({pair[1]!r} if {code} == {pair[0]!r} else {pair[0]!r})")
+        else:
+            return None
+        self.chose("the other player", expr_text(e))
+        inner = dict(sc)
+        inner[e.var] = (other, "bounded")
+        return inner
 
     def field_member_test(self, e: A.Aggregate, sc: dict, out: list[str], ind: str, depth: int) -> str | None:
         """In a listing (which changes no state), inside a loop: `all o in D: o.f != x` as `x not
