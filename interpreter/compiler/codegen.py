@@ -232,8 +232,9 @@ class CodeGen:
     # there from the step's locals, not made first and closed by `after_traced` (stepclose.py
     # `_ended_at_close`, `finish at close`); off: tests compare
     FINISH_AT_CLOSE: ClassVar[bool] = True
-    # the fused apply counts where it found the move among those offered, and where the next
-    # listing follows the move, takes it out of the copy there by position, not `remove`'s
+    # where a move surely fails its own test once played (follows.taken_by_its_move), the
+    # listing that follows it drops it untested, and the fused apply counts where it found the
+    # move among those offered and takes it out of the copy there by position, not `remove`'s
     # comparisons (offeredat.py, `removed where offered`); off: tests compare
     REMOVED_WHERE_OFFERED: ClassVar[bool] = True
     # the fused apply leaves the frame at the decision's op, and untraced the game's listing
