@@ -46,3 +46,4 @@ def test_the_game_left_at_the_end_is_the_same(name: str) -> None:
             out.append((g.is_over, [str(m) for m in g.legal_actions()]))
         left.append(out)
     assert left[0] == left[1]
+

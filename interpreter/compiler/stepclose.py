@@ -242,7 +242,8 @@ def _harmless(call: ast.Call) -> bool:
 
 def _ended_at_close(ret: ast.stmt, closed: ast.List) -> list[ast.stmt] | None:
     """`finish at close`: after `G.finish(...)`, the return `return _after_traced_kept(G, True,
-    F, k)` (or `_after_traced(G, True)`) closes the step the effect made and notes the result
+    F, k)` (the only return this pass meets: without `decision kept` the step is not made at
+    close) closes the step the effect made and notes the result
     (game.py `after_traced`: `_close`, `_emit_result`). Written out here from the step's locals,
     with nothing made first: the frame's op set as `after_traced_kept` sets it, nobody asked,
     the step kept (a move's step is kept whatever it wrote: its changes the journal's range, or
@@ -252,13 +253,11 @@ def _ended_at_close(ret: ast.stmt, closed: ast.List) -> list[ast.stmt] | None:
         return None
     call, name = ret.value, ret.value.func.id
     text = [ast.unparse(a) for a in call.args]
-    out: list[str] = []
-    if name == "_after_traced_kept" and len(text) == 4 and text[:3] == ["G", "True", "F"] \
-            and type(call.args[3]) is ast.Constant and type(call.args[3].value) is int:
-        k = call.args[3].value
-        out += [f"if F[1] == {k}:", f"    F[1] = {k + 1}"]
-    elif not (name == "_after_traced" and text == ["G", "True"]):
+    if not (name == "_after_traced_kept" and len(text) == 4 and text[:3] == ["G", "True", "F"]
+            and type(call.args[3]) is ast.Constant and type(call.args[3].value) is int):
         return None
+    k = call.args[3].value
+    out = [f"if F[1] == {k}:", f"    F[1] = {k + 1}"]
     step = copy.deepcopy(closed)
     step.elts[5] = ast.parse("range(_jm, _je) if _je != _jm else ()", mode="eval").body
     out += ["G.pending = None", "G._jmark = _jm", "_je = len(G.journal)",
