@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 
 import pytest
+from charging import run_counted
 from playing import chosen_and_same, source_with
 from regelwerk.interpreter.compiler.chargesmerged import charges_merged
 
@@ -61,18 +62,6 @@ def f(G, xs, ys):
 """
 
 
-class _Game:
-    """The counter and `out_of_work` as the engine's: a chunk used up is counted and the counter
-    refilled (so the function goes on after the call, with the counter it finds)."""
-
-    def __init__(self, work: int):
-        self.work, self.calls = work, []
-
-    def out_of_work(self, where: object) -> None:
-        self.calls.append((where, self.work))
-        self.work = 5
-
-
 def _passed(code: str) -> tuple[str, bool]:
     tree = ast.parse(code)
     done = charges_merged(tree.body[0])  # type: ignore[arg-type]
@@ -80,10 +69,7 @@ def _passed(code: str) -> tuple[str, bool]:
 
 
 def _run(code: str, work: int, *args: object) -> tuple:
-    ns: dict = {}
-    exec(compile(code, "<test>", "exec"), ns)  # noqa: S102 - the test's own code
-    g = _Game(work)
-    return ns["f"](g, *args), g.calls, g.work
+    return run_counted(code, work, 5, *args)  # out_of_work refills the counter to 5
 
 
 def test_the_form_of_the_program():
