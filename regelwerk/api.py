@@ -43,6 +43,9 @@ class Ruleset:
         self._programs: dict[bool, Program] = {}
         self._move_tables: dict[tuple, tuple] = {}  # shared by both programs (Program.move_tables)
         self._templates: dict[tuple, Game | None] = {}
+        # the started default game per `record`, for new_game's hot path: the same games as
+        # `_templates[(None, record)]` where not None, found without a key tuple made and hashed
+        self._defaults: dict[bool, Game] = {}
         # per template key whose start draws on chance: the game prepared (every variable at its
         # start value, worked out once) but not started, cloned and started for each new game
         self._prepared: dict[tuple, Game] = {}
@@ -58,6 +61,7 @@ class Ruleset:
             raise EngineError(f"a time limit is a number of seconds above 0, not {time_limit!r}")
         self.limits = {k: v for k, v in (("work_budget", work_budget), ("time_limit", time_limit)) if v is not None}
         self._templates.clear()  # started with the old limits
+        self._defaults.clear()
         self._prepared.clear()
 
     @property
@@ -91,7 +95,7 @@ class Ruleset:
         observed (information states). Both are for analysis (docs/analysis.md)."""
         if players is None and start and not options and chance == "sampled" and not history and \
                 type(seed) is int:  # the hot path of playouts: a copy of the started default game
-            template = self._templates.get((None, record))
+            template = self._defaults.get(record)
             if template is not None:
                 return template._reseeded(seed, seed & _SEED_MASK)
         decl = self.model.players
@@ -121,6 +125,8 @@ class Ruleset:
         template = self._templates[key]
         if players is None and key == (n, record):  # for the hot path above
             self._templates[(None, record)] = template
+            if template is not None:
+                self._defaults[record] = template
         if template is None:  # the start draws on chance: every seed starts differently
             prepared = self._prepared.get(key)
             if prepared is None:

@@ -269,7 +269,8 @@ def copy_changing(fields: dict, prog: Any) -> None:
 
 
 if tuple(f.name for f in COPIED) != ("vars", "frames"):  # pragma: no cover - a new field copied
-    raise AssertionError("saves.copy_changing copies COPIED's fields: write the new one there too")
+    raise AssertionError("saves.copy_changing copies COPIED's fields: write the new one there too "
+                         "(and in game.py's `_reseeded` and `_reseeded_traced`, which copy them in line)")
 
 # The game's state as one value: the dynamic fields, in DYNAMIC's order. A game keeps them as
 # its own attributes (generated code reads `G.vars`, `G.current` on the hot path); they are
