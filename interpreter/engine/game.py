@@ -51,9 +51,9 @@ from .recording import (
 from .rule_calls import RuleCalls
 from .runtime import MISSING
 from .saves import (
+    COPIED,
     State,
     check_format,
-    copy_changing,
     game_to_json,
     put_state,
     read_header,
@@ -76,6 +76,10 @@ PASS = Action("pass")
 _CHECK_ERRORS = (RuleFailure, *_RULE_ERRORS)
 _PLAIN = (str, int, bool, type(None))  # values that never change: a choice of one is kept as the move
 _new = object.__new__
+
+if tuple(f.name for f in COPIED) != ("vars", "frames"):  # pragma: no cover - a new field copied
+    raise AssertionError("Game.clone, _reseeded and _reseeded_traced copy saves.COPIED's fields in "
+                         "line (vars, frames): write the new one there too")
 _INFOSTATE: list = []  # interpreter/observe/infostate.py once imported (see _infostate)
 
 
@@ -1401,26 +1405,43 @@ class Game(RuleCalls, TraceRecorder):
         if self._unobserved is not None:  # before either copy moves on, while this is the position
             self._settle_observation()
         g = _new(type(self))
-        d = self.__dict__.copy()  # fixed fields, and the dynamic ones that are never changed in place
-        copy_changing(d, self.prog)  # and those that are (saves.COPIED): vars, frames
+        # fixed fields, and the dynamic ones that are never changed in place; then the copy's
+        # own values, each an attribute store at its field's known place (as `_reseeded`)
+        g.__dict__ = self.__dict__.copy()
+        g.vars = self.prog.copy_vars(self.vars)  # saves.COPIED's fields: vars, frames
+        frames = self.frames
+        if len(frames) == 1:  # copy_frames' usual case written out: a call less a clone
+            f = frames[0]
+            g.frames = [[f[0], f[1], f[2].copy(), f[3]]]
+        else:
+            g.frames = _copy_frames(frames)
         if self.record:  # an untraced game's bookkeeping is idle between decisions: share it
             # the copy's journal starts empty; only the steps since the last copy (Khan's
             # `abandon` keeps a copy before every move that can be taken back)
             steps = self._steps
             if max(self._cooked, self._settled) < len(steps):  # (a template's are settled at its first copy)
                 settle_changes(steps, max(self._cooked, self._settled), self.journal)
-                d["_settled"] = self._settled = len(steps)
-            d["journal"], d["_undo"], d["_snaps"], d["_steps"], d["_step"], d["_jmark"], d["_xpre"] = \
-                [], [], {}, self._steps[:], None, 0, {}
+                g._settled = self._settled = len(steps)
+            g.journal = []
+            g._undo = []
+            g._snaps = {}
+            g._steps = steps[:]
+            g._step = None
+            g._jmark = 0
+            g._xpre = {}
             if self._invg is not None:  # kept against this game's journal (compiler/invtests.py)
-                d["_invg"] = None
-            d["_trace"] = self._trace[:]
-            d["_start_of"], d["_template"] = (self if self._template else None), False
+                g._invg = None
+            g._trace = self._trace[:]
+            g._start_of = self if self._template else None
+            g._template = False
         # carried values: the copy works out its own, but takes the keys by value along (each
         # list copied: a perft node is a fresh clone that would make them again; carried.py)
-        kept = d["_carried"]
-        d["_carried"], d["_wlog"] = kept_for_clone(kept, len(self._wlog)) if kept else {}, []
-        g.__dict__ = d  # _legal is shared: legal_actions() hands out copies, never the list
+        kept = self._carried
+        if kept:
+            g._carried = kept_for_clone(kept, len(self._wlog))
+        else:
+            g._carried = {}
+        g._wlog = []  # _legal is shared: legal_actions() hands out copies, never the list
         return g
 
     def _reseeded(self, seed: int, rng: int) -> Game:
@@ -1442,7 +1463,7 @@ class Game(RuleCalls, TraceRecorder):
         g.rng = rng
         g.vars = self.prog.copy_vars(self.vars)
         frames = self.frames
-        if len(frames) == 1:  # saves.copy_changing's steps, as stores on the copy
+        if len(frames) == 1:  # clone's steps for saves.COPIED's fields
             f = frames[0]
             g.frames = [[f[0], f[1], f[2].copy(), f[3]]]
         else:
@@ -1478,7 +1499,7 @@ class Game(RuleCalls, TraceRecorder):
         g.rng = rng
         g.vars = self.prog.copy_vars(self.vars)
         frames = self.frames
-        if len(frames) == 1:  # saves.copy_changing's steps, as stores on the copy
+        if len(frames) == 1:  # clone's steps for saves.COPIED's fields
             f = frames[0]
             g.frames = [[f[0], f[1], f[2].copy(), f[3]]]
         else:

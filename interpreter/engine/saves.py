@@ -254,24 +254,6 @@ NAMES = tuple(f.name for f in DYNAMIC)
 COPIED = tuple(f for f in DYNAMIC if f.copy is not _same)  # the fields a clone must copy
 
 
-def copy_changing(fields: dict, prog: Any) -> None:
-    """COPIED's fields of a game's attribute dict replaced by copies (`Game.clone`): written
-    out, not a loop over COPIED, since a clone is a perft node's and a new game's fixed cost
-    (1.33 against 1.84 µs a tic-tac-toe clone, loaded machine). The check below keeps it in
-    step with DYNAMIC."""
-    fields["vars"] = prog.copy_vars(fields["vars"])
-    frames = fields["frames"]
-    if len(frames) == 1:  # copy_frames' usual case written out: a call less a clone and a new game
-        f = frames[0]
-        fields["frames"] = [[f[0], f[1], f[2].copy(), f[3]]]
-    else:
-        fields["frames"] = copy_frames(frames)
-
-
-if tuple(f.name for f in COPIED) != ("vars", "frames"):  # pragma: no cover - a new field copied
-    raise AssertionError("saves.copy_changing copies COPIED's fields: write the new one there too "
-                         "(and in game.py's `_reseeded` and `_reseeded_traced`, which copy them in line)")
-
 # The game's state as one value: the dynamic fields, in DYNAMIC's order. A game keeps them as
 # its own attributes (generated code reads `G.vars`, `G.current` on the hot path); they are
 # read, put back and copied together only through the functions below.
