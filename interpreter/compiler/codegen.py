@@ -217,6 +217,11 @@ class CodeGen:
     # section from the move to the next decision copied into it (machine.py `fused_apply`,
     # `fused apply`); off: `LeanGame.apply` / `LeanTracedGame.apply` calls the block
     FUSED_APPLY: ClassVar[bool] = True
+    # traced: the fused apply also plays the moves whose checks its block does not work out
+    # (explained at once, or their state kept and explained when read), their step opened as
+    # `Game._take_recorded` opens it (game.py `recorded_step`, machine.py `fused_apply`, `fused
+    # kept checks`); off: such a decision has no fused apply, its moves go `Game.apply`'s way
+    FUSED_KEPT_CHECKS: ClassVar[bool] = True
     # the fused apply's listing after a move whose writes no other move's test reads: the list
     # the move came from, less the move if its own test now fails (follows.py, machine.py
     # `listing_follows`, `listing follows the move`); off: listed in full

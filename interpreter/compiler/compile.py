@@ -958,6 +958,7 @@ def _namespace(prog: Program, g: CodeGen) -> dict[str, Any]:
         after_block_kept,
         after_traced,
         after_traced_kept,
+        recorded_step,
     )
 
     ns: dict[str, Any] = {
@@ -980,6 +981,7 @@ def _namespace(prog: Program, g: CodeGen) -> dict[str, Any]:
         "_after_traced": after_traced,
         "_after_block_kept": after_block_kept,  # `decision kept` (machine.py `_decision_kept`)
         "_after_traced_kept": after_traced_kept,
+        "_RECORDED_STEP": recorded_step,  # `fused kept checks`: a step as Game._take_recorded opens it
         "_ANY_ERROR": BaseException,
         "_CHECK_ERRORS": (RuleFailure, *RULE_ERRORS),  # a traced move's checks that fail are left empty
         "_PUSH_ERRORS": (RuleFailure, BudgetExceeded, *RULE_ERRORS),  # a pushed-down filter falls back (pushdown.py)

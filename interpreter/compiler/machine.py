@@ -743,16 +743,18 @@ class MachineBuilder:
     def fuses(self, played: list[str], path: tuple[list[int], int, list[int]] | None) -> bool:
         """`fused apply`: the section from a move back to this decision is straight code
         (`straight`), which `fused_apply` copies."""
-        return CodeGen.FUSED_APPLY and self.straight(played, path)
+        return CodeGen.FUSED_APPLY and self.straight(played, path, CodeGen.FUSED_KEPT_CHECKS)
 
-    def straight(self, played: list[str], path: tuple[list[int], int, list[int]] | None) -> bool:
+    def straight(self, played: list[str], path: tuple[list[int], int, list[int]] | None,
+                 unchecked: bool = False) -> bool:
         """No triggers, moves played in place (traced: their checks worked out in the block
-        too), and the way from the move back to this decision only ends and starts turns (no
-        hooks): nothing but the move's effect and the turn's change runs before the next listing."""
+        too, or, `unchecked`, some not: `fused kept checks`), and the way from the move back to
+        this decision only ends and starts turns (no hooks): nothing but the move's effect and
+        the turn's change runs before the next listing."""
         return bool(played) and path is not None \
             and not self.triggers and not ({"turn start", "turn end"} & self.hooks) \
             and all(isinstance(self.ops[j], (ir.TurnBegin, ir.TurnEnd)) for j in (*path[0], *path[2])) \
-            and (not self.record or all(self.actions[a].checks_in_place for a in played))
+            and (not self.record or unchecked or all(self.actions[a].checks_in_place for a in played))
 
     def fused_apply(self) -> str | None:
         """`fused apply` (CodeGen.FUSED_APPLY): where the program has one decision whose moves
@@ -806,7 +808,15 @@ class MachineBuilder:
             opened = f"{DEFERRED!r}" if first >= 0 and deferred in region[first:first + 1 + binds] else "None"
             if opened != "None":
                 region.remove(deferred)
-            if every and len(offered) == 1:  # one action, recorded here whenever anything is
+            # `fused kept checks`: the moves played here whose checks the block does not work
+            # out, recorded wherever anything is (`Game._recorded`: not a kept history)
+            unchecked = tuple(a for a in offered if self.actions[a].plays_in_place and not self.actions[a].checks_in_place)
+            if unchecked:
+                self.g.chose("fused kept checks", f"{', '.join(unchecked)} in block {bid}'s fused apply", rule="the engine")
+                names = f"action[0] == {unchecked[0]!r}" if len(unchecked) == 1 else f"action[0] in {unchecked!r}"
+                lines += ["        key = G._recorded_here.get(action[0])",
+                          f"        if (key is not None or G._recorded and {names}) and {at}:"]
+            elif every and len(offered) == 1:  # one action, recorded here whenever anything is
                 lines += [f"        if G._recorded_here and {at}:",
                           f"            key = {'action:' + offered[0]!r}  # CompiledAction.key"]
             else:
@@ -826,9 +836,14 @@ class MachineBuilder:
                 "            G.step_no += 1",
                 "            if G._step is not None:",
                 "                G._close()",
-                f"            G._step = [key, False, {opened}, action, (), None, (), (), G.phase, _who]",
-                "            G._jmark = len(G.journal)",
             ]
+            step = f"G._step = [key, False, {opened}, action, (), None, (), (), G.phase, _who]"
+            if unchecked:  # such a move's step as Game._take_recorded opens it
+                lines += ["            if key is not None:", f"                {step}",
+                          "            else:", "                G._step = _RECORDED_STEP(G, action, _who)"]
+            else:
+                lines.append(f"            {step}")
+            lines.append("            G._jmark = len(G.journal)")
             if any(src.abandonable for src in self.actions.values()):  # else never set: nothing to clear
                 lines.append("            G.abandon = None")
         else:

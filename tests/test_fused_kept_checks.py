@@ -1,0 +1,136 @@
+"""`fused kept checks` (interpreter/compiler/machine.py `fused_apply`, game.py `recorded_step`,
+`CodeGen.FUSED_KEPT_CHECKS`): a traced fused apply also plays the moves whose checks its block
+does not work out (a move whose argument is a list: its state kept for the checks and
+explained when the trace is read, or explained at once), opening their step as
+`Game._take_recorded` does. The same moves, games, saves, traces (their checks read back
+too), errors and taken-back moves with and without it."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from playing import compiled_with, same_with_and_without
+from regelwerk.interpreter.engine.errors import RuleFailure
+from regelwerk.interpreter.engine.game import LeanTracedGame, game_class
+from test_lean_apply import _moves_and_errors
+
+FLAG = "FUSED_KEPT_CHECKS"
+
+# `mark` takes a list (not a plain argument: its checks are not worked out in the block);
+# `pass_on` does (plain arguments, short checks); a third mark's effect fails
+KEPT = """players Ann, Bob
+
+board Square = grid 3 x 3
+
+state
+    cell: Square -> Player? = none
+    n: int = 0
+
+define empty_ones(p: Player) = list s in Square where cell[s] == none: [s]
+
+action mark(path in empty_ones(current))
+    "Mark an empty square, named as a path of one."
+    require len(path) == 1 and cell[path[0]] == none else "that square is taken"
+    set cell[path[0]] = current
+    add 1 to n
+
+action pass_on(k in 1..2)
+    "Pass, while few squares are marked."
+    require n < 4 else "mark a square"
+    add 1 to n
+
+flow
+    repeat
+        turn
+            play mark, pass_on else finish draw
+"""
+FAILS = KEPT.replace("    set cell[path[0]] = current\n", "    set cell[path[0]] = current\n"
+                     "    if n == 2\n        set n = [1][3]\n", 1)
+EXPLAINED = (("STATE_KEPT_CHECKS", False),)  # the move explained at once instead
+
+
+def _fused(name: str, text: str | None, on: bool, held: tuple = ()) -> str:
+    prog = compiled_with(FLAG, on, name, text, held).program(True)
+    fn = prog.fused_apply
+    return "" if fn is None else ("\n" + prog.source).split(f"\ndef {fn.__name__}(")[1].split("\ndef ")[0]
+
+
+@pytest.mark.parametrize("name,text", [("kept", KEPT), ("checkers", None)])
+def test_the_traced_fused_apply_opens_such_a_moves_step_as_take_recorded(name: str, text: str | None) -> None:
+    prog = compiled_with(FLAG, True, name, text).program(True)
+    assert any(c.kind == "fused kept checks" for c in prog.choices)
+    cls = game_class(prog)
+    assert issubclass(cls, LeanTracedGame) and cls.apply is prog.fused_apply
+    on = _fused(name, text, True)
+    assert "G._step = _RECORDED_STEP(G, action, _who)" in on and "G._recorded and action[0] == " in on
+    # off: the decision has no traced fused apply, its moves go the lean traced class's way
+    off = compiled_with(FLAG, False, name, text).program(True)
+    assert off.fused_apply is None and game_class(off) is LeanTracedGame
+    assert not any(c.kind == "fused kept checks" for c in off.choices)
+    # untraced programs do not change
+    assert compiled_with(FLAG, True, name, text).program(False).source == \
+        compiled_with(FLAG, False, name, text).program(False).source
+
+
+def test_the_kept_move_goes_through_the_fused_apply_not_take_recorded(monkeypatch: pytest.MonkeyPatch) -> None:
+    from regelwerk.interpreter.engine.game import Game
+
+    rules = compiled_with(FLAG, True, "kept", KEPT)
+    calls: list = []
+    real = Game._take_recorded
+    monkeypatch.setattr(Game, "_take_recorded", lambda g, a, ca: calls.append(a) or real(g, a, ca))
+    g = rules.new_game(seed=3, record=True)
+    rnd = random.Random(3)
+    marks = 0
+    while not g.is_over:
+        move = rnd.choice(g.legal_actions())
+        marks += move[0] == "mark"
+        g.apply(move)
+    assert marks and not calls
+
+
+@pytest.mark.parametrize("held", [(), EXPLAINED])
+def test_the_same_games_with_and_without(held: tuple) -> None:
+    same_with_and_without(FLAG, True, {"kept": KEPT}, bundled="checkers", held=held)
+
+
+@pytest.mark.parametrize("held", [(), EXPLAINED])
+def test_every_way_of_handing_a_move_over_answers_the_same(held: tuple) -> None:
+    on, off = compiled_with(FLAG, True, "kept", KEPT, held), compiled_with(FLAG, False, "kept", KEPT, held)
+    for seed in range(6):
+        assert _moves_and_errors(on, seed, True) == _moves_and_errors(off, seed, True)
+
+
+def _failure(on: bool, held: tuple) -> tuple:
+    g = compiled_with(FLAG, on, "fails", FAILS, held).new_game(seed=0, record=True)
+    try:
+        while True:
+            g.apply(next(m for m in g.legal_actions() if m[0] == "mark"))
+    except RuleFailure as err:
+        return str(err), str(err.span), err.rule, g.step_no, g.trace
+
+
+@pytest.mark.parametrize("held", [(), EXPLAINED])
+def test_a_kept_move_failing_in_its_effect_fails_the_same(held: tuple) -> None:
+    assert _failure(True, held) == _failure(False, held)
+
+
+def test_traces_read_back_the_same_checks_after_undo_and_clone() -> None:
+    def run(on: bool) -> list:
+        rules = compiled_with(FLAG, on, "checkers", None)
+        g = rules.new_game(seed=5, record=True)
+        rnd = random.Random(5)
+        out = []
+        for n in range(60):
+            if g.is_over:
+                break
+            g.apply(rnd.choice(g.legal_actions()))
+            if n % 7 == 3:
+                g.undo()
+                out.append(g.clone().trace)
+                g.apply(rnd.choice(g.legal_actions()))
+        out.append(g.trace)
+        return out
+
+    assert run(True) == run(False)
