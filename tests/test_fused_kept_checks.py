@@ -2,15 +2,17 @@
 `CodeGen.FUSED_KEPT_CHECKS`): a traced fused apply also plays the moves whose checks its block
 does not work out (a move whose argument is a list: its state kept for the checks and
 explained when the trace is read, or explained at once), opening their step as
-`Game._take_recorded` does. The same moves, games, saves, traces (their checks read back
-too), errors and taken-back moves with and without it."""
+`Game._take_recorded` does; and `kept step inline` (compile.py `kept_steps_inline`,
+`CodeGen.KEPT_STEP_INLINE`): such a step that keeps state made in the fused apply's own lines.
+The same moves, games, saves, traces (their checks read back too), errors and taken-back moves
+with and without each."""
 
 from __future__ import annotations
 
 import random
 
 import pytest
-from playing import compiled_with, same_with_and_without
+from playing import compiled_with, same_with_and_without, switches
 from regelwerk.interpreter.engine.errors import RuleFailure
 from regelwerk.interpreter.engine.game import LeanTracedGame, game_class
 from test_lean_apply import _moves_and_errors
@@ -50,10 +52,29 @@ FAILS = KEPT.replace("    set cell[path[0]] = current\n", "    set cell[path[0]]
 EXPLAINED = (("STATE_KEPT_CHECKS", False),)  # the move explained at once instead
 
 
-def _fused(name: str, text: str | None, on: bool, held: tuple = ()) -> str:
-    prog = compiled_with(FLAG, on, name, text, held).program(True)
+INLINE = "KEPT_STEP_INLINE"
+CALLED = (("KEPT_STEP_INLINE", False),)  # the step made by the call (`fused kept checks` alone)
+# two such actions: one keeps state, the other's explain reads the round (explained at once)
+TWO = KEPT.replace("state\n", "record Mark(hot: bool)\n\nstate\n    marks: Square -> Mark = Mark(hot: false)\n", 1) \
+    .replace("flow\n", """action unmark(path in list s in Square where cell[s] == current: [s])
+    "Take a mark back from a square that is not hot, and heat it."
+    require not marks[path[0]].hot else "that square is hot"
+    clear cell[path[0]]
+    set marks[path[0]].hot = true
+    add 1 to n
+
+flow
+""", 1).replace("play mark, pass_on", "play mark, pass_on, unmark")
+
+
+def _fused(name: str, text: str | None, on: bool, held: tuple = (), flag: str = FLAG) -> str:
+    prog = compiled_with(flag, on, name, text, held).program(True)
     fn = prog.fused_apply
-    return "" if fn is None else ("\n" + prog.source).split(f"\ndef {fn.__name__}(")[1].split("\ndef ")[0]
+    if fn is None:
+        return ""
+    with switches(((flag, on), *held)):  # `source` compiles again
+        source = prog.source
+    return ("\n" + source).split(f"\ndef {fn.__name__}(")[1].split("\ndef ")[0]
 
 
 @pytest.mark.parametrize("name,text", [("kept", KEPT), ("checkers", None)])
@@ -62,7 +83,7 @@ def test_the_traced_fused_apply_opens_such_a_moves_step_as_take_recorded(name: s
     assert any(c.kind == "fused kept checks" for c in prog.choices)
     cls = game_class(prog)
     assert issubclass(cls, LeanTracedGame) and cls.apply is prog.fused_apply
-    on = _fused(name, text, True)
+    on = _fused(name, text, True, CALLED)
     assert "G._step = _RECORDED_STEP(G, action, _who)" in on and "G._recorded and action[0] == " in on
     # off: the decision has no traced fused apply, its moves go the lean traced class's way
     off = compiled_with(FLAG, False, name, text).program(True)
@@ -102,8 +123,8 @@ def test_every_way_of_handing_a_move_over_answers_the_same(held: tuple) -> None:
         assert _moves_and_errors(on, seed, True) == _moves_and_errors(off, seed, True)
 
 
-def _failure(on: bool, held: tuple) -> tuple:
-    g = compiled_with(FLAG, on, "fails", FAILS, held).new_game(seed=0, record=True)
+def _failure(on: bool, held: tuple, flag: str = FLAG) -> tuple:
+    g = compiled_with(flag, on, "fails", FAILS, held).new_game(seed=0, record=True)
     try:
         while True:
             g.apply(next(m for m in g.legal_actions() if m[0] == "mark"))
@@ -114,6 +135,7 @@ def _failure(on: bool, held: tuple) -> tuple:
 @pytest.mark.parametrize("held", [(), EXPLAINED])
 def test_a_kept_move_failing_in_its_effect_fails_the_same(held: tuple) -> None:
     assert _failure(True, held) == _failure(False, held)
+    assert _failure(True, held, INLINE) == _failure(False, held, INLINE)
 
 
 def test_traces_read_back_the_same_checks_after_undo_and_clone() -> None:
@@ -134,3 +156,30 @@ def test_traces_read_back_the_same_checks_after_undo_and_clone() -> None:
         return out
 
     assert run(True) == run(False)
+
+
+@pytest.mark.parametrize("name,text", [("kept", KEPT), ("checkers", None)])
+def test_the_kept_step_is_made_in_line(name: str, text: str | None) -> None:
+    prog = compiled_with(INLINE, True, name, text).program(True)
+    assert any(c.kind == "kept step inline" for c in prog.choices)
+    on, off = _fused(name, text, True, flag=INLINE), _fused(name, text, False, flag=INLINE)
+    assert "_RECORDED_STEP" not in on and "_STATE_KEPT, action, (G.current, _kv['cell'].copy()" in on
+    assert "G._step = _RECORDED_STEP(G, action, _who)" in off and "_STATE_KEPT" not in off
+    # nothing kept (the checks explained at once): the call stays
+    assert "G._step = _RECORDED_STEP(G, action, _who)" in _fused(name, text, True, EXPLAINED, flag=INLINE)
+
+
+def test_of_two_such_actions_the_one_that_keeps_state_is_made_in_line() -> None:
+    prog = compiled_with(INLINE, True, "two", TWO).program(True)
+    assert prog.actions["mark"].state_kept == ("cell",) and prog.actions["unmark"].state_kept is None
+    on = _fused("two", TWO, True, flag=INLINE)
+    assert "if action[0] == 'mark':" in on and "G._step = ['action:mark', False, _STATE_KEPT" in on
+    assert "else:\n                G._step = _RECORDED_STEP(G, action, _who)" in on
+
+
+@pytest.mark.parametrize("name,text", [("kept", KEPT), ("two", TWO)])
+def test_the_same_games_with_and_without_the_step_in_line(name: str, text: str) -> None:
+    same_with_and_without(INLINE, True, {name: text}, bundled="checkers")
+    on, off = compiled_with(INLINE, True, name, text), compiled_with(INLINE, False, name, text)
+    for seed in range(4):
+        assert _moves_and_errors(on, seed, True) == _moves_and_errors(off, seed, True)

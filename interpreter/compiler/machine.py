@@ -811,6 +811,7 @@ class MachineBuilder:
             # `fused kept checks`: the moves played here whose checks the block does not work
             # out, recorded wherever anything is (`Game._recorded`: not a kept history)
             unchecked = tuple(a for a in offered if self.actions[a].plays_in_place and not self.actions[a].checks_in_place)
+            self.g.fused_unchecked = unchecked
             if unchecked:
                 self.g.chose("fused kept checks", f"{', '.join(unchecked)} in block {bid}'s fused apply", rule="the engine")
                 names = f"action[0] == {unchecked[0]!r}" if len(unchecked) == 1 else f"action[0] in {unchecked!r}"
