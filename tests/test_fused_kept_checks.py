@@ -3,9 +3,11 @@
 does not work out (a move whose argument is a list: its state kept for the checks and
 explained when the trace is read, or explained at once), opening their step as
 `Game._take_recorded` does; and `kept step inline` (compile.py `kept_steps_inline`,
-`CodeGen.KEPT_STEP_INLINE`): such a step that keeps state made in the fused apply's own lines.
-The same moves, games, saves, traces (their checks read back too), errors and taken-back moves
-with and without each."""
+`CodeGen.KEPT_STEP_INLINE`): such a step that keeps state made in the fused apply's own lines;
+and `step opened in its branch` (machine.py `_steps_in_branches`, `CodeGen.STEP_IN_BRANCH`):
+where the fused apply plays several actions, each move's step opened in its action's branch,
+with the slots its checks set. The same moves, games, saves, traces (their checks read back
+too), errors and taken-back moves with and without each."""
 
 from __future__ import annotations
 
@@ -53,7 +55,20 @@ EXPLAINED = (("STATE_KEPT_CHECKS", False),)  # the move explained at once instea
 
 
 INLINE = "KEPT_STEP_INLINE"
-CALLED = (("KEPT_STEP_INLINE", False),)  # the step made by the call (`fused kept checks` alone)
+BRANCH = "STEP_IN_BRANCH"
+# the step made by the call and opened before the branches (`fused kept checks` alone)
+CALLED = (("KEPT_STEP_INLINE", False), ("STEP_IN_BRANCH", False))
+# a second action whose checks its step leaves to be worked out from its writes (`deferred checks`)
+PUT = KEPT.replace('''action pass_on(k in 1..2)
+    "Pass, while few squares are marked."
+    require n < 4 else "mark a square"
+    add 1 to n
+''', '''action put(s in Square)
+    "Put a stone on an empty square."
+    require cell[s] == none else "that square is taken"
+    set cell[s] = current
+    add 1 to n
+''').replace("play mark, pass_on", "play mark, put")
 # two such actions: one keeps state, the other's explain reads the round (explained at once)
 TWO = KEPT.replace("state\n", "record Mark(hot: bool)\n\nstate\n    marks: Square -> Mark = Mark(hot: false)\n", 1) \
     .replace("flow\n", """action unmark(path in list s in Square where cell[s] == current: [s])
@@ -172,9 +187,16 @@ def test_the_kept_step_is_made_in_line(name: str, text: str | None) -> None:
 def test_of_two_such_actions_the_one_that_keeps_state_is_made_in_line() -> None:
     prog = compiled_with(INLINE, True, "two", TWO).program(True)
     assert prog.actions["mark"].state_kept == ("cell",) and prog.actions["unmark"].state_kept is None
-    on = _fused("two", TWO, True, flag=INLINE)
-    assert "if action[0] == 'mark':" in on and "G._step = ['action:mark', False, _STATE_KEPT" in on
+    # the steps opened before the branches: a test of the action's name, the call for the other
+    held = (("STEP_IN_BRANCH", False),)
+    on = _fused("two", TWO, True, held, flag=INLINE)
+    assert "if action[0] == 'mark':\n                _kv = G.vars\n                G._step = ['action:mark', False, _STATE_KEPT" in on
     assert "else:\n                G._step = _RECORDED_STEP(G, action, _who)" in on
+    # in each action's branch: that action's step alone
+    on = _fused("two", TWO, True, flag=INLINE)
+    assert "if action[0] == 'mark':\n                        _kv = G.vars\n                        G._step = ['action:mark'" in on
+    assert "elif action[0] == 'unmark':\n                        G._step = _RECORDED_STEP(G, action, _who)" in on
+    assert on.count("_STATE_KEPT") == 1 and on.count("_RECORDED_STEP") == 1
 
 
 @pytest.mark.parametrize("name,text", [("kept", KEPT), ("two", TWO)])
@@ -183,3 +205,31 @@ def test_the_same_games_with_and_without_the_step_in_line(name: str, text: str) 
     on, off = compiled_with(INLINE, True, name, text), compiled_with(INLINE, False, name, text)
     for seed in range(4):
         assert _moves_and_errors(on, seed, True) == _moves_and_errors(off, seed, True)
+
+
+def test_each_moves_step_is_opened_in_its_branch() -> None:
+    on, off = _fused("checkers", None, True, flag=BRANCH), _fused("checkers", None, False, flag=BRANCH)
+    assert any(c.kind == "step opened in its branch" for c in compiled_with(BRANCH, True, "checkers").program(True).choices)
+    assert "if G._recorded_here and F[1] == 2:" in on and "G._recorded_here.get(" not in on
+    # the listing's kept entries made the step's checks at its open, or the step opened plain
+    assert """if xp is not None and len(xp) >= 1:
+                            G._step = ['action:step', False, False, action, xp[0], None, (), (), G.phase, _who]
+                        else:
+                            G._step = ['action:step', False, None, action, (), None, (), (), G.phase, _who]""" in on
+    assert "_dst" not in on and "elif action[0] == 'jump':\n                        _kv = G.vars" in on
+    assert "key = G._recorded_here.get(action[0])" in off and "_dst = G._step" in off
+    # a deferred move's mark made with its step
+    on = _fused("put", PUT, True, flag=BRANCH)
+    assert "G._step = ['action:put', False, False, action, (), None, (), (), G.phase, _who]" in on
+    assert "G._step[2]" not in on
+    # one action: unchanged
+    assert _fused("tictactoe", None, True, flag=BRANCH) == _fused("tictactoe", None, False, flag=BRANCH)
+
+
+@pytest.mark.parametrize("name,text", [("kept", KEPT), ("two", TWO), ("put", PUT)])
+def test_the_same_games_with_and_without_the_step_in_its_branch(name: str, text: str) -> None:
+    same_with_and_without(BRANCH, True, {name: text}, bundled="checkers")
+    on, off = compiled_with(BRANCH, True, name, text), compiled_with(BRANCH, False, name, text)
+    for seed in range(4):
+        assert _moves_and_errors(on, seed, True) == _moves_and_errors(off, seed, True)
+    assert _failure(True, (), BRANCH) == _failure(False, (), BRANCH)

@@ -226,6 +226,10 @@ class CodeGen:
     # for checks`), the fused apply makes its step in line, the variables named and copied, no
     # call of `recorded_step` (compile.py `kept_steps_inline`, `kept step inline`); off: the call
     KEPT_STEP_INLINE: ClassVar[bool] = True
+    # traced: a fused apply that plays several actions opens each move's step in its action's
+    # branch, its key written in and the slots its checks set made with it (machine.py
+    # `_steps_in_branches`, `step opened in its branch`); off: opened before, by the key's look-up
+    STEP_IN_BRANCH: ClassVar[bool] = True
     # the fused apply's listing after a move whose writes no other move's test reads: the list
     # the move came from, less the move if its own test now fails (follows.py, machine.py
     # `listing_follows`, `listing follows the move`); off: listed in full

@@ -907,18 +907,26 @@ def kept_steps_inline(fn: ast.FunctionDef, kept: dict[str, tuple[str, ...] | Non
     inline = {a: names for a, names in kept.items() if names is not None}
     if not inline or any(type(n) is ast.Name and n.id == "_kv" for n in ast.walk(fn)):
         return False  # (the local it binds is taken: none is)
-    for node in ast.walk(fn):
-        body = getattr(node, "body", None), getattr(node, "orelse", None)
-        for lst in (b for b in body if isinstance(b, list)):
+    done = False
+    for node in list(ast.walk(fn)):
+        # in an action's own branch (`step opened in its branch`), that action's step alone
+        branch = next((a for a in kept if isinstance(node, ast.If) and ast.unparse(node.test) == f"action[0] == {a!r}"), None)
+        for lst in (b for b in (getattr(node, "body", None), getattr(node, "orelse", None)) if isinstance(b, list)):
             for i, s in enumerate(lst):
                 if ast.unparse(s) != "G._step = _RECORDED_STEP(G, action, _who)":
                     continue
-                made = _kept_step_lines(kept, inline, model)
+                if branch is not None and lst is node.body:
+                    if branch not in inline:
+                        continue
+                    made = _kept_step_lines({branch: inline[branch]}, {branch: inline[branch]}, model)
+                else:
+                    made = _kept_step_lines(kept, inline, model)
                 for n in (n for new in made for n in ast.walk(new) if "lineno" in n._attributes):
                     ast.copy_location(n, s)  # at the call's line (locate.py)
                 lst[i:i + 1] = made
-                return True
-    return False
+                done = True
+                break
+    return done
 
 
 def _kept_step_lines(kept: dict[str, tuple[str, ...] | None], inline: dict[str, tuple[str, ...]],
