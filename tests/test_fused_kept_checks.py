@@ -233,3 +233,20 @@ def test_the_same_games_with_and_without_the_step_in_its_branch(name: str, text:
     for seed in range(4):
         assert _moves_and_errors(on, seed, True) == _moves_and_errors(off, seed, True)
     assert _failure(True, (), BRANCH) == _failure(False, (), BRANCH)
+
+
+def test_a_move_not_kept_as_itself_is_recorded_as_take_recorded_records_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    # recorded_step's last branch (bindings and a decision record made now), which no bundled
+    # action reaches: the move's arguments taken as not kept, in both programs alike
+    on, off = compiled_with(FLAG, True, "kept", KEPT, EXPLAINED), compiled_with(FLAG, False, "kept", KEPT, EXPLAINED)
+    for rules in (on, off):
+        monkeypatch.setattr(rules.program(True).actions["mark"], "kept_args", False)
+    for seed in range(4):
+        assert _moves_and_errors(on, seed, True) == _moves_and_errors(off, seed, True)
+        a, b = on.new_game(seed=seed, record=True), off.new_game(seed=seed, record=True)
+        rnd = random.Random(seed)
+        while not a.is_over:
+            move = rnd.choice(a.legal_actions())
+            a.apply(move)
+            b.apply(next(m for m in b.legal_actions() if str(m) == str(move)))
+        assert a.trace == b.trace and any(s["rule"] == "mark" and s["bindings"] for s in a.trace if "rule" in s)
