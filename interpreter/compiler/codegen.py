@@ -217,6 +217,19 @@ class CodeGen:
     # section from the move to the next decision copied into it (machine.py `fused_apply`,
     # `fused apply`); off: `LeanGame.apply` / `LeanTracedGame.apply` calls the block
     FUSED_APPLY: ClassVar[bool] = True
+    # traced: the fused apply also plays the moves whose checks its block does not work out
+    # (explained at once, or their state kept and explained when read), their step opened as
+    # `Game._take_recorded` opens it (game.py `recorded_step`, machine.py `fused_apply`, `fused
+    # kept checks`); off: such a decision has no fused apply, its moves go `Game.apply`'s way
+    FUSED_KEPT_CHECKS: ClassVar[bool] = True
+    # traced, with the above: where such a move keeps the state its explain reads (`state kept
+    # for checks`), the fused apply makes its step in line, the variables named and copied, no
+    # call of `recorded_step` (compile.py `kept_steps_inline`, `kept step inline`); off: the call
+    KEPT_STEP_INLINE: ClassVar[bool] = True
+    # traced: a fused apply that plays several actions opens each move's step in its action's
+    # branch, its key written in and the slots its checks set made with it (machine.py
+    # `_steps_in_branches`, `step opened in its branch`); off: opened before, by the key's look-up
+    STEP_IN_BRANCH: ClassVar[bool] = True
     # the fused apply's listing after a move whose writes no other move's test reads: the list
     # the move came from, less the move if its own test now fails (follows.py, machine.py
     # `listing_follows`, `listing follows the move`); off: listed in full
@@ -689,6 +702,9 @@ class CodeGen:
         self.fused_kept: int | None = None  # `decision kept`: the op the fused apply's frame stays at
         self.taken_by_move: set[str] = set()  # actions whose following listing always drops the move
         self.fused_taken = False  # the fused apply's one action is such an action (offeredat.py)
+        # traced, `fused kept checks`: the actions whose step the fused apply opens by
+        # `_RECORDED_STEP` (machine.py `fused_apply`; compile.py `kept_steps_inline`)
+        self.fused_unchecked: tuple[str, ...] = ()
         self.tree_passes: dict[str, list] = {}  # function name -> passes over its tree (finish)
         self.any_fns: dict[str, str] = {}  # action -> its any-move search, AA_n (pytree.direct_possible)
         self.choices: list[Choice] = []  # the optimisations applied (Program.choices)

@@ -32,6 +32,7 @@ from ..engine.limits import RECURSIVE_CALL_WORK, WORK_BUDGET
 from ..engine.locate import plain
 from ..engine.moves import Action
 from ..engine.recording import (
+    STATE_KEPT,
     keys_written,
     pop_rule_code,
     push_rule_code,
@@ -772,6 +773,7 @@ def compile_model(model: Model, record: bool, identity: Identity, keep_tree: boo
     fused = machine.fused_apply()
 
     module = g.finish()
+    kept_state = _kept_states(g, action_src, module, fused)
     if keep_tree:
         prog.tree = module
     prog.move_texts = g.move_texts
@@ -796,7 +798,7 @@ def compile_model(model: Model, record: bool, identity: Identity, keep_tree: boo
         ca.kept_args = src.kept_args
         ca.checks_in_place = record and src.checks_in_place
         ca.deferred = src.deferred or 0
-        _keep_state(g, ca, src, module)
+        _keep_state(g, ca, kept_state[name])
         if src.plays_in_place:
             prog.in_place.add(name)
     prog.takes_choices = machine.takes_choices
@@ -873,12 +875,77 @@ _KEPT_GAME_READS = frozenset({"vars", "current", "work", "out_of_work"})  # reco
 _GENERATED_FN = re.compile(r"(?:[A-Z]+|_A)_?\d+$")
 
 
-def _keep_state(g: CodeGen, ca: CompiledAction, src: Any, module: ast.Module) -> None:
-    """Traced: whether move `ca` keeps the state its explain reads (`state_kept`), said as a choice."""
-    if g.record and CodeGen.STATE_KEPT_CHECKS and src.plays_in_place and src.kept_args and not ca.checks_in_place:
-        ca.state_kept = state_kept(module, src.explain_offered or src.explain, g.m)
-        if ca.state_kept is not None:
-            g.chose("state kept for checks", rule=f"action {ca.name}")
+def _kept_states(g: CodeGen, action_src: dict[str, Any], module: ast.Module, fused: str | None) -> dict:
+    """Traced: the state each move keeps for its explain (`state_kept`, on the final tree), or
+    None; and where the fused apply opens such a move's step, that step made in line (`kept
+    step inline`)."""
+    kept = {name: state_kept(module, src.explain_offered or src.explain, g.m)
+            if g.record and CodeGen.STATE_KEPT_CHECKS and src.plays_in_place and src.kept_args
+            and not src.checks_in_place else None for name, src in action_src.items()}
+    if fused is not None and g.fused_unchecked and CodeGen.KEPT_STEP_INLINE:
+        fn = next(f for f in module.body if isinstance(f, ast.FunctionDef) and f.name == fused)
+        if kept_steps_inline(fn, {a: kept[a] for a in g.fused_unchecked}, g.m):
+            g.chose("kept step inline", f"{fused}'s step of {', '.join(a for a in g.fused_unchecked if kept[a])}",
+                    rule="the engine")
+    return kept
+
+
+def _keep_state(g: CodeGen, ca: CompiledAction, kept: tuple[str, ...] | None) -> None:
+    """Traced: move `ca` keeps the state its explain reads (`state_kept`), said as a choice."""
+    ca.state_kept = kept
+    if kept is not None:
+        g.chose("state kept for checks", rule=f"action {ca.name}")
+
+
+def kept_steps_inline(fn: ast.FunctionDef, kept: dict[str, tuple[str, ...] | None], model: Model) -> bool:
+    """`kept step inline` (traced, CodeGen.KEPT_STEP_INLINE): in the fused apply `fn`, the step
+    of a move that keeps the state its explain reads is made in line where `fused kept checks`
+    calls `_RECORDED_STEP` (game.py `recorded_step`): the same list, its variables named, each
+    map copied (`state_kept` allows plain values and maps of plain values only), no call and no
+    loop over the names (1.5-2% of a traced checkers game's time). `kept`: each action the call
+    serves, with its kept variables or None (the call stays for it). True when made."""
+    inline = {a: names for a, names in kept.items() if names is not None}
+    if not inline or any(type(n) is ast.Name and n.id == "_kv" for n in ast.walk(fn)):
+        return False  # (the local it binds is taken: none is)
+    done = False
+    for node in list(ast.walk(fn)):
+        # in an action's own branch (`step opened in its branch`), that action's step alone
+        branch = next((a for a in kept if isinstance(node, ast.If) and ast.unparse(node.test) == f"action[0] == {a!r}"), None)
+        for lst in (b for b in (getattr(node, "body", None), getattr(node, "orelse", None)) if isinstance(b, list)):
+            for i, s in enumerate(lst):
+                if ast.unparse(s) != "G._step = _RECORDED_STEP(G, action, _who)":
+                    continue
+                if branch is not None and lst is node.body:
+                    if branch not in inline:
+                        continue
+                    made = _kept_step_lines({branch: inline[branch]}, {branch: inline[branch]}, model)
+                else:
+                    made = _kept_step_lines(kept, inline, model)
+                for n in (n for new in made for n in ast.walk(new) if "lineno" in n._attributes):
+                    ast.copy_location(n, s)  # at the call's line (locate.py)
+                lst[i:i + 1] = made
+                done = True
+                break
+    return done
+
+
+def _kept_step_lines(kept: dict[str, tuple[str, ...] | None], inline: dict[str, tuple[str, ...]],
+                     model: Model) -> list[ast.stmt]:
+    """`kept_steps_inline`'s statements: one action (the call's only one), its step; else a
+    test of the action's name each, the call where none holds."""
+    def step(name: str, names: tuple[str, ...]) -> str:
+        items = ", ".join(f"_kv[{v!r}].copy()" if _plain_map(model.var_types[v]) else f"_kv[{v!r}]" for v in names)
+        return (f"_kv = G.vars\nG._step = [{'action:' + name!r}, False, _STATE_KEPT, action, (G.current, {items}), "
+                "None, (), (), G.phase, _who]")
+    if len(kept) == 1:
+        ((name, names),) = inline.items()
+        return ast.parse(step(name, names)).body
+    text = ""
+    for k, (name, names) in enumerate(inline.items()):
+        text += f"{'if' if k == 0 else 'elif'} action[0] == {name!r}:\n" + \
+            "".join(f"    {line}\n" for line in step(name, names).splitlines())
+    text += "else:\n    G._step = _RECORDED_STEP(G, action, _who)\n"
+    return ast.parse(text).body
 
 
 def state_kept(module: ast.Module, explain: str, model: Model) -> tuple[str, ...] | None:
@@ -958,6 +1025,7 @@ def _namespace(prog: Program, g: CodeGen) -> dict[str, Any]:
         after_block_kept,
         after_traced,
         after_traced_kept,
+        recorded_step,
     )
 
     ns: dict[str, Any] = {
@@ -980,6 +1048,8 @@ def _namespace(prog: Program, g: CodeGen) -> dict[str, Any]:
         "_after_traced": after_traced,
         "_after_block_kept": after_block_kept,  # `decision kept` (machine.py `_decision_kept`)
         "_after_traced_kept": after_traced_kept,
+        "_RECORDED_STEP": recorded_step,  # `fused kept checks`: a step as Game._take_recorded opens it
+        "_STATE_KEPT": STATE_KEPT,  # `kept step inline`: the mark of a step whose state is kept
         "_ANY_ERROR": BaseException,
         "_CHECK_ERRORS": (RuleFailure, *RULE_ERRORS),  # a traced move's checks that fail are left empty
         "_PUSH_ERRORS": (RuleFailure, BudgetExceeded, *RULE_ERRORS),  # a pushed-down filter falls back (pushdown.py)

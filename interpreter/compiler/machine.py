@@ -743,16 +743,18 @@ class MachineBuilder:
     def fuses(self, played: list[str], path: tuple[list[int], int, list[int]] | None) -> bool:
         """`fused apply`: the section from a move back to this decision is straight code
         (`straight`), which `fused_apply` copies."""
-        return CodeGen.FUSED_APPLY and self.straight(played, path)
+        return CodeGen.FUSED_APPLY and self.straight(played, path, CodeGen.FUSED_KEPT_CHECKS)
 
-    def straight(self, played: list[str], path: tuple[list[int], int, list[int]] | None) -> bool:
+    def straight(self, played: list[str], path: tuple[list[int], int, list[int]] | None,
+                 unchecked: bool = False) -> bool:
         """No triggers, moves played in place (traced: their checks worked out in the block
-        too), and the way from the move back to this decision only ends and starts turns (no
-        hooks): nothing but the move's effect and the turn's change runs before the next listing."""
+        too, or, `unchecked`, some not: `fused kept checks`), and the way from the move back to
+        this decision only ends and starts turns (no hooks): nothing but the move's effect and
+        the turn's change runs before the next listing."""
         return bool(played) and path is not None \
             and not self.triggers and not ({"turn start", "turn end"} & self.hooks) \
             and all(isinstance(self.ops[j], (ir.TurnBegin, ir.TurnEnd)) for j in (*path[0], *path[2])) \
-            and (not self.record or all(self.actions[a].checks_in_place for a in played))
+            and (not self.record or unchecked or all(self.actions[a].checks_in_place for a in played))
 
     def fused_apply(self) -> str | None:
         """`fused apply` (CodeGen.FUSED_APPLY): where the program has one decision whose moves
@@ -806,7 +808,24 @@ class MachineBuilder:
             opened = f"{DEFERRED!r}" if first >= 0 and deferred in region[first:first + 1 + binds] else "None"
             if opened != "None":
                 region.remove(deferred)
-            if every and len(offered) == 1:  # one action, recorded here whenever anything is
+            # `fused kept checks`: the moves played here whose checks the block does not work
+            # out, recorded wherever anything is (`Game._recorded`: not a kept history)
+            unchecked = tuple(a for a in offered if self.actions[a].plays_in_place and not self.actions[a].checks_in_place)
+            self.g.fused_unchecked = unchecked
+            if unchecked:
+                self.g.chose("fused kept checks", f"{', '.join(unchecked)} in block {bid}'s fused apply", rule="the engine")
+            branched = _steps_in_branches(region, ind, offered, unchecked, opened) \
+                if CodeGen.STEP_IN_BRANCH and len(offered) > 1 and every else None
+            if branched is not None:  # each move's step opened in its own branch, its key known
+                self.g.chose("step opened in its branch", f"block {bid}'s fused apply", rule="the engine")
+                region = branched
+                # every move offered is recorded here whenever anything is (lean traced: no invariants)
+                lines.append(f"        if {'G._recorded_here' if len(unchecked) < len(offered) else 'G._recorded'} and {at}:")
+            elif unchecked:
+                names = f"action[0] == {unchecked[0]!r}" if len(unchecked) == 1 else f"action[0] in {unchecked!r}"
+                lines += ["        key = G._recorded_here.get(action[0])",
+                          f"        if (key is not None or G._recorded and {names}) and {at}:"]
+            elif every and len(offered) == 1:  # one action, recorded here whenever anything is
                 lines += [f"        if G._recorded_here and {at}:",
                           f"            key = {'action:' + offered[0]!r}  # CompiledAction.key"]
             else:
@@ -826,9 +845,14 @@ class MachineBuilder:
                 "            G.step_no += 1",
                 "            if G._step is not None:",
                 "                G._close()",
-                f"            G._step = [key, False, {opened}, action, (), None, (), (), G.phase, _who]",
-                "            G._jmark = len(G.journal)",
             ]
+            step = f"G._step = [key, False, {opened}, action, (), None, (), (), G.phase, _who]"
+            if unchecked and branched is None:  # such a move's step as Game._take_recorded opens it
+                lines += ["            if key is not None:", f"                {step}",
+                          "            else:", "                G._step = _RECORDED_STEP(G, action, _who)"]
+            elif branched is None:
+                lines.append(f"            {step}")
+            lines.append("            G._jmark = len(G.journal)")
             if any(src.abandonable for src in self.actions.values()):  # else never set: nothing to clear
                 lines.append("            G.abandon = None")
         else:
@@ -1105,6 +1129,72 @@ def _move_known(region: list[str], ind: str) -> list[str]:
 
 _PC_STORE = re.compile(r"\s*pc = \d+$")
 _ARGS_OF_M = re.compile(r"(\s*(?:p\d+, )*p\d+,?) = m\[1\]$")
+
+
+def _steps_in_branches(region: list[str], ind: str, offered: tuple[str, ...], unchecked: tuple[str, ...],
+                       opened: str) -> list[str] | None:
+    """`step opened in its branch` (traced, CodeGen.STEP_IN_BRANCH): a fused apply's region
+    that plays several actions, each move's step opened as the first line of its action's
+    branch (`if m[0] == 'name':`), its key written in, rather than before the region by a
+    look-up of the key and a test of it; where the branch then sets the step's slots (its
+    deferred checks: `G._step[k] = v`, or the listing's kept entries through `_dst`), the step
+    is made with them, in each arm of the test that chooses. Nothing before the branch's first
+    lines reads the step, and nothing but a move's arguments and the kept entries' look-up
+    stands between. None where some action played here has no branch of its own."""
+    head, body = f"{ind}    ", f"{ind}        "
+    out: list[str] = []
+    found = set()
+    for line in region:
+        out.append(line)
+        m = re.fullmatch(rf"{head}(?:if|elif) m\[0\] == '(\w+)':", line)
+        if m is None or m.group(1) not in offered or m.group(1) in found:
+            continue
+        name = m.group(1)
+        found.add(name)
+        out.append(f"{body}G._step = _RECORDED_STEP(G, action, _who)" if name in unchecked else
+                   f"{body}G._step = [{'action:' + name!r}, False, {opened}, action, (), None, (), (), G.phase, _who]")
+    if found != set(offered):
+        return None
+    return _slots_folded(out, body)
+
+
+def _slots_folded(region: list[str], body: str) -> list[str]:
+    """`_steps_in_branches`: the slots a branch sets right after its step's open made with it."""
+    out: list[str] = []
+    i = 0
+    while i < len(region):
+        line = region[i]
+        out.append(line)
+        i += 1
+        opened = re.fullmatch(rf"{body}G\._step = \[(.*)\]", line)
+        if opened is None:
+            continue
+        slots = opened.group(1).split(", ")
+        if len(slots) != 10:
+            continue
+        keep = []  # the lines that stand between: a move's arguments
+        while i < len(region) and _ARGS_OF_M.match(region[i]) and region[i].startswith(body) \
+                and not region[i].startswith(body + " "):
+            keep.append(region[i])
+            i += 1
+        while i < len(region) and (set_slot := re.fullmatch(rf"{body}G\._step\[(\d)\] = (\w+)", region[i])):
+            slots[int(set_slot.group(1))] = set_slot.group(2)
+            i += 1
+        made = f"{body}G._step = [{', '.join(slots)}]"
+        xp = region[i:i + 3]
+        if len(xp) == 3 and re.fullmatch(rf"{body}xp = G\._xpre\.get\('\w+'\)", xp[0]) \
+                and xp[1].startswith(f"{body}if xp is not None and len(xp) >= ") and xp[2] == f"{body}    _dst = G._step":
+            j = i + 3
+            kept = list(slots)
+            while j < len(region) and (set_slot := re.fullmatch(rf"{body}    _dst\[(\d)\] = (.+)", region[j])):
+                kept[int(set_slot.group(1))] = set_slot.group(2)
+                j += 1
+            if j < len(region) and region[j] == f"{body}else:":
+                out[-1:] = [*keep, xp[0], xp[1], f"{body}    G._step = [{', '.join(kept)}]", region[j], f"    {made}"]
+                i = j + 1
+                continue
+        out[-1:] = [*keep, made]
+    return out
 
 
 def _decision_kept(region: list[str], ind: str, k: int) -> bool:

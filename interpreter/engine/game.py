@@ -1780,6 +1780,29 @@ def after_traced_kept(G: Any, waiting: bool, F: list, k: int) -> None:
     after_traced(G, waiting)
 
 
+def recorded_step(G: Any, a: Any, who: Any) -> list:
+    """`fused kept checks` (compiler/machine.py `fused_apply`): the step `Game._take_recorded`
+    opens for move `a` of a lean traced game whose block does not work its checks out (its
+    state kept for them, or it explained now, in the state it was listed in), so that the
+    fused apply plays such a move itself. The same branches as there: keep the two alike."""
+    ca = G._recorded[a[0]]
+    if ca.state_kept is not None:  # explained when read (kept_explain): copies of what it reads
+        v = G.vars
+        kept = [G.current]
+        for name in ca.state_kept:
+            x = v[name]
+            kept.append(x.copy() if type(x) is dict else x)
+        return [ca.key, False, STATE_KEPT, a, tuple(kept), None, (), (), G.phase, who]
+    try:  # the move was offered just now, by a listing in this state
+        seen = ca.explain_offered(G, *a[1])
+    except _CHECK_ERRORS:
+        seen = ()
+    if ca.kept_args:
+        return [ca.key, False, None, a, seen, None, (), (), G.phase, who]
+    decision = {"kind": "action", "by": who, "action": G.prog.move_texts.get(id(a)) or str(a)}
+    return [ca.key, False, bindings_of(ca, a[1]), decision, (ca, seen) if seen else (), None, (), (), G.phase, who]
+
+
 def after_traced(G: Any, waiting: bool) -> None:
     """The same for a traced fused apply: as `LeanTracedGame.apply` after its block call."""
     if not waiting:
