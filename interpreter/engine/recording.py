@@ -331,8 +331,15 @@ class TraceRecorder:
 
     def _open(self, key: str, automatic: bool, bindings: dict | None, decision: dict | None,
               checks: Any = ()) -> None:
-        if self._step is not None:
-            self._close()
+        st = self._step
+        if st is not None:
+            if len(self.journal) == self._jmark:  # `_close` of a step that wrote nothing, without the call
+                self._jdict = False
+                if st[DECISION] or st[EVENTS] or st[CHANCE]:
+                    st[CHANGES] = ()
+                    self._steps.extend(st)
+            else:
+                self._close()
         self._step = [key, automatic, bindings, decision, checks, None, (), (),
                       self.phase, decision["by"] if decision else self.current]
         self._jmark = len(self.journal)
@@ -396,7 +403,14 @@ class TraceRecorder:
             key = f"phase:{phase}"
         st = self._step
         if st is None or st[KEY] != key:
-            if st is not None:
+            if st is None:
+                pass
+            elif len(self.journal) == self._jmark:  # `_close` of a step that wrote nothing, without the call
+                self._jdict = False
+                if st[DECISION] or st[EVENTS] or st[CHANCE]:  # the flow's turn events: kept
+                    st[CHANGES] = ()
+                    self._steps.extend(st)
+            else:
                 self._close()
             self._step = [key, True, None, None, (), None, (), (), phase, self.current]
             self._jmark = len(self.journal)
