@@ -75,7 +75,7 @@ def test_the_close_is_written_out_where_a_procedure_ends_and_its_caller_s_step_e
     bump_on, bump_off = _fn(on, "P_0"), _fn(off, "P_0")  # quiet: it wrote, so its step is closed
     assert "G._changed_after(jm)" in bump_on and "G._close()" not in bump_on.split("finally:")[1]
     assert "_changed_after" not in bump_off and "G._close()" in bump_off.split("finally:")[1]
-    same_on = _fn(on, "P_1")  # not quiet? it only writes: quiet as well
+    same_on = _fn(on, "P_1")  # it only writes too: quiet
     assert "G._changed_after(jm)" in same_on
     both_on, both_off = _fn(on, "P_3"), _fn(off, "P_3")  # the usual steps: the test, then the call
     assert both_on.count("G._changed_after(G._jmark)") == 3  # the caller's step, and two at the pop
