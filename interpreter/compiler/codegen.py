@@ -245,6 +245,10 @@ class CodeGen:
     # there from the step's locals, not made first and closed by `after_traced` (stepclose.py
     # `_ended_at_close`, `finish at close`); off: tests compare
     FINISH_AT_CLOSE: ClassVar[bool] = True
+    # traced: a procedure's or device's automatic step, and its caller's as it starts, closed
+    # by lines written out where it wrote and noted nothing, not by a call of `_close`
+    # (recording.auto_close_code, `step closed in place`); off: the call
+    AUTO_CLOSED_IN_PLACE: ClassVar[bool] = True
     # where a move surely fails its own test once played (follows.taken_by_its_move), the
     # listing that follows it drops it untested, and the fused apply counts where it found the
     # move among those offered and takes it out of the copy there by position, not `remove`'s

@@ -531,11 +531,12 @@ def _device(g: CodeGen, name: str, dv: A.DeviceDecl) -> None:
     if g.record:  # traced: the roll is a step of its own, with the device's quote and settle
         g.function(f"DS_{i}", params + ["outcome", "detail", "scripted"], body)
         call = ", ".join(["G", *params, "outcome", "detail", "scripted"])
-        lines += [*_rule_push(repr("device:" + name), "    "),
+        in_place = _closed_in_place(g)
+        lines += [*_rule_push(repr("device:" + name), "    ", in_place),
                   "    try:",
                   f"        return DS_{i}({call})",
                   "    finally:",
-                  *_rule_pop("        ")]
+                  *_rule_pop("        ", in_place)]
     else:
         lines.extend(body)
     g.function(f"DV_{i}", params, lines)
@@ -562,10 +563,13 @@ def _procedure(g: CodeGen, builder: BlockBuilder, name: str, p: A.ProcedureDecl,
         if tail is not None:  # its form for a call an effect ends with (quiettail.py)
             g.function(f"PT_{pid}", pnames, tail)
             g.quiet_tails.add(pid)
-        lines = [*quiet_push_code(key, "    "), "    try:", *lines, "    finally:", *quiet_pop_code(key, "        ")]
+        in_place = _closed_in_place(g)
+        lines = [*quiet_push_code(key, "    ", in_place), "    try:", *lines, "    finally:",
+                 *quiet_pop_code(key, "        ", in_place)]
     elif record:  # the trace attributes the procedure's changes to it, a step of its own
-        lines = [*_rule_push(repr("procedure:" + name), "    "), "    try:", *lines, "    finally:",
-                 *_rule_pop("        ")]
+        in_place = _closed_in_place(g)
+        lines = [*_rule_push(repr("procedure:" + name), "    ", in_place), "    try:", *lines,
+                 "    finally:", *_rule_pop("        ", in_place)]
     g.function(f"P_{pid}", pnames, lines)
     return ("fn", f"P_{pid}")
 
@@ -602,14 +606,24 @@ RULE_STEPS_INLINE = True
 QUIET_PROCEDURES = True
 
 
-def _rule_push(key: str, ind: str) -> list[str]:
+def _rule_push(key: str, ind: str, in_place: bool = False) -> list[str]:
     """`prev = G.push_rule(key)`, its common case inline (recording.push_rule_code)."""
-    return push_rule_code(key, ind) if RULE_STEPS_INLINE else [f"{ind}prev = G.push_rule({key})"]
+    return push_rule_code(key, ind, in_place) if RULE_STEPS_INLINE else [f"{ind}prev = G.push_rule({key})"]
 
 
-def _rule_pop(ind: str) -> list[str]:
+def _rule_pop(ind: str, in_place: bool = False) -> list[str]:
     """`G.pop_rule(prev)`, its common case inline (recording.pop_rule_code)."""
-    return pop_rule_code(ind) if RULE_STEPS_INLINE else [f"{ind}G.pop_rule(prev)"]
+    return pop_rule_code(ind, in_place) if RULE_STEPS_INLINE else [f"{ind}G.pop_rule(prev)"]
+
+
+def _closed_in_place(g: CodeGen) -> bool:
+    """`step closed in place` (`CodeGen.AUTO_CLOSED_IN_PLACE`, recording.auto_close_code): a
+    procedure's or device's step, and its caller's as it starts, closed by lines written out
+    where it is automatic and wrote, not by a call of `_close`."""
+    if not g.AUTO_CLOSED_IN_PLACE:
+        return False
+    g.chose("step closed in place", rule=g.rule_now)
+    return True
 
 
 def _tested_body(g: CodeGen, model: Model, name: str, d: A.DefineDecl, recursive: set[str],

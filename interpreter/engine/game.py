@@ -732,7 +732,7 @@ class Game(RuleCalls, TraceRecorder):
         holds a copy of these steps for the commonest such move (checks worked out in the
         block, no `simultaneously`, no invariants): a change here is a change there too."""
         invariants = self.prog.invariants
-        since = self._check_from() if invariants else None
+        since = (None if self._snap_next else len(self.journal)) if invariants else None  # _check_from
         self.work, self._worked = WORK_CHUNK, 0
         if self._part is None:  # _keep_undo, its common case inline
             undo = self._undo
@@ -793,7 +793,7 @@ class Game(RuleCalls, TraceRecorder):
         steps in the same order (its step is the choice itself, as `_take` keeps it), then the
         block that asked binds the option and goes on, without `_run` entering it anew."""
         invariants = self.prog.invariants
-        since = self._check_from() if invariants else None
+        since = (None if self._snap_next else len(self.journal)) if invariants else None  # _check_from
         self.work, self._worked = WORK_CHUNK, 0
         undo = self._undo  # _keep_undo, its common case inline
         if self._snap_next or not len(undo) % UNDO_EVERY:

@@ -175,24 +175,58 @@ def move_close_code(ind: str) -> list[str]:
             f"{ind}    G._close()"]
 
 
-def push_rule_code(key: str, ind: str) -> list[str]:
+def push_rule_code(key: str, ind: str, in_place: bool = False) -> list[str]:
     """The lines with which generated code starts a procedure's or device's own step (`key`, a
     Python string display), leaving the caller's key in `prev`: what `prev = G.push_rule(key)`
     does, written out (`_open`, `_renew`), and a move's step (a decision's: kept whatever it
     wrote) closed in place when no map or record was written whole. Checkers crowns after
-    every move, and the calls were a tenth of a traced game."""
+    every move, and the calls were a tenth of a traced game. `in_place`: an automatic step
+    that wrote is closed in place too (`auto_close_code`)."""
     new = [f"{ind}    G._step = {auto_step_code(key, 'G.phase', 'G.current')}",
            f"{ind}    G._jmark = len(G.journal)"]
-    return _caller_step_ended(key, ind, new, _renew_code("st", key, ind + "    "), new)
+    return _caller_step_ended(key, ind, new, _renew_code("st", key, ind + "    "), new, in_place)
+
+
+# A step's close written out where generated code ends an automatic step (a procedure's or
+# device's, or its caller's as one starts): `_close`'s common case there, an automatic step
+# that wrote and noted nothing (no map or record written whole), without the call; any other
+# step is closed by `_close` (`step closed in place`, `CodeGen.AUTO_CLOSED_IN_PLACE`: some 600
+# of the 1,070 closes of a traced Shogun game). An automatic step never has a decision.
+_CLOSE_LOCALS = ("_co", "_cn")
+
+
+def auto_close_code(st: str, ind: str, known: bool = False, mark: str = "G._jmark") -> list[str]:
+    """The lines that close the open step `st` as `_close` does, its common case at the end of
+    an automatic step written out: kept when a write changed something (its first entry tested
+    here, the others by `_changed_after`), as the range of the journal it wrote. `known`: the
+    code knows `st` is that case (open, automatic, wrote, noted nothing, no map or record
+    written whole); else it tests that first and calls `_close` for any other. `mark`: where
+    the step's entries start (`G._jmark`, or a local holding it)."""
+    co, cn = _CLOSE_LOCALS
+    out = []
+    if not known:
+        out += [f"{ind}if {st} is None or G._jdict or {st}[{AUTO}] is not True or {st}[{EVENTS}] or {st}[{CHANCE}]"
+                f" or len(G.journal) == {mark}:",
+                f"{ind}    G._close()",
+                f"{ind}else:  # automatic, wrote, noted nothing: kept if a write changed something (_close)"]
+        ind += "    "
+    return [*out,
+            f"{ind}G._step = None",
+            f"{ind}{co} = G.journal[{mark} + 2]",  # the first entry's old and new (ENTRY)
+            f"{ind}{cn} = G.journal[{mark} + 3]",
+            f"{ind}if not ({co} is {cn} or (type({co}) is type({cn}) and {co} == {cn})) or G._changed_after({mark}):",
+            f"{ind}    {st}[{CHANGES}] = range({mark}, len(G.journal))",
+            f"{ind}    G._steps.extend({st})"]
 
 
 def _caller_step_ended(key: str, ind: str, if_none: list[str], if_renewable: list[str],
-                       after_close: list[str]) -> list[str]:
+                       after_close: list[str], in_place: bool = False) -> list[str]:
     """The lines that end the caller's step as a procedure's or device's own step starts,
     leaving the caller's key in `prev` (`push_rule_code`, `quiet_push_code`); each branch then
     goes on with the caller's lines: no step open (`if_none`), an automatic one that noted and
     wrote nothing (`if_renewable`, after `prev` is set), any other, once it is closed
-    (`after_close`). A watched game calls `G.push_rule`."""
+    (`after_close`; `in_place`: by `auto_close_code`). A watched game calls `G.push_rule`."""
+    other = auto_close_code("st", ind + "        ") if in_place else [f"{ind}        G._close()"]
     return [f"{ind}st = G._step",
             f"{ind}if G._watched:",
             f"{ind}    prev = G.push_rule({key})",
@@ -207,39 +241,42 @@ def _caller_step_ended(key: str, ind: str, if_none: list[str], if_renewable: lis
             f"{ind}    if st[{AUTO}] is False and not G._jdict:",
             *kept_close_code("st", ind + "        "),
             f"{ind}    else:",
-            f"{ind}        G._close()",
+            *other,
             *after_close]
 
 
-def pop_rule_code(ind: str) -> list[str]:
+def pop_rule_code(ind: str, in_place: bool = False) -> list[str]:
     """The lines that end the step `push_rule_code` started: what `G.pop_rule(prev)` does,
     written out (the procedure's step, if it noted and wrote nothing, made the caller's again
-    as `_renew` does; else closed, and the caller's goes on in a new one)."""
+    as `_renew` does; else closed, and the caller's goes on in a new one). `in_place`: the
+    close's common case written out (`auto_close_code`)."""
+    def close(at: str) -> list[str]:
+        return auto_close_code("st", at) if in_place else [f"{at}G._close()"]
     return [f"{ind}st = G._step",
             f"{ind}if G._watched:",
             f"{ind}    G.pop_rule(prev)",
             f"{ind}elif prev is None:",
-            f"{ind}    G._close()",
+            *close(ind + "    "),
             f"{ind}elif st is not None and {_renewable('st')}:",
             *_renew_code("st", "prev", ind + "    "),
             f"{ind}else:",
-            f"{ind}    G._close()",
+            *close(ind + "    "),
             f"{ind}    G._step = {auto_step_code('prev', 'G.phase', 'G.current')}",
             f"{ind}    G._jmark = len(G.journal)"]
 
 
-def quiet_push_code(key: str, ind: str) -> list[str]:
+def quiet_push_code(key: str, ind: str, in_place: bool = False) -> list[str]:
     """`push_rule_code` for a procedure whose body only writes state (`quiet_body`: it notes
     nothing, opens no step and calls nothing that could): its step is opened only if it wrote
     something (`quiet_pop_code`), where most such calls write nothing (checkers crowns after
     every move, mostly nobody). The caller's step is ended as `push_rule_code` ends it; `st`
     is left the caller's step while it is open and could be renewed, None once closed, and
     `jm` the journal's length."""
-    first, *rest = _caller_step_ended(key, ind, [], [], [f"{ind}    st = None"])
+    first, *rest = _caller_step_ended(key, ind, [], [], [f"{ind}    st = None"], in_place)
     return [first, f"{ind}jm = len(G.journal)", *rest]
 
 
-def quiet_pop_code(key: str, ind: str) -> list[str]:
+def quiet_pop_code(key: str, ind: str, in_place: bool = False) -> list[str]:
     """The end of a step `quiet_push_code` began: when the procedure wrote nothing, what
     `pop_rule_code` leaves after `push_rule_code` (its step dropped: the caller's goes on in
     the step it had, renewed, or in a new one); else its step made as `push_rule_code` makes
@@ -264,7 +301,8 @@ def quiet_pop_code(key: str, ind: str) -> list[str]:
             f"{ind}        G._jmark = jm",
             f"{ind}    else:",
             *_renew_code("st", key, ind + "        "),
-            f"{ind}    G._close()  # it wrote: not renewable",
+            *(auto_close_code("st", ind + "    ", known=True, mark="jm") if in_place else
+              [f"{ind}    G._close()  # it wrote: not renewable"]),
             f"{ind}    if prev is not None:  # the caller goes on in a new step: the list, closed, used again",
             f"{ind}        st[{KEY}] = prev",
             f"{ind}        st[{CHANGES}] = None",
@@ -293,8 +331,15 @@ class TraceRecorder:
 
     def _open(self, key: str, automatic: bool, bindings: dict | None, decision: dict | None,
               checks: Any = ()) -> None:
-        if self._step is not None:
-            self._close()
+        st = self._step
+        if st is not None:
+            if len(self.journal) == self._jmark:  # `_close` of a step that wrote nothing, without the call
+                self._jdict = False
+                if st[DECISION] or st[EVENTS] or st[CHANCE]:
+                    st[CHANGES] = ()
+                    self._steps.extend(st)
+            else:
+                self._close()
         self._step = [key, automatic, bindings, decision, checks, None, (), (),
                       self.phase, decision["by"] if decision else self.current]
         self._jmark = len(self.journal)
@@ -358,7 +403,14 @@ class TraceRecorder:
             key = f"phase:{phase}"
         st = self._step
         if st is None or st[KEY] != key:
-            if st is not None:
+            if st is None:
+                pass
+            elif len(self.journal) == self._jmark:  # `_close` of a step that wrote nothing, without the call
+                self._jdict = False
+                if st[DECISION] or st[EVENTS] or st[CHANCE]:  # the flow's turn events: kept
+                    st[CHANGES] = ()
+                    self._steps.extend(st)
+            else:
                 self._close()
             self._step = [key, True, None, None, (), None, (), (), phase, self.current]
             self._jmark = len(self.journal)
@@ -492,6 +544,16 @@ class TraceRecorder:
                     return
         st[CHANGES] = range(mark, end)
         self._steps.extend(st)
+
+    def _changed_after(self, mark: int) -> bool:
+        """Whether a journal entry after the first from `mark` on changed its value (the test of
+        `_close` for an automatic step whose first entry did not; `auto_close_code`)."""
+        journal = self.journal
+        for i in range(mark + 2 + ENTRY, len(journal), ENTRY):
+            old, new = journal[i], journal[i + 1]
+            if not (old is new or (type(old) is type(new) and old == new)):
+                return True
+        return False
 
     def _slots_of(self, changes: Any) -> Any:
         """The journal slots of a step's CHANGES slot: a range of the journal, or the entries

@@ -21,6 +21,7 @@ from .errors import BudgetExceeded, RuleFailure, SaveError
 from .limits import CALL_WORK, MAX_TRIGGER_CHAIN, RECURSIVE_CALL_WORK, SKIPPED_PLAY_WORK, WORK_CHUNK
 from .locate import plain, statement_span
 from .moves import Action
+from .recording import AUTO
 from .runtime import MISSING
 from .values import decode, jsonable, value_text
 
@@ -117,8 +118,10 @@ class RuleCalls:
         """A block's frame was popped: a move that could be taken back is now done."""
         if self.abandon is not None and frame[3] == self.abandon[1]:
             self.abandon = None
-        if self.record and self.open_decision():
-            self._close()
+        if self.record:  # `open_decision()` written out: a decided step closes with its frame
+            st = self._step
+            if st is not None and st[AUTO] is False:
+                self._close()
 
     def reveal(self, what: str, value: Any, to: str | None) -> None:
         """`reveal X [to P]`: X is part of P's view (everybody's without `to`) from now on, so of
