@@ -585,6 +585,10 @@ class CodeGen:
     # with BATCHED_DRAWS, a draw's one identity test says both that the batch goes on from the
     # generator's state and that its output is at most rng.SAFE (`safe in batch`); off: tests compare
     SAFE_IN_BATCH: ClassVar[bool] = True
+    # `hoisted tests` (§5): a listing's part of a require hoisted ahead of an inner loop that is a
+    # call of a boolean definition (`rules(current, from)`) tested in place into its local, in a
+    # one-round `while True:` left by `break`, not called (hoistedtest.py); off: tests compare
+    HOISTED_TESTS: ClassVar[bool] = True
 
     def __init__(self, model: Model, record: bool, elements: dict[str, tuple], boards: Any = None,
                  players: tuple[str, ...] = (), facts: ModelFacts | None = None):
