@@ -589,6 +589,10 @@ class CodeGen:
     # call of a boolean definition (`rules(current, from)`) tested in place into its local, in a
     # one-round `while True:` left by `break`, not called (hoistedtest.py); off: tests compare
     HOISTED_TESTS: ClassVar[bool] = True
+    # `options unrolled` (§5): a `choose` among `list x in E where W` of a small enum whose moves
+    # are listed with the options tests W once per value in place, the value a literal, not a
+    # comprehension calling W's definition per value (optionsunrolled.py); off: tests compare
+    OPTIONS_UNROLLED: ClassVar[bool] = True
 
     def __init__(self, model: Model, record: bool, elements: dict[str, tuple], boards: Any = None,
                  players: tuple[str, ...] = (), facts: ModelFacts | None = None):
