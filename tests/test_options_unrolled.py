@@ -47,7 +47,8 @@ def test_each_value_tested_in_place() -> None:
     assert "if D_1(G, _a" in off and "while True:" not in off.split("opts")[1].split("G.pending")[0]
     assert on.count("opts.append(_E") == 4 and on.count("legal.append(_CM") == 4
     assert "== 'push'" not in on.split("G.pending")[0]  # the conditionals on the value folded
-    assert "D_1(G, 'pull', L['tired'])" in on  # `heavy()` is a loop in place: the call
+    assert "D_1(G, 'pull', _v" in on  # `heavy()` is a loop in place: the call
+    assert on.split("G.pending")[0].count("= L['tired']") == 1  # the frame's name read once, ahead
     assert "D_1(G, 'rest'" not in on and "D_1(G, 'push'" not in on and "D_1(G, 'wait'" not in on
 
 

@@ -42,6 +42,7 @@ def options_unrolled(g: CodeGen, domain: A.Node, sc: dict, table: str | None, ou
     tables = dict(memo) if memo is not None else None
     items = g.element_list(domain.domain.name)  # the values as the comprehension walked them
     lines = [f"{ind}opts = []", f"{ind}legal = []"]
+    sc = {**sc, **_bound_once(g, domain.where, domain.var, sc, lines, ind)}
     for i, v in enumerate(values):
         tested: list[str] = []
         wsc = {**sc, domain.var: (repr(v), None)}
@@ -62,3 +63,20 @@ def options_unrolled(g: CodeGen, domain: A.Node, sc: dict, table: str | None, ou
     g.chose("options unrolled", f"{domain.var} in {domain.domain.name}")
     return True
 
+
+
+def _bound_once(g: CodeGen, where: A.Node, var: str, sc: dict, lines: list[str], ind: str) -> dict:
+    """The arguments of `where`, a call of a definition, that are names of the block's frame
+    (`L['recruited']`), each read once into a local ahead of the values: the comprehension's
+    call read it once a value, and a frame's name reads alike each time (the test would bind it
+    anew for every value, read or not)."""
+    if not isinstance(where, A.Call) or where.func not in g.m.defines:
+        return {}
+    bound: dict = {}
+    for arg in where.args:
+        if isinstance(arg, A.Name) and arg.name != var and arg.name in sc and arg.name not in bound \
+                and sc[arg.name][0].startswith("L[") and sc[arg.name][0].endswith("]"):
+            local = g.fresh("v")
+            lines.append(f"{ind}{local} = {sc[arg.name][0]}")
+            bound[arg.name] = (local, sc[arg.name][1])
+    return bound
