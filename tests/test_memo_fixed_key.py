@@ -76,15 +76,16 @@ def test_the_same_moves_and_games_with_and_without() -> None:
 @pytest.mark.parametrize("record", [False, True])
 def test_root_looks_rules_up_by_the_clearing_and_plays_the_same_games(record: bool) -> None:
     # with `memo dropped` off: the memos of `take_move` and `cat_move`, keyed by the outer loop's
-    # clearing, are never hit, and that pass makes them straight calls (test_memo_dropped.py)
-    CodeGen.MEMO_DROPPED = False
+    # clearing, are never hit, and that pass makes them straight calls (test_memo_dropped.py);
+    # `hoisted tests` would test `rules(current, from)` in place (test_hoisted_tests.py)
+    CodeGen.MEMO_DROPPED = CodeGen.HOISTED_TESTS = False
     try:
         kept = regelwerk.load(BUNDLED["root"])
         kept.program(False), kept.program(True)
         src = kept.program(record).source
         whole = _without(lambda: regelwerk.load(BUNDLED["root"]), "[_cur, p0] if (_cur, p0) in _mz")
     finally:
-        CodeGen.MEMO_DROPPED = True
+        CodeGen.MEMO_DROPPED = CodeGen.HOISTED_TESTS = True
     assert "_cur, p0) in _mz" not in src and "_mover, p0) in _mz" not in src
     assert " if p0 in _mz" in src
     assert " if p0 in _mz" not in ruleset("root/root.rules").program(record).source

@@ -36,6 +36,7 @@ from .carry import PARAM, key_test
 from .codegen import CodeGen, _is_literal, _may_hold_dict
 from .common_exprs import common_expressions
 from .hoist import Hoister, parts
+from .hoistedtest import hoisted_test
 from .implied import implied
 from .joined import joined_rows
 from .known import known_entries
@@ -429,6 +430,7 @@ class _Listing:
         self.filter_locals: list[str] = []  # their lists, declared _NOT_YET at the listing's top
         self.top_lines: list[str] = []  # narrowed ranges that read no parameter (`narrowed once`)
         self.walked: dict[int, A.RequireStmt] = {}  # param -> the require its range was narrowed by
+        self.tested_lines = 0  # lines `hoisted tests` wrote beyond the one call each replaced
 
     def at(self, depth: int) -> list:
         return [s for s, d in zip(self.pre, self.deps, strict=True) if d == depth]
@@ -544,6 +546,11 @@ class _Listing:
         """The parts of deeper requires hoisted to the end of `depth` (Hoister.at_end)."""
         first = len(self.lines)
         for local, node in self.hoister.at_end.get(depth, ()):
+            tested = hoisted_test(self.g, node, self.esc, local, ind, depth)
+            if tested is not None:  # its lines stand for the one call in the listing's size
+                self.lines.extend(tested)
+                self.tested_lines += len(tested) - 1
+                continue
             self.lines.append(f"{ind}{local} = {self.g.ex(node, self.esc)}")
         mark(self.g, self.lines, first, None)  # parts of deeper requires: the action's own line
 
@@ -1448,7 +1455,7 @@ def generate_action(g: CodeGen, builder: BlockBuilder, name: str, a: A.ActionDec
     if g.MEMO_DROPPED:  # last: a memo no look-up can hit made a straight call (memoonce.py)
         g.tree_passes[f"AE_{aid}"].append(
             lambda fn: [g.chose("memo dropped", c, rule=rule) for c in memo_dropped(fn, g.constants)] != [])
-    enum_size = len(lines)
+    enum_size = len(lines) - listing.tested_lines
     g.function(f"AE_{aid}", ["out"], lines)
     # the same search, stopping at the first legal move: possible(action) asks only that
     lists = ("out", listing.rows) if listing.rows else ("out",)

@@ -602,6 +602,14 @@ class CodeGen:
     # with BATCHED_DRAWS, a draw's one identity test says both that the batch goes on from the
     # generator's state and that its output is at most rng.SAFE (`safe in batch`); off: tests compare
     SAFE_IN_BATCH: ClassVar[bool] = True
+    # `hoisted tests` (§5): a listing's part of a require hoisted ahead of an inner loop that is a
+    # call of a boolean definition (`rules(current, from)`) tested in place into its local, in a
+    # one-round `while True:` left by `break`, not called (hoistedtest.py); off: tests compare
+    HOISTED_TESTS: ClassVar[bool] = True
+    # `options unrolled` (§5): a `choose` among `list x in E where W` of a small enum whose moves
+    # are listed with the options tests W once per value in place, the value a literal, not a
+    # comprehension calling W's definition per value (optionsunrolled.py); off: tests compare
+    OPTIONS_UNROLLED: ClassVar[bool] = True
 
     def __init__(self, model: Model, record: bool, elements: dict[str, tuple], boards: Any = None,
                  players: tuple[str, ...] = (), facts: ModelFacts | None = None):

@@ -43,6 +43,7 @@ from ..engine.recording import (
 from . import hoist, ir
 from .codegen import CodeGen
 from .follows import listing_follows, taken_by_its_move
+from .optionsunrolled import options_unrolled
 from .pytree import Inline
 from .slots import item_slots, kept_slots, split_slots
 from .total import cannot_fail
@@ -386,6 +387,8 @@ class MachineBuilder:
         elif where is not None:
             wsc = {**self.scope(names), var: (x, None)}
             out.append(f"{ind}opts = [{x} for {x} in _seq({self.ex(domain, names)}) if {g.ex(where, wsc)}]")
+        elif options_unrolled(g, domain, self.scope(names), table, out, ind):  # `options unrolled`
+            pass
         else:
             out.append(f"{ind}opts = list(_seq({self.ex(domain, names)}))")
             if table is not None:
