@@ -79,6 +79,7 @@ from .nonefirst import none_first
 from .numbered import Numbering
 from .offeredat import removed_where_offered
 from .paired import Pairing
+from .pendingnext import pending_with_next
 from .pytree import PLACEHOLDER, Inline
 from .rolllocals import roll_locals, work_local
 from .shared_calls import shared_definitions
@@ -245,6 +246,10 @@ class CodeGen:
     # there from the step's locals, not made first and closed by `after_traced` (stepclose.py
     # `_ended_at_close`, `finish at close`); off: tests compare
     FINISH_AT_CLOSE: ClassVar[bool] = True
+    # a turn's successor's pending record taken from the successor table's entry (`G._next`),
+    # not looked up by name in `PLAYING` where the decision asks that successor
+    # (pendingnext.py, `pending with the successor`); off: tests compare
+    PENDING_WITH_NEXT: ClassVar[bool] = True
     # traced: a procedure's or device's automatic step, and its caller's as it starts, closed
     # by lines written out where it wrote and noted nothing, not by a call of `_close`
     # (recording.auto_close_code, `step closed in place`); off: the call
@@ -2959,13 +2964,15 @@ class CodeGen:
     def writes_finished(self, name: str, fn: ast.FunctionDef) -> None:
         """The passes over a function's final tree that lighten its writes, charges and loops:
         `kept lists once` (keptonce.py), `charged if any` (ifany.py, after `charged once`) and
-        `heads hoisted` (loophead.py)."""
+        `heads hoisted` (loophead.py), and `pending with the successor` (pendingnext.py)."""
         if self.KEPT_ONCE and kept_once(fn):
             self.chose("kept lists once", f"the kept lists of the writes that follow one another in {name}", rule="")
         if self.CHARGED_IF_ANY and charged_if_any(fn):
             self.chose("charged if any", f"a local domain's charge under its test in {name}", rule="")
         if self.HEADS_HOISTED and heads_hoisted(fn, self.constants, self.fresh):
             self.chose("heads hoisted", f"a loop's first statements ahead of it in {name}", rule="")
+        if self.PENDING_WITH_NEXT and name.startswith(("B_", "BA_")) and pending_with_next(fn):
+            self.chose("pending with the successor", f"the next player's pending record in {name}", rule="the engine")
 
     def memo_finished(self, fns: dict[str, ast.FunctionDef]) -> None:
         """`memo never opened` (sharedlocal.memo_unopened): where no function of the program

@@ -671,7 +671,7 @@ class MachineBuilder:
         if self.record:
             self.player_event("turn end", "G.current", out, ind)
         if rotate:  # the next seat, from a table the game made of its players
-            out.append(f"{ind}nxt_p, new_round = G._next[G.current]")
+            out.append(f"{ind}nxt_p, new_round, nxt_pending = G._next[G.current]")  # (pendingnext.py)
             out.append(f"{ind}if new_round:")
             out.append(f"{ind}    G.round += 1")
             out.append(f"{ind}G.current = nxt_p")

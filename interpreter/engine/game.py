@@ -210,8 +210,11 @@ class Game(RuleCalls, TraceRecorder):
         self._observing = True
         self._plain = set() if prog.record or self.tracking else prog.plain  # moves apply() plays directly
         self._blocks = prog.block_fns  # the compiled blocks, one attribute away on the hot path
-        # who plays after whom, and whether that starts a new round (a turn that rotates)
-        self._next = {p: (players[(i + 1) % len(players)], i + 1 == len(players)) for i, p in enumerate(players)}
+        # who plays after whom, whether that starts a new round (a turn that rotates), and the
+        # successor's pending record (the program's own, `PLAYING`: compiler/pendingnext.py)
+        playing = prog.namespace.get("PLAYING") or {}
+        self._next = {p: (nxt, i + 1 == len(players), playing.get(nxt) or {"kind": "play", "player": nxt})
+                      for i, p in enumerate(players) for nxt in (players[(i + 1) % len(players)],)}
         # traced: the plain actions apply() records and plays in one short path (_take_recorded),
         # each name with its compiled action
         self._recorded = {n: prog.actions[n] for n in prog.in_place} if prog.record and not self.tracking else {}
