@@ -86,6 +86,7 @@ from .shared_calls import shared_definitions
 from .sharedlocal import call_graph, memo_opened, memo_unopened, memo_users, shared_in_block
 from .slots import item_slots, kept_slots, split_slots
 from .stepclose import finished_at_close, step_made_at_close
+from .sunkbind import sunk_bindings
 from .total import cannot_fail
 from .unrolled import lines_unrolled
 from .unswitch import unswitched_sums
@@ -615,6 +616,10 @@ class CodeGen:
     # are listed with the options tests W once per value in place, the value a literal, not a
     # comprehension calling W's definition per value (optionsunrolled.py); off: tests compare
     OPTIONS_UNROLLED: ClassVar[bool] = True
+    # `bindings sunk` (§5): a block's state maps and constants read only inside the dispatch's
+    # segments bound at the top of each segment that reads them, not in the prologue at every
+    # entry (sunkbind.py); off: tests compare
+    BINDINGS_SUNK: ClassVar[bool] = True
 
     def __init__(self, model: Model, record: bool, elements: dict[str, tuple], boards: Any = None,
                  players: tuple[str, ...] = (), facts: ModelFacts | None = None):
@@ -3076,8 +3081,14 @@ class CodeGen:
         if "_cur" in used:
             head.append(B("_cur", "G", attr="current"))
         names, knames = list(self.m.vars), list(self.const_ids)
-        head += [B(f"_sv{i}", "V", names[i]) for i in stable]
-        head += [B(f"_kc{i}", "K", knames[i]) for i in konst]
+        binds = {f"_sv{i}": B(f"_sv{i}", "V", names[i]) for i in stable}
+        binds |= {f"_kc{i}": B(f"_kc{i}", "K", knames[i]) for i in konst}
+        if self.BINDINGS_SUNK and binds:
+            left = sunk_bindings(fn, {n: pytree.located(b, fn) for n, b in binds.items()})
+            if len(left) < len(binds):
+                self.chose("bindings sunk", f"bindings made in the segments that read them in {fn.name}", rule="")
+            binds = left
+        head += binds.values()
         fn.body[:0] = [pytree.located(h, fn) for h in head]
 
     def prepare_inline(self, spec: Inline, source: ast.FunctionDef) -> list[ast.stmt]:
