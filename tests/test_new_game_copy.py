@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import json
 import random
-from collections import deque
 from pathlib import Path
 
 import pytest
+from copies import MUTABLE, assert_copied_as_clone
 
 import regelwerk
 from regelwerk import Game
@@ -21,7 +21,6 @@ from regelwerk.api import _SEED_MASK
 ROOT = Path(__file__).resolve().parent.parent
 BUNDLED = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "rulesets").glob("*/*.rules")
                  if "scenario" not in p.name and p.parent.name != "root" or p.name == "root.rules")
-MUTABLE = (list, dict, set, deque, bytearray)
 
 
 def template_of(rs: regelwerk.Ruleset) -> Game | None:
@@ -43,14 +42,7 @@ def test_a_copy_is_the_game_clone_makes(path: str) -> None:
         pytest.skip("no template")
     assert rs._defaults[False] is template
     short, other, long = rs.new_game(seed=7), rs.new_game(seed=7), cloned(template, 7)
-    t = template.__dict__
-    assert set(short.__dict__) == set(long.__dict__) == set(t)
-    for name, value in long.__dict__.items():
-        mine = short.__dict__[name]
-        assert mine == value, name
-        if isinstance(value, MUTABLE):  # shared with the template exactly as clone shares it
-            assert (mine is t[name]) == (value is t[name]), name
-            assert (mine is other.__dict__[name]) == (value is t[name]), name
+    assert_copied_as_clone(short, other, long, template)
     for k, v in long.vars.items():  # and what clone copies one level down: the variables,
         if isinstance(v, MUTABLE):
             assert (short.vars[k] is template.vars[k]) == (v is template.vars[k]), k

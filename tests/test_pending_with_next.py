@@ -12,29 +12,15 @@ import pytest
 from playing import chosen_and_same
 from regelwerk.interpreter.compiler.pendingnext import pending_with_next
 from test_fused_steps import _fused
+from test_removed_where_offered import TAKEN
 
 import regelwerk
 
 FLAG = "PENDING_WITH_NEXT"
 
-# three players: a round starts every third turn, with the successor's record at hand
-THREE = """players A, B, C
-board Square = grid 4 x 3
-state
-    cell: Square -> Player? = none
-    n: int = 0
-action take(s: Square)
-    "Take an empty square."
-    require cell[s] == none else "taken"
-    set cell[s] = current
-    add 1 to n
-    if n == 12
-        finish draw
-flow
-    repeat
-        turn
-            play take
-"""
+# three players on `removed where offered`'s six squares: a round starts every third turn, with
+# the successor's record at hand
+THREE = TAKEN.replace("players X, O", "players A, B, C")
 
 
 @pytest.mark.parametrize("record", [False, True])

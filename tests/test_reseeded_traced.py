@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import json
 import random
-from collections import deque
 from pathlib import Path
 
 import pytest
+from copies import assert_copied_as_clone
 from playing import played_with_undo_and_clones
 
 import regelwerk
@@ -19,7 +19,6 @@ from regelwerk import Game
 ROOT = Path(__file__).resolve().parent.parent
 BUNDLED = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "rulesets").glob("*/*.rules")
                  if "scenario" not in p.name and p.parent.name != "root" or p.name == "root.rules")
-MUTABLE = (list, dict, set, deque, bytearray)
 
 
 def template_of(rs: regelwerk.Ruleset) -> Game | None:
@@ -46,14 +45,7 @@ def test_a_copy_is_the_game_clone_makes(path: str) -> None:
         pytest.skip("no template")
     cloned = long_way(rs, 7)
     short, other = rs.new_game(seed=7, record=True), rs.new_game(seed=7, record=True)
-    t = template.__dict__
-    assert set(short.__dict__) == set(cloned.__dict__) == set(t)
-    for name, value in cloned.__dict__.items():
-        mine = short.__dict__[name]
-        assert mine == value, name
-        if isinstance(value, MUTABLE):  # shared with the template exactly as clone shares it
-            assert (mine is t[name]) == (value is t[name]), name
-            assert (mine is other.__dict__[name]) == (value is t[name]), name
+    assert_copied_as_clone(short, other, cloned, template)
     assert short._fresh is None and short._start_of is template
 
 
