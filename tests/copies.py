@@ -5,10 +5,15 @@ makes, field by field, sharing with the template exactly what `clone`'s copy sha
 from __future__ import annotations
 
 from collections import deque
+from pathlib import Path
 
 from regelwerk import Game
 
 MUTABLE = (list, dict, set, deque, bytearray)
+ROOT = Path(__file__).resolve().parent.parent
+# every bundled ruleset a new game is made of (Root's main file only, no scenario files)
+BUNDLED = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "rulesets").glob("*/*.rules")
+                 if "scenario" not in p.name and p.parent.name != "root" or p.name == "root.rules")
 
 
 def assert_copied_as_clone(short: Game, other: Game, cloned: Game, template: Game) -> None:

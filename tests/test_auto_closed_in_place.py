@@ -9,12 +9,10 @@ rule entries)."""
 
 from __future__ import annotations
 
-import json
-import random
-
 import pytest
 from bundled import BUNDLED
 from playing import chosen_and_same, compiled_with, switches
+from test_quiet_procedures import _undone_and_cloned
 
 import regelwerk
 
@@ -102,24 +100,6 @@ def test_steps_kept_and_dropped_as_the_call_keeps_and_drops_them():
     assert "same" in rules  # kept while m < 3 (n written as it was, m changed)
     # once m is 3 or more, `same` changes nothing: no step of its own
     assert rules.count("same") < 2 * 6
-
-
-def _undone_and_cloned(ruleset: regelwerk.Ruleset, players: int, seed: int, watched: bool) -> list:
-    g = ruleset.new_game(players=players, seed=seed, record=True)
-    g._watched = watched
-    rnd = random.Random(seed)
-    out = []
-    for n in range(1, 120):
-        if g.is_over:
-            break
-        g.apply(rnd.choice(g.legal_actions()))
-        if n % 9 == 0 and not g.is_over:
-            g.undo()
-            if n % 18 == 0:
-                g = g.clone()
-                g._watched = watched
-                out.append(len(g.trace))
-    return [out, json.dumps(g.trace, default=str, sort_keys=True), g.result]
 
 
 @pytest.mark.parametrize(("name", "players"), [("shogun", 4), ("root", 2), ("checkers", 2)])

@@ -12,15 +12,13 @@ import random
 from pathlib import Path
 
 import pytest
-from copies import MUTABLE, assert_copied_as_clone
+from copies import BUNDLED, MUTABLE, assert_copied_as_clone
 
 import regelwerk
 from regelwerk import Game
 from regelwerk.api import _SEED_MASK
 
 ROOT = Path(__file__).resolve().parent.parent
-BUNDLED = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "rulesets").glob("*/*.rules")
-                 if "scenario" not in p.name and p.parent.name != "root" or p.name == "root.rules")
 
 
 def template_of(rs: regelwerk.Ruleset) -> Game | None:

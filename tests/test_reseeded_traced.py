@@ -10,15 +10,13 @@ import random
 from pathlib import Path
 
 import pytest
-from copies import assert_copied_as_clone
+from copies import BUNDLED, assert_copied_as_clone
 from playing import played_with_undo_and_clones
 
 import regelwerk
 from regelwerk import Game
 
 ROOT = Path(__file__).resolve().parent.parent
-BUNDLED = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "rulesets").glob("*/*.rules")
-                 if "scenario" not in p.name and p.parent.name != "root" or p.name == "root.rules")
 
 
 def template_of(rs: regelwerk.Ruleset) -> Game | None:
